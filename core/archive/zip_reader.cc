@@ -1,0 +1,367 @@
+#include "core/archive/zip_reader.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+
+namespace pt2onnx::archive {
+namespace {
+
+// Record signatures and fixed sizes (PKWARE APPNOTE 4.3).
+constexpr uint32_t kLocalHeaderSig = 0x04034b50;
+constexpr uint32_t kCentralHeaderSig = 0x02014b50;
+constexpr uint32_t kEocdSig = 0x06054b50;
+constexpr uint32_t kZip64EocdSig = 0x06064b50;
+constexpr uint32_t kZip64LocatorSig = 0x07064b50;
+constexpr uint64_t kLocalHeaderSize = 30;
+constexpr uint64_t kCentralHeaderSize = 46;
+constexpr uint64_t kEocdSize = 22;
+constexpr uint64_t kZip64EocdSize = 56;
+constexpr uint64_t kZip64LocatorSize = 20;
+constexpr uint64_t kMaxCommentSize = 0xFFFF;
+constexpr uint16_t kZip64ExtraTag = 0x0001;
+constexpr uint16_t kFlagEncrypted = 0x0001;
+
+uint16_t Le16(const uint8_t* p) {
+  return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
+uint32_t Le32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
+uint64_t Le64(const uint8_t* p) {
+  return static_cast<uint64_t>(Le32(p)) |
+         (static_cast<uint64_t>(Le32(p + 4)) << 32);
+}
+
+// True if [offset, offset + size) lies inside a buffer of `total` bytes,
+// written so that no addition can overflow.
+bool InRange(uint64_t offset, uint64_t size, uint64_t total) {
+  return offset <= total && size <= total - offset;
+}
+
+absl::Status Malformed(absl::string_view what, uint64_t offset) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("malformed zip: ", what, " at offset ", offset));
+}
+
+// Values from the end records, ZIP64 ones already substituted.
+struct EndRecord {
+  uint64_t eocd_offset = 0;
+  uint64_t entry_count = 0;
+  uint64_t cd_size = 0;
+  uint64_t cd_offset = 0;
+  uint64_t cd_limit = 0;  // the central directory must end before this
+};
+
+absl::StatusOr<uint64_t> FindEocd(ByteSpan bytes) {
+  const uint64_t size = bytes.size();
+  if (size < kEocdSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "not a zip archive: ", size,
+        " bytes is shorter than an end-of-central-directory record"));
+  }
+  // The EOCD is followed only by its comment (at most 64 KiB), so scan back
+  // from the end; the last record whose comment fits the file wins, which
+  // skips a signature that happens to appear inside a comment.
+  const uint64_t lowest =
+      size - kEocdSize > kMaxCommentSize ? size - kEocdSize - kMaxCommentSize
+                                         : 0;
+  for (uint64_t pos = size - kEocdSize + 1; pos-- > lowest;) {
+    const uint8_t* p = bytes.data() + pos;
+    if (Le32(p) != kEocdSig) continue;
+    if (pos + kEocdSize + Le16(p + 20) <= size) return pos;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "not a zip archive: no end-of-central-directory record in the last ",
+      size - lowest, " bytes"));
+}
+
+absl::StatusOr<EndRecord> ReadEndRecord(ByteSpan bytes) {
+  EndRecord end;
+  PT2ONNX_ASSIGN_OR_RETURN(end.eocd_offset, FindEocd(bytes));
+  const uint8_t* p = bytes.data() + end.eocd_offset;
+  const uint16_t disk = Le16(p + 4);
+  const uint16_t cd_disk = Le16(p + 6);
+  end.entry_count = Le16(p + 10);
+  end.cd_size = Le32(p + 12);
+  end.cd_offset = Le32(p + 16);
+  end.cd_limit = end.eocd_offset;
+  uint32_t disk32 = disk, cd_disk32 = cd_disk;
+
+  // A ZIP64 locator sits right before the classic EOCD. PyTorchFileWriter
+  // always writes one; Python's zipfile only for large archives.
+  if (end.eocd_offset >= kZip64LocatorSize &&
+      Le32(bytes.data() + end.eocd_offset - kZip64LocatorSize) ==
+          kZip64LocatorSig) {
+    const uint64_t locator = end.eocd_offset - kZip64LocatorSize;
+    const uint64_t z64 = Le64(bytes.data() + locator + 8);
+    if (!InRange(z64, kZip64EocdSize, locator)) {
+      return Malformed(absl::StrCat("ZIP64 locator points to offset ", z64,
+                                    ", past the locator itself"),
+                       locator);
+    }
+    const uint8_t* q = bytes.data() + z64;
+    if (Le32(q) != kZip64EocdSig) {
+      return Malformed("missing ZIP64 end-of-central-directory signature", z64);
+    }
+    disk32 = Le32(q + 16);
+    cd_disk32 = Le32(q + 20);
+    end.entry_count = Le64(q + 32);
+    end.cd_size = Le64(q + 40);
+    end.cd_offset = Le64(q + 48);
+    end.cd_limit = z64;
+  } else if (end.entry_count == 0xFFFF || end.cd_size == 0xFFFFFFFF ||
+             end.cd_offset == 0xFFFFFFFF) {
+    return Malformed(
+        "end-of-central-directory record needs ZIP64 values but there is no "
+        "ZIP64 locator",
+        end.eocd_offset);
+  }
+  if (disk32 != 0 || cd_disk32 != 0) {
+    return absl::UnimplementedError(
+        "multi-disk (split) zip archives are not supported; join the parts "
+        "into one file");
+  }
+  if (!InRange(end.cd_offset, end.cd_size, end.cd_limit)) {
+    return Malformed(
+        absl::StrCat("central directory (offset ", end.cd_offset, ", size ",
+                     end.cd_size, ") runs past the end records at offset ",
+                     end.cd_limit),
+        end.eocd_offset);
+  }
+  if (end.entry_count > end.cd_size / kCentralHeaderSize) {
+    return Malformed(absl::StrCat("end record claims ", end.entry_count,
+                                  " entries in a ", end.cd_size,
+                                  "-byte central directory"),
+                     end.eocd_offset);
+  }
+  return end;
+}
+
+// Replaces 0xFFFFFFFF fields with the values of the ZIP64 extra block
+// (tag 0x0001), which lists only the saturated fields, in this order.
+absl::Status ApplyZip64Extra(ByteSpan extra, uint64_t record_offset,
+                             ZipEntry& entry) {
+  const bool need_usize = entry.uncompressed_size == 0xFFFFFFFF;
+  const bool need_csize = entry.compressed_size == 0xFFFFFFFF;
+  const bool need_offset = entry.local_header_offset == 0xFFFFFFFF;
+  if (!need_usize && !need_csize && !need_offset) return absl::OkStatus();
+  size_t pos = 0;
+  while (pos + 4 <= extra.size()) {
+    const uint16_t tag = Le16(extra.data() + pos);
+    const uint16_t len = Le16(extra.data() + pos + 2);
+    pos += 4;
+    if (len > extra.size() - pos) break;
+    if (tag == kZip64ExtraTag) {
+      const size_t needed =
+          8 * (int{need_usize} + int{need_csize} + int{need_offset});
+      if (len < needed) {
+        return Malformed(absl::StrCat("entry '", entry.name,
+                                      "': ZIP64 extra field has ", len,
+                                      " bytes, needs ", needed),
+                         record_offset);
+      }
+      const uint8_t* q = extra.data() + pos;
+      if (need_usize) {
+        entry.uncompressed_size = Le64(q);
+        q += 8;
+      }
+      if (need_csize) {
+        entry.compressed_size = Le64(q);
+        q += 8;
+      }
+      if (need_offset) entry.local_header_offset = Le64(q);
+      return absl::OkStatus();
+    }
+    pos += len;
+  }
+  return Malformed(absl::StrCat("entry '", entry.name,
+                                "' has 32-bit sizes or offset saturated but no "
+                                "ZIP64 extra field"),
+                   record_offset);
+}
+
+absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan bytes, uint64_t offset,
+                                           uint64_t limit, uint64_t index) {
+  if (!InRange(offset, kCentralHeaderSize, limit)) {
+    return Malformed(absl::StrCat("central directory truncated in entry ",
+                                  index),
+                     offset);
+  }
+  const uint8_t* p = bytes.data() + offset;
+  if (Le32(p) != kCentralHeaderSig) {
+    return Malformed(absl::StrCat("bad signature for central directory entry ",
+                                  index),
+                     offset);
+  }
+  const uint16_t name_len = Le16(p + 28);
+  const uint16_t extra_len = Le16(p + 30);
+  const uint16_t comment_len = Le16(p + 32);
+  if (!InRange(offset + kCentralHeaderSize,
+               uint64_t{name_len} + extra_len + comment_len, limit)) {
+    return Malformed(absl::StrCat("central directory truncated in entry ",
+                                  index, "'s name/extra/comment"),
+                     offset);
+  }
+  ZipEntry entry;
+  entry.flags = Le16(p + 8);
+  entry.method = Le16(p + 10);
+  entry.crc32 = Le32(p + 16);
+  entry.compressed_size = Le32(p + 20);
+  entry.uncompressed_size = Le32(p + 24);
+  entry.local_header_offset = Le32(p + 42);
+  entry.central_header_offset = offset;
+  entry.name.assign(reinterpret_cast<const char*>(p + kCentralHeaderSize),
+                    name_len);
+  const ByteSpan extra = bytes.subspan(offset + kCentralHeaderSize + name_len,
+                                       extra_len);
+  PT2ONNX_RETURN_IF_ERROR(ApplyZip64Extra(extra, offset, entry));
+  return entry;
+}
+
+}  // namespace
+
+absl::StatusOr<ZipArchive> ZipArchive::Open(ByteSpan bytes) {
+  PT2ONNX_ASSIGN_OR_RETURN(EndRecord end, ReadEndRecord(bytes));
+  ZipArchive zip;
+  zip.bytes_ = bytes;
+  zip.entries_.reserve(end.entry_count);
+  const uint64_t cd_end = end.cd_offset + end.cd_size;
+  uint64_t offset = end.cd_offset;
+  for (uint64_t i = 0; i < end.entry_count; ++i) {
+    PT2ONNX_ASSIGN_OR_RETURN(ZipEntry entry,
+                             ReadCentralHeader(bytes, offset, cd_end, i));
+    const uint8_t* p = bytes.data() + offset;
+    offset += kCentralHeaderSize + Le16(p + 28) + Le16(p + 30) + Le16(p + 32);
+    zip.entries_.push_back(std::move(entry));
+  }
+
+  zip.by_name_.resize(zip.entries_.size());
+  for (uint32_t i = 0; i < zip.by_name_.size(); ++i) zip.by_name_[i] = i;
+  const std::vector<ZipEntry>& entries = zip.entries_;
+  std::stable_sort(zip.by_name_.begin(), zip.by_name_.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     return entries[a].name < entries[b].name;
+                   });
+  // Readers disagree on which duplicate wins (Python: last, miniz: first),
+  // so an archive with duplicates is ambiguous; refuse it.
+  for (size_t i = 1; i < zip.by_name_.size(); ++i) {
+    const ZipEntry& e = entries[zip.by_name_[i]];
+    if (e.name == entries[zip.by_name_[i - 1]].name) {
+      return Malformed(absl::StrCat("duplicate entry name '", e.name, "'"),
+                       e.central_header_offset);
+    }
+  }
+  return zip;
+}
+
+const ZipEntry* ZipArchive::Find(absl::string_view name) const {
+  auto it = std::lower_bound(
+      by_name_.begin(), by_name_.end(), name,
+      [&](uint32_t i, absl::string_view n) { return entries_[i].name < n; });
+  if (it == by_name_.end() || entries_[*it].name != name) return nullptr;
+  return &entries_[*it];
+}
+
+absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
+  const uint64_t offset = entry.local_header_offset;
+  if (!InRange(offset, kLocalHeaderSize, bytes_.size())) {
+    return Malformed(absl::StrCat("local header of entry '", entry.name,
+                                  "' is past the end of the file"),
+                     offset);
+  }
+  const uint8_t* p = bytes_.data() + offset;
+  if (Le32(p) != kLocalHeaderSig) {
+    return Malformed(
+        absl::StrCat("bad local header signature for entry '", entry.name, "'"),
+        offset);
+  }
+  const uint16_t name_len = Le16(p + 26);
+  const uint16_t extra_len = Le16(p + 28);
+  if (!InRange(offset + kLocalHeaderSize, name_len, bytes_.size()) ||
+      AsStringView(bytes_.subspan(offset + kLocalHeaderSize, name_len)) !=
+          entry.name) {
+    return Malformed(absl::StrCat("local header name differs from central "
+                                  "directory name '",
+                                  entry.name, "'"),
+                     offset);
+  }
+  return offset + kLocalHeaderSize + name_len + extra_len;
+}
+
+absl::StatusOr<ByteSpan> ZipArchive::Read(const ZipEntry& entry) const {
+  if (entry.method != 0) {
+    return absl::UnimplementedError(absl::StrCat(
+        "entry '", entry.name, "' is compressed (method ", entry.method,
+        "); pt2onnx reads the uncompressed archives torch.export.save writes; "
+        "re-save with torch.export.save"));
+  }
+  if (entry.flags & kFlagEncrypted) {
+    return absl::UnimplementedError(
+        absl::StrCat("entry '", entry.name, "' is encrypted"));
+  }
+  if (entry.compressed_size != entry.uncompressed_size) {
+    return Malformed(absl::StrCat("stored entry '", entry.name,
+                                  "' has compressed size ",
+                                  entry.compressed_size,
+                                  " != uncompressed size ",
+                                  entry.uncompressed_size),
+                     entry.central_header_offset);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(uint64_t data, DataOffset(entry));
+  if (!InRange(data, entry.compressed_size, bytes_.size())) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "zip entry '", entry.name, "': ", entry.compressed_size,
+        " bytes of data at offset ", data, " run past the end of the ",
+        bytes_.size(), "-byte file (truncated download?)"));
+  }
+  return bytes_.subspan(data, entry.compressed_size);
+}
+
+absl::StatusOr<ByteSpan> ZipArchive::Read(absl::string_view name) const {
+  const ZipEntry* entry = Find(name);
+  if (entry == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("zip archive has no entry '", name, "'"));
+  }
+  return Read(*entry);
+}
+
+absl::Status ZipArchive::VerifyCrc32(const ZipEntry& entry) const {
+  PT2ONNX_ASSIGN_OR_RETURN(ByteSpan data, Read(entry));
+  const uint32_t crc = Crc32(data);
+  if (crc != entry.crc32) {
+    return absl::DataLossError(absl::StrCat(
+        "zip entry '", entry.name, "': CRC-32 is ", absl::Hex(crc),
+        ", central directory says ", absl::Hex(entry.crc32)));
+  }
+  return absl::OkStatus();
+}
+
+uint32_t Crc32(ByteSpan data, uint32_t crc) {
+  // Table for the reflected polynomial 0xEDB88320, built on first use
+  // (a function-local constant, so no static initialization order issue).
+  static const std::array<uint32_t, 256> kTable = [] {
+    std::array<uint32_t, 256> table{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    return table;
+  }();
+  crc = ~crc;
+  for (uint8_t b : data) crc = kTable[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+}  // namespace pt2onnx::archive

@@ -1,0 +1,53 @@
+#include "core/export/converter.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/onnx/model_writer.h"
+#include "core/pt2/pt2_reader.h"
+#include "core/status_macros.h"
+#include "ops/registry.h"
+#include "passes/passes.h"
+
+namespace pt2onnx {
+
+absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
+                                      const ProgressFn& progress) {
+  auto report = [&](absl::string_view stage, double fraction) {
+    if (progress) progress(stage, fraction);
+  };
+  report("read", 0);
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(file, options.model_name));
+  report("read", 1);
+
+  report("translate", 0);
+  ops::OpRegistry registry = ops::CreateDefaultRegistry();
+  ops::TranslateOptions translate = options.translate;
+  if (translate.producer_version.empty()) translate.producer_version = "0.1.0";
+  PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
+                           ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));
+  report("translate", 1);
+
+  if (options.optimize) {
+    report("optimize", 0);
+    PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(passes::DefaultPipeline(), model, /*verify=*/false));
+    report("optimize", 1);
+  }
+
+  Conversion result;
+  ConversionSummary& s = result.summary;
+  s.layout = loaded.layout == pt2::Layout::kPt2Archive ? "PT2 archive" : "legacy zip (torch 2.6/2.7)";
+  s.torch_version = loaded.program.torch_version;
+  s.schema_major = loaded.program.schema_major;
+  s.schema_minor = loaded.program.schema_minor;
+  s.fx_nodes = static_cast<int64_t>(loaded.program.graph.nodes.size());
+  s.onnx_nodes = static_cast<int64_t>(model.graph.nodes.size());
+  for (const ir::Node& node : model.graph.nodes) ++s.op_histogram[node.op_type];
+  for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
+  s.initializer_bytes = onnx_writer::InitializerBytes(model);
+  result.model = std::move(model);
+  result.warnings = std::move(loaded.warnings);
+  return result;
+}
+
+}  // namespace pt2onnx

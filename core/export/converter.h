@@ -1,0 +1,59 @@
+// File: core/export/converter.h
+// -----------------------------------------------------------------------------
+// The whole conversion, bytes in, IR model out: read the .pt2, translate the
+// program, optimize. Writing is separate (core/onnx/model_writer.h) so each
+// front end (CLI, wasm, an embedding library) picks its own sinks.
+//
+//   PT2ONNX_ASSIGN_OR_RETURN(Conversion c, ConvertPt2(file_bytes, options));
+//   PT2ONNX_ASSIGN_OR_RETURN(auto summary, onnx_writer::WriteModel(c.model, ...));
+#ifndef PT2ONNX_CORE_EXPORT_CONVERTER_H_
+#define PT2ONNX_CORE_EXPORT_CONVERTER_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/bytes.h"
+#include "core/ir/graph.h"
+#include "ops/translator.h"
+
+namespace pt2onnx {
+
+struct ConvertOptions {
+  ops::TranslateOptions translate;
+  bool optimize = true;
+  std::string model_name;  // program in a multi-model archive ("" = default)
+};
+
+// Called at each stage ("read", "translate", "optimize") with the fraction of
+// the stage done; lets long conversions report progress.
+using ProgressFn = std::function<void(absl::string_view stage, double fraction)>;
+
+struct ConversionSummary {
+  std::string layout;          // "PT2 archive" / "legacy zip (torch 2.6/2.7)"
+  std::string torch_version;   // from the program, "" if absent
+  int64_t schema_major = 0;
+  int64_t schema_minor = 0;
+  int64_t fx_nodes = 0;
+  int64_t onnx_nodes = 0;
+  int64_t parameters = 0;      // elements in initializers
+  uint64_t initializer_bytes = 0;
+  std::map<std::string, int64_t> op_histogram;  // ONNX op_type -> count
+};
+
+struct Conversion {
+  ir::Model model;  // initializers view the input bytes: keep them alive
+  ConversionSummary summary;
+  std::vector<std::string> warnings;
+};
+
+absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
+                                      const ProgressFn& progress = nullptr);
+
+}  // namespace pt2onnx
+
+#endif  // PT2ONNX_CORE_EXPORT_CONVERTER_H_

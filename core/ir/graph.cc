@@ -1,0 +1,166 @@
+#include "core/ir/graph.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace pt2onnx::ir {
+
+Attribute Attribute::Int(std::string name, int64_t v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kInt;
+  a.i = v;
+  return a;
+}
+
+Attribute Attribute::Float(std::string name, float v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kFloat;
+  a.f = v;
+  return a;
+}
+
+Attribute Attribute::String(std::string name, std::string v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kString;
+  a.s = std::move(v);
+  return a;
+}
+
+Attribute Attribute::Ints(std::string name, std::vector<int64_t> v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kInts;
+  a.ints = std::move(v);
+  return a;
+}
+
+Attribute Attribute::Floats(std::string name, std::vector<float> v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kFloats;
+  a.floats = std::move(v);
+  return a;
+}
+
+Attribute Attribute::Strings(std::string name, std::vector<std::string> v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kStrings;
+  a.strings = std::move(v);
+  return a;
+}
+
+Attribute Attribute::TensorValue(std::string name, Tensor v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kTensor;
+  a.t = std::move(v);
+  return a;
+}
+
+Attribute Attribute::GraphValue(std::string name, std::shared_ptr<Graph> v) {
+  Attribute a;
+  a.name = std::move(name);
+  a.type = Type::kGraph;
+  a.g = std::move(v);
+  return a;
+}
+
+const Attribute* Node::FindAttribute(const std::string& attr_name) const {
+  for (const Attribute& a : attributes) {
+    if (a.name == attr_name) return &a;
+  }
+  return nullptr;
+}
+
+void Graph::RemoveNodes(const absl::flat_hash_set<size_t>& indices) {
+  if (indices.empty()) return;
+  std::vector<Node> kept;
+  kept.reserve(nodes.size() - indices.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!indices.contains(i)) kept.push_back(std::move(nodes[i]));
+  }
+  nodes = std::move(kept);
+}
+
+const Initializer* Graph::FindInitializer(const std::string& value_name) const {
+  for (const Initializer& init : initializers) {
+    if (init.name == value_name) return &init;
+  }
+  return nullptr;
+}
+
+bool Graph::IsOutput(const std::string& value_name) const {
+  for (const ValueInfo& out : outputs) {
+    if (out.name == value_name) return true;
+  }
+  return false;
+}
+
+int64_t Model::OnnxOpset() const {
+  for (const OpsetImport& op : opset_imports) {
+    if (op.domain.empty() || op.domain == "ai.onnx") return op.version;
+  }
+  return 0;
+}
+
+UseMap BuildUseMap(const Graph& graph) {
+  UseMap uses;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& node = graph.nodes[i];
+    for (const std::string& in : node.inputs) {
+      if (!in.empty()) uses.consumers[in].push_back(i);
+    }
+    for (const std::string& out : node.outputs) {
+      if (!out.empty()) uses.producer[out] = i;
+    }
+  }
+  return uses;
+}
+
+absl::Status Verify(const Graph& graph) {
+  absl::flat_hash_set<std::string> defined;
+  auto define = [&](const std::string& name,
+                    absl::string_view what) -> absl::Status {
+    if (!defined.insert(name).second) {
+      return absl::InternalError(
+          absl::StrCat("value '", name, "' (", what, ") is defined twice"));
+    }
+    return absl::OkStatus();
+  };
+  for (const ValueInfo& in : graph.inputs) {
+    absl::Status s = define(in.name, "graph input");
+    if (!s.ok()) return s;
+  }
+  for (const Initializer& init : graph.initializers) {
+    absl::Status s = define(init.name, "initializer");
+    if (!s.ok()) return s;
+  }
+  for (const Node& node : graph.nodes) {
+    for (const std::string& in : node.inputs) {
+      if (!in.empty() && !defined.contains(in)) {
+        return absl::InternalError(
+            absl::StrCat("node '", node.name, "' (", node.op_type,
+                         ") uses value '", in, "' before it is defined"));
+      }
+    }
+    for (const std::string& out : node.outputs) {
+      if (out.empty()) continue;
+      absl::Status s = define(out, absl::StrCat("output of node '", node.name, "'"));
+      if (!s.ok()) return s;
+    }
+  }
+  for (const ValueInfo& out : graph.outputs) {
+    if (!defined.contains(out.name)) {
+      return absl::InternalError(
+          absl::StrCat("graph output '", out.name, "' is never produced"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace pt2onnx::ir

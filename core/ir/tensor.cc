@@ -1,0 +1,123 @@
+#include "core/ir/tensor.h"
+
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "core/ir/half.h"
+
+namespace pt2onnx::ir {
+namespace {
+
+template <typename T>
+std::string PackScalar(T value) {
+  std::string bytes(sizeof(T), '\0');
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  return bytes;
+}
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+}  // namespace
+
+Tensor Tensor::View(DataType dtype, std::vector<int64_t> dims, ByteSpan bytes) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.dims_ = std::move(dims);
+  t.view_ = bytes;
+  return t;
+}
+
+Tensor Tensor::Owned(DataType dtype, std::vector<int64_t> dims,
+                     std::string bytes) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.dims_ = std::move(dims);
+  t.owned_ = std::make_shared<const std::string>(std::move(bytes));
+  return t;
+}
+
+Tensor Tensor::Int64s(std::vector<int64_t> dims,
+                      absl::Span<const int64_t> values) {
+  std::string bytes(values.size() * sizeof(int64_t), '\0');
+  if (!values.empty()) {
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+  }
+  return Owned(DataType::kInt64, std::move(dims), std::move(bytes));
+}
+
+Tensor Tensor::Int64Scalar(int64_t value) {
+  return Owned(DataType::kInt64, {}, PackScalar(value));
+}
+
+Tensor Tensor::Float32Scalar(float value) {
+  return Owned(DataType::kFloat, {}, PackScalar(value));
+}
+
+Tensor Tensor::Scalar(DataType dtype, double value) {
+  std::string bytes;
+  switch (dtype) {
+    case DataType::kFloat: bytes = PackScalar(static_cast<float>(value)); break;
+    case DataType::kDouble: bytes = PackScalar(value); break;
+    case DataType::kFloat16: bytes = PackScalar(FloatToHalf(static_cast<float>(value))); break;
+    case DataType::kBFloat16: bytes = PackScalar(FloatToBFloat16(static_cast<float>(value))); break;
+    case DataType::kInt8: bytes = PackScalar(static_cast<int8_t>(value)); break;
+    case DataType::kUint8: bytes = PackScalar(static_cast<uint8_t>(value)); break;
+    case DataType::kInt16: bytes = PackScalar(static_cast<int16_t>(value)); break;
+    case DataType::kUint16: bytes = PackScalar(static_cast<uint16_t>(value)); break;
+    case DataType::kInt32: bytes = PackScalar(static_cast<int32_t>(value)); break;
+    case DataType::kUint32: bytes = PackScalar(static_cast<uint32_t>(value)); break;
+    case DataType::kInt64: bytes = PackScalar(static_cast<int64_t>(value)); break;
+    case DataType::kUint64: bytes = PackScalar(static_cast<uint64_t>(value)); break;
+    case DataType::kBool: bytes = PackScalar(static_cast<uint8_t>(value != 0)); break;
+    default:
+      // Callers only ask for numeric types; keep a defined result anyway.
+      return Float32Scalar(static_cast<float>(value));
+  }
+  return Owned(dtype, {}, std::move(bytes));
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : dims_) n *= d;
+  return n;
+}
+
+ByteSpan Tensor::bytes() const {
+  if (owned_ != nullptr) return AsBytes(*owned_);
+  return view_;
+}
+
+double Tensor::GetDouble(int64_t i) const {
+  const uint8_t* p = bytes().data() + i * ElementSize(dtype_);
+  switch (dtype_) {
+    case DataType::kFloat: return Load<float>(p);
+    case DataType::kDouble: return Load<double>(p);
+    case DataType::kFloat16: return HalfToFloat(Load<uint16_t>(p));
+    case DataType::kBFloat16: return BFloat16ToFloat(Load<uint16_t>(p));
+    default: return static_cast<double>(GetInt64(i));
+  }
+}
+
+int64_t Tensor::GetInt64(int64_t i) const {
+  const uint8_t* p = bytes().data() + i * ElementSize(dtype_);
+  switch (dtype_) {
+    case DataType::kInt8: return Load<int8_t>(p);
+    case DataType::kUint8: return Load<uint8_t>(p);
+    case DataType::kBool: return Load<uint8_t>(p) != 0;
+    case DataType::kInt16: return Load<int16_t>(p);
+    case DataType::kUint16: return Load<uint16_t>(p);
+    case DataType::kInt32: return Load<int32_t>(p);
+    case DataType::kUint32: return Load<uint32_t>(p);
+    case DataType::kInt64: return Load<int64_t>(p);
+    case DataType::kUint64: return static_cast<int64_t>(Load<uint64_t>(p));
+    default: return static_cast<int64_t>(std::llround(GetDouble(i)));
+  }
+}
+
+}  // namespace pt2onnx::ir

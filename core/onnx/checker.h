@@ -1,0 +1,24 @@
+// File: core/onnx/checker.h
+// -----------------------------------------------------------------------------
+// Validates a ModelProto with ONNX's own C++ checker (full check) and strict
+// shape inference. The onnx library reports problems by throwing; this is the
+// one place that catches and turns them into a Status.
+#ifndef PT2ONNX_CORE_ONNX_CHECKER_H_
+#define PT2ONNX_CORE_ONNX_CHECKER_H_
+
+#include "absl/status/status.h"
+#include "onnx/onnx-ml.pb.h"
+
+namespace pt2onnx::onnx_writer {
+
+// The highest ai.onnx opset the bundled checker knows (22 for onnx 1.17).
+int CheckerMaxOpset();
+
+// Runs checker::check_model(full_check) then strict shape inference on a
+// copy; on success `model` gets the inferred value_info. Models whose opset
+// is above CheckerMaxOpset() are checked structurally only.
+absl::Status CheckModel(::onnx::ModelProto& model);
+
+}  // namespace pt2onnx::onnx_writer
+
+#endif  // PT2ONNX_CORE_ONNX_CHECKER_H_

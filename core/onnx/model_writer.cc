@@ -1,0 +1,287 @@
+#include "core/onnx/model_writer.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+
+namespace pt2onnx::onnx_writer {
+namespace {
+
+// Protobuf field numbers we frame by hand (onnx-ml.proto).
+constexpr uint32_t kModelGraphField = 7;        // ModelProto.graph
+constexpr uint32_t kGraphInitializerField = 5;  // GraphProto.initializer
+constexpr uint32_t kTensorRawDataField = 9;     // TensorProto.raw_data
+constexpr uint64_t kExternalAlignment = 64;     // lets readers mmap tensors
+
+void AppendVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+// Tag + length of a length-delimited field.
+std::string FieldHeader(uint32_t field, uint64_t length) {
+  std::string out;
+  AppendVarint(out, (uint64_t{field} << 3) | 2);
+  AppendVarint(out, length);
+  return out;
+}
+
+uint64_t VarintSize(uint64_t v) {
+  uint64_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+void FillValueInfo(const ir::ValueInfo& info, ::onnx::ValueInfoProto& proto) {
+  proto.set_name(info.name);
+  auto* tensor_type = proto.mutable_type()->mutable_tensor_type();
+  tensor_type->set_elem_type(static_cast<int32_t>(info.dtype));
+  if (info.shape.has_value()) {
+    auto* shape = tensor_type->mutable_shape();
+    for (const ir::Dim& dim : *info.shape) {
+      auto* d = shape->add_dim();
+      if (!dim.param.empty()) {
+        d->set_dim_param(dim.param);
+      } else if (dim.value >= 0) {
+        d->set_dim_value(dim.value);
+      }
+    }
+  }
+  for (const auto& [key, value] : info.metadata) {
+    auto* entry = proto.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+}
+
+// Everything of a TensorProto except its data.
+void FillTensorHeader(const std::string& name, const ir::Tensor& tensor,
+                      const ir::Metadata& metadata, ::onnx::TensorProto& proto) {
+  proto.set_name(name);
+  proto.set_data_type(static_cast<int32_t>(tensor.dtype()));
+  for (int64_t d : tensor.dims()) proto.add_dims(d);
+  for (const auto& [key, value] : metadata) {
+    auto* entry = proto.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+}
+
+void FillTensor(const std::string& name, const ir::Tensor& tensor, const ir::Metadata& metadata,
+                ::onnx::TensorProto& proto) {
+  FillTensorHeader(name, tensor, metadata, proto);
+  ByteSpan bytes = tensor.bytes();
+  proto.set_raw_data(bytes.data(), bytes.size());
+}
+
+void FillGraph(const ir::Graph& graph, ::onnx::GraphProto& proto, bool with_initializers);
+
+void FillAttribute(const ir::Attribute& attr, ::onnx::AttributeProto& proto) {
+  proto.set_name(attr.name);
+  switch (attr.type) {
+    case ir::Attribute::Type::kFloat:
+      proto.set_type(::onnx::AttributeProto::FLOAT);
+      proto.set_f(attr.f);
+      break;
+    case ir::Attribute::Type::kInt:
+      proto.set_type(::onnx::AttributeProto::INT);
+      proto.set_i(attr.i);
+      break;
+    case ir::Attribute::Type::kString:
+      proto.set_type(::onnx::AttributeProto::STRING);
+      proto.set_s(attr.s);
+      break;
+    case ir::Attribute::Type::kTensor:
+      proto.set_type(::onnx::AttributeProto::TENSOR);
+      FillTensor("", attr.t, {}, *proto.mutable_t());
+      break;
+    case ir::Attribute::Type::kGraph:
+      proto.set_type(::onnx::AttributeProto::GRAPH);
+      if (attr.g != nullptr) FillGraph(*attr.g, *proto.mutable_g(), /*with_initializers=*/true);
+      break;
+    case ir::Attribute::Type::kFloats:
+      proto.set_type(::onnx::AttributeProto::FLOATS);
+      for (float f : attr.floats) proto.add_floats(f);
+      break;
+    case ir::Attribute::Type::kInts:
+      proto.set_type(::onnx::AttributeProto::INTS);
+      for (int64_t i : attr.ints) proto.add_ints(i);
+      break;
+    case ir::Attribute::Type::kStrings:
+      proto.set_type(::onnx::AttributeProto::STRINGS);
+      for (const auto& s : attr.strings) proto.add_strings(s);
+      break;
+  }
+}
+
+void FillGraph(const ir::Graph& graph, ::onnx::GraphProto& proto, bool with_initializers) {
+  proto.set_name(graph.name);
+  for (const ir::ValueInfo& in : graph.inputs) FillValueInfo(in, *proto.add_input());
+  for (const ir::ValueInfo& out : graph.outputs) FillValueInfo(out, *proto.add_output());
+  for (const auto& [name, info] : graph.value_info) FillValueInfo(info, *proto.add_value_info());
+  for (const ir::Node& node : graph.nodes) {
+    ::onnx::NodeProto* n = proto.add_node();
+    n->set_name(node.name);
+    n->set_op_type(node.op_type);
+    if (!node.domain.empty()) n->set_domain(node.domain);
+    for (const auto& in : node.inputs) n->add_input(in);
+    for (const auto& out : node.outputs) n->add_output(out);
+    for (const ir::Attribute& attr : node.attributes) FillAttribute(attr, *n->add_attribute());
+    for (const auto& [key, value] : node.metadata) {
+      auto* entry = n->add_metadata_props();
+      entry->set_key(key);
+      entry->set_value(value);
+    }
+  }
+  for (const auto& [key, value] : graph.metadata) {
+    auto* entry = proto.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+  if (with_initializers) {
+    for (const ir::Initializer& init : graph.initializers) {
+      FillTensor(init.name, init.tensor, init.metadata, *proto.add_initializer());
+    }
+  }
+}
+
+void FillModelHeader(const ir::Model& model, ::onnx::ModelProto& proto) {
+  proto.set_ir_version(model.ir_version);
+  proto.set_producer_name(model.producer_name);
+  proto.set_producer_version(model.producer_version);
+  for (const ir::OpsetImport& op : model.opset_imports) {
+    auto* entry = proto.add_opset_import();
+    entry->set_domain(op.domain);
+    entry->set_version(op.version);
+  }
+  for (const auto& [key, value] : model.metadata) {
+    auto* entry = proto.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+}
+
+absl::Status WriteString(ByteSink& sink, const std::string& bytes) {
+  return sink.Write(AsBytes(bytes));
+}
+
+}  // namespace
+
+uint64_t InitializerBytes(const ir::Model& model) {
+  uint64_t total = 0;
+  for (const ir::Initializer& init : model.graph.initializers) total += init.tensor.bytes().size();
+  return total;
+}
+
+absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptions& options,
+                                        ByteSink& model_sink, ByteSink* data_sink) {
+  WriteSummary summary;
+  summary.initializer_bytes = InitializerBytes(model);
+  summary.external =
+      options.external_data == WriteOptions::ExternalData::kAlways ||
+      (options.external_data == WriteOptions::ExternalData::kAuto &&
+       summary.initializer_bytes > options.auto_threshold_bytes);
+  if (summary.external && (data_sink == nullptr || options.external_data_location.empty())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the model's weights (", summary.initializer_bytes,
+        " bytes) must go to an external data file, but no data file was given"));
+  }
+
+  // 1. Model fields other than the graph, and the graph without initializers.
+  ::onnx::ModelProto header;
+  FillModelHeader(model, header);
+  ::onnx::GraphProto graph;
+  FillGraph(model.graph, graph, /*with_initializers=*/false);
+  std::string model_bytes = header.SerializeAsString();
+  std::string graph_bytes = graph.SerializeAsString();
+
+  // 2. Each initializer: its header message, then (inline) its raw bytes as
+  //    a raw_data field we frame ourselves, so the bytes are never copied.
+  struct Piece {
+    std::string header;   // TensorProto without data
+    ByteSpan raw;         // inline raw_data (empty if external)
+  };
+  std::vector<Piece> pieces;
+  uint64_t graph_length = graph_bytes.size();
+  uint64_t data_offset = 0;
+  std::vector<std::pair<ByteSpan, uint64_t>> external_writes;  // bytes, padding before
+  for (const ir::Initializer& init : model.graph.initializers) {
+    ::onnx::TensorProto tensor;
+    FillTensorHeader(init.name, init.tensor, init.metadata, tensor);
+    ByteSpan raw = init.tensor.bytes();
+    Piece piece;
+    if (summary.external && raw.size() >= options.min_external_bytes) {
+      uint64_t padding = (kExternalAlignment - data_offset % kExternalAlignment) % kExternalAlignment;
+      data_offset += padding;
+      tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
+      auto add = [&](const char* key, std::string value) {
+        auto* entry = tensor.add_external_data();
+        entry->set_key(key);
+        entry->set_value(std::move(value));
+      };
+      add("location", options.external_data_location);
+      add("offset", absl::StrCat(data_offset));
+      add("length", absl::StrCat(raw.size()));
+      external_writes.emplace_back(raw, padding);
+      data_offset += raw.size();
+      summary.external_bytes = data_offset;
+    } else {
+      piece.raw = raw;
+    }
+    piece.header = tensor.SerializeAsString();
+    uint64_t tensor_length = piece.header.size();
+    if (!piece.raw.empty()) {
+      tensor_length += VarintSize((kTensorRawDataField << 3) | 2) + VarintSize(piece.raw.size()) +
+                       piece.raw.size();
+    }
+    graph_length += VarintSize((kGraphInitializerField << 3) | 2) + VarintSize(tensor_length) +
+                    tensor_length;
+    pieces.push_back(std::move(piece));
+  }
+
+  // 3. Emit: model fields, graph field header, graph body, initializers.
+  PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, model_bytes));
+  PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, FieldHeader(kModelGraphField, graph_length)));
+  PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, graph_bytes));
+  summary.model_bytes = model_bytes.size() + FieldHeader(kModelGraphField, graph_length).size() +
+                        graph_length;
+  for (const Piece& piece : pieces) {
+    uint64_t tensor_length = piece.header.size();
+    std::string raw_header;
+    if (!piece.raw.empty()) {
+      raw_header = FieldHeader(kTensorRawDataField, piece.raw.size());
+      tensor_length += raw_header.size() + piece.raw.size();
+    }
+    PT2ONNX_RETURN_IF_ERROR(
+        WriteString(model_sink, FieldHeader(kGraphInitializerField, tensor_length)));
+    PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, piece.header));
+    if (!piece.raw.empty()) {
+      PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, raw_header));
+      PT2ONNX_RETURN_IF_ERROR(model_sink.Write(piece.raw));
+    }
+  }
+  static const std::string kZeros(kExternalAlignment, '\0');
+  for (const auto& [bytes, padding] : external_writes) {
+    if (padding > 0) PT2ONNX_RETURN_IF_ERROR(data_sink->Write(AsBytes(kZeros).subspan(0, padding)));
+    PT2ONNX_RETURN_IF_ERROR(data_sink->Write(bytes));
+  }
+  return summary;
+}
+
+::onnx::ModelProto ToModelProto(const ir::Model& model) {
+  ::onnx::ModelProto proto;
+  FillModelHeader(model, proto);
+  FillGraph(model.graph, *proto.mutable_graph(), /*with_initializers=*/true);
+  return proto;
+}
+
+}  // namespace pt2onnx::onnx_writer

@@ -1,0 +1,83 @@
+// File: core/onnx/model_writer.h
+// -----------------------------------------------------------------------------
+// Serializes an ir::Model as an ONNX ModelProto without copying weights: the
+// message is emitted as a sequence of byte pieces (protobuf framing we encode
+// ourselves + the initializers' own byte spans), handed to a ByteSink in
+// order. Large initializers can go to a separate external-data file (ONNX's
+// "external_data" convention), chosen per WriteOptions like torch.onnx:
+// on request, or automatically when the weights exceed 1.5 GiB (a single
+// protobuf cannot exceed 2 GiB).
+//
+//   StringSink model;
+//   PT2ONNX_ASSIGN_OR_RETURN(WriteSummary summary, WriteModel(ir_model, {}, model, nullptr));
+#ifndef PT2ONNX_CORE_ONNX_MODEL_WRITER_H_
+#define PT2ONNX_CORE_ONNX_MODEL_WRITER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/bytes.h"
+#include "core/ir/graph.h"
+#include "onnx/onnx-ml.pb.h"
+
+namespace pt2onnx::onnx_writer {
+
+// Receives output bytes in order. Implementations: a file (native/), a
+// growing string (tests, wasm), a list of Blob parts (browser).
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual absl::Status Write(ByteSpan bytes) = 0;
+};
+
+class StringSink : public ByteSink {
+ public:
+  absl::Status Write(ByteSpan bytes) override {
+    data_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    return absl::OkStatus();
+  }
+  const std::string& data() const { return data_; }
+  std::string& mutable_data() { return data_; }
+
+ private:
+  std::string data_;
+};
+
+struct WriteOptions {
+  enum class ExternalData { kAuto, kAlways, kNever };
+  ExternalData external_data = ExternalData::kAuto;
+  // kAuto switches to external data above this many initializer bytes
+  // (torch.onnx: 1.5 GiB).
+  uint64_t auto_threshold_bytes = uint64_t{1536} << 20;
+  // Initializers smaller than this stay inside the model (onnx's default).
+  uint64_t min_external_bytes = 1024;
+  // File name recorded in the model for external tensors ("model.onnx.data"),
+  // relative to the model file.
+  std::string external_data_location;
+};
+
+struct WriteSummary {
+  bool external = false;
+  uint64_t model_bytes = 0;
+  uint64_t external_bytes = 0;
+  uint64_t initializer_bytes = 0;
+};
+
+// Writes `model` to `model_sink` and, when external data is used, the tensor
+// bytes to `data_sink` (FailedPrecondition if that is needed but null or no
+// location was given). Tensors are written with the bytes the IR holds.
+absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptions& options,
+                                        ByteSink& model_sink, ByteSink* data_sink);
+
+// Total bytes of all initializers (to decide on external data up front).
+uint64_t InitializerBytes(const ir::Model& model);
+
+// The whole model as one ModelProto, weights copied in (for the checker,
+// tests and small models).
+::onnx::ModelProto ToModelProto(const ir::Model& model);
+
+}  // namespace pt2onnx::onnx_writer
+
+#endif  // PT2ONNX_CORE_ONNX_MODEL_WRITER_H_

@@ -1,0 +1,50 @@
+// File: core/pt2/pt2_reader.h
+// -----------------------------------------------------------------------------
+// LoadPt2: the bytes of a .pt2 file -> the decoded program and its weights.
+// Recognises both layouts torch.export.save has written:
+//   * PT2 archive (torch >= 2.8): <root>/archive_format = "pt2",
+//     <root>/models/<name>.json, weights as raw records described by
+//     data/weights/<name>_weights_config.json (torch >= 2.9) or one pickled
+//     data/weights/<name>.pt (torch 2.8); constants likewise.
+//   * legacy zip (torch 2.6/2.7): serialized_exported_program.json +
+//     serialized_state_dict.pt + serialized_constants.pt.
+// Files from torch <= 2.5 (schema < 8) are refused with advice to re-export;
+// plain torch.save files and AOTInductor packages are named as such.
+//
+//   PT2ONNX_ASSIGN_OR_RETURN(LoadedProgram loaded, LoadPt2(file_bytes));
+#ifndef PT2ONNX_CORE_PT2_PT2_READER_H_
+#define PT2ONNX_CORE_PT2_PT2_READER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/bytes.h"
+#include "core/pt2/schema.h"
+#include "core/pt2/weights.h"
+
+namespace pt2onnx::pt2 {
+
+enum class Layout { kPt2Archive, kLegacyZip };
+
+struct LoadedProgram {
+  ExportedProgram program;
+  WeightTable weights;  // views into the file bytes
+  Layout layout = Layout::kPt2Archive;
+  std::string root;          // archive root folder ("model/"), "" for legacy
+  std::string model_name;    // "model"
+  std::vector<std::string> warnings;
+};
+
+// `file` must outlive the result: weights view it without copying.
+// `model_name` picks one program of a multi-model archive ("" = the only one,
+// or "model").
+absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name = "");
+
+// Names of the programs in a PT2 archive (models/<name>.json).
+absl::StatusOr<std::vector<std::string>> ListPt2Models(ByteSpan file);
+
+}  // namespace pt2onnx::pt2
+
+#endif  // PT2ONNX_CORE_PT2_PT2_READER_H_

@@ -1,0 +1,139 @@
+#include "native/cli_flags.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "ops/registry.h"
+
+namespace pt2onnx::native {
+namespace {
+
+std::vector<std::string> SplitNames(absl::string_view text) {
+  std::vector<std::string> names;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    names.emplace_back(absl::StripAsciiWhitespace(part));
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string UsageText() {
+  return absl::StrCat(
+      "pt2onnx: convert a PyTorch exported program (.pt2, from torch.export.save) to ONNX.\n"
+      "\n"
+      "usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]\n"
+      "\n"
+      "options:\n"
+      "  -o, --output PATH        output file (default: MODEL.onnx next to the input)\n"
+      "  --opset N                ONNX opset, ", ops::kMinOpset, "..", ops::kMaxOpset,
+      " (default ", ops::kDefaultOpset, ", as torch.onnx)\n"
+      "  --external-data          store weights in PATH.data beside the model (automatic\n"
+      "                           above 1.5 GiB of weights; --no-external-data forbids it)\n"
+      "  --input-names a,b,...    rename the graph inputs, in order\n"
+      "  --output-names a,b,...   rename the graph outputs, in order\n"
+      "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
+      "  --model NAME             program to convert in a multi-model archive\n"
+      "  --no-optimize            skip the graph optimizations\n"
+      "  --check                  validate the result with the ONNX checker and shape\n"
+      "                           inference (opsets <= 22)\n"
+      "  --list-ops               print the supported ATen operators and exit\n"
+      "  -q, --quiet              no progress output\n"
+      "  -h, --help               this help\n"
+      "  --version                print the version\n"
+      "\n"
+      "exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read the input or\n"
+      "write the output, 4 the input is not a valid .pt2, 5 the program uses operators or\n"
+      "features pt2onnx cannot convert yet. On any error no output file is left behind.\n");
+}
+
+absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
+  CliFlags flags;
+  auto value_of = [&](size_t& i, absl::string_view flag) -> absl::StatusOr<std::string> {
+    const std::string& arg = args[i];
+    size_t eq = arg.find('=');
+    if (absl::StartsWith(arg, "--") && eq != std::string::npos) return arg.substr(eq + 1);
+    if (i + 1 >= args.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("flag ", flag, " needs a value"));
+    }
+    return args[++i];
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string name = arg.substr(0, arg.find('='));
+    if (name == "-h" || name == "--help") {
+      flags.help = true;
+    } else if (name == "--version") {
+      flags.version = true;
+    } else if (name == "--list-ops") {
+      flags.list_ops = true;
+    } else if (name == "-q" || name == "--quiet") {
+      flags.quiet = true;
+    } else if (name == "-o" || name == "--output") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      flags.output = *v;
+    } else if (name == "--opset") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      if (!absl::SimpleAtoi(*v, &flags.opset) || flags.opset < ops::kMinOpset ||
+          flags.opset > ops::kMaxOpset) {
+        return absl::InvalidArgumentError(absl::StrCat("--opset '", *v, "' is not supported; use ",
+                                                       ops::kMinOpset, "..", ops::kMaxOpset));
+      }
+    } else if (name == "--external-data") {
+      flags.external = CliFlags::External::kAlways;
+    } else if (name == "--no-external-data") {
+      flags.external = CliFlags::External::kNever;
+    } else if (name == "--input-names" || name == "--output-names") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      std::vector<std::string> names = SplitNames(*v);
+      for (const std::string& n : names) {
+        if (n.empty()) return absl::InvalidArgumentError(absl::StrCat(name, " has an empty name"));
+      }
+      (name == "--input-names" ? flags.input_names : flags.output_names) = std::move(names);
+    } else if (name == "--dim-name") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      std::pair<std::string, std::string> kv = absl::StrSplit(*v, absl::MaxSplits('=', 1));
+      if (kv.first.empty() || kv.second.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--dim-name '", *v, "' should look like SYMBOL=NAME, e.g. s0=batch"));
+      }
+      flags.dim_names[kv.first] = kv.second;
+    } else if (name == "--model") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      flags.model_name = *v;
+    } else if (name == "--no-optimize") {
+      flags.optimize = false;
+    } else if (name == "--check") {
+      flags.check = true;
+    } else if (absl::StartsWith(arg, "-") && arg != "-") {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag '", arg, "' (see --help)"));
+    } else if (flags.input.empty()) {
+      flags.input = arg;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unexpected argument '", arg, "': give one input file (and the output with -o)"));
+    }
+  }
+  if (flags.help || flags.version || flags.list_ops) return flags;
+  if (flags.input.empty()) {
+    return absl::InvalidArgumentError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
+  }
+  if (flags.output.empty()) {
+    absl::string_view stem = flags.input;
+    absl::ConsumeSuffix(&stem, ".pt2");
+    flags.output = absl::StrCat(stem, ".onnx");
+  }
+  if (flags.output == flags.input) {
+    return absl::InvalidArgumentError("the output path equals the input path");
+  }
+  return flags;
+}
+
+}  // namespace pt2onnx::native

@@ -1,0 +1,24 @@
+// The only central list of translations: one line per op family.
+#include "ops/families.h"
+#include "ops/registry.h"
+
+namespace pt2onnx::ops {
+
+OpRegistry CreateDefaultRegistry() {
+  OpRegistry r;
+  RegisterActivationOps(r);
+  RegisterAttentionOps(r);
+  RegisterConvOps(r);
+  RegisterCreationOps(r);
+  RegisterElementwiseOps(r);
+  RegisterIndexingOps(r);
+  RegisterLinearAlgebraOps(r);
+  RegisterNormalizationOps(r);
+  RegisterPoolingOps(r);
+  RegisterReductionOps(r);
+  RegisterShapeOps(r);
+  RegisterSymbolicOps(r);
+  return r;
+}
+
+}  // namespace pt2onnx::ops

@@ -1,0 +1,228 @@
+// File: ops/attention.cc
+// -----------------------------------------------------------------------------
+// Scaled dot-product attention: aten::scaled_dot_product_attention and the
+// backend forms run_decompositions() leaves behind
+// (_scaled_dot_product_flash_attention_for_cpu, _flash_attention,
+// _efficient_attention).
+//
+// Decomposed at every opset, following torch's math reference
+// (_scaled_dot_product_attention_math in aten/src/ATen/native/transformers/
+// attention.cpp):
+//
+//   s      = sqrt(scale)               scale defaults to 1/sqrt(E)
+//   scores = (q * s) @ (k * s)^T       scaling both operands, as torch does,
+//                                      keeps fp16 products in range
+//   scores = masked / biased scores    bool or causal mask: -inf where masked;
+//                                      float mask: added
+//   out    = softmax(scores, -1) @ v   rows with every entry masked give 0
+//                                      (torch's _safe_softmax), not NaN
+//
+// The causal mask is built from the runtime sizes L = q.size(-2) and
+// S = k.size(-2) (Trilu over ones(L, S), top-left aligned as torch's
+// ones(L, S).tril()), so symbolic sequence lengths work. ONNX's Attention
+// (opset 23) is not used: its masking and GQA conventions differ in ways the
+// decomposition does not have to reason about.
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/dtype.h"
+#include "core/ir/graph.h"
+#include "core/status_macros.h"
+#include "ops/families.h"
+#include "ops/op_helpers.h"
+#include "ops/registry.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+// False for outputs torch.export marked unused ("<node>_unused_<i>") or None.
+bool OutputUsed(const TranslateContext& ctx, int i) {
+  const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
+  if (i >= static_cast<int>(outputs.size())) return false;
+  const pt2::Argument& out = outputs[i];
+  switch (out.kind) {
+    case pt2::Argument::Kind::kTensor:
+      return !absl::StrContains(out.name, "_unused_");
+    case pt2::Argument::Kind::kSymInt:
+    case pt2::Argument::Kind::kSymFloat:
+    case pt2::Argument::Kind::kSymBool:
+      return out.sym.is_name && !absl::StrContains(out.sym.name, "_unused_");
+    default:
+      return false;
+  }
+}
+
+struct AttentionResult {
+  std::string out;
+  std::string logsumexp;  // (N..., L) in float; empty unless requested
+};
+
+// The decomposition in the file comment. `mask_arg` names the optional
+// mask/bias argument ("" for overloads without one).
+absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::string_view mask_arg,
+                                              bool want_logsumexp) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string q, ctx.Input("query"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string k, ctx.Input("key"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string v, ctx.Input("value"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* q_meta, ctx.InputMeta("query"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k_rank, ctx.InputRank("key"));
+  const int64_t q_rank = static_cast<int64_t>(q_meta->sizes.size());
+  const DataType dtype = q_meta->dtype;
+  if (q_rank < 2 || k_rank < 2) return ctx.Invalid("query and key need rank >= 2");
+  if (!IsFloatingPoint(dtype)) return ctx.Unsupported("non-floating query");
+
+  PT2ONNX_ASSIGN_OR_RETURN(double dropout_p, ctx.Float("dropout_p"));
+  if (dropout_p != 0.0) {
+    return ctx.Unsupported(absl::StrCat(
+        "dropout_p=", dropout_p, " makes attention random; export for inference with "
+        "dropout_p=0 (e.g. `dropout_p=self.dropout if self.training else 0.0` in eval mode)"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(bool is_causal, ctx.Bool("is_causal"));
+  if (ctx.Has("enable_gqa")) {
+    PT2ONNX_ASSIGN_OR_RETURN(bool gqa, ctx.Bool("enable_gqa"));
+    PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* k_meta, ctx.InputMeta("key"));
+    const bool same_heads = q_rank >= 3 && k_rank == q_rank &&
+                            !q_meta->sizes[q_rank - 3].is_symbolic &&
+                            !k_meta->sizes[k_rank - 3].is_symbolic &&
+                            q_meta->sizes[q_rank - 3].value == k_meta->sizes[k_rank - 3].value;
+    if (gqa && !same_heads) {
+      return ctx.Unsupported("enable_gqa=True with fewer key/value heads than query heads; "
+                             "repeat key/value heads (repeat_interleave) before attention");
+    }
+  }
+
+  // sqrt(scale), applied to q and k separately.
+  std::string sqrt_scale;
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> scale, ctx.OptionalFloat("scale"));
+  const pt2::SymInt& e = q_meta->sizes.back();
+  if (scale) {
+    sqrt_scale = ctx.ConstantScalar(dtype, std::sqrt(*scale));
+  } else if (!e.is_symbolic) {
+    sqrt_scale = ctx.ConstantScalar(dtype, 1.0 / std::sqrt(std::sqrt(static_cast<double>(e.value))));
+  } else {
+    std::string e_value = ctx.CastTo(ShapeSlice(ctx, q, q_rank - 1, q_rank), DataType::kInt64, dtype);
+    sqrt_scale = ctx.Op("Pow", {e_value, ctx.ConstantScalar(dtype, -0.25)});
+  }
+
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < k_rank - 2; ++i) perm.push_back(i);
+  perm.push_back(k_rank - 1);
+  perm.push_back(k_rank - 2);
+  std::string k_t = ctx.Op("Transpose", {k}, {ir::Attribute::Ints("perm", perm)});
+  std::string scores =
+      ctx.Op("MatMul", {ctx.Op("Mul", {q, sqrt_scale}), ctx.Op("Mul", {k_t, sqrt_scale})});
+
+  const bool has_mask = !mask_arg.empty() && ctx.Has(mask_arg);
+  if (is_causal && has_mask) return ctx.Invalid("is_causal=True together with an attention mask");
+  std::string neg_inf = ctx.ConstantScalar(dtype, -INFINITY);
+  bool guard_nan = false;
+  if (is_causal) {
+    std::string size = ctx.Op("Concat", {ShapeSlice(ctx, q, q_rank - 2, q_rank - 1),
+                                         ShapeSlice(ctx, k, k_rank - 2, k_rank - 1)},
+                              {ir::Attribute::Int("axis", 0)});
+    std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kFloat, 1.0), size});
+    std::string keep = ctx.CastTo(ctx.Op("Trilu", {ones}, {ir::Attribute::Int("upper", 0)}),
+                                  DataType::kFloat, DataType::kBool);
+    scores = ctx.Op("Where", {keep, scores, neg_inf});
+  } else if (has_mask) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.Input(mask_arg));
+    PT2ONNX_ASSIGN_OR_RETURN(DataType mask_dtype, ctx.InputDtype(mask_arg));
+    if (mask_dtype == DataType::kBool) {
+      scores = ctx.Op("Where", {mask, scores, neg_inf});
+      guard_nan = true;
+    } else {
+      scores = ctx.Op("Add", {scores, ctx.CastTo(mask, mask_dtype, dtype)});
+    }
+  }
+  std::string weights = ctx.Op("Softmax", {scores}, {ir::Attribute::Int("axis", -1)});
+  if (guard_nan) {
+    // Fully masked rows: softmax over all -inf is NaN; torch returns 0.
+    weights = ctx.Op("Where", {ctx.Op("IsNaN", {weights}), ctx.ConstantScalar(dtype, 0.0), weights});
+  }
+  AttentionResult result;
+  result.out = ctx.Op("MatMul", {weights, v});
+  if (want_logsumexp) {
+    result.logsumexp = ctx.CastTo(
+        ctx.Op("ReduceLogSumExp", {scores, ctx.ConstantInt64s({-1})},
+               {ir::Attribute::Int("keepdims", 0)}),
+        dtype, DataType::kFloat);
+  }
+  return result;
+}
+
+// Outputs an overload cannot produce must be unread.
+absl::Status RequireUnused(const TranslateContext& ctx, int first, int last) {
+  for (int i = first; i <= last; ++i) {
+    if (OutputUsed(ctx, i)) {
+      return ctx.Unsupported(absl::StrCat("output ", i, " (backend bookkeeping) is used; only the "
+                                          "attention output and logsumexp are supported"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value,
+//     Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *,
+//     float? scale=None, bool enable_gqa=False) -> Tensor
+absl::Status AtenScaledDotProductAttention(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "attn_mask", false));
+  return ctx.SetOutput(0, r.out);
+}
+
+// aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value,
+//     float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None,
+//     float? scale=None) -> (Tensor output, Tensor logsumexp)
+absl::Status AtenScaledDotProductFlashAttentionForCpu(TranslateContext& ctx) {
+  const bool lse = OutputUsed(ctx, 1);
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "attn_mask", lse));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.out));
+  if (!lse) return absl::OkStatus();
+  return ctx.SetOutput(1, ctx.CastTo(r.logsumexp, DataType::kFloat, ctx.OutputDtype(1)));
+}
+
+// aten::_scaled_dot_product_flash_attention(Tensor query, Tensor key, Tensor value,
+//     float dropout_p=0., bool is_causal=False, bool return_debug_mask=False, *,
+//     float? scale=None) -> (Tensor output, Tensor logsumexp, Tensor cum_seq_q,
+//     Tensor cum_seq_k, SymInt max_q, SymInt max_k, Tensor rng_state, Tensor unused,
+//     Tensor debug_attn_mask)
+absl::Status AtenScaledDotProductFlashAttention(TranslateContext& ctx) {
+  PT2ONNX_RETURN_IF_ERROR(RequireUnused(ctx, 2, 8));
+  const bool lse = OutputUsed(ctx, 1);
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "", lse));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.out));
+  if (!lse) return absl::OkStatus();
+  return ctx.SetOutput(1, ctx.CastTo(r.logsumexp, DataType::kFloat, ctx.OutputDtype(1)));
+}
+
+// aten::_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value,
+//     Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0., bool is_causal=False,
+//     *, float? scale=None) -> (Tensor output, Tensor log_sumexp, Tensor philox_seed,
+//     Tensor philox_offset)
+// Its log_sumexp is padded to a multiple of 32 rows on CUDA; not reproduced.
+absl::Status AtenScaledDotProductEfficientAttention(TranslateContext& ctx) {
+  PT2ONNX_RETURN_IF_ERROR(RequireUnused(ctx, 1, 3));
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "attn_bias", false));
+  return ctx.SetOutput(0, r.out);
+}
+
+}  // namespace
+
+void RegisterAttentionOps(OpRegistry& r) {
+  r.Add("aten::scaled_dot_product_attention.default", &AtenScaledDotProductAttention);
+  r.Add("aten::_scaled_dot_product_flash_attention_for_cpu.default",
+        &AtenScaledDotProductFlashAttentionForCpu);
+  r.Add("aten::_scaled_dot_product_flash_attention.default",
+        &AtenScaledDotProductFlashAttention);
+  r.Add("aten::_scaled_dot_product_efficient_attention.default",
+        &AtenScaledDotProductEfficientAttention);
+}
+
+}  // namespace pt2onnx::ops

@@ -1,0 +1,891 @@
+// File: ops/elementwise.cc
+// -----------------------------------------------------------------------------
+// Elementwise ATen ops: arithmetic, comparisons, logical/bitwise ops, unary
+// math, where/clamp/masked_fill, dtype conversions and identity-like ops.
+//
+// Types: torch promotes operands before computing (result_type); the FX
+// metadata of the output already holds the promoted dtype, so arithmetic casts
+// every operand to ctx.OutputDtype(0). Comparisons output BOOL, so their
+// compute dtype is recomputed here with torch's rules (ResultType below).
+//
+// In-place overloads (add_.Tensor, abs_.default, ...) are registered to the
+// functional translation: Bind() rebinds `self` when the key names an in-place
+// op. They have no schema in ops/schema (it holds no in-place variants), so
+// defaulted arguments are read through the *Or helpers, never assumed filled.
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "core/status_macros.h"
+#include "ops/families.h"
+#include "ops/op_helpers.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using pt2::Argument;
+using ArgKind = pt2::Argument::Kind;
+
+// ---- Result binding and defaults -------------------------------------------
+
+// "aten::add_.Tensor" is in place; "aten::__and__.Tensor" is not.
+bool IsInPlace(const TranslateContext& ctx) {
+  absl::string_view key = ctx.key();
+  size_t colon = key.find("::");
+  absl::string_view name = colon == absl::string_view::npos ? key : key.substr(colon + 2);
+  name = name.substr(0, name.find('.'));
+  return absl::EndsWith(name, "_") && !absl::EndsWith(name, "__");
+}
+
+absl::Status Bind(TranslateContext& ctx, const std::string& value) {
+  if (IsInPlace(ctx)) return ctx.SetInPlaceResult("self", value);
+  return ctx.SetOutput(0, value);
+}
+
+absl::StatusOr<DataType> OutDtype(const TranslateContext& ctx) {
+  DataType dtype = ctx.OutputDtype(0);
+  if (dtype == DataType::kUndefined) {
+    return ctx.Invalid("the output has no dtype in the program's metadata");
+  }
+  return dtype;
+}
+
+// A Scalar argument that in-place overloads may omit (their schema is absent).
+absl::StatusOr<double> FloatOr(const TranslateContext& ctx, absl::string_view arg,
+                               double fallback) {
+  if (!ctx.Has(arg)) return fallback;
+  return ctx.Float(arg);
+}
+
+// Static sizes as a constant, symbolic ones through Shape.
+absl::StatusOr<std::string> ShapeOf(TranslateContext& ctx, absl::string_view arg) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(arg));
+  std::vector<int64_t> dims;
+  for (const pt2::SymInt& s : meta->sizes) {
+    if (s.is_symbolic) {
+      PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(arg));
+      return ctx.Op("Shape", {x});
+    }
+    dims.push_back(s.value);
+  }
+  return ctx.ConstantInt64s(std::move(dims));
+}
+
+// ---- Type promotion (c10/core/ScalarType.h promoteTypes, ATen
+// native/TypeProperties.cpp result_type) ----------------------------------
+
+bool IsUnsigned(DataType t) {
+  return t == DataType::kUint8 || t == DataType::kUint16 || t == DataType::kUint32 ||
+         t == DataType::kUint64;
+}
+
+DataType SignedOfSize(int bytes) {
+  if (bytes <= 1) return DataType::kInt8;
+  if (bytes == 2) return DataType::kInt16;
+  if (bytes == 4) return DataType::kInt32;
+  return DataType::kInt64;
+}
+
+DataType PromoteTypes(DataType a, DataType b) {
+  if (a == DataType::kUndefined) return b;
+  if (b == DataType::kUndefined || a == b) return a;
+  if (a == DataType::kBool) return b;
+  if (b == DataType::kBool) return a;
+  bool fa = IsFloatingPoint(a), fb = IsFloatingPoint(b);
+  if (fa && fb) {
+    if (ElementSize(a) == 2 && ElementSize(b) == 2) return DataType::kFloat;  // f16 vs bf16
+    return ElementSize(a) >= ElementSize(b) ? a : b;
+  }
+  if (fa) return a;
+  if (fb) return b;
+  if (IsUnsigned(a) == IsUnsigned(b)) return ElementSize(a) >= ElementSize(b) ? a : b;
+  DataType s = IsUnsigned(a) ? b : a;
+  DataType u = IsUnsigned(a) ? a : b;
+  if (ElementSize(s) > ElementSize(u)) return s;
+  return SignedOfSize(2 * ElementSize(u));
+}
+
+// A lower-priority operand changes the result only by raising its category
+// (bool < integer < floating), as in torch's combine_categories.
+DataType CombineCategories(DataType higher, DataType lower) {
+  if (IsFloatingPoint(higher)) return higher;
+  if (higher == DataType::kBool || IsFloatingPoint(lower)) return PromoteTypes(higher, lower);
+  return higher != DataType::kUndefined ? higher : lower;
+}
+
+// torch.result_type over the named Tensor/Scalar arguments: dimensioned
+// tensors outrank 0-d tensors, which outrank Python scalars (a float scalar
+// counts as the default dtype float32, an int one as int64).
+absl::StatusOr<DataType> ResultType(const TranslateContext& ctx,
+                                    std::vector<absl::string_view> args) {
+  DataType dim = DataType::kUndefined, zero_dim = DataType::kUndefined,
+           wrapped = DataType::kUndefined;
+  for (absl::string_view name : args) {
+    PT2ONNX_ASSIGN_OR_RETURN(Argument a, ctx.Arg(name));
+    switch (a.kind) {
+      case ArgKind::kTensor: {
+        PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(name));
+        DataType& slot = meta->sizes.empty() ? zero_dim : dim;
+        slot = PromoteTypes(slot, meta->dtype);
+        break;
+      }
+      case ArgKind::kInt:
+      case ArgKind::kSymInt:
+        wrapped = PromoteTypes(wrapped, DataType::kInt64);
+        break;
+      case ArgKind::kFloat:
+      case ArgKind::kSymFloat:
+        wrapped = PromoteTypes(wrapped, DataType::kFloat);
+        break;
+      case ArgKind::kBool:
+      case ArgKind::kSymBool:
+        wrapped = PromoteTypes(wrapped, DataType::kBool);
+        break;
+      default:
+        return ctx.Invalid(absl::StrCat("argument '", name, "' is neither a tensor nor a scalar"));
+    }
+  }
+  return CombineCategories(dim, CombineCategories(zero_dim, wrapped));
+}
+
+// ---- Shared emission helpers -----------------------------------------------
+
+// <cmath>'s M_PI family is POSIX, not C++17.
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kLn2 = 0.69314718055994530942;
+constexpr double kLn10 = 2.30258509299404568402;
+
+std::string Zero(TranslateContext& ctx, DataType dtype) { return ctx.ConstantScalar(dtype, 0); }
+
+// trunc for floats: ONNX has no Trunc operator.
+std::string TruncFloat(TranslateContext& ctx, const std::string& x, DataType dtype) {
+  std::string negative = ctx.Op("Less", {x, Zero(ctx, dtype)});
+  return ctx.Op("Where", {negative, ctx.Op("Ceil", {x}), ctx.Op("Floor", {x})});
+}
+
+// Python floor division for integers. ONNX integer Div truncates toward zero,
+// so quotients of inexact divisions with operands of opposite signs drop by 1.
+std::string FloorDivInt(TranslateContext& ctx, const std::string& a, const std::string& b,
+                        DataType dtype) {
+  std::string q = ctx.Op("Div", {a, b});
+  std::string inexact = ctx.Op("Not", {ctx.Op("Equal", {ctx.Op("Mul", {q, b}), a})});
+  std::string zero = Zero(ctx, dtype);
+  std::string signs_differ =
+      ctx.Op("Xor", {ctx.Op("Less", {a, zero}), ctx.Op("Less", {b, zero})});
+  std::string adjust = ctx.Op("And", {inexact, signs_differ});
+  return ctx.Op("Where", {adjust, ctx.Op("Sub", {q, ctx.ConstantScalar(dtype, 1)}), q});
+}
+
+// Python modulo (result has the divisor's sign). Integers: Mod with fmod=0.
+// Floats: ONNX requires fmod=1, so fix the sign afterwards as ATen's
+// remainder kernel does (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp).
+std::string PythonMod(TranslateContext& ctx, const std::string& a, const std::string& b,
+                      DataType dtype) {
+  if (!IsFloatingPoint(dtype)) return ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 0)});
+  std::string r = ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)});
+  std::string zero = Zero(ctx, dtype);
+  std::string nonzero = ctx.Op("Not", {ctx.Op("Equal", {r, zero})});
+  std::string signs_differ =
+      ctx.Op("Xor", {ctx.Op("Less", {r, zero}), ctx.Op("Less", {b, zero})});
+  std::string fix = ctx.Op("And", {nonzero, signs_differ});
+  return ctx.Op("Where", {fix, ctx.Op("Add", {r, b}), r});
+}
+
+// ---- Arithmetic --------------------------------------------------------------
+
+// self (op) alpha * other, in the output dtype. Bool add/mul are or/and.
+absl::Status AddSub(TranslateContext& ctx, absl::string_view op_type, bool reversed) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string other, ctx.InputOrScalarAs("other", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(double alpha, FloatOr(ctx, "alpha", 1));
+  if (dtype == DataType::kBool) {
+    if (op_type != "Add" || alpha != 1) return ctx.Unsupported("boolean subtraction or alpha");
+    return Bind(ctx, ctx.Op("Or", {self, other}));
+  }
+  // rsub computes other - alpha * self.
+  std::string& scaled = reversed ? self : other;
+  if (alpha != 1) scaled = ctx.Op("Mul", {scaled, ctx.ConstantScalar(dtype, alpha)});
+  return Bind(ctx, reversed ? ctx.Op(op_type, {other, self}) : ctx.Op(op_type, {self, other}));
+}
+
+// aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+absl::Status AtenAddTensor(TranslateContext& ctx) { return AddSub(ctx, "Add", false); }
+// aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+absl::Status AtenAddScalar(TranslateContext& ctx) { return AddSub(ctx, "Add", false); }
+// aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+absl::Status AtenSubTensor(TranslateContext& ctx) { return AddSub(ctx, "Sub", false); }
+// aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+absl::Status AtenSubScalar(TranslateContext& ctx) { return AddSub(ctx, "Sub", false); }
+// aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+absl::Status AtenRsubTensor(TranslateContext& ctx) { return AddSub(ctx, "Sub", true); }
+// aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+absl::Status AtenRsubScalar(TranslateContext& ctx) { return AddSub(ctx, "Sub", true); }
+
+// Both operands in the output dtype, then `op_type`.
+absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type,
+                                absl::string_view a_arg = "self",
+                                absl::string_view b_arg = "other") {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs(a_arg, dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs(b_arg, dtype));
+  return Bind(ctx, ctx.Op(op_type, {a, b}));
+}
+
+// aten::mul.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenMulTensor(TranslateContext& ctx) {
+  if (ctx.OutputDtype(0) == DataType::kBool) return BinaryInOutputType(ctx, "And");
+  return BinaryInOutputType(ctx, "Mul");
+}
+// aten::mul.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenMulScalar(TranslateContext& ctx) { return AtenMulTensor(ctx); }
+
+// Division with torch's rounding modes. Without one the output is floating
+// (integer inputs were promoted), so plain Div is true division.
+absl::Status DivMode(TranslateContext& ctx, absl::string_view mode) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
+  bool is_float = IsFloatingPoint(dtype);
+  if (mode.empty()) {
+    if (!is_float) return ctx.Unsupported(absl::StrCat("true division into ", DataTypeName(dtype)));
+    return Bind(ctx, ctx.Op("Div", {a, b}));
+  }
+  if (mode == "trunc") {
+    std::string q = ctx.Op("Div", {a, b});
+    return Bind(ctx, is_float ? TruncFloat(ctx, q, dtype) : q);
+  }
+  if (mode == "floor") {
+    if (is_float) return Bind(ctx, ctx.Op("Floor", {ctx.Op("Div", {a, b})}));
+    return Bind(ctx, FloorDivInt(ctx, a, b, dtype));
+  }
+  return ctx.Invalid(absl::StrCat("unknown rounding_mode '", mode, "'"));
+}
+
+absl::StatusOr<std::string> RoundingMode(const TranslateContext& ctx) {
+  if (!ctx.Has("rounding_mode")) return std::string();
+  return ctx.String("rounding_mode");
+}
+
+// aten::div.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenDivTensor(TranslateContext& ctx) { return DivMode(ctx, ""); }
+// aten::div.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenDivScalar(TranslateContext& ctx) { return DivMode(ctx, ""); }
+// aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+absl::Status AtenDivTensorMode(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mode, RoundingMode(ctx));
+  return DivMode(ctx, mode);
+}
+// aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+absl::Status AtenDivScalarMode(TranslateContext& ctx) { return AtenDivTensorMode(ctx); }
+// aten::floor_divide(Tensor self, Tensor other) -> Tensor
+absl::Status AtenFloorDivide(TranslateContext& ctx) { return DivMode(ctx, "floor"); }
+
+// aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+absl::Status AtenPowTensorTensor(TranslateContext& ctx) {
+  return BinaryInOutputType(ctx, "Pow", "self", "exponent");
+}
+// aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+absl::Status AtenPowTensorScalar(TranslateContext& ctx) { return AtenPowTensorTensor(ctx); }
+// aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
+absl::Status AtenPowScalar(TranslateContext& ctx) { return AtenPowTensorTensor(ctx); }
+
+// aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenRemainderTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
+  return Bind(ctx, PythonMod(ctx, a, b, dtype));
+}
+// aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenRemainderScalar(TranslateContext& ctx) { return AtenRemainderTensor(ctx); }
+// aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+absl::Status AtenRemainderScalarTensor(TranslateContext& ctx) { return AtenRemainderTensor(ctx); }
+
+// C fmod: the result has the dividend's sign (Mod fmod=1, ints and floats).
+// aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenFmodTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
+  return Bind(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
+}
+// aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenFmodScalar(TranslateContext& ctx) { return AtenFmodTensor(ctx); }
+
+// ONNX has no Atan2: atan(y/x), moved by ±pi in the left half-plane; (0, 0)
+// gives 0 as in torch instead of atan(nan).
+// aten::atan2(Tensor self, Tensor other) -> Tensor
+absl::Status AtenAtan2(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("other", dtype));
+  std::string zero = Zero(ctx, dtype);
+  std::string pi = ctx.ConstantScalar(dtype, kPi);
+  std::string atan = ctx.Op("Atan", {ctx.Op("Div", {y, x})});
+  std::string shifted = ctx.Op("Where", {ctx.Op("GreaterOrEqual", {y, zero}),
+                                         ctx.Op("Add", {atan, pi}), ctx.Op("Sub", {atan, pi})});
+  std::string result = ctx.Op("Where", {ctx.Op("Less", {x, zero}), shifted, atan});
+  std::string origin =
+      ctx.Op("And", {ctx.Op("Equal", {x, zero}), ctx.Op("Equal", {y, zero})});
+  return Bind(ctx, ctx.Op("Where", {origin, zero, result}));
+}
+
+// ONNX Min/Max have no bool kernels; on bools they are and/or.
+// aten::minimum(Tensor self, Tensor other) -> Tensor
+absl::Status AtenMinimum(TranslateContext& ctx) {
+  return BinaryInOutputType(ctx, ctx.OutputDtype(0) == DataType::kBool ? "And" : "Min");
+}
+// aten::maximum(Tensor self, Tensor other) -> Tensor
+absl::Status AtenMaximum(TranslateContext& ctx) {
+  return BinaryInOutputType(ctx, ctx.OutputDtype(0) == DataType::kBool ? "Or" : "Max");
+}
+
+// ---- Comparisons -------------------------------------------------------------
+
+// Operands meet in torch's result dtype; the result is BOOL (or self's dtype
+// for the in-place overloads, e.g. lt_).
+absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool negate) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ResultType(ctx, {"self", "other"}));
+  // Less/Greater have no bool kernels.
+  if (dtype == DataType::kBool && op_type != "Equal") dtype = DataType::kInt32;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
+  std::string result = ctx.Op(op_type, {a, b});
+  if (negate) result = ctx.Op("Not", {result});
+  PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
+  return Bind(ctx, ctx.CastTo(result, DataType::kBool, out));
+}
+
+// aten::eq.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenEqTensor(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
+// aten::eq.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenEqScalar(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
+// aten::ne.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenNeTensor(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
+// aten::ne.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenNeScalar(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
+// aten::lt.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenLtTensor(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
+// aten::lt.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenLtScalar(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
+// aten::le.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenLeTensor(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
+// aten::le.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenLeScalar(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
+// aten::gt.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenGtTensor(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
+// aten::gt.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenGtScalar(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
+// aten::ge.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenGeTensor(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
+// aten::ge.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenGeScalar(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
+
+// ---- Logical and bitwise -----------------------------------------------------
+
+// Nonzero is true, as torch's logical ops read any dtype.
+absl::Status Logical(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", DataType::kBool));
+  std::string result;
+  if (op_type == "Not") {
+    result = ctx.Op("Not", {a});
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", DataType::kBool));
+    result = ctx.Op(op_type, {a, b});
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
+  return Bind(ctx, ctx.CastTo(result, DataType::kBool, out));
+}
+
+// aten::logical_and(Tensor self, Tensor other) -> Tensor
+absl::Status AtenLogicalAnd(TranslateContext& ctx) { return Logical(ctx, "And"); }
+// aten::logical_or(Tensor self, Tensor other) -> Tensor
+absl::Status AtenLogicalOr(TranslateContext& ctx) { return Logical(ctx, "Or"); }
+// aten::logical_xor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenLogicalXor(TranslateContext& ctx) { return Logical(ctx, "Xor"); }
+// aten::logical_not(Tensor self) -> Tensor
+absl::Status AtenLogicalNot(TranslateContext& ctx) { return Logical(ctx, "Not"); }
+
+// Bool operands use the logical ONNX ops, integers the Bitwise* ones (opset 18).
+absl::Status Bitwise(TranslateContext& ctx, absl::string_view bool_op, absl::string_view int_op) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (IsFloatingPoint(dtype)) {
+    return ctx.Unsupported(absl::StrCat("bitwise op on ", DataTypeName(dtype), " tensors"));
+  }
+  absl::string_view op_type = dtype == DataType::kBool ? bool_op : int_op;
+  if (!ctx.Has("other")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("self", dtype));
+    return Bind(ctx, ctx.Op(op_type, {a}));
+  }
+  return BinaryInOutputType(ctx, op_type);
+}
+
+// aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenBitwiseAndTensor(TranslateContext& ctx) { return Bitwise(ctx, "And", "BitwiseAnd"); }
+// aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenBitwiseAndScalar(TranslateContext& ctx) { return AtenBitwiseAndTensor(ctx); }
+// aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenBitwiseOrTensor(TranslateContext& ctx) { return Bitwise(ctx, "Or", "BitwiseOr"); }
+// aten::bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenBitwiseOrScalar(TranslateContext& ctx) { return AtenBitwiseOrTensor(ctx); }
+// aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
+absl::Status AtenBitwiseXorTensor(TranslateContext& ctx) { return Bitwise(ctx, "Xor", "BitwiseXor"); }
+// aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenBitwiseXorScalar(TranslateContext& ctx) { return AtenBitwiseXorTensor(ctx); }
+// aten::bitwise_not(Tensor self) -> Tensor
+absl::Status AtenBitwiseNot(TranslateContext& ctx) { return Bitwise(ctx, "Not", "BitwiseNot"); }
+// aten::__and__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
+absl::Status AtenDunderAnd(TranslateContext& ctx) { return AtenBitwiseAndTensor(ctx); }
+// aten::__or__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
+absl::Status AtenDunderOr(TranslateContext& ctx) { return AtenBitwiseOrTensor(ctx); }
+// aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
+absl::Status AtenDunderXor(TranslateContext& ctx) { return AtenBitwiseXorTensor(ctx); }
+
+// ---- Unary math ----------------------------------------------------------------
+
+// `op_type` on self cast to the output dtype (sin of an int tensor is float).
+absl::Status Unary(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, ctx.Op(op_type, {x}));
+}
+
+// x (op) c, for ops ONNX spells as arithmetic on a constant.
+absl::Status UnaryThenConstant(TranslateContext& ctx, absl::string_view unary_op,
+                               absl::string_view binary_op, double c) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  std::string y = unary_op.empty() ? x : ctx.Op(unary_op, {x});
+  return Bind(ctx, ctx.Op(binary_op, {y, ctx.ConstantScalar(dtype, c)}));
+}
+
+// aten::neg(Tensor self) -> Tensor
+absl::Status AtenNeg(TranslateContext& ctx) { return Unary(ctx, "Neg"); }
+// aten::abs(Tensor self) -> Tensor
+absl::Status AtenAbs(TranslateContext& ctx) { return Unary(ctx, "Abs"); }
+// aten::exp(Tensor self) -> Tensor
+absl::Status AtenExp(TranslateContext& ctx) { return Unary(ctx, "Exp"); }
+// aten::exp2(Tensor self) -> Tensor
+absl::Status AtenExp2(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, ctx.Op("Pow", {ctx.ConstantScalar(dtype, 2), x}));
+}
+// aten::expm1(Tensor self) -> Tensor
+absl::Status AtenExpm1(TranslateContext& ctx) { return UnaryThenConstant(ctx, "Exp", "Sub", 1); }
+// aten::log(Tensor self) -> Tensor
+absl::Status AtenLog(TranslateContext& ctx) { return Unary(ctx, "Log"); }
+// aten::log2(Tensor self) -> Tensor
+absl::Status AtenLog2(TranslateContext& ctx) {
+  return UnaryThenConstant(ctx, "Log", "Mul", 1 / kLn2);
+}
+// aten::log10(Tensor self) -> Tensor
+absl::Status AtenLog10(TranslateContext& ctx) {
+  return UnaryThenConstant(ctx, "Log", "Mul", 1 / kLn10);
+}
+// aten::log1p(Tensor self) -> Tensor
+absl::Status AtenLog1p(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, ctx.Op("Log", {ctx.Op("Add", {x, ctx.ConstantScalar(dtype, 1)})}));
+}
+// aten::sqrt(Tensor self) -> Tensor
+absl::Status AtenSqrt(TranslateContext& ctx) { return Unary(ctx, "Sqrt"); }
+// aten::rsqrt(Tensor self) -> Tensor
+absl::Status AtenRsqrt(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, ctx.Op("Reciprocal", {ctx.Op("Sqrt", {x})}));
+}
+// aten::square(Tensor self) -> Tensor
+absl::Status AtenSquare(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, ctx.Op(dtype == DataType::kBool ? "And" : "Mul", {x, x}));
+}
+// aten::sin(Tensor self) -> Tensor
+absl::Status AtenSin(TranslateContext& ctx) { return Unary(ctx, "Sin"); }
+// aten::cos(Tensor self) -> Tensor
+absl::Status AtenCos(TranslateContext& ctx) { return Unary(ctx, "Cos"); }
+// aten::tan(Tensor self) -> Tensor
+absl::Status AtenTan(TranslateContext& ctx) { return Unary(ctx, "Tan"); }
+// aten::asin(Tensor self) -> Tensor
+absl::Status AtenAsin(TranslateContext& ctx) { return Unary(ctx, "Asin"); }
+// aten::acos(Tensor self) -> Tensor
+absl::Status AtenAcos(TranslateContext& ctx) { return Unary(ctx, "Acos"); }
+// aten::atan(Tensor self) -> Tensor
+absl::Status AtenAtan(TranslateContext& ctx) { return Unary(ctx, "Atan"); }
+// aten::sinh(Tensor self) -> Tensor
+absl::Status AtenSinh(TranslateContext& ctx) { return Unary(ctx, "Sinh"); }
+// aten::cosh(Tensor self) -> Tensor
+absl::Status AtenCosh(TranslateContext& ctx) { return Unary(ctx, "Cosh"); }
+// aten::tanh(Tensor self) -> Tensor
+absl::Status AtenTanh(TranslateContext& ctx) { return Unary(ctx, "Tanh"); }
+// aten::sigmoid(Tensor self) -> Tensor
+absl::Status AtenSigmoid(TranslateContext& ctx) { return Unary(ctx, "Sigmoid"); }
+// aten::erf(Tensor self) -> Tensor
+absl::Status AtenErf(TranslateContext& ctx) { return Unary(ctx, "Erf"); }
+// aten::reciprocal(Tensor self) -> Tensor
+absl::Status AtenReciprocal(TranslateContext& ctx) { return Unary(ctx, "Reciprocal"); }
+
+// Rounding ops return integer (and bool) tensors unchanged.
+absl::Status Rounding(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  if (!IsFloatingPoint(dtype)) return Bind(ctx, x);
+  if (op_type == "Trunc") return Bind(ctx, TruncFloat(ctx, x, dtype));
+  return Bind(ctx, ctx.Op(op_type, {x}));
+}
+
+// aten::floor(Tensor self) -> Tensor
+absl::Status AtenFloor(TranslateContext& ctx) { return Rounding(ctx, "Floor"); }
+// aten::ceil(Tensor self) -> Tensor
+absl::Status AtenCeil(TranslateContext& ctx) { return Rounding(ctx, "Ceil"); }
+// aten::trunc(Tensor self) -> Tensor
+absl::Status AtenTrunc(TranslateContext& ctx) { return Rounding(ctx, "Trunc"); }
+// aten::round(Tensor self) -> Tensor  (half to even, as ONNX Round)
+absl::Status AtenRound(TranslateContext& ctx) { return Rounding(ctx, "Round"); }
+
+// torch scales by 10^decimals, or divides by 10^-decimals for negative ones
+// (aten/src/ATen/native/cpu/UnaryOpsKernel.cpp round_decimals_kernel).
+// aten::round.decimals(Tensor self, *, int decimals) -> Tensor
+absl::Status AtenRoundDecimals(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t decimals, ctx.Int("decimals"));
+  if (decimals == 0) return AtenRound(ctx);
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  if (!IsFloatingPoint(dtype)) return ctx.Unsupported("round with decimals on integer tensors");
+  std::string scale = ctx.ConstantScalar(dtype, std::pow(10.0, std::abs(decimals)));
+  const char* in = decimals > 0 ? "Mul" : "Div";
+  const char* out = decimals > 0 ? "Div" : "Mul";
+  return Bind(ctx, ctx.Op(out, {ctx.Op("Round", {ctx.Op(in, {x, scale})}), scale}));
+}
+
+// aten::sign(Tensor self) -> Tensor  (bool stays bool)
+absl::Status AtenSign(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return Bind(ctx, dtype == DataType::kBool ? x : ctx.Op("Sign", {x}));
+}
+
+// Integer tensors hold no NaN or inf.
+absl::Status FloatClass(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType in, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  if (IsFloatingPoint(in)) return Bind(ctx, ctx.Op(op_type, {x}));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
+  return Bind(ctx, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 0), shape}));
+}
+
+// aten::isnan(Tensor self) -> Tensor
+absl::Status AtenIsnan(TranslateContext& ctx) { return FloatClass(ctx, "IsNaN"); }
+// aten::isinf(Tensor self) -> Tensor
+absl::Status AtenIsinf(TranslateContext& ctx) { return FloatClass(ctx, "IsInf"); }
+
+double MaxFinite(DataType dtype) {
+  switch (dtype) {
+    case DataType::kFloat16: return 65504.0;
+    case DataType::kBFloat16: return 3.3895313892515355e38;
+    case DataType::kDouble: return std::numeric_limits<double>::max();
+    default: return std::numeric_limits<float>::max();
+  }
+}
+
+// Defaults: nan -> 0, +inf -> the dtype's max, -inf -> its lowest.
+// aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+absl::Status AtenNanToNum(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  if (!IsFloatingPoint(dtype)) return Bind(ctx, x);
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> nan, ctx.OptionalFloat("nan"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> posinf, ctx.OptionalFloat("posinf"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> neginf, ctx.OptionalFloat("neginf"));
+  std::string y = ctx.Op("Where", {ctx.Op("IsNaN", {x}), ctx.ConstantScalar(dtype, nan.value_or(0)), x});
+  std::string is_pos = ctx.Op("IsInf", {x}, {ir::Attribute::Int("detect_negative", 0)});
+  y = ctx.Op("Where", {is_pos, ctx.ConstantScalar(dtype, posinf.value_or(MaxFinite(dtype))), y});
+  std::string is_neg = ctx.Op("IsInf", {x}, {ir::Attribute::Int("detect_positive", 0)});
+  y = ctx.Op("Where", {is_neg, ctx.ConstantScalar(dtype, neginf.value_or(-MaxFinite(dtype))), y});
+  return Bind(ctx, y);
+}
+
+// ---- Selection and clamping --------------------------------------------------
+
+// Scalar bounds go to Clip as 0-d values; None leaves the input empty.
+// aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+absl::Status AtenClamp(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  std::vector<std::string> inputs = {x, "", ""};
+  const char* names[] = {"min", "max"};
+  for (int i = 0; i < 2; ++i) {
+    if (!ctx.Has(names[i])) continue;
+    PT2ONNX_ASSIGN_OR_RETURN(inputs[i + 1], ctx.InputOrScalarAs(names[i], dtype));
+  }
+  if (inputs[2].empty()) inputs.pop_back();
+  return Bind(ctx, ctx.Op("Clip", inputs));
+}
+// aten::clamp_min(Tensor self, Scalar min) -> Tensor
+absl::Status AtenClampMin(TranslateContext& ctx) { return AtenClamp(ctx); }
+// aten::clamp_max(Tensor self, Scalar max) -> Tensor
+absl::Status AtenClampMax(TranslateContext& ctx) { return AtenClamp(ctx); }
+
+// Tensor bounds broadcast, which Clip's do not: max(x, min) then min(., max).
+// aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+absl::Status AtenClampTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
+  if (ctx.Has("min")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string lo, ctx.InputOrScalarAs("min", dtype));
+    y = ctx.Op("Max", {y, lo});
+  }
+  if (ctx.Has("max")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string hi, ctx.InputOrScalarAs("max", dtype));
+    y = ctx.Op("Min", {y, hi});
+  }
+  return Bind(ctx, y);
+}
+// aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+absl::Status AtenClampMinTensor(TranslateContext& ctx) { return AtenClampTensor(ctx); }
+// aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+absl::Status AtenClampMaxTensor(TranslateContext& ctx) { return AtenClampTensor(ctx); }
+
+// aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+// (also .ScalarSelf, .ScalarOther, .Scalar: the scalars become 0-d values)
+absl::Status AtenWhere(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string cond, ctx.InputAs("condition", DataType::kBool));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
+  return ctx.SetOutput(0, ctx.Op("Where", {cond, a, b}));
+}
+
+// aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+// (also .Tensor with a 0-d value)
+absl::Status AtenMaskedFill(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.InputAs("mask", DataType::kBool));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.InputOrScalarAs("value", dtype));
+  return Bind(ctx, ctx.Op("Where", {mask, value, x}));
+}
+
+// ---- Conversions, copies and identities --------------------------------------
+
+// The target dtype is the output's (ScalarType args, `other`'s dtype for
+// type_as); layout, device, memory format and copy flags have no ONNX meaning.
+absl::Status CastToOutput(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return ctx.SetOutput(0, x);
+}
+
+// aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor
+absl::Status AtenToCopy(TranslateContext& ctx) { return CastToOutput(ctx); }
+// aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
+absl::Status AtenToDtype(TranslateContext& ctx) { return CastToOutput(ctx); }
+// aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
+absl::Status AtenToDtypeLayout(TranslateContext& ctx) { return CastToOutput(ctx); }
+// aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
+absl::Status AtenToDevice(TranslateContext& ctx) { return CastToOutput(ctx); }
+// aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
+absl::Status AtenToOther(TranslateContext& ctx) { return CastToOutput(ctx); }
+// aten::type_as(Tensor self, Tensor other) -> Tensor
+absl::Status AtenTypeAs(TranslateContext& ctx) { return CastToOutput(ctx); }
+
+// Copies and views are the same value in a functional graph; the translator
+// adds an Identity if the FX value needs a name of its own.
+absl::Status Identity(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  return ctx.SetOutput(0, x);
+}
+// aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
+absl::Status AtenClone(TranslateContext& ctx) { return Identity(ctx); }
+// aten::alias(Tensor(a) self) -> Tensor(a)
+absl::Status AtenAlias(TranslateContext& ctx) { return Identity(ctx); }
+// aten::detach(Tensor(a) self) -> Tensor(a)
+absl::Status AtenDetach(TranslateContext& ctx) { return Identity(ctx); }
+// aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)
+absl::Status AtenContiguous(TranslateContext& ctx) { return Identity(ctx); }
+// aten::detach_(Tensor(a!) self) -> Tensor(a!)
+absl::Status AtenDetachInPlace(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  return ctx.SetInPlaceResult("self", x);
+}
+// aten::lift_fresh_copy(Tensor self) -> Tensor
+absl::Status AtenLiftFreshCopy(TranslateContext& ctx) { return Identity(ctx); }
+
+// `value` broadcast to self's shape (skipped when the shapes already agree).
+absl::Status ExpandToSelf(TranslateContext& ctx, const std::string& value,
+                          const std::vector<pt2::SymInt>* value_sizes) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* self_meta, ctx.InputMeta("self"));
+  bool same = value_sizes != nullptr && value_sizes->size() == self_meta->sizes.size();
+  for (size_t i = 0; same && i < value_sizes->size(); ++i) {
+    const pt2::SymInt& a = (*value_sizes)[i];
+    const pt2::SymInt& b = self_meta->sizes[i];
+    same = a.is_symbolic == b.is_symbolic && (a.is_symbolic ? a.expr == b.expr : a.value == b.value);
+  }
+  if (same) return Bind(ctx, value);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
+  return Bind(ctx, ctx.Op("Expand", {value, shape}));
+}
+
+// Functional copy: src, in self's dtype, broadcast to self's shape.
+// aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
+absl::Status AtenCopy(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string src, ctx.InputAs("src", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* src_meta, ctx.InputMeta("src"));
+  return ExpandToSelf(ctx, src, &src_meta->sizes);
+}
+
+// aten::fill.Scalar(Tensor self, Scalar value) -> Tensor
+// (also .Tensor with a 0-d value)
+absl::Status AtenFill(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.InputOrScalarAs("value", dtype));
+  return ExpandToSelf(ctx, value, nullptr);
+}
+
+// Registers `name.overload` and its in-place twin `name_.overload`.
+void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view overload,
+                    TranslateFn fn) {
+  r.Add(absl::StrCat(name, ".", overload), fn);
+  r.Add(absl::StrCat(name, "_.", overload), fn);
+}
+
+}  // namespace
+
+void RegisterElementwiseOps(OpRegistry& r) {
+  // Arithmetic.
+  AddWithInPlace(r, "aten::add", "Tensor", &AtenAddTensor);
+  AddWithInPlace(r, "aten::add", "Scalar", &AtenAddScalar);
+  AddWithInPlace(r, "aten::sub", "Tensor", &AtenSubTensor);
+  AddWithInPlace(r, "aten::sub", "Scalar", &AtenSubScalar);
+  r.Add("aten::rsub.Tensor", &AtenRsubTensor);
+  r.Add("aten::rsub.Scalar", &AtenRsubScalar);
+  AddWithInPlace(r, "aten::mul", "Tensor", &AtenMulTensor);
+  AddWithInPlace(r, "aten::mul", "Scalar", &AtenMulScalar);
+  AddWithInPlace(r, "aten::div", "Tensor", &AtenDivTensor);
+  AddWithInPlace(r, "aten::div", "Scalar", &AtenDivScalar);
+  AddWithInPlace(r, "aten::div", "Tensor_mode", &AtenDivTensorMode);
+  AddWithInPlace(r, "aten::div", "Scalar_mode", &AtenDivScalarMode);
+  r.Add("aten::true_divide.Tensor", &AtenDivTensor);
+  r.Add("aten::true_divide.Scalar", &AtenDivScalar);
+  r.Add("aten::floor_divide.default", &AtenFloorDivide);
+  r.Add("aten::floor_divide_.Tensor", &AtenFloorDivide);
+  AddWithInPlace(r, "aten::floor_divide", "Scalar", &AtenFloorDivide);
+  AddWithInPlace(r, "aten::pow", "Tensor_Tensor", &AtenPowTensorTensor);
+  AddWithInPlace(r, "aten::pow", "Tensor_Scalar", &AtenPowTensorScalar);
+  r.Add("aten::pow.Scalar", &AtenPowScalar);
+  AddWithInPlace(r, "aten::remainder", "Tensor", &AtenRemainderTensor);
+  AddWithInPlace(r, "aten::remainder", "Scalar", &AtenRemainderScalar);
+  r.Add("aten::remainder.Scalar_Tensor", &AtenRemainderScalarTensor);
+  AddWithInPlace(r, "aten::fmod", "Tensor", &AtenFmodTensor);
+  AddWithInPlace(r, "aten::fmod", "Scalar", &AtenFmodScalar);
+  AddWithInPlace(r, "aten::atan2", "default", &AtenAtan2);
+  r.Add("aten::minimum.default", &AtenMinimum);
+  r.Add("aten::maximum.default", &AtenMaximum);
+  // Comparisons.
+  AddWithInPlace(r, "aten::eq", "Tensor", &AtenEqTensor);
+  AddWithInPlace(r, "aten::eq", "Scalar", &AtenEqScalar);
+  AddWithInPlace(r, "aten::ne", "Tensor", &AtenNeTensor);
+  AddWithInPlace(r, "aten::ne", "Scalar", &AtenNeScalar);
+  AddWithInPlace(r, "aten::lt", "Tensor", &AtenLtTensor);
+  AddWithInPlace(r, "aten::lt", "Scalar", &AtenLtScalar);
+  AddWithInPlace(r, "aten::le", "Tensor", &AtenLeTensor);
+  AddWithInPlace(r, "aten::le", "Scalar", &AtenLeScalar);
+  AddWithInPlace(r, "aten::gt", "Tensor", &AtenGtTensor);
+  AddWithInPlace(r, "aten::gt", "Scalar", &AtenGtScalar);
+  AddWithInPlace(r, "aten::ge", "Tensor", &AtenGeTensor);
+  AddWithInPlace(r, "aten::ge", "Scalar", &AtenGeScalar);
+  // Logical and bitwise.
+  AddWithInPlace(r, "aten::logical_and", "default", &AtenLogicalAnd);
+  AddWithInPlace(r, "aten::logical_or", "default", &AtenLogicalOr);
+  AddWithInPlace(r, "aten::logical_xor", "default", &AtenLogicalXor);
+  AddWithInPlace(r, "aten::logical_not", "default", &AtenLogicalNot);
+  AddWithInPlace(r, "aten::bitwise_and", "Tensor", &AtenBitwiseAndTensor);
+  AddWithInPlace(r, "aten::bitwise_and", "Scalar", &AtenBitwiseAndScalar);
+  AddWithInPlace(r, "aten::bitwise_or", "Tensor", &AtenBitwiseOrTensor);
+  AddWithInPlace(r, "aten::bitwise_or", "Scalar", &AtenBitwiseOrScalar);
+  AddWithInPlace(r, "aten::bitwise_xor", "Tensor", &AtenBitwiseXorTensor);
+  AddWithInPlace(r, "aten::bitwise_xor", "Scalar", &AtenBitwiseXorScalar);
+  AddWithInPlace(r, "aten::bitwise_not", "default", &AtenBitwiseNot);
+  r.Add("aten::__and__.Tensor", &AtenDunderAnd);
+  r.Add("aten::__and__.Scalar", &AtenDunderAnd);
+  r.Add("aten::__or__.Tensor", &AtenDunderOr);
+  r.Add("aten::__or__.Scalar", &AtenDunderOr);
+  r.Add("aten::__xor__.Tensor", &AtenDunderXor);
+  r.Add("aten::__xor__.Scalar", &AtenDunderXor);
+  // Unary math.
+  AddWithInPlace(r, "aten::neg", "default", &AtenNeg);
+  AddWithInPlace(r, "aten::abs", "default", &AtenAbs);
+  AddWithInPlace(r, "aten::exp", "default", &AtenExp);
+  AddWithInPlace(r, "aten::exp2", "default", &AtenExp2);
+  AddWithInPlace(r, "aten::expm1", "default", &AtenExpm1);
+  AddWithInPlace(r, "aten::log", "default", &AtenLog);
+  AddWithInPlace(r, "aten::log2", "default", &AtenLog2);
+  AddWithInPlace(r, "aten::log10", "default", &AtenLog10);
+  AddWithInPlace(r, "aten::log1p", "default", &AtenLog1p);
+  AddWithInPlace(r, "aten::sqrt", "default", &AtenSqrt);
+  AddWithInPlace(r, "aten::rsqrt", "default", &AtenRsqrt);
+  AddWithInPlace(r, "aten::square", "default", &AtenSquare);
+  AddWithInPlace(r, "aten::sin", "default", &AtenSin);
+  AddWithInPlace(r, "aten::cos", "default", &AtenCos);
+  AddWithInPlace(r, "aten::tan", "default", &AtenTan);
+  AddWithInPlace(r, "aten::asin", "default", &AtenAsin);
+  AddWithInPlace(r, "aten::acos", "default", &AtenAcos);
+  AddWithInPlace(r, "aten::atan", "default", &AtenAtan);
+  AddWithInPlace(r, "aten::sinh", "default", &AtenSinh);
+  AddWithInPlace(r, "aten::cosh", "default", &AtenCosh);
+  AddWithInPlace(r, "aten::tanh", "default", &AtenTanh);
+  AddWithInPlace(r, "aten::sigmoid", "default", &AtenSigmoid);
+  AddWithInPlace(r, "aten::erf", "default", &AtenErf);
+  AddWithInPlace(r, "aten::reciprocal", "default", &AtenReciprocal);
+  AddWithInPlace(r, "aten::floor", "default", &AtenFloor);
+  AddWithInPlace(r, "aten::ceil", "default", &AtenCeil);
+  AddWithInPlace(r, "aten::trunc", "default", &AtenTrunc);
+  AddWithInPlace(r, "aten::round", "default", &AtenRound);
+  AddWithInPlace(r, "aten::round", "decimals", &AtenRoundDecimals);
+  AddWithInPlace(r, "aten::sign", "default", &AtenSign);
+  r.Add("aten::isnan.default", &AtenIsnan);
+  r.Add("aten::isinf.default", &AtenIsinf);
+  AddWithInPlace(r, "aten::nan_to_num", "default", &AtenNanToNum);
+  // Selection and clamping.
+  AddWithInPlace(r, "aten::clamp", "default", &AtenClamp);
+  AddWithInPlace(r, "aten::clamp", "Tensor", &AtenClampTensor);
+  AddWithInPlace(r, "aten::clamp_min", "default", &AtenClampMin);
+  AddWithInPlace(r, "aten::clamp_min", "Tensor", &AtenClampMinTensor);
+  AddWithInPlace(r, "aten::clamp_max", "default", &AtenClampMax);
+  AddWithInPlace(r, "aten::clamp_max", "Tensor", &AtenClampMaxTensor);
+  r.Add("aten::where.self", &AtenWhere);
+  r.Add("aten::where.ScalarSelf", &AtenWhere);
+  r.Add("aten::where.ScalarOther", &AtenWhere);
+  r.Add("aten::where.Scalar", &AtenWhere);
+  AddWithInPlace(r, "aten::masked_fill", "Scalar", &AtenMaskedFill);
+  AddWithInPlace(r, "aten::masked_fill", "Tensor", &AtenMaskedFill);
+  // Conversions, copies and identities.
+  r.Add("aten::_to_copy.default", &AtenToCopy);
+  r.Add("aten::to.dtype", &AtenToDtype);
+  r.Add("aten::to.dtype_layout", &AtenToDtypeLayout);
+  r.Add("aten::to.device", &AtenToDevice);
+  r.Add("aten::to.other", &AtenToOther);
+  r.Add("aten::type_as.default", &AtenTypeAs);
+  r.Add("aten::clone.default", &AtenClone);
+  r.Add("aten::alias.default", &AtenAlias);
+  r.Add("aten::detach.default", &AtenDetach);
+  r.Add("aten::detach_.default", &AtenDetachInPlace);
+  r.Add("aten::contiguous.default", &AtenContiguous);
+  r.Add("aten::lift_fresh_copy.default", &AtenLiftFreshCopy);
+  AddWithInPlace(r, "aten::copy", "default", &AtenCopy);
+  AddWithInPlace(r, "aten::fill", "Scalar", &AtenFill);
+  AddWithInPlace(r, "aten::fill", "Tensor", &AtenFill);
+}
+
+}  // namespace pt2onnx::ops

@@ -1,0 +1,477 @@
+// File: ops/normalization.cc
+// -----------------------------------------------------------------------------
+// Normalization layers: batch norm (inference forms and batch statistics
+// without running stats), layer norm, group norm, instance norm, RMS norm.
+//
+// Inference only: a batch norm that would update running statistics
+// (training=True with running stats) is a side effect ONNX graphs cannot
+// express; those nodes are rejected with advice to export in eval mode.
+//
+// Auxiliary outputs (saved mean / inverse std) are computed only when the
+// program reads them: torch.export names unread outputs "<node>_unused_<i>".
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/dtype.h"
+#include "core/ir/graph.h"
+#include "core/status_macros.h"
+#include "ops/families.h"
+#include "ops/op_helpers.h"
+#include "ops/registry.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+// ---- helpers -------------------------------------------------------------------
+
+bool OutputUsed(const TranslateContext& ctx, int i) {
+  const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
+  if (i >= static_cast<int>(outputs.size())) return false;
+  const pt2::Argument& out = outputs[i];
+  if (out.kind == pt2::Argument::Kind::kNone) return false;
+  return !absl::StrContains(out.name, "_unused_");
+}
+
+// torch computes half-precision norms in float (at::opmath_type); so do we.
+DataType ComputeType(DataType dtype) {
+  return dtype == DataType::kFloat16 || dtype == DataType::kBFloat16 ? DataType::kFloat : dtype;
+}
+
+// Binds output `i`, when read, to an empty tensor: what torch returns for
+// statistics an inference-mode kernel does not compute.
+absl::Status BindEmptyIfUsed(TranslateContext& ctx, int i) {
+  if (!OutputUsed(ctx, i)) return absl::OkStatus();
+  const pt2::TensorMeta* meta = ctx.OutputMeta(i);
+  if (meta == nullptr) return absl::OkStatus();
+  std::vector<int64_t> dims;
+  int64_t numel = 1;
+  for (const pt2::SymInt& s : meta->sizes) {
+    if (s.is_symbolic) numel = -1;
+    dims.push_back(s.value);
+    if (numel >= 0) numel *= s.value;
+  }
+  if (numel != 0) {
+    return ctx.Unsupported(absl::StrCat("output ", i, " (saved statistics) is used; only the "
+                                        "normalized output is supported"));
+  }
+  return ctx.SetOutput(i, ctx.Constant(ir::Tensor::Owned(meta->dtype, dims, "")));
+}
+
+// A 1-D value of `dtype` filled with `value`, as long as dim 1 (channels) of
+// tensor argument `like`.
+absl::StatusOr<std::string> ChannelFill(TranslateContext& ctx, absl::string_view like,
+                                        DataType dtype, double value) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(like));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(like));
+  if (meta->sizes.size() < 2) return ctx.Invalid("input has no channel dimension");
+  std::string shape = meta->sizes[1].is_symbolic ? ShapeSlice(ctx, x, 1, 2)
+                                                 : ctx.ConstantInt64s({meta->sizes[1].value});
+  return ctx.Op("Expand", {ctx.ConstantScalar(dtype, value), shape});
+}
+
+// The optional per-channel argument `arg` cast to `dtype`, or `fill` per channel.
+absl::StatusOr<std::string> ChannelParam(TranslateContext& ctx, absl::string_view arg,
+                                         DataType dtype, double fill) {
+  if (ctx.Has(arg)) return ctx.InputAs(arg, dtype);
+  return ChannelFill(ctx, "input", dtype, fill);
+}
+
+// y * weight + bias with (C) parameters broadcast over (N, C, spatial...).
+absl::StatusOr<std::string> ChannelAffine(TranslateContext& ctx, std::string y, int64_t rank,
+                                          DataType dtype) {
+  std::vector<int64_t> axes;
+  for (int64_t i = 1; i + 1 < rank; ++i) axes.push_back(i);
+  for (const char* arg : {"weight", "bias"}) {
+    if (!ctx.Has(arg)) continue;
+    PT2ONNX_ASSIGN_OR_RETURN(std::string p, ctx.InputAs(arg, dtype));
+    if (!axes.empty()) p = Unsqueeze(ctx, p, axes);
+    y = ctx.Op(std::string(arg) == "weight" ? "Mul" : "Add", {y, p});
+  }
+  return y;
+}
+
+// ---- batch norm --------------------------------------------------------------------
+
+// Inference batch norm with running statistics.
+absl::StatusOr<std::string> BatchNormInference(TranslateContext& ctx) {
+  if (!ctx.Has("running_mean") || !ctx.Has("running_var")) {
+    return ctx.Invalid("running_mean and running_var must be given in evaluation mode");
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType stat_type, ctx.InputDtype("running_mean"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.Input("running_mean"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string var, ctx.InputAs("running_var", stat_type));
+  DataType param_type = dtype;
+  if (ctx.Has("weight")) {
+    PT2ONNX_ASSIGN_OR_RETURN(param_type, ctx.InputDtype("weight"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", param_type, 1.0));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", param_type, 0.0));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(double momentum, ctx.Float("momentum"));
+  // ONNX's momentum weighs the old running value, torch's the new batch
+  // statistic; neither matters in inference, but keep the meaning right.
+  return ctx.Op("BatchNormalization", {x, scale, bias, mean, var},
+                {ir::Attribute::Float("epsilon", static_cast<float>(eps)),
+                 ir::Attribute::Float("momentum", static_cast<float>(1.0 - momentum))});
+}
+
+// Batch norm over the batch's own statistics (training=True without running
+// stats: BatchNorm(track_running_stats=False)). Returns (y, mean, invstd),
+// the statistics squeezed to (C).
+struct BatchStats {
+  std::string y, mean, invstd;
+};
+absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  const DataType ct = ComputeType(dtype);
+  x = ctx.CastTo(x, dtype, ct);
+  std::vector<int64_t> axes = {0};
+  for (int64_t i = 2; i < rank; ++i) axes.push_back(i);
+  std::string axes_value = ctx.ConstantInt64s(axes);
+  std::string mean = ctx.Op("ReduceMean", {x, axes_value});
+  std::string centered = ctx.Op("Sub", {x, mean});
+  std::string var = ctx.Op("ReduceMean", {ctx.Op("Mul", {centered, centered}), axes_value});
+  std::string invstd = ctx.Op(
+      "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {var, ctx.ConstantScalar(ct, eps)})})});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y,
+                           ChannelAffine(ctx, ctx.Op("Mul", {centered, invstd}), rank, ct));
+  BatchStats s;
+  s.y = ctx.CastTo(y, ct, dtype);
+  s.mean = Reshape(ctx, mean, {-1});
+  s.invstd = Reshape(ctx, invstd, {-1});
+  return s;
+}
+
+constexpr char kTrainingAdvice[] =
+    "batch norm in training mode updates running statistics, which ONNX cannot express; "
+    "re-export in eval mode (model.eval())";
+
+// Shared by the overloads with a `training` flag. `outputs` = how many of
+// (out, save_mean, save_invstd) the overload returns.
+absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
+  PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
+  if (!training) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
+    for (int i = 1; i < outputs; ++i) PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, i));
+    return absl::OkStatus();
+  }
+  if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
+  PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
+  if (outputs > 1 && OutputUsed(ctx, 1)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, s.mean));
+  }
+  if (outputs > 2 && OutputUsed(ctx, 2)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, s.invstd));
+  }
+  return absl::OkStatus();
+}
+
+// aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//                  Tensor? running_var, bool training, float momentum, float eps,
+//                  bool cudnn_enabled) -> Tensor
+absl::Status AtenBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx, 1); }
+
+// aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//                         Tensor? running_var, bool training, float momentum, float eps)
+//                         -> (Tensor, Tensor, Tensor)
+// aten::_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias,
+//     Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum,
+//     float eps) -> (Tensor, Tensor, Tensor)
+// aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias,
+//     bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+absl::Status AtenNativeBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx, 3); }
+
+// aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias,
+//     Tensor running_mean, Tensor running_var, float momentum, float eps)
+//     -> (Tensor, Tensor, Tensor)
+absl::Status AtenNativeBatchNormLegitNoTraining(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
+  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));
+  return BindEmptyIfUsed(ctx, 2);
+}
+
+// aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias,
+//     Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)
+//     -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)
+absl::Status AtenNativeBatchNormLegitFunctional(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
+  if (training) return ctx.Unsupported(kTrainingAdvice);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
+  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));
+  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 2));
+  // Not training: the running statistics come back unchanged.
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.Input("running_mean"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string var, ctx.Input("running_var"));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(3, mean));
+  return ctx.SetOutput(4, var);
+}
+
+// ---- layer norm ----------------------------------------------------------------------
+
+// LayerNormalization over the last len(normalized_shape) dims. Scale is
+// required by ONNX: ones when torch has no weight.
+absl::Status LayerNormImpl(TranslateContext& ctx, bool stats) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
+  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
+                                             ? shape_arg.syms.size()
+                                             : shape_arg.ints.size());
+  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  std::string scale;
+  if (ctx.Has("weight")) {
+    PT2ONNX_ASSIGN_OR_RETURN(scale, ctx.InputAs("weight", dtype));
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
+    scale = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
+  }
+  std::vector<std::string> inputs = {x, scale};
+  if (ctx.Has("bias")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ctx.InputAs("bias", dtype));
+    inputs.push_back(bias);
+  }
+  const bool want_mean = stats && OutputUsed(ctx, 1);
+  const bool want_rstd = stats && OutputUsed(ctx, 2);
+  // Mean/InvStdDev come out in the stash type (float, stash_type=1).
+  std::vector<std::string> outs = ctx.AddNode(
+      "LayerNormalization", inputs,
+      {ir::Attribute::Int("axis", rank - k), ir::Attribute::Float("epsilon", static_cast<float>(eps))},
+      want_mean || want_rstd ? 3 : 1);
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, outs[0]));
+  if (want_mean) {
+    PT2ONNX_RETURN_IF_ERROR(
+        ctx.SetOutput(1, ctx.CastTo(outs[1], DataType::kFloat, ctx.OutputDtype(1))));
+  }
+  if (want_rstd) {
+    PT2ONNX_RETURN_IF_ERROR(
+        ctx.SetOutput(2, ctx.CastTo(outs[2], DataType::kFloat, ctx.OutputDtype(2))));
+  }
+  return absl::OkStatus();
+}
+
+// aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None,
+//                  Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor
+absl::Status AtenLayerNorm(TranslateContext& ctx) { return LayerNormImpl(ctx, false); }
+
+// aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight,
+//                         Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)
+absl::Status AtenNativeLayerNorm(TranslateContext& ctx) { return LayerNormImpl(ctx, true); }
+
+// ---- group norm ------------------------------------------------------------------------
+
+// Group norm as (N, G, -1) statistics, then the per-channel affine.
+// Returns y and, when asked, mean/rstd shaped (N, G) as native_group_norm.
+struct GroupNormResult {
+  std::string y, mean, rstd;
+};
+absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64_t groups,
+                                                    double eps, bool stats) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  const DataType ct = ComputeType(dtype);
+  std::string xc = ctx.CastTo(x, dtype, ct);
+  // Reshape's 0 copies N, so the grouping works with a symbolic batch.
+  std::string grouped = Reshape(ctx, xc, {0, groups, -1});
+  std::string axes = ctx.ConstantInt64s({2});
+  std::string mean = ctx.Op("ReduceMean", {grouped, axes});
+  std::string centered = ctx.Op("Sub", {grouped, mean});
+  std::string var = ctx.Op("ReduceMean", {ctx.Op("Mul", {centered, centered}), axes});
+  std::string rstd = ctx.Op(
+      "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {var, ctx.ConstantScalar(ct, eps)})})});
+  std::string normalized =
+      ctx.Op("Reshape", {ctx.Op("Mul", {centered, rstd}), ctx.Op("Shape", {x})});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ChannelAffine(ctx, normalized, rank, ct));
+  GroupNormResult r;
+  r.y = ctx.CastTo(y, ct, dtype);
+  if (stats) {
+    r.mean = Squeeze(ctx, mean, {2});
+    r.rstd = Squeeze(ctx, rstd, {2});
+  }
+  return r;
+}
+
+// aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None,
+//                  float eps=1e-05, bool cudnn_enabled=True) -> Tensor
+// Opsets 18-20: GroupNormalization-18 took per-group scale/bias (unlike
+// torch's per-channel ones), so it is decomposed.
+absl::Status AtenGroupNorm(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("num_groups"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, false));
+  return ctx.SetOutput(0, r.y);
+}
+
+// Opset 21+: GroupNormalization-21 takes per-channel scale and bias, as torch.
+absl::Status AtenGroupNormOpset21(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("num_groups"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", dtype, 1.0));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", dtype, 0.0));
+  return ctx.SetOutput(
+      0, ctx.Op("GroupNormalization", {x, scale, bias},
+                {ir::Attribute::Int("num_groups", groups),
+                 ir::Attribute::Float("epsilon", static_cast<float>(eps))}));
+}
+
+// aten::native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C,
+//                         SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+absl::Status AtenNativeGroupNorm(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("group"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  const bool stats = OutputUsed(ctx, 1) || OutputUsed(ctx, 2);
+  PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, stats));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.y));
+  if (!stats) return absl::OkStatus();
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  const DataType ct = ComputeType(dtype);
+  if (OutputUsed(ctx, 1)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, ctx.CastTo(r.mean, ct, ctx.OutputDtype(1))));
+  }
+  if (OutputUsed(ctx, 2)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, ctx.CastTo(r.rstd, ct, ctx.OutputDtype(2))));
+  }
+  return absl::OkStatus();
+}
+
+// ---- instance norm ---------------------------------------------------------------------
+
+// aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//                     Tensor? running_var, bool use_input_stats, float momentum, float eps,
+//                     bool cudnn_enabled) -> Tensor
+absl::Status AtenInstanceNorm(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(bool use_input_stats, ctx.Bool("use_input_stats"));
+  if (!use_input_stats) {
+    // Per-(n, c) running statistics are per-channel: a batch norm.
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
+    return ctx.SetOutput(0, y);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", dtype, 1.0));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", dtype, 0.0));
+  return ctx.SetOutput(0, ctx.Op("InstanceNormalization", {x, scale, bias},
+                                 {ir::Attribute::Float("epsilon", static_cast<float>(eps))}));
+}
+
+// ---- RMS norm ------------------------------------------------------------------------------
+
+// torch's eps default: epsilon of the compute type (float for half types).
+absl::StatusOr<double> RmsEps(const TranslateContext& ctx, DataType ct) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> eps, ctx.OptionalFloat("eps"));
+  if (eps) return *eps;
+  return ct == DataType::kDouble ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+}
+
+// x * rsqrt(mean(x^2 over the normalized dims) + eps) * weight, computed in
+// float for half types and cast back (torch's rms_norm_composite).
+absl::Status RmsNormDecomposed(TranslateContext& ctx, bool rstd_output) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
+  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
+                                             ? shape_arg.syms.size()
+                                             : shape_arg.ints.size());
+  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  const DataType ct = ComputeType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, RmsEps(ctx, ct));
+  std::vector<int64_t> axes;
+  for (int64_t i = rank - k; i < rank; ++i) axes.push_back(i);
+  std::string xc = ctx.CastTo(x, dtype, ct);
+  std::string mean_sq = ctx.Op("ReduceMean", {ctx.Op("Mul", {xc, xc}), ctx.ConstantInt64s(axes)});
+  std::string rstd = ctx.Op(
+      "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {mean_sq, ctx.ConstantScalar(ct, eps)})})});
+  std::string y = ctx.Op("Mul", {xc, rstd});
+  if (ctx.Has("weight")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string w, ctx.InputAs("weight", ct));
+    y = ctx.Op("Mul", {y, w});
+  }
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(y, ct, ctx.OutputDtype(0))));
+  if (rstd_output && OutputUsed(ctx, 1)) {
+    return ctx.SetOutput(1, ctx.CastTo(rstd, ct, ctx.OutputDtype(1)));
+  }
+  return absl::OkStatus();
+}
+
+// aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None,
+//                float? eps=None) -> Tensor
+// Opsets 18-22: no RMSNormalization yet; decomposed.
+absl::Status AtenRmsNorm(TranslateContext& ctx) { return RmsNormDecomposed(ctx, false); }
+
+// Opset 23+: RMSNormalization (stash_type float, like torch's upcast).
+absl::Status AtenRmsNormOpset23(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  // RMSNormalization's stash type is float; keep double exact by decomposing.
+  if (dtype == DataType::kDouble) return RmsNormDecomposed(ctx, false);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
+  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
+                                             ? shape_arg.syms.size()
+                                             : shape_arg.ints.size());
+  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, RmsEps(ctx, ComputeType(dtype)));
+  std::string scale;
+  if (ctx.Has("weight")) {
+    PT2ONNX_ASSIGN_OR_RETURN(scale, ctx.InputAs("weight", dtype));
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
+    scale = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
+  }
+  return ctx.SetOutput(
+      0, ctx.Op("RMSNormalization", {x, scale},
+                {ir::Attribute::Int("axis", rank - k),
+                 ir::Attribute::Float("epsilon", static_cast<float>(eps))}));
+}
+
+// aten::_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps)
+//                       -> (Tensor, Tensor)
+absl::Status AtenFusedRmsNorm(TranslateContext& ctx) { return RmsNormDecomposed(ctx, true); }
+
+}  // namespace
+
+void RegisterNormalizationOps(OpRegistry& r) {
+  r.Add("aten::batch_norm.default", &AtenBatchNorm);
+  r.Add("aten::native_batch_norm.default", &AtenNativeBatchNorm);
+  r.Add("aten::_native_batch_norm_legit.default", &AtenNativeBatchNorm);
+  r.Add("aten::_native_batch_norm_legit.no_stats", &AtenNativeBatchNorm);
+  r.Add("aten::_native_batch_norm_legit_no_training.default",
+        &AtenNativeBatchNormLegitNoTraining);
+  r.Add("aten::_native_batch_norm_legit_functional.default",
+        &AtenNativeBatchNormLegitFunctional);
+  r.Add("aten::layer_norm.default", &AtenLayerNorm);
+  r.Add("aten::native_layer_norm.default", &AtenNativeLayerNorm);
+  // GroupNormalization-21 changed scale/bias from per-group to per-channel.
+  r.Add("aten::group_norm.default", &AtenGroupNorm, 18, 20);
+  r.Add("aten::group_norm.default", &AtenGroupNormOpset21, 21);
+  r.Add("aten::native_group_norm.default", &AtenNativeGroupNorm);
+  r.Add("aten::instance_norm.default", &AtenInstanceNorm);
+  // RMSNormalization is new in opset 23.
+  r.Add("aten::rms_norm.default", &AtenRmsNorm, 18, 22);
+  r.Add("aten::rms_norm.default", &AtenRmsNormOpset23, 23);
+  r.Add("aten::_fused_rms_norm.default", &AtenFusedRmsNorm);
+}
+
+}  // namespace pt2onnx::ops

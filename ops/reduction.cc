@@ -1,0 +1,516 @@
+// File: ops/reduction.cc
+// -----------------------------------------------------------------------------
+// Reductions: sum/mean/prod, amax/amin/max/min, argmax/argmin, var/std (and
+// their *_mean pairs), all/any, cumsum, logsumexp, vector norms,
+// count_nonzero.
+//
+// Since opset 18 every Reduce* op takes its axes as an optional INPUT, and an
+// omitted axes input (with noop_with_empty_axes=0) reduces every dimension,
+// which is how the "reduce all" overloads are emitted. All translations here
+// hold for the whole range 18..23: later opsets only widened type lists.
+//
+// Result dtypes follow torch (ctx.OutputDtype): integer and bool sums and
+// products accumulate in int64, so inputs are cast to the result dtype first.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "ops/families.h"
+#include "ops/op_helpers.h"
+#include "ops/registry.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using ir::Attribute;
+
+// Reduced axes, normalized; an empty result means "all dimensions". A rank-0
+// input accepts dim 0 / -1 as torch does, which also means "all" there.
+std::vector<int64_t> NormalizeAxes(const std::vector<int64_t>& dims, int64_t rank) {
+  if (rank == 0) return {};
+  std::vector<int64_t> axes;
+  for (int64_t d : dims) axes.push_back(NormalizeAxis(d, rank));
+  return axes;
+}
+
+// `op_type` over `axes` (empty: every axis) with keepdims.
+std::string Reduce(TranslateContext& ctx, absl::string_view op_type, const std::string& x,
+                   const std::vector<int64_t>& axes, bool keepdim) {
+  std::vector<std::string> inputs = {x};
+  if (!axes.empty()) inputs.push_back(ctx.ConstantInt64s(axes));
+  return ctx.Op(op_type, std::move(inputs), {Attribute::Int("keepdims", keepdim ? 1 : 0)});
+}
+
+// `int[1]? dim` arguments: None and [] both mean "all dimensions" for the
+// reductions that take them (sum, mean, var, std, norms).
+absl::StatusOr<std::vector<int64_t>> OptionalDims(TranslateContext& ctx, absl::string_view arg,
+                                                  int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> dims, ctx.OptionalInts(arg));
+  return NormalizeAxes(dims.value_or(std::vector<int64_t>{}), rank);
+}
+
+// `self` cast to the node's output dtype (torch's accumulation dtype, which
+// also reflects an explicit `dtype=` argument).
+absl::StatusOr<std::string> SelfAsOutputDtype(TranslateContext& ctx, int output = 0) {
+  DataType out = ctx.OutputDtype(output);
+  if (out == DataType::kUndefined) return ctx.Input("self");
+  return ctx.InputAs("self", out);
+}
+
+// Sum-like reduction (ReduceSum / ReduceMean / ReduceProd) in the output dtype.
+absl::Status ReduceInOutputDtype(TranslateContext& ctx, absl::string_view op_type,
+                                 const std::vector<int64_t>& axes, bool keepdim) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
+  return ctx.SetOutput(0, Reduce(ctx, op_type, x, axes, keepdim));
+}
+
+// ReduceMax / ReduceMin. Bool inputs go through int32: the bool variants only
+// exist from opset 20 and ONNX Runtime does not implement them everywhere.
+absl::StatusOr<std::string> ReduceMaxMin(TranslateContext& ctx, absl::string_view op_type,
+                                         const std::vector<int64_t>& axes, bool keepdim) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (dtype != DataType::kBool) return Reduce(ctx, op_type, x, axes, keepdim);
+  std::string as_int = ctx.CastTo(x, DataType::kBool, DataType::kInt32);
+  return ctx.CastTo(Reduce(ctx, op_type, as_int, axes, keepdim), DataType::kInt32,
+                    DataType::kBool);
+}
+
+// Number of elements in the reduced `axes` of `x` (empty: all), as a 0-d
+// value of `dtype`: a constant when those sizes are static.
+absl::StatusOr<std::string> ReducedCount(TranslateContext& ctx, const std::string& x,
+                                         const std::vector<int64_t>& axes, DataType dtype) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  std::vector<int64_t> all;
+  for (int64_t i = 0; i < rank; ++i) all.push_back(i);
+  const std::vector<int64_t>& reduced = axes.empty() ? all : axes;
+  int64_t count = 1;
+  bool is_static = true;
+  for (int64_t a : reduced) {
+    if (meta->sizes[a].is_symbolic) is_static = false;
+    count *= meta->sizes[a].value;
+  }
+  if (is_static) return ctx.ConstantScalar(dtype, static_cast<double>(count));
+  std::string sizes = ctx.Op("Gather", {ctx.Op("Shape", {x}), ctx.ConstantInt64s(reduced)},
+                             {Attribute::Int("axis", 0)});
+  std::string n = ctx.Op("ReduceProd", {sizes}, {Attribute::Int("keepdims", 0)});
+  return ctx.CastTo(n, DataType::kInt64, dtype);
+}
+
+// sum((x - mean)^2) / max(N - correction, 0), as torch's var kernel divides
+// (aten/src/ATen/native/ReduceOps.cpp, std_var_kernel). Returns {var, mean}
+// with `mean` kept at keepdim=True.
+struct VarResult {
+  std::string var;
+  std::string mean_keepdim;
+};
+absl::StatusOr<VarResult> Variance(TranslateContext& ctx, const std::vector<int64_t>& axes,
+                                   double correction, bool keepdim) {
+  DataType dtype = ctx.OutputDtype(0);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  std::string mean = Reduce(ctx, "ReduceMean", x, axes, /*keepdim=*/true);
+  std::string centered = ctx.Op("Sub", {x, mean});
+  std::string squares = ctx.Op("Mul", {centered, centered});
+  std::string sum = Reduce(ctx, "ReduceSum", squares, axes, keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string n, ReducedCount(ctx, x, axes, dtype));
+  std::string denom = ctx.Op("Sub", {n, ctx.ConstantScalar(dtype, correction)});
+  denom = ctx.Op("Max", {denom, ctx.ConstantScalar(dtype, 0)});
+  return VarResult{ctx.Op("Div", {sum, denom}), mean};
+}
+
+// Correction of the var/std overloads: `Scalar? correction` (None = 1) or
+// `bool unbiased` (True = 1).
+absl::StatusOr<double> CorrectionArg(TranslateContext& ctx) {
+  if (ctx.Has("correction")) {
+    PT2ONNX_ASSIGN_OR_RETURN(ScalarValue c, ctx.Scalar("correction"));
+    return c.AsDouble();
+  }
+  if (ctx.Has("unbiased")) {
+    PT2ONNX_ASSIGN_OR_RETURN(bool unbiased, ctx.Bool("unbiased"));
+    return unbiased ? 1.0 : 0.0;
+  }
+  return 1.0;
+}
+
+absl::Status VarStd(TranslateContext& ctx, bool take_sqrt, bool with_mean) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  std::vector<int64_t> axes;
+  if (ctx.Has("dim")) {
+    PT2ONNX_ASSIGN_OR_RETURN(axes, OptionalDims(ctx, "dim", rank));
+  }
+  bool keepdim = false;
+  if (ctx.Has("keepdim")) {
+    PT2ONNX_ASSIGN_OR_RETURN(keepdim, ctx.Bool("keepdim"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(double correction, CorrectionArg(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(VarResult r, Variance(ctx, axes, correction, keepdim));
+  std::string result = take_sqrt ? ctx.Op("Sqrt", {r.var}) : r.var;
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, result));
+  if (!with_mean) return absl::OkStatus();
+  std::string mean = r.mean_keepdim;
+  if (!keepdim && rank > 0) {
+    std::vector<int64_t> squeezed = axes;
+    if (squeezed.empty()) {
+      for (int64_t i = 0; i < rank; ++i) squeezed.push_back(i);
+    }
+    mean = Squeeze(ctx, mean, squeezed);
+  }
+  return ctx.SetOutput(1, mean);
+}
+
+// ---- sum / mean / prod ----
+
+// aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenSumDefault(TranslateContext& ctx) {
+  return ReduceInOutputDtype(ctx, "ReduceSum", {}, false);
+}
+
+// aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenSumDimIntList(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return ReduceInOutputDtype(ctx, "ReduceSum", axes, keepdim);
+}
+
+// aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenMeanDefault(TranslateContext& ctx) {
+  return ReduceInOutputDtype(ctx, "ReduceMean", {}, false);
+}
+
+// aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenMeanDim(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return ReduceInOutputDtype(ctx, "ReduceMean", axes, keepdim);
+}
+
+// aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenProdDefault(TranslateContext& ctx) {
+  return ReduceInOutputDtype(ctx, "ReduceProd", {}, false);
+}
+
+// aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenProdDimInt(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return ReduceInOutputDtype(ctx, "ReduceProd", NormalizeAxes({dim}, rank), keepdim);
+}
+
+// ---- amax / amin / max / min ----
+
+// aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+absl::Status AtenAmaxDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMax", axes, keepdim));
+  return ctx.SetOutput(0, y);
+}
+
+// aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+absl::Status AtenAminDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMin", axes, keepdim));
+  return ctx.SetOutput(0, y);
+}
+
+// aten::max(Tensor self) -> Tensor
+absl::Status AtenMaxDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMax", {}, false));
+  return ctx.SetOutput(0, y);
+}
+
+// aten::min(Tensor self) -> Tensor
+absl::Status AtenMinDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMin", {}, false));
+  return ctx.SetOutput(0, y);
+}
+
+// ArgMax / ArgMin over one axis. Bool inputs go through int32 (no bool
+// variant in ONNX). select_last_index=0: torch returns the first extremum.
+absl::StatusOr<std::string> ArgReduce(TranslateContext& ctx, absl::string_view op_type,
+                                      const std::string& x, DataType dtype, int64_t axis,
+                                      bool keepdim) {
+  std::string input = dtype == DataType::kBool ? ctx.CastTo(x, dtype, DataType::kInt32) : x;
+  return ctx.Op(op_type, {input},
+                {Attribute::Int("axis", axis), Attribute::Int("keepdims", keepdim ? 1 : 0),
+                 Attribute::Int("select_last_index", 0)});
+}
+
+// max.dim / min.dim -> (values, indices).
+absl::Status ValuesAndIndices(TranslateContext& ctx, absl::string_view reduce_op,
+                              absl::string_view arg_op) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  if (rank == 0) {
+    // A 0-d input is its own extremum, at index 0.
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, x));
+    return ctx.SetOutput(1, ctx.ConstantInt64(0));
+  }
+  int64_t axis = NormalizeAxis(dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string values, ReduceMaxMin(ctx, reduce_op, {axis}, keepdim));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string indices, ArgReduce(ctx, arg_op, x, dtype, axis, keepdim));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, values));
+  return ctx.SetOutput(1, indices);
+}
+
+// aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenMaxDim(TranslateContext& ctx) {
+  return ValuesAndIndices(ctx, "ReduceMax", "ArgMax");
+}
+
+// aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenMinDim(TranslateContext& ctx) {
+  return ValuesAndIndices(ctx, "ReduceMin", "ArgMin");
+}
+
+// argmax/argmin with `int? dim`: None flattens first, and keepdim then keeps
+// every dimension as size 1 (the FX output rank says which).
+absl::Status ArgMaxMin(TranslateContext& ctx, absl::string_view arg_op) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (dim.has_value() && rank > 0) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, x, dtype,
+                                                      NormalizeAxis(*dim, rank), keepdim));
+    return ctx.SetOutput(0, y);
+  }
+  std::string flat = Reshape(ctx, x, {-1});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, flat, dtype, 0, false));
+  int64_t out_rank = ctx.OutputRank(0);
+  if (out_rank > 0) y = Reshape(ctx, y, std::vector<int64_t>(out_rank, 1));
+  return ctx.SetOutput(0, y);
+}
+
+// aten::argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+absl::Status AtenArgmaxDefault(TranslateContext& ctx) { return ArgMaxMin(ctx, "ArgMax"); }
+
+// aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+absl::Status AtenArgminDefault(TranslateContext& ctx) { return ArgMaxMin(ctx, "ArgMin"); }
+
+// ---- var / std ----
+
+// aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+absl::Status AtenVarCorrection(TranslateContext& ctx) { return VarStd(ctx, false, false); }
+// aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
+absl::Status AtenVarDim(TranslateContext& ctx) { return VarStd(ctx, false, false); }
+// aten::var(Tensor self, bool unbiased=True) -> Tensor
+absl::Status AtenVarDefault(TranslateContext& ctx) { return VarStd(ctx, false, false); }
+// aten::std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+absl::Status AtenStdCorrection(TranslateContext& ctx) { return VarStd(ctx, true, false); }
+// aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
+absl::Status AtenStdDim(TranslateContext& ctx) { return VarStd(ctx, true, false); }
+// aten::std(Tensor self, bool unbiased=True) -> Tensor
+absl::Status AtenStdDefault(TranslateContext& ctx) { return VarStd(ctx, true, false); }
+// aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+absl::Status AtenVarMeanCorrection(TranslateContext& ctx) { return VarStd(ctx, false, true); }
+// aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+absl::Status AtenStdMeanCorrection(TranslateContext& ctx) { return VarStd(ctx, true, true); }
+// aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+absl::Status AtenVarMeanDim(TranslateContext& ctx) { return VarStd(ctx, false, true); }
+// aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+absl::Status AtenStdMeanDim(TranslateContext& ctx) { return VarStd(ctx, true, true); }
+
+// ---- all / any ----
+
+// all: ReduceMin over the truth values as int32 (an empty reduction gives
+// INT32_MAX -> True, as torch). any: ReduceMax > 0 (empty gives INT32_MIN ->
+// False). uint8 inputs keep a uint8 result in torch, so the result is cast
+// to the FX output dtype.
+absl::Status AllAny(TranslateContext& ctx, bool is_all, const std::vector<int64_t>& axes,
+                    bool keepdim) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  std::string truth = ctx.CastTo(x, dtype, DataType::kBool);
+  std::string as_int = ctx.CastTo(truth, DataType::kBool, DataType::kInt32);
+  std::string result;
+  if (is_all) {
+    std::string reduced = Reduce(ctx, "ReduceMin", as_int, axes, keepdim);
+    result = ctx.CastTo(reduced, DataType::kInt32, DataType::kBool);
+  } else {
+    std::string reduced = Reduce(ctx, "ReduceMax", as_int, axes, keepdim);
+    result = ctx.Op("Greater", {reduced, ctx.ConstantScalar(DataType::kInt32, 0)});
+  }
+  DataType out = ctx.OutputDtype(0);
+  if (out != DataType::kUndefined) result = ctx.CastTo(result, DataType::kBool, out);
+  return ctx.SetOutput(0, result);
+}
+
+absl::Status AllAnyDims(TranslateContext& ctx, bool is_all) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return AllAny(ctx, is_all, axes, keepdim);
+}
+
+// aten::all(Tensor self) -> Tensor
+absl::Status AtenAllDefault(TranslateContext& ctx) { return AllAny(ctx, true, {}, false); }
+// aten::all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor
+absl::Status AtenAllDim(TranslateContext& ctx) { return AllAnyDims(ctx, true); }
+// aten::all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor
+absl::Status AtenAllDims(TranslateContext& ctx) { return AllAnyDims(ctx, true); }
+// aten::any(Tensor self) -> Tensor
+absl::Status AtenAnyDefault(TranslateContext& ctx) { return AllAny(ctx, false, {}, false); }
+// aten::any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor
+absl::Status AtenAnyDim(TranslateContext& ctx) { return AllAnyDims(ctx, false); }
+// aten::any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor
+absl::Status AtenAnyDims(TranslateContext& ctx) { return AllAnyDims(ctx, false); }
+
+// ---- cumsum / logsumexp / norms / count_nonzero ----
+
+// aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenCumsumDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
+  if (rank == 0) return ctx.SetOutput(0, x);  // a 0-d cumsum is the value itself
+  return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(NormalizeAxis(dim, rank))}));
+}
+
+// aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+// ONNX Runtime's ReduceLogSumExp subtracts the maximum first, as torch does.
+absl::Status AtenLogsumexpDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return ReduceInOutputDtype(ctx, "ReduceLogSumExp", axes, keepdim);
+}
+
+// ||x||_ord over `axes` in the output dtype: 2 -> ReduceL2, 1 -> ReduceL1,
+// +-inf -> max/min of |x|, 0 -> count of non-zeros, else (sum |x|^p)^(1/p).
+absl::Status VectorNorm(TranslateContext& ctx, double ord, const std::vector<int64_t>& axes,
+                        bool keepdim) {
+  DataType dtype = ctx.OutputDtype(0);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
+  std::string y;
+  if (ord == 2) {
+    y = Reduce(ctx, "ReduceL2", x, axes, keepdim);
+  } else if (ord == 1) {
+    y = Reduce(ctx, "ReduceL1", x, axes, keepdim);
+  } else if (std::isinf(ord)) {
+    y = Reduce(ctx, ord > 0 ? "ReduceMax" : "ReduceMin", ctx.Op("Abs", {x}), axes, keepdim);
+  } else if (ord == 0) {
+    std::string nonzero = ctx.Op("Not", {ctx.Op("Equal", {x, ctx.ConstantScalar(dtype, 0)})});
+    y = Reduce(ctx, "ReduceSum", ctx.CastTo(nonzero, DataType::kBool, dtype), axes, keepdim);
+  } else {
+    std::string powered = ctx.Op("Pow", {ctx.Op("Abs", {x}), ctx.ConstantScalar(dtype, ord)});
+    std::string sum = Reduce(ctx, "ReduceSum", powered, axes, keepdim);
+    y = ctx.Op("Pow", {sum, ctx.ConstantScalar(dtype, 1.0 / ord)});
+  }
+  return ctx.SetOutput(0, y);
+}
+
+// aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenLinalgVectorNormDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(ScalarValue ord, ctx.Scalar("ord"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return VectorNorm(ctx, ord.AsDouble(), axes, keepdim);
+}
+
+// aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor
+absl::Status AtenNormScalar(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(ScalarValue p, ctx.Scalar("p"));
+  return VectorNorm(ctx, p.AsDouble(), {}, false);
+}
+
+// aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+absl::Status AtenNormScalarOptDim(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  double p = 2;
+  if (ctx.Has("p")) {
+    PT2ONNX_ASSIGN_OR_RETURN(ScalarValue v, ctx.Scalar("p"));
+    p = v.AsDouble();
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return VectorNorm(ctx, p, axes, keepdim);
+}
+
+absl::Status CountNonzero(TranslateContext& ctx, const std::vector<int64_t>& axes) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  std::string truth = ctx.CastTo(x, dtype, DataType::kBool);
+  std::string counts = ctx.CastTo(truth, DataType::kBool, DataType::kInt64);
+  return ctx.SetOutput(0, Reduce(ctx, "ReduceSum", counts, axes, false));
+}
+
+// aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+// An empty `dim` list counts over every dimension, like None.
+absl::Status AtenCountNonzeroDimIntList(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  return CountNonzero(ctx, axes);
+}
+
+// aten::count_nonzero(Tensor self, int? dim=None) -> Tensor
+absl::Status AtenCountNonzeroDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
+  std::vector<int64_t> axes;
+  if (dim.has_value()) axes = NormalizeAxes({*dim}, rank);
+  return CountNonzero(ctx, axes);
+}
+
+}  // namespace
+
+void RegisterReductionOps(OpRegistry& r) {
+  r.Add("aten::sum.default", &AtenSumDefault);
+  r.Add("aten::sum.dim_IntList", &AtenSumDimIntList);
+  r.Add("aten::mean.default", &AtenMeanDefault);
+  r.Add("aten::mean.dim", &AtenMeanDim);
+  r.Add("aten::prod.default", &AtenProdDefault);
+  r.Add("aten::prod.dim_int", &AtenProdDimInt);
+  r.Add("aten::amax.default", &AtenAmaxDefault);
+  r.Add("aten::amin.default", &AtenAminDefault);
+  r.Add("aten::max.default", &AtenMaxDefault);
+  r.Add("aten::min.default", &AtenMinDefault);
+  r.Add("aten::max.dim", &AtenMaxDim);
+  r.Add("aten::min.dim", &AtenMinDim);
+  r.Add("aten::argmax.default", &AtenArgmaxDefault);
+  r.Add("aten::argmin.default", &AtenArgminDefault);
+  r.Add("aten::var.correction", &AtenVarCorrection);
+  r.Add("aten::var.dim", &AtenVarDim);
+  r.Add("aten::var.default", &AtenVarDefault);
+  r.Add("aten::std.correction", &AtenStdCorrection);
+  r.Add("aten::std.dim", &AtenStdDim);
+  r.Add("aten::std.default", &AtenStdDefault);
+  r.Add("aten::var_mean.correction", &AtenVarMeanCorrection);
+  r.Add("aten::std_mean.correction", &AtenStdMeanCorrection);
+  r.Add("aten::var_mean.dim", &AtenVarMeanDim);
+  r.Add("aten::std_mean.dim", &AtenStdMeanDim);
+  r.Add("aten::all.default", &AtenAllDefault);
+  r.Add("aten::all.dim", &AtenAllDim);
+  r.Add("aten::all.dims", &AtenAllDims);
+  r.Add("aten::any.default", &AtenAnyDefault);
+  r.Add("aten::any.dim", &AtenAnyDim);
+  r.Add("aten::any.dims", &AtenAnyDims);
+  r.Add("aten::cumsum.default", &AtenCumsumDefault);
+  r.Add("aten::logsumexp.default", &AtenLogsumexpDefault);
+  r.Add("aten::linalg_vector_norm.default", &AtenLinalgVectorNormDefault);
+  r.Add("aten::norm.Scalar", &AtenNormScalar);
+  r.Add("aten::norm.ScalarOpt_dim", &AtenNormScalarOptDim);
+  r.Add("aten::count_nonzero.dim_IntList", &AtenCountNonzeroDimIntList);
+  r.Add("aten::count_nonzero.default", &AtenCountNonzeroDefault);
+}
+
+}  // namespace pt2onnx::ops

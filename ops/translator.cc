@@ -1,0 +1,432 @@
+#include "ops/translator.h"
+
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/pt2/sym_expr.h"
+#include "core/status_macros.h"
+#include "ops/graph_builder.h"
+#include "ops/metadata.h"
+#include "ops/schema/op_schema.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using pt2::Argument;
+using Kind = pt2::Argument::Kind;
+
+constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kind";
+constexpr char kPersistentKey[] = "pkg.torch.export.graph_signature.InputSpec.persistent";
+constexpr char kOutputKindKey[] = "pkg.torch.export.graph_signature.OutputSpec.kind";
+constexpr char kOriginalNameKey[] = "pkg.torch.onnx.original_node_name";
+
+ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options) {
+  if (!size.is_symbolic) return ir::Dim::Static(size.value);
+  std::string name = pt2::SymExprToString(size.expr);
+  auto it = options.dim_names.find(name);
+  return ir::Dim::Symbolic(it == options.dim_names.end() ? name : it->second);
+}
+
+ir::ValueInfo ValueInfoFromMeta(std::string name, const pt2::TensorMeta& meta,
+                                const TranslateOptions& options) {
+  ir::ValueInfo info;
+  info.name = std::move(name);
+  info.dtype = meta.dtype;
+  std::vector<ir::Dim> dims;
+  for (const pt2::SymInt& s : meta.sizes) dims.push_back(ToDim(s, options));
+  info.shape = std::move(dims);
+  return info;
+}
+
+ir::ValueInfo ScalarInfo(std::string name, DataType dtype) {
+  ir::ValueInfo info;
+  info.name = std::move(name);
+  info.dtype = dtype;
+  info.shape = std::vector<ir::Dim>{};
+  return info;
+}
+
+// The FX names a node defines.
+std::vector<std::string> DefinedNames(const pt2::Node& node) {
+  std::vector<std::string> names;
+  for (const Argument& out : node.outputs) {
+    if (out.kind == Kind::kTensor) names.push_back(out.name);
+    if (out.kind == Kind::kTensors) names.insert(names.end(), out.names.begin(), out.names.end());
+    if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat || out.kind == Kind::kSymBool) &&
+        out.sym.is_name) {
+      names.push_back(out.sym.name);
+    }
+  }
+  return names;
+}
+
+void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int opset,
+                        std::vector<UnsupportedOp>& found,
+                        absl::flat_hash_map<std::string, size_t>& index) {
+  for (const pt2::Node& node : graph.nodes) {
+    std::string key = TargetToKey(node.target);
+    if (registry.Find(key, opset) == nullptr) {
+      auto [it, inserted] = index.emplace(key, found.size());
+      if (inserted) {
+        std::vector<std::string> names = DefinedNames(node);
+        found.push_back(UnsupportedOp{key, 0, node.name.empty() && !names.empty() ? names[0] : node.name});
+      }
+      ++found[it->second].count;
+    }
+    for (const pt2::NamedArgument& arg : node.inputs) {
+      if (arg.arg.kind == Kind::kGraph && arg.arg.graph != nullptr) {
+        CollectUnsupported(*arg.arg.graph, registry, opset, found, index);
+      }
+    }
+  }
+}
+
+absl::Status UnsupportedError(const std::vector<UnsupportedOp>& ops, const OpRegistry& registry,
+                              int opset) {
+  std::vector<std::string> lines;
+  int total = 0;
+  for (const UnsupportedOp& op : ops) {
+    total += op.count;
+    std::string note;
+    if (registry.Contains(op.key)) note = absl::StrCat(" [not available at opset ", opset, "]");
+    lines.push_back(absl::StrCat("  ", op.key, " x", op.count, " (first at node '",
+                                 op.first_node, "')", note));
+  }
+  return absl::UnimplementedError(absl::StrCat(
+      ops.size(), " operator(s) in this program have no ONNX translation (", total,
+      " node(s)):\n", absl::StrJoin(lines, "\n"),
+      "\nNo ONNX file was written. Re-export with ep.run_decompositions() to lower high-level "
+      "ops to core ATen, replace the ops in the model, or report them to the pt2onnx issue tracker."));
+}
+
+// Translator state for one program.
+class ProgramTranslator {
+ public:
+  ProgramTranslator(const pt2::ExportedProgram& program, const pt2::WeightTable& weights,
+                    const OpRegistry& registry, const TranslateOptions& options)
+      : program_(program),
+        weights_(weights),
+        registry_(registry),
+        options_(options),
+        builder_(program.graph) {}
+
+  absl::StatusOr<ir::Model> Run() {
+    for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
+    PT2ONNX_RETURN_IF_ERROR(AddInputs());
+    PT2ONNX_RETURN_IF_ERROR(CountUsers());
+    for (const pt2::Node& node : program_.graph.nodes) {
+      PT2ONNX_RETURN_IF_ERROR(TranslateNode(node));
+    }
+    PT2ONNX_RETURN_IF_ERROR(AddOutputs());
+    AddValueInfo();
+    PT2ONNX_RETURN_IF_ERROR(ApplyRenames());
+
+    ir::Model model;
+    model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
+    model.producer_name = "pt2onnx";
+    model.producer_version = options_.producer_version;
+    model.graph = std::move(builder_.graph());
+    model.graph.metadata = GraphMetadata(program_);
+    return model;
+  }
+
+ private:
+  absl::Status AddInputs() {
+    ir::Graph& graph = builder_.graph();
+    size_t user_index = 0;
+    for (const pt2::InputSpec& spec : program_.signature.input_specs) {
+      const Argument& arg = spec.arg;
+      switch (spec.kind) {
+        case pt2::InputSpec::Kind::kUserInput: {
+          if (arg.kind == Kind::kTensor) {
+            const pt2::TensorMeta* meta = builder_.Meta(arg.name);
+            if (meta == nullptr) {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("user input '", arg.name, "' has no tensor metadata"));
+            }
+            std::string name = arg.name;
+            if (user_index < options_.input_names.size()) {
+              renames_[name] = options_.input_names[user_index];
+            }
+            ir::ValueInfo info = ValueInfoFromMeta(name, *meta, options_);
+            info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
+            graph.inputs.push_back(std::move(info));
+            builder_.Bind(arg.name, name);
+            builder_.MarkExternal(name);
+            ++user_index;
+          } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
+                      arg.kind == Kind::kSymBool) && arg.sym.is_name) {
+            DataType dtype = arg.kind == Kind::kSymInt    ? DataType::kInt64
+                             : arg.kind == Kind::kSymBool ? DataType::kBool
+                                                          : DataType::kFloat;
+            ir::ValueInfo info = ScalarInfo(arg.sym.name, dtype);
+            info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
+            graph.inputs.push_back(std::move(info));
+            builder_.Bind(arg.sym.name, arg.sym.name);
+            builder_.MarkExternal(arg.sym.name);
+            ++user_index;
+          }
+          // Other user inputs (ints, strings, None) were specialised into the
+          // graph at export time: nothing reads them.
+          break;
+        }
+        case pt2::InputSpec::Kind::kParameter:
+        case pt2::InputSpec::Kind::kBuffer:
+        case pt2::InputSpec::Kind::kTensorConstant:
+          PT2ONNX_RETURN_IF_ERROR(AddWeight(spec));
+          break;
+        case pt2::InputSpec::Kind::kCustomObj:
+          return absl::UnimplementedError(absl::StrCat(
+              "the program uses the TorchScript object '", spec.target,
+              "' (custom class); ONNX has no equivalent. Export the model without torchbind objects."));
+        case pt2::InputSpec::Kind::kToken:
+          // Effect tokens order side effects; ONNX graphs have none.
+          break;
+        case pt2::InputSpec::Kind::kConstantInput:
+          break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status AddWeight(const pt2::InputSpec& spec) {
+    const pt2::Weight* weight = weights_.Find(spec.target);
+    if (weight == nullptr) {
+      return absl::NotFoundError(absl::StrCat(
+          "the program's ", pt2::InputKindName(spec.kind), " '", spec.target,
+          "' has no stored tensor in the archive; the .pt2 is incomplete (was it saved with "
+          "torch.export.save?)"));
+    }
+    ir::Initializer init;
+    init.name = spec.target;
+    if (std::optional<ByteSpan> bytes = weight->ContiguousBytes()) {
+      init.tensor = ir::Tensor::View(weight->dtype, weight->sizes, *bytes);
+    } else {
+      // Strided or aliased views need their own row-major bytes.
+      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, weight->Materialize());
+      init.tensor = ir::Tensor::Owned(weight->dtype, weight->sizes, std::move(copy));
+    }
+    init.metadata.emplace_back(kInputKindKey, pt2::InputKindName(spec.kind));
+    if (spec.kind == pt2::InputSpec::Kind::kBuffer) {
+      init.metadata.emplace_back(kPersistentKey, spec.persistent ? "True" : "False");
+    }
+    init.metadata.emplace_back(kOriginalNameKey, spec.arg.name);
+    builder_.Bind(spec.arg.name, init.name);
+    builder_.MarkExternal(init.name);
+    builder_.Take(init.name);
+    builder_.graph().initializers.push_back(std::move(init));
+    return absl::OkStatus();
+  }
+
+  absl::Status CountUsers() {
+    for (const pt2::Node& node : program_.graph.nodes) {
+      for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg);
+    }
+    for (const Argument& out : program_.graph.outputs) CountArgument(out);
+    return absl::OkStatus();
+  }
+
+  void CountArgument(const Argument& arg) {
+    if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users_[arg.name];
+    for (const std::string& n : arg.names) ++users_[n];
+    for (const auto& n : arg.optional_names) {
+      if (n.has_value()) ++users_[*n];
+    }
+    if (arg.sym.is_name) ++users_[arg.sym.name];
+    for (const pt2::SymArg& s : arg.syms) {
+      if (s.is_name) ++users_[s.name];
+    }
+  }
+
+  absl::Status TranslateNode(const pt2::Node& fx_node) {
+    std::string key = TargetToKey(fx_node.target);
+    const OpEntry* entry = registry_.Find(key, options_.opset);
+    if (entry == nullptr) {
+      return absl::InternalError(absl::StrCat("no translation for ", key));  // checked earlier
+    }
+    // Older files (schema < 8.17) carry no node name: use the first output's.
+    pt2::Node named;
+    const pt2::Node* node = &fx_node;
+    if (fx_node.name.empty()) {
+      named = fx_node;
+      std::vector<std::string> names = DefinedNames(fx_node);
+      named.name = names.empty() ? absl::StrCat("node_", node_counter_) : names[0];
+      node = &named;
+    }
+    ++node_counter_;
+    size_t first_node = builder_.graph().nodes.size();
+    TranslateContext ctx(builder_, *node, SchemaTable::Default().Find(key), options_.opset);
+    absl::Status status = entry->fn(ctx);
+    if (status.ok()) status = ctx.Commit();
+    if (!status.ok()) return status;
+    StampNodes(*node, first_node);
+    return absl::OkStatus();
+  }
+
+  // Names (node_<first output>) and torch.onnx metadata for the nodes one
+  // FX node produced.
+  void StampNodes(const pt2::Node& node, size_t first_node) {
+    ir::Graph& graph = builder_.graph();
+    if (first_node == graph.nodes.size()) return;
+    NodeMetadata meta = BuildNodeMetadata(node, users_);
+    for (size_t i = first_node; i < graph.nodes.size(); ++i) {
+      ir::Node& n = graph.nodes[i];
+      n.name = absl::StrCat("node_", n.outputs.empty() ? node.name : n.outputs[0]);
+      n.metadata = meta.AsProps();
+    }
+  }
+
+  absl::Status AddOutputs() {
+    ir::Graph& graph = builder_.graph();
+    absl::flat_hash_set<std::string> used;
+    size_t user_index = 0;
+    for (size_t i = 0; i < program_.signature.output_specs.size(); ++i) {
+      const pt2::OutputSpec& spec = program_.signature.output_specs[i];
+      if (spec.kind != pt2::OutputSpec::Kind::kUserOutput) continue;  // mutations, tokens
+      const Argument& arg = spec.arg;
+      std::string fx_name;
+      DataType dtype = DataType::kUndefined;
+      if (arg.kind == Kind::kTensor) {
+        fx_name = arg.name;
+      } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
+                  arg.kind == Kind::kSymBool) && arg.sym.is_name) {
+        fx_name = arg.sym.name;
+        dtype = arg.kind == Kind::kSymInt ? DataType::kInt64
+                : arg.kind == Kind::kSymBool ? DataType::kBool : DataType::kFloat;
+      } else {
+        return absl::UnimplementedError(absl::StrCat(
+            "user output ", user_index, " is a constant (not a tensor); ONNX graphs can only "
+            "return tensors. Return a tensor from forward()."));
+      }
+      PT2ONNX_ASSIGN_OR_RETURN(std::string value, builder_.Lookup(fx_name));
+      std::string name = value;
+      // An output must be produced by a node of its own: inputs, weights and
+      // repeated outputs get an Identity.
+      if (builder_.IsExternal(value) || used.contains(value)) {
+        name = used.contains(value) ? absl::StrCat(fx_name, "__", i) : fx_name;
+        if (name == value) name = absl::StrCat(fx_name, "_output");
+        ir::Node identity;
+        identity.op_type = "Identity";
+        identity.name = absl::StrCat("node_", name);
+        identity.inputs = {value};
+        identity.outputs = {name};
+        graph.nodes.push_back(std::move(identity));
+      }
+      used.insert(name);
+      ir::ValueInfo info;
+      const pt2::TensorMeta* meta = builder_.Meta(fx_name);
+      if (meta != nullptr) {
+        info = ValueInfoFromMeta(name, *meta, options_);
+      } else {
+        info = ScalarInfo(name, dtype);
+      }
+      info.metadata.emplace_back(kOutputKindKey, "USER_OUTPUT");
+      if (user_index < options_.output_names.size()) {
+        renames_[name] = options_.output_names[user_index];
+      }
+      graph.outputs.push_back(std::move(info));
+      ++user_index;
+    }
+    if (graph.outputs.empty()) {
+      return absl::InvalidArgumentError(
+          "the program returns no tensor; an ONNX model needs at least one output");
+    }
+    return absl::OkStatus();
+  }
+
+  // value_info for intermediate FX values, from the program's metadata.
+  void AddValueInfo() {
+    ir::Graph& graph = builder_.graph();
+    absl::flat_hash_set<std::string> skip;
+    for (const ir::ValueInfo& v : graph.inputs) skip.insert(v.name);
+    for (const ir::ValueInfo& v : graph.outputs) skip.insert(v.name);
+    for (const ir::Node& node : graph.nodes) {
+      for (const std::string& out : node.outputs) {
+        if (skip.contains(out) || graph.value_info.count(out)) continue;
+        const pt2::TensorMeta* meta = builder_.Meta(out);
+        if (meta != nullptr) graph.value_info[out] = ValueInfoFromMeta(out, *meta, options_);
+      }
+    }
+  }
+
+  // --input-names / --output-names: one pass over every reference.
+  absl::Status ApplyRenames() {
+    if (renames_.empty()) return absl::OkStatus();
+    ir::Graph& graph = builder_.graph();
+    absl::flat_hash_set<std::string> targets;
+    for (const auto& [from, to] : renames_) {
+      if (!targets.insert(to).second) {
+        return absl::InvalidArgumentError(absl::StrCat("name '", to, "' is given twice"));
+      }
+    }
+    auto rename = [&](std::string& name) {
+      auto it = renames_.find(name);
+      if (it != renames_.end()) name = it->second;
+    };
+    for (ir::ValueInfo& v : graph.inputs) rename(v.name);
+    for (ir::ValueInfo& v : graph.outputs) rename(v.name);
+    for (ir::Node& node : graph.nodes) {
+      for (std::string& in : node.inputs) rename(in);
+      for (std::string& out : node.outputs) rename(out);
+    }
+    std::map<std::string, ir::ValueInfo> value_info;
+    for (auto& [name, info] : graph.value_info) {
+      std::string key = name;
+      rename(key);
+      info.name = key;
+      value_info[key] = std::move(info);
+    }
+    graph.value_info = std::move(value_info);
+    for (const auto& [from, to] : renames_) {
+      if (builder_.IsTaken(to) && !renames_.count(to) && from != to) {
+        for (const ir::Initializer& init : graph.initializers) {
+          if (init.name == to) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                "cannot rename '", from, "' to '", to, "': a weight already has that name"));
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const pt2::ExportedProgram& program_;
+  const pt2::WeightTable& weights_;
+  const OpRegistry& registry_;
+  const TranslateOptions& options_;
+  GraphBuilder builder_;
+  absl::flat_hash_map<std::string, int> users_;
+  std::map<std::string, std::string> renames_;
+  int64_t node_counter_ = 0;
+};
+
+}  // namespace
+
+std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph, const OpRegistry& registry,
+                                              int opset) {
+  std::vector<UnsupportedOp> found;
+  absl::flat_hash_map<std::string, size_t> index;
+  CollectUnsupported(graph, registry, opset, found, index);
+  return found;
+}
+
+absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
+                                           const pt2::WeightTable& weights,
+                                           const OpRegistry& registry,
+                                           const TranslateOptions& options) {
+  if (options.opset < kMinOpset || options.opset > kMaxOpset) {
+    return absl::InvalidArgumentError(absl::StrCat("opset ", options.opset,
+                                                   " is not supported; choose ", kMinOpset,
+                                                   "..", kMaxOpset, " (default ", kDefaultOpset, ")"));
+  }
+  std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
+  if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
+  ProgramTranslator translator(program, weights, registry, options);
+  return translator.Run();
+}
+
+}  // namespace pt2onnx::ops

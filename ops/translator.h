@@ -1,0 +1,59 @@
+// File: ops/translator.h
+// -----------------------------------------------------------------------------
+// TranslateProgram: ExportedProgram + weights -> ONNX-level IR model, the way
+// torch.onnx's exporter does it after capture: user inputs become graph
+// inputs (in signature order), parameters/buffers/constants become
+// initializers named by their state-dict FQN, every FX node is translated by
+// its registered function, and only user outputs become graph outputs.
+//
+// Before translating anything, every node's target is looked up; if any is
+// unsupported, one Unimplemented error lists them all (target, count, first
+// node), so a user learns the whole gap at once.
+#ifndef PT2ONNX_OPS_TRANSLATOR_H_
+#define PT2ONNX_OPS_TRANSLATOR_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/ir/graph.h"
+#include "core/pt2/schema.h"
+#include "core/pt2/weights.h"
+#include "ops/registry.h"
+
+namespace pt2onnx::ops {
+
+struct TranslateOptions {
+  int opset = kDefaultOpset;
+  // Replace the graph input / output names, in order (empty: keep the
+  // program's names, as torch.onnx does). Fewer names than inputs renames a
+  // prefix.
+  std::vector<std::string> input_names;
+  std::vector<std::string> output_names;
+  // Symbolic dimension renames ("s0" -> "batch").
+  std::map<std::string, std::string> dim_names;
+  std::string producer_version;
+};
+
+// `program` and `weights` (and the bytes the weights view) must outlive the
+// returned model: initializers view weight bytes without copying.
+absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
+                                           const pt2::WeightTable& weights,
+                                           const OpRegistry& registry,
+                                           const TranslateOptions& options);
+
+// One unsupported target found in a program.
+struct UnsupportedOp {
+  std::string key;         // "aten::linalg_inv.default"
+  int count = 0;
+  std::string first_node;  // FX name of its first use
+};
+// Every target of `graph` (subgraphs included) with no translation at
+// `opset`, in order of first appearance.
+std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph,
+                                              const OpRegistry& registry, int opset);
+
+}  // namespace pt2onnx::ops
+
+#endif  // PT2ONNX_OPS_TRANSLATOR_H_

@@ -1,0 +1,262 @@
+#include "core/pt2/weights.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/archive/zip_reader.h"
+#include "gtest/gtest.h"
+#include "tests/core/pt2/torch_save_builder.h"
+
+namespace pt2onnx::pt2 {
+namespace {
+
+using testutil::FloatBytes;
+using testutil::PickleBuilder;
+using testutil::ToFloats;
+using testutil::TorchSaveZip;
+
+::testing::AssertionResult HasStatus(const absl::Status& status,
+                                     absl::StatusCode code,
+                                     absl::string_view needle) {
+  if (status.code() == code && absl::StrContains(status.message(), needle)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "got " << status << "; want " << absl::StatusCodeToString(code)
+         << " containing '" << needle << "'";
+}
+
+// Fixtures written by real torch (tests/fixtures/README.md), found through
+// the runfiles tree. nullopt when the test was built without them as data.
+std::optional<std::string> ReadFixture(absl::string_view name) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const std::string path =
+      absl::StrCat(srcdir != nullptr ? srcdir : ".", "/pt2onnx/tests/fixtures/",
+                   name, "/model.pt2");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+Weight FloatView(const std::string& storage, std::vector<int64_t> sizes,
+                 std::vector<int64_t> strides, int64_t offset = 0) {
+  Weight w;
+  w.name = "w";
+  w.dtype = DataType::kFloat;
+  w.sizes = std::move(sizes);
+  w.strides = std::move(strides);
+  w.storage_offset = offset;
+  w.storage = AsBytes(storage);
+  return w;
+}
+
+PayloadEntry RawEntry(std::string fqn, std::vector<int64_t> sizes,
+                      std::vector<int64_t> strides, int64_t offset = 0) {
+  PayloadEntry e;
+  e.fqn = std::move(fqn);
+  e.path_name = "weight_0";
+  e.is_param = true;
+  e.dtype = DataType::kFloat;
+  e.sizes = std::move(sizes);
+  e.strides = std::move(strides);
+  e.storage_offset = offset;
+  return e;
+}
+
+const std::string kSix = FloatBytes({0, 1, 2, 3, 4, 5});
+
+TEST(WeightTest, Contiguity) {
+  EXPECT_TRUE(FloatView(kSix, {2, 3}, {3, 1}).IsContiguous());
+  EXPECT_FALSE(FloatView(kSix, {3, 2}, {1, 3}).IsContiguous());
+  // Size-1 dimensions' strides never matter.
+  EXPECT_TRUE(FloatView(kSix, {1, 6}, {99, 1}).IsContiguous());
+  EXPECT_TRUE(FloatView(kSix, {2, 1, 3}, {3, 7, 1}).IsContiguous());
+  EXPECT_TRUE(FloatView(kSix, {}, {}).IsContiguous());
+  EXPECT_TRUE(FloatView(kSix, {0, 3}, {5, 5}).IsContiguous());
+  EXPECT_FALSE(FloatView(kSix, {3}, {2}).IsContiguous());
+  EXPECT_EQ(FloatView(kSix, {2, 3}, {3, 1}).numel(), 6);
+}
+
+TEST(WeightTest, ContiguousBytesIsAViewHonouringTheOffset) {
+  const Weight w = FloatView(kSix, {2, 2}, {2, 1}, 2);
+  std::optional<ByteSpan> bytes = w.ContiguousBytes();
+  ASSERT_TRUE(bytes.has_value());
+  EXPECT_EQ(bytes->data(),
+            reinterpret_cast<const uint8_t*>(kSix.data()) + 2 * sizeof(float));
+  EXPECT_EQ(ToFloats(AsStringView(*bytes)), (std::vector<float>{2, 3, 4, 5}));
+  EXPECT_FALSE(FloatView(kSix, {3, 2}, {1, 3}).ContiguousBytes().has_value());
+}
+
+TEST(WeightTest, MaterializeTransposedView) {
+  // The (2, 3) storage seen as its transpose (3, 2).
+  absl::StatusOr<std::string> out =
+      FloatView(kSix, {3, 2}, {1, 3}).Materialize();
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(ToFloats(*out), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST(WeightTest, MaterializeViewWithOffsetAndGaps) {
+  const std::string ten = FloatBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  absl::StatusOr<std::string> every_other =
+      FloatView(ten, {2, 2}, {4, 2}, 1).Materialize();
+  ASSERT_TRUE(every_other.ok()) << every_other.status();
+  EXPECT_EQ(ToFloats(*every_other), (std::vector<float>{1, 3, 5, 7}));
+
+  absl::StatusOr<std::string> rows = FloatView(ten, {2, 3}, {4, 1}, 2).Materialize();
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(ToFloats(*rows), (std::vector<float>{2, 3, 4, 6, 7, 8}));
+
+  // Broadcast-style zero stride (expand) repeats elements.
+  absl::StatusOr<std::string> expanded =
+      FloatView(ten, {2, 3}, {0, 1}, 7).Materialize();
+  ASSERT_TRUE(expanded.ok()) << expanded.status();
+  EXPECT_EQ(ToFloats(*expanded), (std::vector<float>{7, 8, 9, 7, 8, 9}));
+}
+
+TEST(WeightTest, MaterializeRejectsHandBuiltViewOutsideStorage) {
+  EXPECT_TRUE(HasStatus(FloatView(kSix, {2, 3}, {3, 1}, 1).Materialize().status(),
+                        absl::StatusCode::kOutOfRange, "weight 'w'"));
+}
+
+TEST(WeightTest, PayloadRawRecordStridedViews) {
+  const std::string ten = FloatBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  // Like strided_weights' view_b: sizes [2, 3], strides [3, 1], offset 4.
+  absl::StatusOr<Weight> w =
+      WeightFromPayload(RawEntry("view_b", {2, 2}, {3, 1}, 4), AsBytes(ten));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->name, "view_b");
+  EXPECT_TRUE(w->is_param);
+  EXPECT_EQ(w->storage.data(), reinterpret_cast<const uint8_t*>(ten.data()));
+  EXPECT_EQ(w->storage.size(), ten.size());
+  EXPECT_FALSE(w->IsContiguous());
+  absl::StatusOr<std::string> bytes = w->Materialize();
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(ToFloats(*bytes), (std::vector<float>{4, 5, 7, 8}));
+}
+
+TEST(WeightTest, PayloadZeroByteRecordMeansZeros) {
+  absl::StatusOr<Weight> w =
+      WeightFromPayload(RawEntry("zeros", {2, 3}, {1, 2}, 5), ByteSpan());
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_TRUE(w->storage.empty());
+  EXPECT_EQ(w->strides, (std::vector<int64_t>{3, 1}));  // zeros() is fresh
+  EXPECT_EQ(w->storage_offset, 0);
+  EXPECT_FALSE(w->ContiguousBytes().has_value());
+  absl::StatusOr<std::string> bytes = w->Materialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(ToFloats(*bytes), std::vector<float>(6, 0.0f));
+}
+
+TEST(WeightTest, PayloadErrorsNameTheWeight) {
+  const std::string ten = FloatBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  EXPECT_TRUE(HasStatus(
+      WeightFromPayload(RawEntry("fc.weight", {3, 4}, {4, 1}), AsBytes(ten))
+          .status(),
+      absl::StatusCode::kOutOfRange, "weight 'fc.weight': record 'weight_0'"));
+  EXPECT_TRUE(HasStatus(
+      WeightFromPayload(RawEntry("odd", {1}, {1}), AsBytes(ten).first(7))
+          .status(),
+      absl::StatusCode::kInvalidArgument, "not a multiple of the 4-byte"));
+  EXPECT_TRUE(HasStatus(
+      WeightFromPayload(RawEntry("neg", {2}, {-1}, 1), AsBytes(ten)).status(),
+      absl::StatusCode::kInvalidArgument, "negative stride"));
+}
+
+TEST(WeightTest, PayloadPickledRecordTopLevelTensorOrDict) {
+  PickleBuilder tensor;
+  tensor.Tensor({"FloatStorage", "0", 6}, 0, {3, 2}, {1, 3}).Stop();
+  const std::string file = TorchSaveZip(tensor.bytes(), {{"0", kSix}});
+  PayloadEntry entry = RawEntry("sub", {3, 2}, {1, 3});
+  entry.use_pickle = true;
+  absl::StatusOr<Weight> w = WeightFromPayload(entry, AsBytes(file));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->strides, (std::vector<int64_t>{1, 3}));
+  absl::StatusOr<std::string> bytes = w->Materialize();
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(ToFloats(*bytes), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+
+  PickleBuilder dict;
+  dict.EmptyDict().Str("sub").Tensor({"FloatStorage", "0", 6}, 0, {3, 2},
+                                     {2, 1});
+  dict.SetItem().Stop();
+  const std::string dict_file = TorchSaveZip(dict.bytes(), {{"0", kSix}});
+  absl::StatusOr<Weight> from_dict = WeightFromPayload(entry, AsBytes(dict_file));
+  ASSERT_TRUE(from_dict.ok()) << from_dict.status();
+  EXPECT_TRUE(from_dict->IsContiguous());
+
+  entry.sizes = {6};
+  EXPECT_TRUE(HasStatus(WeightFromPayload(entry, AsBytes(file)).status(),
+                        absl::StatusCode::kInvalidArgument,
+                        "weight 'sub': pickled payload has sizes [3, 2]"));
+}
+
+TEST(WeightTableTest, AddFindAndDuplicates) {
+  WeightTable table;
+  ASSERT_TRUE(table.Add(FloatView(kSix, {6}, {1})).ok());
+  Weight other = FloatView(kSix, {2}, {1});
+  other.name = "b";
+  ASSERT_TRUE(table.Add(other).ok());
+  EXPECT_TRUE(HasStatus(table.Add(FloatView(kSix, {6}, {1})),
+                        absl::StatusCode::kAlreadyExists, "weight 'w'"));
+  ASSERT_NE(table.Find("b"), nullptr);
+  EXPECT_EQ(table.Find("b")->sizes, (std::vector<int64_t>{2}));
+  EXPECT_EQ(table.Find("c"), nullptr);
+  EXPECT_EQ(table.all().size(), 2u);
+  EXPECT_EQ(table.all().begin()->first, "b");  // sorted by name
+}
+
+// strided_weights (torch 2.15): w_t = randn(3, 5).t() and two views of one
+// 20-element buffer storage; entries as in its model_weights_config.json.
+TEST(WeightFixtureTest, StridedPayloadsMatchAsStrided) {
+  std::optional<std::string> bytes = ReadFixture("strided_weights");
+  if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+  absl::StatusOr<archive::ZipArchive> zip =
+      archive::ZipArchive::Open(AsBytes(*bytes));
+  ASSERT_TRUE(zip.ok()) << zip.status();
+  struct Case {
+    const char* fqn;
+    const char* path;
+    std::vector<int64_t> sizes, strides;
+    int64_t offset;
+  };
+  const Case cases[] = {{"w_t", "weight_0", {5, 3}, {1, 5}, 0},
+                        {"view_a", "weight_4", {2, 3}, {3, 1}, 2},
+                        {"view_b", "weight_4", {2, 3}, {3, 1}, 10}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fqn);
+    absl::StatusOr<ByteSpan> record =
+        zip->Read(absl::StrCat("model/data/weights/", c.path));
+    ASSERT_TRUE(record.ok()) << record.status();
+    PayloadEntry entry = RawEntry(c.fqn, c.sizes, c.strides, c.offset);
+    entry.path_name = c.path;
+    absl::StatusOr<Weight> w = WeightFromPayload(entry, *record);
+    ASSERT_TRUE(w.ok()) << w.status();
+    EXPECT_EQ(w->storage.data(), record->data());  // no copy
+    EXPECT_FALSE(w->ContiguousBytes().has_value() && c.offset == 0 &&
+                 c.strides[0] == 1);
+    absl::StatusOr<std::string> dense = w->Materialize();
+    ASSERT_TRUE(dense.ok()) << dense.status();
+    const std::vector<float> storage = ToFloats(AsStringView(*record));
+    std::vector<float> expected;
+    for (int64_t i = 0; i < c.sizes[0]; ++i) {
+      for (int64_t j = 0; j < c.sizes[1]; ++j) {
+        expected.push_back(
+            storage[c.offset + i * c.strides[0] + j * c.strides[1]]);
+      }
+    }
+    EXPECT_EQ(ToFloats(*dense), expected);
+  }
+}
+
+}  // namespace
+}  // namespace pt2onnx::pt2

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# One idempotent set-up for pt2onnx on Debian 12 (bookworm), offline apart from Debian's archive and PyPI.
+#
+#   tools/setup.sh            # everything: Debian packages, source tarballs, Python test tools
+#
+# What it installs:
+#   * Debian packages: Bazel 4.2.3 (bazel-bootstrap) + Debian's rule repos, protoc/libprotobuf 3.21.12,
+#     googletest, RapidJSON (header-only JSON parser), Emscripten 3.1.6 (wasm build), Node (tests).
+#   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.17.0 (trixie),
+#     abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
+#   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
+#     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
+# Each step is skipped when its result is already present, so re-running costs a few seconds.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC="$ROOT/third_party/src"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+# ---- Debian packages -------------------------------------------------------------------------------
+DEB_PACKAGES=(
+  bazel-bootstrap bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-proto bazel-skylib
+  protobuf-compiler libprotobuf-dev googletest libgtest-dev rapidjson-dev
+  emscripten python3-venv xz-utils
+)
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ---- Source tarballs --------------------------------------------------------------------------------
+# name|suite|source package=version|tarball|extracted folder
+SOURCES=(
+  "onnx|trixie|onnx=1.17.0-3|onnx_1.17.0.orig.tar.gz|onnx-1.17.0"
+  "abseil|bookworm|abseil/bookworm|abseil_20220623.1.orig.tar.gz|abseil-20220623.1"
+  "protobuf|bookworm|protobuf/bookworm|protobuf_3.21.12.orig.tar.gz|protobuf-3.21.12"
+)
+mkdir -p "$SRC"
+need_fetch=0
+for s in "${SOURCES[@]}"; do
+  IFS='|' read -r _ _ _ _ dir <<<"$s"
+  [ -f "$SRC/$dir/.extracted" ] || need_fetch=1
+done
+if [ $need_fetch = 1 ]; then
+  URI=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  [ -n "$URI" ] || URI=http://deb.debian.org/debian
+  ST=$(mktemp -d)
+  trap 'rm -rf "$ST"' EXIT
+  mkdir -p "$ST/lists/partial" "$ST/dl"
+  printf 'deb-src %s bookworm main\ndeb-src %s trixie main\n' "$URI" "$URI" >"$ST/sources.list"
+  A=(-o "Dir::Etc::SourceList=$ST/sources.list" -o "Dir::Etc::SourceParts=-" -o "Dir::State::Lists=$ST/lists")
+  log "reading Debian source lists (isolated apt state)"
+  apt-get "${A[@]}" update -qq
+  for s in "${SOURCES[@]}"; do
+    IFS='|' read -r name _ pkgver tarball dir <<<"$s"
+    [ -f "$SRC/$dir/.extracted" ] && continue
+    log "fetching $tarball"
+    # Trixie's .dsc/.debian.tar.xz answer 404 on this mirror; only the .orig tarball is used.
+    (cd "$ST/dl" && apt-get "${A[@]}" source --download-only "$pkgver" >/dev/null 2>&1 || true)
+    [ -s "$ST/dl/$tarball" ] || { echo "setup: could not download $tarball ($pkgver)" >&2; exit 1; }
+    rm -rf "${SRC:?}/$dir" "$ST/x"
+    mkdir -p "$ST/x"
+    tar -xf "$ST/dl/$tarball" -C "$ST/x"
+    top=$(ls "$ST/x")
+    mv "$ST/x/$top" "$SRC/$dir"
+    touch "$SRC/$dir/.extracted"
+  done
+fi
+
+# ---- Python test tools ------------------------------------------------------------------------------
+VENV="$ROOT/.venv"
+REQ="$ROOT/tools/requirements-test.txt"
+if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQ" "$VENV/.requirements"; then
+  log "creating Python environment .venv (onnx, onnxruntime, numpy, pytest)"
+  PY=python3
+  [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+  $PY -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQ"
+  cp "$REQ" "$VENV/.requirements"
+fi
+
+log "ready"

@@ -1,0 +1,72 @@
+"""Minimal Emscripten C++ toolchain for Bazel 4.2.3 (legacy --crosstool_top/--cpu selection)."""
+load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
+load(
+    "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
+    "feature", "flag_group", "flag_set", "tool_path", "with_feature_set",
+)
+
+_C_COMPILE = [ACTION_NAMES.c_compile]
+_CXX_COMPILE = [ACTION_NAMES.cpp_compile, ACTION_NAMES.cpp_header_parsing, ACTION_NAMES.cpp_module_compile, ACTION_NAMES.linkstamp_compile]
+_LINK = [ACTION_NAMES.cpp_link_executable, ACTION_NAMES.cpp_link_dynamic_library, ACTION_NAMES.cpp_link_nodeps_dynamic_library]
+
+def _impl(ctx):
+    tool_paths = [
+        tool_path(name = "gcc", path = "emcc.sh"),
+        tool_path(name = "ld", path = "emcc.sh"),
+        tool_path(name = "ar", path = "emar.sh"),
+        tool_path(name = "cpp", path = "/bin/false"),
+        tool_path(name = "gcov", path = "/bin/false"),
+        tool_path(name = "nm", path = "/bin/false"),
+        tool_path(name = "objdump", path = "/bin/false"),
+        tool_path(name = "strip", path = "/bin/false"),
+    ]
+    features = [
+        feature(name = "dbg"),
+        feature(name = "opt"),
+        feature(
+            name = "default_compile_flags",
+            enabled = True,
+            flag_sets = [
+                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-fexceptions", "-Wno-unused-command-line-argument"])]),
+                flag_set(actions = _CXX_COMPILE, flag_groups = [flag_group(flags = ["-std=c++17"])]),
+                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-O2", "-DNDEBUG"])], with_features = [with_feature_set(features = ["opt"])]),
+                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-g", "-O0"])], with_features = [with_feature_set(features = ["dbg"])]),
+            ],
+        ),
+        feature(
+            name = "default_link_flags",
+            enabled = True,
+            flag_sets = [
+                flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-fexceptions", "-sALLOW_MEMORY_GROWTH=1"])]),
+                flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O2"])], with_features = [with_feature_set(features = ["opt"])]),
+            ],
+        ),
+        # .wasm embedded in the .js, so the link output is the single file Bazel declared. Disable per target
+        # with features = ["-wasm_single_file"] only if you collect the side .wasm some other way.
+        feature(name = "wasm_single_file", enabled = True, flag_sets = [
+            flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-sSINGLE_FILE=1"])]),
+        ]),
+        # "#!/usr/bin/env node" first line: cc_binary/cc_test outputs run directly (bazel run / bazel test).
+        feature(name = "node_shebang", enabled = True, flag_sets = [
+            flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["--extern-pre-js", "tools/toolchain/wasm/shebang.js"])]),
+        ]),
+    ]
+    return cc_common.create_cc_toolchain_config_info(
+        ctx = ctx,
+        toolchain_identifier = "emscripten-wasm",
+        host_system_name = "x86_64-unknown-linux-gnu",
+        target_system_name = "wasm32-unknown-emscripten",
+        target_cpu = "wasm",
+        target_libc = "musl",
+        compiler = "emscripten",
+        abi_version = "emscripten",
+        abi_libc_version = "default",
+        tool_paths = tool_paths,
+        features = features,
+        cxx_builtin_include_directories = [
+            "/usr/share/emscripten/cache/sysroot/include",
+            "/usr/lib/llvm-14/lib/clang/14.0.6/include",
+        ],
+    )
+
+emscripten_cc_toolchain_config = rule(implementation = _impl, attrs = {}, provides = [CcToolchainConfigInfo])
