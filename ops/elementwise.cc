@@ -347,6 +347,13 @@ absl::Status AtenMaximum(TranslateContext& ctx) {
   return BinaryInOutputType(ctx, ctx.OutputDtype(0) == DataType::kBool ? "Or" : "Max");
 }
 
+// Two-tensor max/min are elementwise maximum/minimum (the reductions
+// max.dim/max.default live in reduction.cc).
+// aten::max.other(Tensor self, Tensor other) -> Tensor
+absl::Status AtenMaxOther(TranslateContext& ctx) { return AtenMaximum(ctx); }
+// aten::min.other(Tensor self, Tensor other) -> Tensor
+absl::Status AtenMinOther(TranslateContext& ctx) { return AtenMinimum(ctx); }
+
 // ---- Comparisons -------------------------------------------------------------
 
 // Operands meet in torch's result dtype; the result is BOOL (or self's dtype
@@ -792,6 +799,8 @@ void RegisterElementwiseOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::atan2", "default", &AtenAtan2);
   r.Add("aten::minimum.default", &AtenMinimum);
   r.Add("aten::maximum.default", &AtenMaximum);
+  r.Add("aten::max.other", &AtenMaxOther);
+  r.Add("aten::min.other", &AtenMinOther);
   // Comparisons.
   AddWithInPlace(r, "aten::eq", "Tensor", &AtenEqTensor);
   AddWithInPlace(r, "aten::eq", "Scalar", &AtenEqScalar);

@@ -151,6 +151,48 @@ absl::Status AtenIndexSelectDefault(TranslateContext& ctx) {
                                  {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
 }
 
+// aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+// dim=None gathers from the flattened tensor. Otherwise self and indices
+// broadcast against each other in every axis but `dim` (Max of the two
+// shapes gives the broadcast size there, as neither holds a 0 against a 1).
+absl::Status AtenTakeAlongDimDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string indices, ctx.Input("indices"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* x_meta, ctx.InputMeta("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* i_meta, ctx.InputMeta("indices"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
+  if (!dim.has_value()) {
+    return ctx.SetOutput(0, ctx.Op("GatherElements",
+                                   {Reshape(ctx, x, {-1}), Reshape(ctx, indices, {-1})},
+                                   {Attribute::Int("axis", 0)}));
+  }
+  int64_t rank = static_cast<int64_t>(x_meta->sizes.size());
+  if (static_cast<int64_t>(i_meta->sizes.size()) != rank || rank == 0) {
+    return ctx.Unsupported("take_along_dim with indices of a different rank than self; "
+                           "unsqueeze them to the same rank before export");
+  }
+  int64_t axis = NormalizeAxis(*dim, rank);
+  bool same = true;
+  for (int64_t a = 0; a < rank; ++a) {
+    if (a == axis) continue;
+    const pt2::SymInt& s = x_meta->sizes[a];
+    const pt2::SymInt& t = i_meta->sizes[a];
+    same &= s.is_symbolic == t.is_symbolic && (s.is_symbolic ? s.expr == t.expr : s.value == t.value);
+  }
+  if (!same) {
+    std::string x_shape = ctx.Op("Shape", {x});
+    std::string i_shape = ctx.Op("Shape", {indices});
+    std::string both = ctx.Op("Max", {x_shape, i_shape});
+    std::vector<int64_t> one_hot(rank, 0);
+    one_hot[axis] = 1;
+    std::string at_axis = ctx.Op("Cast", {ctx.ConstantInt64s(one_hot)},
+                                 {Attribute::Int("to", static_cast<int64_t>(DataType::kBool))});
+    x = ctx.Op("Expand", {x, ctx.Op("Where", {at_axis, x_shape, both})});
+    indices = ctx.Op("Expand", {indices, ctx.Op("Where", {at_axis, i_shape, both})});
+  }
+  return ctx.SetOutput(0, ctx.Op("GatherElements", {x, indices}, {Attribute::Int("axis", axis)}));
+}
+
 // ---- advanced indexing ----
 
 // The index list of index.Tensor / index_put, resolved to one INT64 index per
@@ -299,11 +341,10 @@ absl::StatusOr<std::string> IndexPut(TranslateContext& ctx) {
   // same way in both layouts.
   int64_t after = rank - 1 - idx.axes.back();
   if (idx.adjacent() && idx.axes[0] > 0 && values_rank > after) {
-    if (!idx.broadcast_rank.has_value()) {
-      return ctx.Unsupported("index_put on non-leading axes needs the rank of its index "
-                             "tensors, which the program does not provide");
-    }
-    int64_t b_rank = *idx.broadcast_rank;
+    // Without index metadata, `values` of full rank tells the block's rank;
+    // a lower-rank `values` is taken to pair with 1-D indices.
+    int64_t b_rank = idx.broadcast_rank.value_or(
+        std::max<int64_t>(1, values_rank - (rank - k)));
     int64_t result_rank = b_rank + rank - k;
     std::vector<int64_t> to_torch = BlockToTorchLayout(b_rank, idx.axes[0], result_rank);
     std::string torch_shape = ctx.Op("Gather", {update_shape, ctx.ConstantInt64s(to_torch)},
@@ -570,6 +611,7 @@ void RegisterIndexingOps(OpRegistry& r) {
   r.Add("aten::embedding.default", &AtenEmbeddingDefault);
   r.Add("aten::gather.default", &AtenGatherDefault);
   r.Add("aten::index_select.default", &AtenIndexSelectDefault);
+  r.Add("aten::take_along_dim.default", &AtenTakeAlongDimDefault);
   r.Add("aten::index.Tensor", &AtenIndexTensor);
   r.Add("aten::index.Tensor_hacked_twin", &AtenIndexTensor);
   r.Add("aten::_unsafe_index.Tensor", &AtenIndexTensor);

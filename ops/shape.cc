@@ -290,6 +290,17 @@ absl::Status AtenNumpyTDefault(TranslateContext& ctx) {
   return SetTransposed(ctx, x, perm);
 }
 
+// aten::mT(Tensor(a) self) -> Tensor(a)
+// (mH and adjoint are the same for the real dtypes ONNX models carry)
+absl::Status AtenMTDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  if (rank < 2) return ctx.Invalid(absl::StrCat("mT needs rank >= 2, got ", rank));
+  std::vector<int64_t> perm = Iota(rank);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return SetTransposed(ctx, x, perm);
+}
+
 // aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
 // (also movedim.int / moveaxis: the int overloads read as 1-element lists)
 absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
@@ -706,8 +717,9 @@ absl::Status AtenRollDefault(TranslateContext& ctx) {
 
 // ---- identity-like views ----
 
-// aten::alias(Tensor(a) self) -> Tensor(a)   (also alias_copy)
-absl::Status AtenAliasDefault(TranslateContext& ctx) {
+// aten::alias_copy(Tensor self) -> Tensor
+// (aten::alias itself is registered with clone/detach in elementwise.cc)
+absl::Status AtenAliasCopyDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   return ctx.SetOutput(0, x);
 }
@@ -817,7 +829,8 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
   }
   perm.push_back(d1);
   perm.push_back(d2);
-  std::string moved = ctx.Op("Transpose", {x}, {Attribute::Ints("perm", perm)});
+  std::string moved =
+      perm == Iota(rank) ? x : ctx.Op("Transpose", {x}, {Attribute::Ints("perm", perm)});
   // Leading axes keep their sizes through Reshape's 0 (allowzero=0).
   std::vector<int64_t> merged(rank - 2, 0);
   merged.push_back(n1 * n2);
@@ -883,6 +896,9 @@ void RegisterShapeOps(OpRegistry& r) {
   r.Add("aten::t.default", &AtenTDefault);
   r.Add("aten::t_copy.default", &AtenTDefault);
   r.Add("aten::numpy_T.default", &AtenNumpyTDefault);
+  r.Add("aten::mT.default", &AtenMTDefault);
+  r.Add("aten::mH.default", &AtenMTDefault);
+  r.Add("aten::adjoint.default", &AtenMTDefault);
   r.Add("aten::movedim.int", &AtenMovedimIntlist);
   r.Add("aten::movedim.intlist", &AtenMovedimIntlist);
   r.Add("aten::moveaxis.int", &AtenMovedimIntlist);
@@ -925,8 +941,7 @@ void RegisterShapeOps(OpRegistry& r) {
   r.Add("aten::narrow_copy.default", &AtenNarrowDefault);
   r.Add("aten::flip.default", &AtenFlipDefault);
   r.Add("aten::roll.default", &AtenRollDefault);
-  r.Add("aten::alias.default", &AtenAliasDefault);
-  r.Add("aten::alias_copy.default", &AtenAliasDefault);
+  r.Add("aten::alias_copy.default", &AtenAliasCopyDefault);
   r.Add("aten::as_strided.default", &AtenAsStridedDefault);
   r.Add("aten::as_strided_copy.default", &AtenAsStridedDefault);
   r.Add("aten::pixel_shuffle.default", &AtenPixelShuffleDefault);

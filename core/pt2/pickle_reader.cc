@@ -20,70 +20,38 @@ namespace {
 // The opcodes torch.save emits at protocol 2, plus the few more torch's own
 // weights-only unpickler accepts (pt2-format.md section 4). Nothing else.
 enum Op : uint8_t {
-  kProto = 0x80,
-  kStop = '.',
-  kMark = '(',
-  kEmptyDict = '}',
-  kEmptyList = ']',
-  kEmptyTuple = ')',
-  kEmptySet = 0x8f,
-  kBinUnicode = 'X',
-  kShortBinString = 'U',
-  kBinString = 'T',
-  kGlobal = 'c',
-  kBinPersId = 'Q',
-  kBinInt = 'J',
-  kBinInt1 = 'K',
-  kBinInt2 = 'M',
-  kLong1 = 0x8a,
-  kBinFloat = 'G',
-  kNone = 'N',
-  kNewTrue = 0x88,
-  kNewFalse = 0x89,
-  kTuple = 't',
-  kTuple1 = 0x85,
-  kTuple2 = 0x86,
-  kTuple3 = 0x87,
-  kReduce = 'R',
-  kBuild = 'b',
-  kNewObj = 0x81,
-  kSetItem = 's',
-  kSetItems = 'u',
-  kAppend = 'a',
-  kAppends = 'e',
-  kBinPut = 'q',
-  kLongBinPut = 'r',
-  kBinGet = 'h',
-  kLongBinGet = 'j',
+  kProto = 0x80, kStop = '.', kMark = '(', kBinPersId = 'Q', kGlobal = 'c',
+  kNone = 'N', kNewTrue = 0x88, kNewFalse = 0x89, kBinInt = 'J',
+  kBinInt1 = 'K', kBinInt2 = 'M', kLong1 = 0x8a, kBinFloat = 'G',
+  kBinUnicode = 'X', kShortBinString = 'U', kBinString = 'T',
+  kEmptyDict = '}', kEmptyList = ']', kEmptyTuple = ')', kEmptySet = 0x8f,
+  kTuple = 't', kTuple1 = 0x85, kTuple2 = 0x86, kTuple3 = 0x87,
+  kSetItem = 's', kSetItems = 'u', kAppend = 'a', kAppends = 'e',
+  kReduce = 'R', kBuild = 'b', kNewObj = 0x81,
+  kBinPut = 'q', kLongBinPut = 'r', kBinGet = 'h', kLongBinGet = 'j',
 };
 
 // Names of opcodes we reject, so the error says what the file used.
+struct ForeignOp {
+  uint8_t op;
+  absl::string_view name;
+};
+constexpr ForeignOp kForeignOps[] = {
+    {'B', "BINBYTES (protocol 3)"},  {'C', "SHORT_BINBYTES (protocol 3)"},
+    {0x8c, "SHORT_BINUNICODE (protocol 4)"},
+    {0x93, "STACK_GLOBAL (protocol 4)"}, {0x94, "MEMOIZE (protocol 4)"},
+    {0x95, "FRAME (protocol 4)"},    {'i', "INST"},  {'o', "OBJ"},
+    {'l', "LIST"},  {'d', "DICT"},   {'I', "INT"},   {'L', "LONG"},
+    {'F', "FLOAT"}, {'S', "STRING"}, {'V', "UNICODE"}, {'P', "PERSID"},
+    {'g', "GET"},   {'p', "PUT"},    {'0', "POP"},   {'1', "POP_MARK"},
+    {'2', "DUP"},
+};
+
 absl::string_view ForeignOpName(uint8_t op) {
-  switch (op) {
-    case 'B': return "BINBYTES (protocol 3)";
-    case 'C': return "SHORT_BINBYTES (protocol 3)";
-    case 0x8c: return "SHORT_BINUNICODE (protocol 4)";
-    case 0x93: return "STACK_GLOBAL (protocol 4)";
-    case 0x94: return "MEMOIZE (protocol 4)";
-    case 0x95: return "FRAME (protocol 4)";
-    case 'i': return "INST";
-    case 'o': return "OBJ";
-    case 'l': return "LIST";
-    case 'd': return "DICT";
-    case 'I': return "INT";
-    case 'L': return "LONG";
-    case 'F': return "FLOAT";
-    case 'S': return "STRING";
-    case 'V': return "UNICODE";
-    case 'P': return "PERSID";
-    case 'g': return "GET";
-    case 'p': return "PUT";
-    case '0': return "POP";
-    case '1': return "POP_MARK";
-    case '2': return "DUP";
-    case 0x82: case 0x83: case 0x84: return "EXT";
-    default: return "";
+  for (const ForeignOp& f : kForeignOps) {
+    if (f.op == op) return f.name;
   }
+  return "";
 }
 
 // What an allow-listed GLOBAL does when called (REDUCE / NEWOBJ).
@@ -192,8 +160,8 @@ class Unpickler {
   absl::Status OnGlobal();
   absl::Status OnPersistentId();
   absl::Status OnCall();  // REDUCE and NEWOBJ
-  absl::Status OnSetItems(bool many);
-  absl::Status OnAppends(bool many);
+  // SETITEM(S) into the dict / APPEND(S) into the list below the items.
+  absl::Status OnAddItems(PickleKind target, bool many);
   absl::Status OnLong1();
 
   absl::StatusOr<PickleId> Call(PickleId callable, PickleId args);
@@ -204,7 +172,6 @@ class Unpickler {
   absl::StatusOr<std::vector<int64_t>> IntTuple(PickleId id,
                                                 absl::string_view what);
   absl::StatusOr<int64_t> Int(PickleId id, absl::string_view what);
-  absl::StatusOr<bool> Bool(PickleId id, absl::string_view what);
   absl::Status Expect(PickleId id, PickleKind kind, absl::string_view what);
 
   ByteSpan data_;
@@ -406,10 +373,10 @@ absl::Status Unpickler::Step(uint8_t op, bool& stop) {
     }
     case kSetItem:
     case kSetItems:
-      return OnSetItems(op == kSetItems);
+      return OnAddItems(PickleKind::kDict, op == kSetItems);
     case kAppend:
     case kAppends:
-      return OnAppends(op == kAppends);
+      return OnAddItems(PickleKind::kList, op == kAppends);
     case kBinPut:
     case kLongBinPut: {
       const size_t n = op == kBinPut ? 1 : 4;
@@ -523,43 +490,29 @@ absl::Status Unpickler::OnCall() {
   return absl::OkStatus();
 }
 
-absl::Status Unpickler::OnSetItems(bool many) {
-  std::vector<PickleId> kv;
-  if (many) {
-    PT2ONNX_ASSIGN_OR_RETURN(kv, PopMark());
-    if (kv.size() % 2 != 0) return Error("SETITEMS with an odd item count");
-  } else {
-    kv.resize(2);
-    PT2ONNX_ASSIGN_OR_RETURN(kv[1], Pop());
-    PT2ONNX_ASSIGN_OR_RETURN(kv[0], Pop());
-  }
-  if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) {
-    return Error("SETITEM without a dict below its items");
-  }
-  PickleValue& dict = V(stack_.back());
-  if (dict.kind != PickleKind::kDict) {
-    return Error(absl::StrCat("SETITEM on a ", PickleKindName(dict.kind)));
-  }
-  dict.items.insert(dict.items.end(), kv.begin(), kv.end());
-  return absl::OkStatus();
-}
-
-absl::Status Unpickler::OnAppends(bool many) {
+absl::Status Unpickler::OnAddItems(PickleKind target, bool many) {
+  const bool dict = target == PickleKind::kDict;
   std::vector<PickleId> items;
   if (many) {
     PT2ONNX_ASSIGN_OR_RETURN(items, PopMark());
+    if (dict && items.size() % 2 != 0) {
+      return Error("SETITEMS with an odd item count");
+    }
   } else {
-    items.resize(1);
-    PT2ONNX_ASSIGN_OR_RETURN(items[0], Pop());
+    items.resize(dict ? 2 : 1);
+    for (size_t i = items.size(); i-- > 0;) {
+      PT2ONNX_ASSIGN_OR_RETURN(items[i], Pop());
+    }
   }
   if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) {
-    return Error("APPEND without a list below its items");
+    return Error(dict ? "SETITEM without a dict" : "APPEND without a list");
   }
-  PickleValue& list = V(stack_.back());
-  if (list.kind != PickleKind::kList) {
-    return Error(absl::StrCat("APPEND on a ", PickleKindName(list.kind)));
+  PickleValue& container = V(stack_.back());
+  if (container.kind != target) {
+    return Error(absl::StrCat(dict ? "SETITEM" : "APPEND", " on a ",
+                              PickleKindName(container.kind)));
   }
-  list.items.insert(list.items.end(), items.begin(), items.end());
+  container.items.insert(container.items.end(), items.begin(), items.end());
   return absl::OkStatus();
 }
 
@@ -575,11 +528,6 @@ absl::Status Unpickler::Expect(PickleId id, PickleKind kind,
 absl::StatusOr<int64_t> Unpickler::Int(PickleId id, absl::string_view what) {
   PT2ONNX_RETURN_IF_ERROR(Expect(id, PickleKind::kInt, what));
   return V(id).int_value;
-}
-
-absl::StatusOr<bool> Unpickler::Bool(PickleId id, absl::string_view what) {
-  PT2ONNX_RETURN_IF_ERROR(Expect(id, PickleKind::kBool, what));
-  return V(id).bool_value;
 }
 
 absl::StatusOr<std::vector<int64_t>> Unpickler::IntTuple(
@@ -696,8 +644,8 @@ absl::StatusOr<PickleId> Unpickler::RebuildTensor(
   PT2ONNX_ASSIGN_OR_RETURN(tensor->sizes, IntTuple(args[2], "tensor size"));
   PT2ONNX_ASSIGN_OR_RETURN(tensor->strides,
                            IntTuple(args[3], "tensor stride"));
-  PT2ONNX_ASSIGN_OR_RETURN(tensor->requires_grad,
-                           Bool(args[4], "requires_grad"));
+  PT2ONNX_RETURN_IF_ERROR(Expect(args[4], PickleKind::kBool, "requires_grad"));
+  tensor->requires_grad = V(args[4]).bool_value;
   if (tensor->sizes.size() != tensor->strides.size()) {
     return Error(absl::StrCat("tensor has ", tensor->sizes.size(),
                               " sizes but ", tensor->strides.size(),
@@ -734,8 +682,8 @@ absl::StatusOr<PickleId> Unpickler::RebuildParameter(
   PT2ONNX_RETURN_IF_ERROR(
       Expect(args[0], PickleKind::kTensor, "parameter data"));
   auto tensor = std::make_shared<PickleTensor>(*V(args[0]).tensor);
-  PT2ONNX_ASSIGN_OR_RETURN(tensor->requires_grad,
-                           Bool(args[1], "requires_grad"));
+  PT2ONNX_RETURN_IF_ERROR(Expect(args[1], PickleKind::kBool, "requires_grad"));
+  tensor->requires_grad = V(args[1]).bool_value;
   tensor->is_param = true;
   PickleValue v;
   v.kind = PickleKind::kTensor;
@@ -773,31 +721,32 @@ absl::StatusOr<PickleId> Unpickler::RebuildFromType(
 }  // namespace
 
 absl::string_view PickleKindName(PickleKind kind) {
-  switch (kind) {
-    case PickleKind::kNone: return "None";
-    case PickleKind::kBool: return "bool";
-    case PickleKind::kInt: return "int";
-    case PickleKind::kFloat: return "float";
-    case PickleKind::kString: return "str";
-    case PickleKind::kBytes: return "bytes";
-    case PickleKind::kTuple: return "tuple";
-    case PickleKind::kList: return "list";
-    case PickleKind::kDict: return "dict";
-    case PickleKind::kSet: return "set";
-    case PickleKind::kGlobal: return "global";
-    case PickleKind::kStorage: return "storage";
-    case PickleKind::kTensor: return "tensor";
-    case PickleKind::kObject: return "object";
-  }
-  return "?";
+  // Python's type names, indexed by PickleKind.
+  constexpr absl::string_view kNames[] = {
+      "None", "bool", "int",    "float",  "str",     "bytes",  "tuple",
+      "list", "dict", "set",    "global", "storage", "tensor", "object"};
+  const size_t i = static_cast<size_t>(kind);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
 }
 
 std::string PickleDocument::DebugString(PickleId id, int max_depth) const {
+  constexpr size_t kMaxShown = 16;  // elements per container in the text
   const PickleValue& v = at(id);
-  auto children = [&](absl::string_view open, absl::string_view close) {
+  auto join = [&](absl::string_view open, absl::string_view close) {
     if (max_depth <= 0) return absl::StrCat(open, "...", close);
+    const size_t step = v.kind == PickleKind::kDict ? 2 : 1;
     std::vector<std::string> parts;
-    for (PickleId c : v.items) parts.push_back(DebugString(c, max_depth - 1));
+    for (size_t i = 0; i + step <= v.items.size(); i += step) {
+      if (parts.size() == kMaxShown) {
+        parts.push_back("...");
+        break;
+      }
+      parts.push_back(DebugString(v.items[i], max_depth - 1));
+      if (step == 2) {
+        absl::StrAppend(&parts.back(), ": ",
+                        DebugString(v.items[i + 1], max_depth - 1));
+      }
+    }
     if (v.kind == PickleKind::kTuple && parts.size() == 1) parts[0] += ",";
     return absl::StrCat(open, absl::StrJoin(parts, ", "), close);
   };
@@ -808,21 +757,12 @@ std::string PickleDocument::DebugString(PickleId id, int max_depth) const {
     case PickleKind::kFloat: return absl::StrCat(v.float_value);
     case PickleKind::kString: return absl::StrCat("'", v.text, "'");
     case PickleKind::kBytes: return absl::StrCat("b<", v.text.size(), ">");
-    case PickleKind::kTuple: return children("(", ")");
-    case PickleKind::kList: return children("[", "]");
-    case PickleKind::kSet: return children("{", "}");
-    case PickleKind::kObject: return children(absl::StrCat(v.text, "("), ")");
+    case PickleKind::kTuple: return join("(", ")");
+    case PickleKind::kList: return join("[", "]");
+    case PickleKind::kSet: return join("{", "}");
+    case PickleKind::kDict: return join("{", "}");
+    case PickleKind::kObject: return join(absl::StrCat(v.text, "("), ")");
     case PickleKind::kGlobal: return v.text;
-    case PickleKind::kDict: {
-      if (max_depth <= 0) return "{...}";
-      std::vector<std::string> parts;
-      for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
-        parts.push_back(absl::StrCat(DebugString(v.items[i], max_depth - 1),
-                                     ": ",
-                                     DebugString(v.items[i + 1], max_depth - 1)));
-      }
-      return absl::StrCat("{", absl::StrJoin(parts, ", "), "}");
-    }
     case PickleKind::kStorage:
       return absl::StrCat("storage(", DataTypeName(v.storage->dtype), ", key='",
                           v.storage->key, "', numel=", v.storage->numel, ")");

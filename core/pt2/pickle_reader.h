@@ -103,7 +103,7 @@ struct PickleValue {
 struct PickleLimits {
   size_t max_memo_entries = size_t{1} << 22;
   size_t max_mark_depth = 1024;  // nesting of MARK-delimited groups
-  size_t max_values = size_t{1} << 24;
+  size_t max_values = size_t{1} << 22;  // ~110 bytes each
 };
 
 class PickleDocument {
@@ -114,7 +114,7 @@ class PickleDocument {
   size_t size() const { return values_.size(); }
 
   // A Python-like rendering for messages and tests, nested at most
-  // `max_depth` levels ("..." below that).
+  // `max_depth` levels and 16 elements per container ("..." beyond).
   std::string DebugString(PickleId id, int max_depth = 8) const;
 
  private:

@@ -279,7 +279,9 @@ TEST(ZipReaderFixtureTest, OpensTorchWrittenArchives) {
     for (const ZipEntry& e : zip->entries()) {
       absl::StatusOr<uint64_t> offset = zip->DataOffset(e);
       ASSERT_TRUE(offset.ok()) << offset.status();
-      if (c.aligned) EXPECT_EQ(*offset % 64, 0u) << e.name;
+      if (c.aligned) {
+        EXPECT_EQ(*offset % 64, 0u) << e.name;
+      }
       EXPECT_TRUE(zip->VerifyCrc32(e).ok()) << e.name;
     }
   }

@@ -537,16 +537,17 @@ TEST(ProgramJsonTest, PayloadConfigEdgeCases) {
 
 // ---- schema version ---------------------------------------------------------------
 
-TEST(ProgramJsonTest, ParseSchemaVersionStopsEarly) {
+TEST(ProgramJsonTest, ParseSchemaVersionReadsOnlyTheTopLevelKey) {
   auto v = ParseSchemaVersion(Load("linear_relu.json"));
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(*v, std::make_pair(int64_t{8}, int64_t{14}));
-  // Only the prefix up to schema_version needs to be well formed: the scan
-  // stops there, so trailing garbage is never looked at.
-  auto prefix = ParseSchemaVersion(
-      R"({"graph_module": {"schema_version": 1}, "schema_version": {"minor": 3, "major": 8}} garbage)");
-  ASSERT_TRUE(prefix.ok()) << prefix.status();
-  EXPECT_EQ(*prefix, std::make_pair(int64_t{8}, int64_t{3}));
+  // Nested keys and strings that look like the key do not count; the scan
+  // does not look past the value.
+  auto nested = ParseSchemaVersion(
+      R"({"graph_module": {"schema_version": 1, "s": "\"schema_version\": 2"},)"
+      R"( "x": "\\", "schema_version" : {"minor": 3, "major": 8}} garbage)");
+  ASSERT_TRUE(nested.ok()) << nested.status();
+  EXPECT_EQ(*nested, std::make_pair(int64_t{8}, int64_t{3}));
   auto schema1 = ParseSchemaVersion(R"({"graph_module": {}, "schema_version": 1})");
   ASSERT_TRUE(schema1.ok()) << schema1.status();
   EXPECT_EQ(*schema1, std::make_pair(int64_t{1}, int64_t{0}));
@@ -554,9 +555,15 @@ TEST(ProgramJsonTest, ParseSchemaVersionStopsEarly) {
   ExpectError(ParseSchemaVersion(R"({"graph_module": {}})"),
               absl::StatusCode::kInvalidArgument, "missing 'schema_version'");
   ExpectError(ParseSchemaVersion(R"({"schema_version": "8.2"})"),
-              absl::StatusCode::kInvalidArgument, "schema_version: expected");
+              absl::StatusCode::kInvalidArgument,
+              "schema_version: expected an object, got string '8.2'");
+  ExpectError(ParseSchemaVersion(R"({"schema_version": {"minor": 2}})"),
+              absl::StatusCode::kInvalidArgument,
+              "schema_version: missing required field 'major'");
   ExpectError(ParseSchemaVersion(R"({"graph_module": [1,,2]})"),
               absl::StatusCode::kInvalidArgument, "malformed JSON at offset 20");
+  ExpectError(ParseSchemaVersion(R"({"schema_version": {"major": 8,)"),
+              absl::StatusCode::kInvalidArgument, "malformed JSON at offset 31");
 }
 
 TEST(ProgramJsonTest, SchemaMajorRules) {

@@ -1,0 +1,30 @@
+"""Shared fixtures for the end-to-end tests: the pt2onnx CLI and the fixture zoo."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def cli_path() -> pathlib.Path:
+    path = os.environ.get("PT2ONNX_BIN", str(ROOT / "bazel-bin" / "native" / "pt2onnx"))
+    return pathlib.Path(path)
+
+
+@pytest.fixture(scope="session")
+def pt2onnx():
+    path = cli_path()
+    if not path.exists():
+        pytest.fail(f"pt2onnx CLI not built at {path}; run tools/test.sh (it builds it first)")
+
+    def run(*args, check=True):
+        result = subprocess.run([str(path), *map(str, args)], capture_output=True, text=True)
+        if check and result.returncode != 0:
+            raise AssertionError(f"pt2onnx {' '.join(map(str, args))} failed "
+                                 f"(exit {result.returncode}):\n{result.stderr}")
+        return result
+
+    return run

@@ -1,0 +1,338 @@
+// Tests for ops/shape.cc: each case is a one-node program; it must convert,
+// pass the ONNX checker and shape inference, infer the FX output shapes and
+// dtypes, and (where given) emit the expected op types.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_join.h"
+#include "core/dtype.h"
+#include "core/pt2/schema.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+constexpr DataType kF32 = DataType::kFloat;
+constexpr DataType kI64 = DataType::kInt64;
+constexpr int64_t kMaxInt = 9223372036854775807;
+
+struct Case {
+  std::string name;
+  ProgramBuilder program;
+  std::vector<std::string> ops;  // expected op types (Constants skipped); empty: unchecked
+  // Symbolic cases: ONNX may infer a computed static size as unknown.
+  bool symbolic = false;
+};
+
+// A `SymInt` argument naming a symbol produced by another node.
+pt2::NamedArgument SymIntArg(std::string arg, std::string symbol) {
+  pt2::NamedArgument named;
+  named.name = std::move(arg);
+  named.arg.kind = pt2::Argument::Kind::kSymInt;
+  named.arg.sym.is_name = true;
+  named.arg.sym.name = std::move(symbol);
+  return named;
+}
+
+std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
+
+// x -> one node -> its outputs.
+Case Unary(std::string name, TensorSpec in, std::string target, std::vector<pt2::NamedArgument> args,
+           std::vector<TensorSpec> outs, std::vector<std::string> ops) {
+  ProgramBuilder b;
+  b.Input(in.name, in.dtype, in.shape);
+  args.insert(args.begin(), TensorArg("self", in.name));
+  b.Node(Aten(target), args, outs);
+  for (const TensorSpec& o : outs) b.Output(o.name);
+  return Case{std::move(name), b, std::move(ops)};
+}
+
+// x -> one node with a Tensor[] output.
+Case Listed(std::string name, TensorSpec in, std::string target,
+            std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
+            std::vector<std::string> ops) {
+  ProgramBuilder b;
+  b.Input(in.name, in.dtype, in.shape);
+  args.insert(args.begin(), TensorArg("self", in.name));
+  b.ListNode(Aten(target), args, outs);
+  for (const TensorSpec& o : outs) b.Output(o.name);
+  return Case{std::move(name), b, std::move(ops)};
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  TensorSpec x234{"x", kF32, {2, 3, 4}};
+
+  // reshape family
+  add(Unary("view", x234, "view.default", {IntsArg("size", {6, 4})}, {{"y", kF32, {6, 4}}},
+            {"Reshape"}));
+  add(Unary("view_infer", x234, "view.default", {IntsArg("size", {2, -1})},
+            {{"y", kF32, {2, 12}}}, {"Reshape"}));
+  add(Unary("reshape_zero_size", {"x", kF32, {0, 4}}, "reshape.default",
+            {IntsArg("shape", {0, 2, 2})}, {{"y", kF32, {0, 2, 2}}}, {"Reshape"}));
+  add(Unary("unsafe_view", x234, "_unsafe_view.default", {IntsArg("size", {24})},
+            {{"y", kF32, {24}}}, {"Reshape"}));
+  add(Unary("view_copy", x234, "view_copy.default", {IntsArg("size", {4, 6})},
+            {{"y", kF32, {4, 6}}}, {"Reshape"}));
+  add(Unary("flatten", {"x", kF32, {2, 3, 4, 5}}, "flatten.using_ints",
+            {IntArg("start_dim", 1), IntArg("end_dim", 2)}, {{"y", kF32, {2, 12, 5}}},
+            {"Reshape"}));
+  add(Unary("flatten_scalar", {"x", kF32, {}}, "flatten.using_ints", {}, {{"y", kF32, {1}}},
+            {"Reshape"}));
+  add(Unary("unflatten", {"x", kF32, {2, 12}}, "unflatten.int",
+            {IntArg("dim", -1), IntsArg("sizes", {3, -1})}, {{"y", kF32, {2, 3, 4}}},
+            {"Reshape"}));
+  add(Unary("ravel", x234, "ravel.default", {}, {{"y", kF32, {24}}}, {"Reshape"}));
+
+  // permutations
+  add(Unary("permute", x234, "permute.default", {IntsArg("dims", {2, 0, -2})},
+            {{"y", kF32, {4, 2, 3}}}, {"Transpose"}));
+  add(Unary("transpose", x234, "transpose.int", {IntArg("dim0", -1), IntArg("dim1", 0)},
+            {{"y", kF32, {4, 3, 2}}}, {"Transpose"}));
+  add(Unary("t", {"x", kF32, {3, 4}}, "t.default", {}, {{"y", kF32, {4, 3}}}, {"Transpose"}));
+  add(Unary("t_1d", {"x", kF32, {3}}, "t.default", {}, {{"y", kF32, {3}}}, {"Identity"}));
+  add(Unary("numpy_T", x234, "numpy_T.default", {}, {{"y", kF32, {4, 3, 2}}}, {"Transpose"}));
+  add(Unary("mT", x234, "mT.default", {}, {{"y", kF32, {2, 4, 3}}}, {"Transpose"}));
+  add(Unary("movedim", x234, "movedim.int", {IntArg("source", 0), IntArg("destination", -1)},
+            {{"y", kF32, {3, 4, 2}}}, {"Transpose"}));
+  add(Unary("swapaxes", x234, "swapaxes.default", {IntArg("axis0", 0), IntArg("axis1", 1)},
+            {{"y", kF32, {3, 2, 4}}}, {"Transpose"}));
+
+  // squeeze / unsqueeze
+  add(Unary("unsqueeze", {"x", kF32, {2, 3}}, "unsqueeze.default", {IntArg("dim", -1)},
+            {{"y", kF32, {2, 3, 1}}}, {"Unsqueeze"}));
+  add(Unary("squeeze_all", {"x", kF32, {1, 3, 1}}, "squeeze.default", {}, {{"y", kF32, {3}}},
+            {"Squeeze"}));
+  add(Unary("squeeze_dims", {"x", kF32, {1, 3, 1}}, "squeeze.dims", {IntsArg("dim", {0, -1})},
+            {{"y", kF32, {3}}}, {"Squeeze"}));
+  add(Unary("squeeze_dim_not_one", {"x", kF32, {2, 3}}, "squeeze.dim", {IntArg("dim", 0)},
+            {{"y", kF32, {2, 3}}}, {"Identity"}));
+
+  // expand / repeat / tile
+  add(Unary("expand", {"x", kF32, {3, 1}}, "expand.default", {IntsArg("size", {2, -1, 4})},
+            {{"y", kF32, {2, 3, 4}}}, {"Expand"}));
+  add(Unary("repeat", {"x", kF32, {2, 3}}, "repeat.default", {IntsArg("repeats", {2, 1, 2})},
+            {{"y", kF32, {2, 2, 6}}}, {"Unsqueeze", "Tile"}));
+  add(Unary("tile_short", {"x", kF32, {2, 3}}, "tile.default", {IntsArg("dims", {2})},
+            {{"y", kF32, {2, 6}}}, {"Concat", "Tile"}));
+
+  // cat / stack
+  {
+    ProgramBuilder b;
+    b.Input("a", kF32, {2, 3}).Input("b", kF32, {2, 5});
+    b.Node(Aten("cat.default"), {TensorsArg("tensors", {"a", "b"}), IntArg("dim", -1)},
+           {{"y", kF32, {2, 8}}});
+    b.Output("y");
+    add(Case{"cat", b, {"Concat"}});
+  }
+  {
+    ProgramBuilder b;
+    b.Input("a", kF32, {2, 3}).Input("b", kF32, {2, 3});
+    b.Node(Aten("stack.default"), {TensorsArg("tensors", {"a", "b"}), IntArg("dim", 1)},
+           {{"y", kF32, {2, 2, 3}}});
+    b.Output("y");
+    add(Case{"stack", b, {"Unsqueeze", "Unsqueeze", "Concat"}});
+  }
+
+  // split family
+  add(Listed("split_tensor", {"x", kF32, {2, 10}}, "split.Tensor",
+             {IntArg("split_size", 4), IntArg("dim", 1)},
+             {{"s0", kF32, {2, 4}}, {"s1", kF32, {2, 4}}, {"s2", kF32, {2, 2}}}, {"Split"}));
+  add(Listed("split_with_sizes", {"x", kF32, {5, 2}}, "split_with_sizes.default",
+             {IntsArg("split_sizes", {2, 3})}, {{"s0", kF32, {2, 2}}, {"s1", kF32, {3, 2}}},
+             {"Split"}));
+  add(Listed("chunk", {"x", kF32, {7, 2}}, "chunk.default", {IntArg("chunks", 3)},
+             {{"c0", kF32, {3, 2}}, {"c1", kF32, {3, 2}}, {"c2", kF32, {1, 2}}}, {"Split"}));
+  add(Listed("unbind", {"x", kF32, {3, 2}}, "unbind.int", {IntArg("dim", 0)},
+             {{"u0", kF32, {2}}, {"u1", kF32, {2}}, {"u2", kF32, {2}}},
+             {"Split", "Squeeze", "Squeeze", "Squeeze"}));
+
+  // slicing
+  add(Unary("slice_step", {"x", kF32, {4, 10}}, "slice.Tensor",
+            {IntArg("dim", 1), IntArg("start", 2), IntArg("end", kMaxInt), IntArg("step", 2)},
+            {{"y", kF32, {4, 4}}}, {"Slice"}));
+  add(Unary("slice_negative_start", {"x", kF32, {4, 10}}, "slice.Tensor",
+            {IntArg("dim", -1), IntArg("start", -3), NoneArg("end")}, {{"y", kF32, {4, 3}}},
+            {"Slice"}));
+  add(Unary("slice_noop", {"x", kF32, {4, 10}}, "slice.Tensor",
+            {IntArg("dim", 0), IntArg("start", 0), IntArg("end", kMaxInt)},
+            {{"y", kF32, {4, 10}}}, {"Identity"}));
+  add(Unary("select_negative", {"x", kF32, {4, 5}}, "select.int",
+            {IntArg("dim", 1), IntArg("index", -1)}, {{"y", kF32, {4}}}, {"Gather"}));
+  add(Unary("narrow_negative", {"x", kF32, {4, 10}}, "narrow.default",
+            {IntArg("dim", 1), IntArg("start", -4), IntArg("length", 4)}, {{"y", kF32, {4, 4}}},
+            {"Slice"}));
+  add(Unary("flip", {"x", kF32, {2, 3}}, "flip.default", {IntsArg("dims", {0, -1})},
+            {{"y", kF32, {2, 3}}}, {"Slice"}));
+  add(Unary("roll", {"x", kF32, {2, 5}}, "roll.default",
+            {IntsArg("shifts", {-2}), IntsArg("dims", {1})}, {{"y", kF32, {2, 5}}},
+            {"Slice", "Slice", "Concat"}));
+  add(Unary("roll_flat", {"x", kF32, {2, 3}}, "roll.default", {IntsArg("shifts", {1})},
+            {{"y", kF32, {2, 3}}}, {"Reshape", "Slice", "Slice", "Concat", "Shape", "Reshape"}));
+
+  // identity-like views, pixel shuffles, diagonal, unfold
+  add(Unary("alias_copy", x234, "alias_copy.default", {}, {{"y", kF32, {2, 3, 4}}},
+            {"Identity"}));
+  add(Unary("as_strided_identity", {"x", kF32, {2, 3}}, "as_strided.default",
+            {IntsArg("size", {2, 3}), IntsArg("stride", {3, 1})}, {{"y", kF32, {2, 3}}},
+            {"Identity"}));
+  add(Unary("pixel_shuffle", {"x", kF32, {1, 8, 3, 3}}, "pixel_shuffle.default",
+            {IntArg("upscale_factor", 2)}, {{"y", kF32, {1, 2, 6, 6}}},
+            {"Reshape", "Transpose", "Reshape"}));
+  add(Unary("pixel_unshuffle", {"x", kF32, {1, 2, 6, 6}}, "pixel_unshuffle.default",
+            {IntArg("downscale_factor", 2)}, {{"y", kF32, {1, 8, 3, 3}}},
+            {"Reshape", "Transpose", "Reshape"}));
+  add(Unary("pixel_shuffle_unbatched", {"x", kF32, {4, 2, 2}}, "pixel_shuffle.default",
+            {IntArg("upscale_factor", 2)}, {{"y", kF32, {1, 4, 4}}},
+            {"Reshape", "Transpose", "Reshape"}));
+  add(Unary("diagonal", {"x", kF32, {3, 4}}, "diagonal.default", {IntArg("offset", 1)},
+            {{"y", kF32, {3}}}, {"Transpose", "Reshape", "Gather"}));
+  add(Unary("diagonal_batched", {"x", kF32, {2, 3, 3}}, "diagonal.default",
+            {IntArg("dim1", -2), IntArg("dim2", -1)}, {{"y", kF32, {2, 3}}},
+            {"Reshape", "Gather"}));
+  add(Unary("unfold", {"x", kF32, {2, 10}}, "unfold.default",
+            {IntArg("dimension", 1), IntArg("size", 4), IntArg("step", 3)},
+            {{"y", kF32, {2, 3, 4}}}, {"Gather"}));
+
+  // symbolic sizes
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "4"});
+    b.Node(Aten("reshape.default"), {TensorArg("self", "x"), IntsArg("shape", {-1, 2, 2})},
+           {{"y", kF32, {2, 2, 2}, {"s0", "", ""}}});
+    b.Output("y");
+    add(Case{"reshape_symbolic", b, {"Reshape"}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "4"});
+    b.SymNode(Aten("sym_size.int"), {TensorArg("self", "x"), IntArg("dim", 0)}, "n");
+    b.Node(Aten("view.default"), {TensorArg("self", "x"), SymIntsArg("size", {"n", "2", "2"})},
+           {{"y", kF32, {2, 2, 2}, {"s0", "", ""}}});
+    b.Output("y");
+    add(Case{"view_sym_size", b, {}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "3", "4"});
+    b.Node(Aten("flatten.using_ints"), {TensorArg("self", "x"), IntArg("start_dim", 1)},
+           {{"y", kF32, {2, 12}, {"s0", ""}}});
+    b.Output("y");
+    add(Case{"flatten_symbolic", b, {"Shape", "Concat", "Reshape"}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "1"});
+    b.Node(Aten("expand.default"), {TensorArg("self", "x"), IntsArg("size", {-1, 4})},
+           {{"y", kF32, {2, 4}, {"s0", ""}}});
+    b.Output("y");
+    add(Case{"expand_keep_symbolic", b, {"Abs", "Expand"}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "3"});
+    b.ListNode(Aten("split.Tensor"), {TensorArg("self", "x"), IntArg("split_size", 2)},
+               {{"a", kF32, {2, 3}}, {"b", kF32, {2, 3}, {"s1", ""}}});
+    b.Output("a").Output("b");
+    add(Case{"split_symbolic", b, {}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "8"});
+    b.SymNode(Aten("sym_size.int"), {TensorArg("self", "x"), IntArg("dim", 0)}, "n");
+    b.Node(Aten("slice.Tensor"),
+           {TensorArg("self", "x"), IntArg("dim", 0), IntArg("start", 1), SymIntArg("end", "n")},
+           {{"y", kF32, {1, 8}, {"s1", ""}}});
+    b.Output("y");
+    add(Case{"slice_symbolic_end", b, {}, true});
+  }
+  {
+    ProgramBuilder b;
+    b.SymInput("x", kF32, {"s0", "5"});
+    b.Node(Aten("roll.default"),
+           {TensorArg("self", "x"), IntsArg("shifts", {3}), IntsArg("dims", {0})},
+           {{"y", kF32, {2, 5}, {"s0", ""}}});
+    b.Output("y");
+    add(Case{"roll_symbolic", b, {"Shape", "Mod", "Sub", "Slice", "Slice", "Concat"}, true});
+  }
+  return cases;
+}
+
+class ShapeOpsTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
+  const Case& c = GetParam();
+  pt2::ExportedProgram program = c.program.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
+  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
+    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
+    const std::vector<int64_t>& inferred = got->output_shapes[i];
+    ASSERT_EQ(inferred.size(), meta.sizes.size())
+        << "output " << i << " inferred [" << absl::StrJoin(inferred, ", ") << "]";
+    for (size_t d = 0; d < inferred.size(); ++d) {
+      const pt2::SymInt& want = meta.sizes[d];
+      if (want.is_symbolic) {
+        EXPECT_EQ(inferred[d], -1) << "output " << i << " dim " << d;
+      } else if (!(c.symbolic && inferred[d] == -1)) {
+        EXPECT_EQ(inferred[d], want.value) << "output " << i << " dim " << d;
+      }
+    }
+    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
+  }
+  if (!c.ops.empty()) EXPECT_THAT(OpTypes(got->model), ElementsAreArray(c.ops));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shape, ShapeOpsTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+// Unsupported argument combinations name what is unsupported.
+TEST(ShapeOpsErrors, AsStridedNonIdentity) {
+  ProgramBuilder b;
+  b.Input("x", kF32, {4, 4});
+  b.Node(Aten("as_strided.default"),
+         {TensorArg("self", "x"), IntsArg("size", {2, 2}), IntsArg("stride", {1, 2})},
+         {{"y", kF32, {2, 2}}});
+  b.Output("y");
+  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(got.status().message(), HasSubstr("as_strided"));
+}
+
+TEST(ShapeOpsErrors, DiagonalSymbolic) {
+  ProgramBuilder b;
+  b.SymInput("x", kF32, {"s0", "s0"});
+  b.Node(Aten("diagonal.default"), {TensorArg("self", "x")}, {{"y", kF32, {2}, {"s0"}}});
+  b.Output("y");
+  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(got.status().message(), HasSubstr("diagonal over symbolic"));
+}
+
+TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
+  ProgramBuilder b;
+  b.SymInput("x", kF32, {"s0", "4"});
+  b.SymNode(Aten("sym_size.int"), {TensorArg("self", "x"), IntArg("dim", 0)}, "n");
+  b.Node(Aten("view.default"), {TensorArg("self", "x"), SymIntsArg("size", {"n", "0", "-1"})},
+         {{"y", kF32, {2, 0, 4}, {"s0", "", ""}}});
+  b.Output("y");
+  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(got.status().message(), HasSubstr("both a 0 size and -1"));
+}
+
+}  // namespace
+}  // namespace pt2onnx::testing
