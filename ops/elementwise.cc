@@ -216,17 +216,14 @@ absl::Status AddSub(TranslateContext& ctx, absl::string_view op_type, bool rever
 }
 
 // aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-absl::Status AtenAddTensor(TranslateContext& ctx) { return AddSub(ctx, "Add", false); }
 // aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-absl::Status AtenAddScalar(TranslateContext& ctx) { return AddSub(ctx, "Add", false); }
+absl::Status AtenAdd(TranslateContext& ctx) { return AddSub(ctx, "Add", false); }
 // aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-absl::Status AtenSubTensor(TranslateContext& ctx) { return AddSub(ctx, "Sub", false); }
 // aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-absl::Status AtenSubScalar(TranslateContext& ctx) { return AddSub(ctx, "Sub", false); }
+absl::Status AtenSub(TranslateContext& ctx) { return AddSub(ctx, "Sub", false); }
 // aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-absl::Status AtenRsubTensor(TranslateContext& ctx) { return AddSub(ctx, "Sub", true); }
 // aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-absl::Status AtenRsubScalar(TranslateContext& ctx) { return AddSub(ctx, "Sub", true); }
+absl::Status AtenRsub(TranslateContext& ctx) { return AddSub(ctx, "Sub", true); }
 
 // Both operands in the output dtype, then `op_type`.
 absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type,
@@ -239,12 +236,11 @@ absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type
 }
 
 // aten::mul.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenMulTensor(TranslateContext& ctx) {
+// aten::mul.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenMul(TranslateContext& ctx) {
   if (ctx.OutputDtype(0) == DataType::kBool) return BinaryInOutputType(ctx, "And");
   return BinaryInOutputType(ctx, "Mul");
 }
-// aten::mul.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenMulScalar(TranslateContext& ctx) { return AtenMulTensor(ctx); }
 
 // Division with torch's rounding modes. Without one the output is floating
 // (integer inputs were promoted), so plain Div is true division.
@@ -274,50 +270,43 @@ absl::StatusOr<std::string> RoundingMode(const TranslateContext& ctx) {
 }
 
 // aten::div.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenDivTensor(TranslateContext& ctx) { return DivMode(ctx, ""); }
 // aten::div.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenDivScalar(TranslateContext& ctx) { return DivMode(ctx, ""); }
+absl::Status AtenDiv(TranslateContext& ctx) { return DivMode(ctx, ""); }
 // aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
-absl::Status AtenDivTensorMode(TranslateContext& ctx) {
+// aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+absl::Status AtenDivMode(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string mode, RoundingMode(ctx));
   return DivMode(ctx, mode);
 }
-// aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
-absl::Status AtenDivScalarMode(TranslateContext& ctx) { return AtenDivTensorMode(ctx); }
 // aten::floor_divide(Tensor self, Tensor other) -> Tensor
 absl::Status AtenFloorDivide(TranslateContext& ctx) { return DivMode(ctx, "floor"); }
 
 // aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
-absl::Status AtenPowTensorTensor(TranslateContext& ctx) {
+// aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+// aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
+absl::Status AtenPow(TranslateContext& ctx) {
   return BinaryInOutputType(ctx, "Pow", "self", "exponent");
 }
-// aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
-absl::Status AtenPowTensorScalar(TranslateContext& ctx) { return AtenPowTensorTensor(ctx); }
-// aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
-absl::Status AtenPowScalar(TranslateContext& ctx) { return AtenPowTensorTensor(ctx); }
 
 // aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenRemainderTensor(TranslateContext& ctx) {
+// aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor
+// aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+absl::Status AtenRemainder(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
   return Bind(ctx, PythonMod(ctx, a, b, dtype));
 }
-// aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenRemainderScalar(TranslateContext& ctx) { return AtenRemainderTensor(ctx); }
-// aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-absl::Status AtenRemainderScalarTensor(TranslateContext& ctx) { return AtenRemainderTensor(ctx); }
 
 // C fmod: the result has the dividend's sign (Mod fmod=1, ints and floats).
 // aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenFmodTensor(TranslateContext& ctx) {
+// aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor
+absl::Status AtenFmod(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
   return Bind(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
 }
-// aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenFmodScalar(TranslateContext& ctx) { return AtenFmodTensor(ctx); }
 
 // ONNX has no Atan2: atan(y/x), moved by ±pi in the left half-plane; (0, 0)
 // gives 0 as in torch instead of atan(nan).
@@ -371,29 +360,23 @@ absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool nega
 }
 
 // aten::eq.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenEqTensor(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
 // aten::eq.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenEqScalar(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
+absl::Status AtenEq(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
 // aten::ne.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenNeTensor(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
 // aten::ne.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenNeScalar(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
+absl::Status AtenNe(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
 // aten::lt.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenLtTensor(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
 // aten::lt.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenLtScalar(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
+absl::Status AtenLt(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
 // aten::le.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenLeTensor(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
 // aten::le.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenLeScalar(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
+absl::Status AtenLe(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
 // aten::gt.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenGtTensor(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
 // aten::gt.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenGtScalar(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
+absl::Status AtenGt(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
 // aten::ge.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenGeTensor(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
 // aten::ge.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenGeScalar(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
+absl::Status AtenGe(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
 
 // ---- Logical and bitwise -----------------------------------------------------
 
@@ -435,25 +418,22 @@ absl::Status Bitwise(TranslateContext& ctx, absl::string_view bool_op, absl::str
 }
 
 // aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenBitwiseAndTensor(TranslateContext& ctx) { return Bitwise(ctx, "And", "BitwiseAnd"); }
 // aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenBitwiseAndScalar(TranslateContext& ctx) { return AtenBitwiseAndTensor(ctx); }
+absl::Status AtenBitwiseAnd(TranslateContext& ctx) { return Bitwise(ctx, "And", "BitwiseAnd"); }
 // aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenBitwiseOrTensor(TranslateContext& ctx) { return Bitwise(ctx, "Or", "BitwiseOr"); }
 // aten::bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenBitwiseOrScalar(TranslateContext& ctx) { return AtenBitwiseOrTensor(ctx); }
+absl::Status AtenBitwiseOr(TranslateContext& ctx) { return Bitwise(ctx, "Or", "BitwiseOr"); }
 // aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
-absl::Status AtenBitwiseXorTensor(TranslateContext& ctx) { return Bitwise(ctx, "Xor", "BitwiseXor"); }
 // aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenBitwiseXorScalar(TranslateContext& ctx) { return AtenBitwiseXorTensor(ctx); }
+absl::Status AtenBitwiseXor(TranslateContext& ctx) { return Bitwise(ctx, "Xor", "BitwiseXor"); }
 // aten::bitwise_not(Tensor self) -> Tensor
 absl::Status AtenBitwiseNot(TranslateContext& ctx) { return Bitwise(ctx, "Not", "BitwiseNot"); }
 // aten::__and__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
-absl::Status AtenDunderAnd(TranslateContext& ctx) { return AtenBitwiseAndTensor(ctx); }
+absl::Status AtenDunderAnd(TranslateContext& ctx) { return AtenBitwiseAnd(ctx); }
 // aten::__or__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
-absl::Status AtenDunderOr(TranslateContext& ctx) { return AtenBitwiseOrTensor(ctx); }
+absl::Status AtenDunderOr(TranslateContext& ctx) { return AtenBitwiseOr(ctx); }
 // aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor (also .Scalar)
-absl::Status AtenDunderXor(TranslateContext& ctx) { return AtenBitwiseXorTensor(ctx); }
+absl::Status AtenDunderXor(TranslateContext& ctx) { return AtenBitwiseXor(ctx); }
 
 // ---- Unary math ----------------------------------------------------------------
 
@@ -626,6 +606,8 @@ absl::Status AtenNanToNum(TranslateContext& ctx) {
 
 // Scalar bounds go to Clip as 0-d values; None leaves the input empty.
 // aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+// aten::clamp_min(Tensor self, Scalar min) -> Tensor
+// aten::clamp_max(Tensor self, Scalar max) -> Tensor
 absl::Status AtenClamp(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
@@ -638,13 +620,11 @@ absl::Status AtenClamp(TranslateContext& ctx) {
   if (inputs[2].empty()) inputs.pop_back();
   return Bind(ctx, ctx.Op("Clip", inputs));
 }
-// aten::clamp_min(Tensor self, Scalar min) -> Tensor
-absl::Status AtenClampMin(TranslateContext& ctx) { return AtenClamp(ctx); }
-// aten::clamp_max(Tensor self, Scalar max) -> Tensor
-absl::Status AtenClampMax(TranslateContext& ctx) { return AtenClamp(ctx); }
 
 // Tensor bounds broadcast, which Clip's do not: max(x, min) then min(., max).
 // aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+// aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+// aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
 absl::Status AtenClampTensor(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
@@ -658,10 +638,6 @@ absl::Status AtenClampTensor(TranslateContext& ctx) {
   }
   return Bind(ctx, y);
 }
-// aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
-absl::Status AtenClampMinTensor(TranslateContext& ctx) { return AtenClampTensor(ctx); }
-// aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
-absl::Status AtenClampMaxTensor(TranslateContext& ctx) { return AtenClampTensor(ctx); }
 
 // aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
 // (also .ScalarSelf, .ScalarOther, .Scalar: the scalars become 0-d values)
@@ -771,60 +747,60 @@ void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view ove
 
 void RegisterElementwiseOps(OpRegistry& r) {
   // Arithmetic.
-  AddWithInPlace(r, "aten::add", "Tensor", &AtenAddTensor);
-  AddWithInPlace(r, "aten::add", "Scalar", &AtenAddScalar);
-  AddWithInPlace(r, "aten::sub", "Tensor", &AtenSubTensor);
-  AddWithInPlace(r, "aten::sub", "Scalar", &AtenSubScalar);
-  r.Add("aten::rsub.Tensor", &AtenRsubTensor);
-  r.Add("aten::rsub.Scalar", &AtenRsubScalar);
-  AddWithInPlace(r, "aten::mul", "Tensor", &AtenMulTensor);
-  AddWithInPlace(r, "aten::mul", "Scalar", &AtenMulScalar);
-  AddWithInPlace(r, "aten::div", "Tensor", &AtenDivTensor);
-  AddWithInPlace(r, "aten::div", "Scalar", &AtenDivScalar);
-  AddWithInPlace(r, "aten::div", "Tensor_mode", &AtenDivTensorMode);
-  AddWithInPlace(r, "aten::div", "Scalar_mode", &AtenDivScalarMode);
-  r.Add("aten::true_divide.Tensor", &AtenDivTensor);
-  r.Add("aten::true_divide.Scalar", &AtenDivScalar);
+  AddWithInPlace(r, "aten::add", "Tensor", &AtenAdd);
+  AddWithInPlace(r, "aten::add", "Scalar", &AtenAdd);
+  AddWithInPlace(r, "aten::sub", "Tensor", &AtenSub);
+  AddWithInPlace(r, "aten::sub", "Scalar", &AtenSub);
+  r.Add("aten::rsub.Tensor", &AtenRsub);
+  r.Add("aten::rsub.Scalar", &AtenRsub);
+  AddWithInPlace(r, "aten::mul", "Tensor", &AtenMul);
+  AddWithInPlace(r, "aten::mul", "Scalar", &AtenMul);
+  AddWithInPlace(r, "aten::div", "Tensor", &AtenDiv);
+  AddWithInPlace(r, "aten::div", "Scalar", &AtenDiv);
+  AddWithInPlace(r, "aten::div", "Tensor_mode", &AtenDivMode);
+  AddWithInPlace(r, "aten::div", "Scalar_mode", &AtenDivMode);
+  r.Add("aten::true_divide.Tensor", &AtenDiv);
+  r.Add("aten::true_divide.Scalar", &AtenDiv);
   r.Add("aten::floor_divide.default", &AtenFloorDivide);
   r.Add("aten::floor_divide_.Tensor", &AtenFloorDivide);
   AddWithInPlace(r, "aten::floor_divide", "Scalar", &AtenFloorDivide);
-  AddWithInPlace(r, "aten::pow", "Tensor_Tensor", &AtenPowTensorTensor);
-  AddWithInPlace(r, "aten::pow", "Tensor_Scalar", &AtenPowTensorScalar);
-  r.Add("aten::pow.Scalar", &AtenPowScalar);
-  AddWithInPlace(r, "aten::remainder", "Tensor", &AtenRemainderTensor);
-  AddWithInPlace(r, "aten::remainder", "Scalar", &AtenRemainderScalar);
-  r.Add("aten::remainder.Scalar_Tensor", &AtenRemainderScalarTensor);
-  AddWithInPlace(r, "aten::fmod", "Tensor", &AtenFmodTensor);
-  AddWithInPlace(r, "aten::fmod", "Scalar", &AtenFmodScalar);
+  AddWithInPlace(r, "aten::pow", "Tensor_Tensor", &AtenPow);
+  AddWithInPlace(r, "aten::pow", "Tensor_Scalar", &AtenPow);
+  r.Add("aten::pow.Scalar", &AtenPow);
+  AddWithInPlace(r, "aten::remainder", "Tensor", &AtenRemainder);
+  AddWithInPlace(r, "aten::remainder", "Scalar", &AtenRemainder);
+  r.Add("aten::remainder.Scalar_Tensor", &AtenRemainder);
+  AddWithInPlace(r, "aten::fmod", "Tensor", &AtenFmod);
+  AddWithInPlace(r, "aten::fmod", "Scalar", &AtenFmod);
   AddWithInPlace(r, "aten::atan2", "default", &AtenAtan2);
   r.Add("aten::minimum.default", &AtenMinimum);
   r.Add("aten::maximum.default", &AtenMaximum);
   r.Add("aten::max.other", &AtenMaxOther);
   r.Add("aten::min.other", &AtenMinOther);
   // Comparisons.
-  AddWithInPlace(r, "aten::eq", "Tensor", &AtenEqTensor);
-  AddWithInPlace(r, "aten::eq", "Scalar", &AtenEqScalar);
-  AddWithInPlace(r, "aten::ne", "Tensor", &AtenNeTensor);
-  AddWithInPlace(r, "aten::ne", "Scalar", &AtenNeScalar);
-  AddWithInPlace(r, "aten::lt", "Tensor", &AtenLtTensor);
-  AddWithInPlace(r, "aten::lt", "Scalar", &AtenLtScalar);
-  AddWithInPlace(r, "aten::le", "Tensor", &AtenLeTensor);
-  AddWithInPlace(r, "aten::le", "Scalar", &AtenLeScalar);
-  AddWithInPlace(r, "aten::gt", "Tensor", &AtenGtTensor);
-  AddWithInPlace(r, "aten::gt", "Scalar", &AtenGtScalar);
-  AddWithInPlace(r, "aten::ge", "Tensor", &AtenGeTensor);
-  AddWithInPlace(r, "aten::ge", "Scalar", &AtenGeScalar);
+  AddWithInPlace(r, "aten::eq", "Tensor", &AtenEq);
+  AddWithInPlace(r, "aten::eq", "Scalar", &AtenEq);
+  AddWithInPlace(r, "aten::ne", "Tensor", &AtenNe);
+  AddWithInPlace(r, "aten::ne", "Scalar", &AtenNe);
+  AddWithInPlace(r, "aten::lt", "Tensor", &AtenLt);
+  AddWithInPlace(r, "aten::lt", "Scalar", &AtenLt);
+  AddWithInPlace(r, "aten::le", "Tensor", &AtenLe);
+  AddWithInPlace(r, "aten::le", "Scalar", &AtenLe);
+  AddWithInPlace(r, "aten::gt", "Tensor", &AtenGt);
+  AddWithInPlace(r, "aten::gt", "Scalar", &AtenGt);
+  AddWithInPlace(r, "aten::ge", "Tensor", &AtenGe);
+  AddWithInPlace(r, "aten::ge", "Scalar", &AtenGe);
   // Logical and bitwise.
   AddWithInPlace(r, "aten::logical_and", "default", &AtenLogicalAnd);
   AddWithInPlace(r, "aten::logical_or", "default", &AtenLogicalOr);
   AddWithInPlace(r, "aten::logical_xor", "default", &AtenLogicalXor);
   AddWithInPlace(r, "aten::logical_not", "default", &AtenLogicalNot);
-  AddWithInPlace(r, "aten::bitwise_and", "Tensor", &AtenBitwiseAndTensor);
-  AddWithInPlace(r, "aten::bitwise_and", "Scalar", &AtenBitwiseAndScalar);
-  AddWithInPlace(r, "aten::bitwise_or", "Tensor", &AtenBitwiseOrTensor);
-  AddWithInPlace(r, "aten::bitwise_or", "Scalar", &AtenBitwiseOrScalar);
-  AddWithInPlace(r, "aten::bitwise_xor", "Tensor", &AtenBitwiseXorTensor);
-  AddWithInPlace(r, "aten::bitwise_xor", "Scalar", &AtenBitwiseXorScalar);
+  AddWithInPlace(r, "aten::bitwise_and", "Tensor", &AtenBitwiseAnd);
+  AddWithInPlace(r, "aten::bitwise_and", "Scalar", &AtenBitwiseAnd);
+  AddWithInPlace(r, "aten::bitwise_or", "Tensor", &AtenBitwiseOr);
+  AddWithInPlace(r, "aten::bitwise_or", "Scalar", &AtenBitwiseOr);
+  AddWithInPlace(r, "aten::bitwise_xor", "Tensor", &AtenBitwiseXor);
+  AddWithInPlace(r, "aten::bitwise_xor", "Scalar", &AtenBitwiseXor);
   AddWithInPlace(r, "aten::bitwise_not", "default", &AtenBitwiseNot);
   r.Add("aten::__and__.Tensor", &AtenDunderAnd);
   r.Add("aten::__and__.Scalar", &AtenDunderAnd);
@@ -869,10 +845,10 @@ void RegisterElementwiseOps(OpRegistry& r) {
   // Selection and clamping.
   AddWithInPlace(r, "aten::clamp", "default", &AtenClamp);
   AddWithInPlace(r, "aten::clamp", "Tensor", &AtenClampTensor);
-  AddWithInPlace(r, "aten::clamp_min", "default", &AtenClampMin);
-  AddWithInPlace(r, "aten::clamp_min", "Tensor", &AtenClampMinTensor);
-  AddWithInPlace(r, "aten::clamp_max", "default", &AtenClampMax);
-  AddWithInPlace(r, "aten::clamp_max", "Tensor", &AtenClampMaxTensor);
+  AddWithInPlace(r, "aten::clamp_min", "default", &AtenClamp);
+  AddWithInPlace(r, "aten::clamp_min", "Tensor", &AtenClampTensor);
+  AddWithInPlace(r, "aten::clamp_max", "default", &AtenClamp);
+  AddWithInPlace(r, "aten::clamp_max", "Tensor", &AtenClampTensor);
   r.Add("aten::where.self", &AtenWhere);
   r.Add("aten::where.ScalarSelf", &AtenWhere);
   r.Add("aten::where.ScalarOther", &AtenWhere);

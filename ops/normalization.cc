@@ -125,8 +125,8 @@ absl::StatusOr<std::string> BatchNormInference(TranslateContext& ctx) {
 }
 
 // Batch norm over the batch's own statistics (training=True without running
-// stats: BatchNorm(track_running_stats=False)). Returns (y, mean, invstd),
-// the statistics squeezed to (C).
+// stats: BatchNorm(track_running_stats=False)). Returns y and the statistics
+// in the compute type, shaped (1, C, 1, ...).
 struct BatchStats {
   std::string y, mean, invstd;
 };
@@ -149,8 +149,8 @@ absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
                            ChannelAffine(ctx, ctx.Op("Mul", {centered, invstd}), rank, ct));
   BatchStats s;
   s.y = ctx.CastTo(y, ct, dtype);
-  s.mean = Reshape(ctx, mean, {-1});
-  s.invstd = Reshape(ctx, invstd, {-1});
+  s.mean = mean;
+  s.invstd = invstd;
   return s;
 }
 
@@ -171,11 +171,16 @@ absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
   if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
   PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
+  // torch returns the saved statistics as (C) in the compute type.
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  const DataType ct = ComputeType(dtype);
   if (outputs > 1 && OutputUsed(ctx, 1)) {
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, s.mean));
+    PT2ONNX_RETURN_IF_ERROR(
+        ctx.SetOutput(1, ctx.CastTo(Reshape(ctx, s.mean, {-1}), ct, ctx.OutputDtype(1))));
   }
   if (outputs > 2 && OutputUsed(ctx, 2)) {
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, s.invstd));
+    PT2ONNX_RETURN_IF_ERROR(
+        ctx.SetOutput(2, ctx.CastTo(Reshape(ctx, s.invstd, {-1}), ct, ctx.OutputDtype(2))));
   }
   return absl::OkStatus();
 }
@@ -297,8 +302,16 @@ absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64
   std::string var = ctx.Op("ReduceMean", {ctx.Op("Mul", {centered, centered}), axes});
   std::string rstd = ctx.Op(
       "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {var, ctx.ConstantScalar(ct, eps)})})});
-  std::string normalized =
-      ctx.Op("Reshape", {ctx.Op("Mul", {centered, rstd}), ctx.Op("Shape", {x})});
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("input"));
+  std::vector<int64_t> dims;
+  for (const pt2::SymInt& d : meta->sizes) {
+    if (d.is_symbolic) break;
+    dims.push_back(d.value);
+  }
+  // A constant target shape keeps shape inference exact for static inputs.
+  std::string shape = static_cast<int64_t>(dims.size()) == rank ? ctx.ConstantInt64s(dims)
+                                                                : ctx.Op("Shape", {x});
+  std::string normalized = ctx.Op("Reshape", {ctx.Op("Mul", {centered, rstd}), shape});
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ChannelAffine(ctx, normalized, rank, ct));
   GroupNormResult r;
   r.y = ctx.CastTo(y, ct, dtype);

@@ -64,6 +64,21 @@ std::optional<std::vector<int64_t>> StaticTrailingDims(const TranslateContext& c
   return dims;
 }
 
+// Static sizes of the first `n` dims of tensor argument `arg`, or nullopt.
+std::optional<std::vector<int64_t>> StaticLeadingDims(const TranslateContext& ctx,
+                                                      absl::string_view arg, int64_t n) {
+  absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
+  if (!meta.ok() || *meta == nullptr) return std::nullopt;
+  const std::vector<pt2::SymInt>& sizes = (*meta)->sizes;
+  if (static_cast<int64_t>(sizes.size()) < n) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < n; ++i) {
+    if (sizes[i].is_symbolic) return std::nullopt;
+    dims.push_back(sizes[i].value);
+  }
+  return dims;
+}
+
 // An int-list argument with one entry per spatial dim; a single entry
 // applies to every dim, and an empty list gives `fallback`.
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
@@ -360,8 +375,9 @@ std::vector<ir::Attribute> ResizeAttributes(const ResizeMode& m, bool align_corn
 // they are preferred over the sizes they imply.
 absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, bool align_corners,
                         std::optional<std::vector<double>> scales) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(ctx.Has("self") ? "self" : "input"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(ctx.Has("self") ? "self" : "input"));
+  const char* input_arg = ctx.Has("self") ? "self" : "input";  // .vec overloads say "input"
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(input_arg));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(input_arg));
   if (rank != n + 2) return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
   std::vector<ir::Attribute> attrs = ResizeAttributes(m, align_corners);
   if (scales) {
@@ -375,9 +391,16 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
         std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
     return ctx.SetOutput(0, ctx.Op("Resize", {x, "", ctx.Constant(t)}, attrs));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out_size, ctx.IntsAsTensor("output_size"));
-  std::string sizes = ctx.Op("Concat", {ShapeSlice(ctx, x, 0, 2), out_size},
-                             {ir::Attribute::Int("axis", 0)});
+  std::string sizes;
+  std::optional<std::vector<int64_t>> lead = StaticLeadingDims(ctx, input_arg, 2);
+  if (lead && ctx.IsStaticInts("output_size")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out_size, ctx.Ints("output_size"));
+    lead->insert(lead->end(), out_size.begin(), out_size.end());
+    sizes = ctx.ConstantInt64s(*lead);
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string out_size, ctx.IntsAsTensor("output_size"));
+    sizes = ctx.Op("Concat", {ShapeSlice(ctx, x, 0, 2), out_size}, {ir::Attribute::Int("axis", 0)});
+  }
   return ctx.SetOutput(0, ctx.Op("Resize", {x, "", "", sizes}, attrs));
 }
 

@@ -40,7 +40,7 @@ std::vector<std::string> OpRegistry::Conflicts() const {
       for (size_t j = i + 1; j < list.size(); ++j) {
         if (list[i].min_opset <= list[j].max_opset &&
             list[j].min_opset <= list[i].max_opset) {
-          conflicts.push_back(key);
+          if (conflicts.empty() || conflicts.back() != key) conflicts.push_back(key);
         }
       }
     }

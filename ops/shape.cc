@@ -410,11 +410,13 @@ absl::Status TileBy(TranslateContext& ctx, absl::string_view reps_arg) {
   PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument a, ctx.Arg(reps_arg));
   int64_t n = static_cast<int64_t>(a.kind == pt2::Argument::Kind::kSymInts ? a.syms.size()
                                                                             : a.ints.size());
+  if (n > rank) x = Unsqueeze(ctx, x, Iota(n - rank));
   if (ctx.IsStaticInts(reps_arg)) {
     PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> reps, ctx.Ints(reps_arg));
-    if (n <= rank && reps == std::vector<int64_t>(n, 1)) return ctx.SetOutput(0, x);
+    if (n < rank) reps.insert(reps.begin(), rank - n, 1);
+    if (n <= rank && reps == std::vector<int64_t>(rank, 1)) return ctx.SetOutput(0, x);
+    return ctx.SetOutput(0, ctx.Op("Tile", {x, ctx.ConstantInt64s(reps)}));
   }
-  if (n > rank) x = Unsqueeze(ctx, x, Iota(n - rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string reps, ctx.IntsAsTensor(reps_arg));
   if (n < rank) {
     reps = ctx.Op("Concat", {ctx.ConstantInt64s(std::vector<int64_t>(rank - n, 1)), reps},
@@ -639,8 +641,9 @@ absl::Status AtenNarrowDefault(TranslateContext& ctx) {
     int64_t end = *start + *length;
     // A negative start counts from the end; its window may end exactly there.
     if (*start < 0 && end == 0) end = kInt64Max;
-    return ctx.SetOutput(0, SliceAxis(ctx, x, axis, ctx.ConstantInt64s({*start}),
-                                      ctx.ConstantInt64s({end}), 1));
+    std::string start_t = ctx.ConstantInt64s({*start});
+    std::string end_t = ctx.ConstantInt64s({end});
+    return ctx.SetOutput(0, SliceAxis(ctx, x, axis, start_t, end_t, 1));
   }
   // Symbolic windows: torch checks start >= 0 for them at export time.
   PT2ONNX_ASSIGN_OR_RETURN(std::string start_t, ctx.InputAs("start", DataType::kInt64));

@@ -54,32 +54,30 @@ DataType ResultDtype(const TranslateContext& ctx) {
   return out.sym.is_name ? ScalarDtype(out.kind) : DataType::kUndefined;
 }
 
-struct SymOperand {
-  std::string value;
-  DataType dtype;
-};
-
-// Positional operand `i` as a 0-d value, with its dtype.
-absl::StatusOr<SymOperand> Operand(TranslateContext& ctx, size_t i) {
+// The node's positional operand `i` (a symbol, a constant or, rarely, a
+// 0-d tensor).
+absl::StatusOr<const pt2::NamedArgument*> OperandArg(const TranslateContext& ctx, size_t i) {
   const std::vector<pt2::NamedArgument>& inputs = ctx.node().inputs;
   if (i >= inputs.size()) {
     return ctx.Invalid(absl::StrCat("expected at least ", i + 1, " operands, got ", inputs.size()));
   }
-  const pt2::NamedArgument& a = inputs[i];
-  PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.Input(a.name));
-  DataType dtype = ScalarDtype(a.arg.kind);
-  if (a.arg.kind == ArgKind::kTensor) {
-    PT2ONNX_ASSIGN_OR_RETURN(dtype, ctx.InputDtype(a.name));
-  }
-  if (dtype == DataType::kUndefined) {
-    return ctx.Invalid(absl::StrCat("operand ", i, " ('", a.name, "') is not a number"));
-  }
-  return SymOperand{std::move(value), dtype};
+  return &inputs[i];
 }
 
+absl::StatusOr<DataType> OperandDtype(const TranslateContext& ctx, size_t i) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::NamedArgument* a, OperandArg(ctx, i));
+  if (a->arg.kind == ArgKind::kTensor) return ctx.InputDtype(a->name);
+  DataType dtype = ScalarDtype(a->arg.kind);
+  if (dtype == DataType::kUndefined) {
+    return ctx.Invalid(absl::StrCat("operand ", i, " ('", a->name, "') is not a number"));
+  }
+  return dtype;
+}
+
+// Operand `i` as a 0-d value of `dtype` (constants are emitted in it directly).
 absl::StatusOr<std::string> OperandAs(TranslateContext& ctx, size_t i, DataType dtype) {
-  PT2ONNX_ASSIGN_OR_RETURN(SymOperand op, Operand(ctx, i));
-  return ctx.CastTo(op.value, op.dtype, dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::NamedArgument* a, OperandArg(ctx, i));
+  return ctx.InputOrScalarAs(a->name, dtype);
 }
 
 // Nodes whose result was folded to a constant have nothing to bind.
@@ -186,16 +184,17 @@ absl::Status OperatorOr(TranslateContext& ctx) { return Bitwise(ctx, "Or", "Bitw
 // except for (in)equality, which ONNX defines on BOOL).
 absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool negate) {
   if (ResultIsConstant(ctx)) return absl::OkStatus();
-  PT2ONNX_ASSIGN_OR_RETURN(SymOperand a, Operand(ctx, 0));
-  PT2ONNX_ASSIGN_OR_RETURN(SymOperand b, Operand(ctx, 1));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType a_dtype, OperandDtype(ctx, 0));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType b_dtype, OperandDtype(ctx, 1));
   DataType dtype = DataType::kInt64;
-  if (IsFloatingPoint(a.dtype) || IsFloatingPoint(b.dtype)) {
+  if (IsFloatingPoint(a_dtype) || IsFloatingPoint(b_dtype)) {
     dtype = DataType::kFloat;
-  } else if (a.dtype == DataType::kBool && b.dtype == DataType::kBool && op_type == "Equal") {
+  } else if (a_dtype == DataType::kBool && b_dtype == DataType::kBool && op_type == "Equal") {
     dtype = DataType::kBool;
   }
-  std::string result = ctx.Op(op_type, {ctx.CastTo(a.value, a.dtype, dtype),
-                                        ctx.CastTo(b.value, b.dtype, dtype)});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, OperandAs(ctx, 0, dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, OperandAs(ctx, 1, dtype));
+  std::string result = ctx.Op(op_type, {a, b});
   if (negate) result = ctx.Op("Not", {result});
   return ctx.SetOutput(0, result);
 }
@@ -218,19 +217,23 @@ absl::Status OperatorGe(TranslateContext& ctx) { return Compare(ctx, "GreaterOrE
 // Float -> int rounding (math.floor/ceil/trunc, torch.sym_int); ints pass.
 absl::Status RoundToInt(TranslateContext& ctx, absl::string_view op_type) {
   if (ResultIsConstant(ctx)) return absl::OkStatus();
-  PT2ONNX_ASSIGN_OR_RETURN(SymOperand x, Operand(ctx, 0));
   DataType dtype = ResultDtype(ctx);
-  if (!IsFloatingPoint(x.dtype)) return ctx.SetOutput(0, ctx.CastTo(x.value, x.dtype, dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType in, OperandDtype(ctx, 0));
+  if (!IsFloatingPoint(in)) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string x, OperandAs(ctx, 0, dtype));
+    return ctx.SetOutput(0, x);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, OperandAs(ctx, 0, in));
   std::string rounded;
   if (op_type == "Trunc") {
     // ONNX has no Trunc and leaves the rounding of a float-to-int Cast
     // unspecified, so round explicitly before casting.
-    std::string negative = ctx.Op("Less", {x.value, ctx.ConstantScalar(x.dtype, 0)});
-    rounded = ctx.Op("Where", {negative, ctx.Op("Ceil", {x.value}), ctx.Op("Floor", {x.value})});
+    std::string negative = ctx.Op("Less", {x, ctx.ConstantScalar(in, 0)});
+    rounded = ctx.Op("Where", {negative, ctx.Op("Ceil", {x}), ctx.Op("Floor", {x})});
   } else {
-    rounded = ctx.Op(op_type, {x.value});
+    rounded = ctx.Op(op_type, {x});
   }
-  return ctx.SetOutput(0, ctx.CastTo(rounded, x.dtype, dtype));
+  return ctx.SetOutput(0, ctx.CastTo(rounded, in, dtype));
 }
 
 // math.trunc(x)

@@ -13,8 +13,10 @@
 // directory; the data offset comes from the local header (its extra field
 // length differs from the central one when padding is present).
 //
-//   PT2ONNX_ASSIGN_OR_RETURN(archive::ZipArchive zip, archive::ZipArchive::Open(bytes));
-//   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan json, zip.Read("model/models/model.json"));
+//   PT2ONNX_ASSIGN_OR_RETURN(archive::ZipArchive zip,
+//                            archive::ZipArchive::Open(bytes));
+//   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan json,
+//                            zip.Read("model/models/model.json"));
 //
 // Lifetimes: the archive and every span it returns view `bytes`; the caller
 // keeps those bytes alive (see core/bytes.h). The archive itself is a small

@@ -37,14 +37,13 @@ struct ForeignOp {
   absl::string_view name;
 };
 constexpr ForeignOp kForeignOps[] = {
-    {'B', "BINBYTES (protocol 3)"},  {'C', "SHORT_BINBYTES (protocol 3)"},
-    {0x8c, "SHORT_BINUNICODE (protocol 4)"},
-    {0x93, "STACK_GLOBAL (protocol 4)"}, {0x94, "MEMOIZE (protocol 4)"},
-    {0x95, "FRAME (protocol 4)"},    {'i', "INST"},  {'o', "OBJ"},
-    {'l', "LIST"},  {'d', "DICT"},   {'I', "INT"},   {'L', "LONG"},
-    {'F', "FLOAT"}, {'S', "STRING"}, {'V', "UNICODE"}, {'P', "PERSID"},
-    {'g', "GET"},   {'p', "PUT"},    {'0', "POP"},   {'1', "POP_MARK"},
-    {'2', "DUP"},
+    {'B', "BINBYTES (protocol 3)"},     {'C', "SHORT_BINBYTES (protocol 3)"},
+    {0x8c, "SHORT_BINUNICODE (proto 4)"}, {0x93, "STACK_GLOBAL (protocol 4)"},
+    {0x94, "MEMOIZE (protocol 4)"},     {0x95, "FRAME (protocol 4)"},
+    {'i', "INST"},    {'o', "OBJ"},     {'l', "LIST"},    {'d', "DICT"},
+    {'I', "INT"},     {'L', "LONG"},    {'F', "FLOAT"},   {'S', "STRING"},
+    {'V', "UNICODE"}, {'P', "PERSID"},  {'g', "GET"},     {'p', "PUT"},
+    {'0', "POP"},     {'1', "POP_MARK"}, {'2', "DUP"},
 };
 
 absl::string_view ForeignOpName(uint8_t op) {
@@ -153,6 +152,9 @@ class Unpickler {
   absl::StatusOr<PickleId> New(PickleValue value);
   absl::StatusOr<PickleId> Push(PickleValue value);
   absl::StatusOr<PickleId> Pop();
+  // Top is the last value above the innermost MARK (Python's unpickler
+  // starts a fresh stack at each MARK, so nothing below it is reachable).
+  absl::StatusOr<PickleId> Top(absl::string_view what) const;
   absl::StatusOr<std::vector<PickleId>> PopMark();
   PickleValue& V(PickleId id) { return values_[id]; }
 
@@ -227,10 +229,14 @@ absl::StatusOr<PickleId> Unpickler::Push(PickleValue value) {
   return id;
 }
 
-absl::StatusOr<PickleId> Unpickler::Pop() {
+absl::StatusOr<PickleId> Unpickler::Top(absl::string_view what) const {
   const size_t floor = marks_.empty() ? 0 : marks_.back();
-  if (stack_.size() <= floor) return Error("stack underflow");
-  const PickleId id = stack_.back();
+  if (stack_.size() <= floor) return Error(absl::StrCat(what, ": empty stack"));
+  return stack_.back();
+}
+
+absl::StatusOr<PickleId> Unpickler::Pop() {
+  PT2ONNX_ASSIGN_OR_RETURN(PickleId id, Top("stack underflow"));
   stack_.pop_back();
   return id;
 }
@@ -255,8 +261,7 @@ absl::StatusOr<PickleId> Unpickler::Run() {
     op_ = data_[pos_++];
     PT2ONNX_RETURN_IF_ERROR(Step(op_, stop));
   }
-  if (stack_.empty()) return Error("STOP with an empty stack");
-  return stack_.back();
+  return Top("STOP");
 }
 
 absl::Status Unpickler::Step(uint8_t op, bool& stop) {
@@ -382,12 +387,12 @@ absl::Status Unpickler::Step(uint8_t op, bool& stop) {
       const size_t n = op == kBinPut ? 1 : 4;
       PT2ONNX_RETURN_IF_ERROR(Need(n));
       const uint32_t key = static_cast<uint32_t>(ReadLe(n));
-      if (stack_.empty()) return Error("BINPUT with an empty stack");
+      PT2ONNX_ASSIGN_OR_RETURN(PickleId top, Top("BINPUT"));
       if (memo_.size() >= limits_.max_memo_entries && !memo_.contains(key)) {
         return Error(absl::StrCat("memo holds more than ",
                                   limits_.max_memo_entries, " entries"));
       }
-      memo_[key] = stack_.back();
+      memo_[key] = top;
       return absl::OkStatus();
     }
     case kBinGet:
@@ -504,10 +509,9 @@ absl::Status Unpickler::OnAddItems(PickleKind target, bool many) {
       PT2ONNX_ASSIGN_OR_RETURN(items[i], Pop());
     }
   }
-  if (stack_.size() <= (marks_.empty() ? 0 : marks_.back())) {
-    return Error(dict ? "SETITEM without a dict" : "APPEND without a list");
-  }
-  PickleValue& container = V(stack_.back());
+  PT2ONNX_ASSIGN_OR_RETURN(PickleId target_id,
+                           Top(dict ? "SETITEM" : "APPEND"));
+  PickleValue& container = V(target_id);
   if (container.kind != target) {
     return Error(absl::StrCat(dict ? "SETITEM" : "APPEND", " on a ",
                               PickleKindName(container.kind)));

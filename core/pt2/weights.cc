@@ -212,7 +212,8 @@ absl::StatusOr<std::string> Weight::Materialize() const {
       dst += run * elem;
     } else {
       for (int64_t i = 0; i < run; ++i, dst += elem) {
-        std::memcpy(dst, src + i * run_stride * elem, static_cast<size_t>(elem));
+        std::memcpy(dst, src + i * run_stride * elem,
+                    static_cast<size_t>(elem));
       }
     }
     size_t d = rank - 1;

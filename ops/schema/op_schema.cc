@@ -179,6 +179,7 @@ absl::StatusOr<OpSchema> ParseOpSchema(absl::string_view text) {
       kwarg_only = true;
       continue;
     }
+    if (part == "...") continue;  // varargs (aten::format): no named argument
     SchemaArgument arg;
     arg.kwarg_only = kwarg_only;
     absl::string_view decl = part;

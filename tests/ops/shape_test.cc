@@ -2,6 +2,7 @@
 // pass the ONNX checker and shape inference, infer the FX output shapes and
 // dtypes, and (where given) emit the expected op types.
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -9,15 +10,12 @@
 #include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/pt2/schema.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
 
 namespace pt2onnx::testing {
 namespace {
 
-using ::testing::ElementsAreArray;
-using ::testing::HasSubstr;
 constexpr DataType kF32 = DataType::kFloat;
 constexpr DataType kI64 = DataType::kInt64;
 constexpr int64_t kMaxInt = 9223372036854775807;
@@ -121,7 +119,7 @@ std::vector<Case> Cases() {
   add(Unary("repeat", {"x", kF32, {2, 3}}, "repeat.default", {IntsArg("repeats", {2, 1, 2})},
             {{"y", kF32, {2, 2, 6}}}, {"Unsqueeze", "Tile"}));
   add(Unary("tile_short", {"x", kF32, {2, 3}}, "tile.default", {IntsArg("dims", {2})},
-            {{"y", kF32, {2, 6}}}, {"Concat", "Tile"}));
+            {{"y", kF32, {2, 6}}}, {"Tile"}));
 
   // cat / stack
   {
@@ -193,7 +191,10 @@ std::vector<Case> Cases() {
             {IntArg("upscale_factor", 2)}, {{"y", kF32, {1, 4, 4}}},
             {"Reshape", "Transpose", "Reshape"}));
   add(Unary("diagonal", {"x", kF32, {3, 4}}, "diagonal.default", {IntArg("offset", 1)},
-            {{"y", kF32, {3}}}, {"Transpose", "Reshape", "Gather"}));
+            {{"y", kF32, {3}}}, {"Reshape", "Gather"}));
+  add(Unary("diagonal_moved", {"x", kF32, {3, 2, 4}}, "diagonal.default",
+            {IntArg("offset", -1), IntArg("dim1", 0), IntArg("dim2", 2)}, {{"y", kF32, {2, 2}}},
+            {"Transpose", "Reshape", "Gather"}));
   add(Unary("diagonal_batched", {"x", kF32, {2, 3, 3}}, "diagonal.default",
             {IntArg("dim1", -2), IntArg("dim2", -1)}, {{"y", kF32, {2, 3}}},
             {"Reshape", "Gather"}));
@@ -265,6 +266,8 @@ std::vector<Case> Cases() {
   return cases;
 }
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class ShapeOpsTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
@@ -288,7 +291,9 @@ TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
     }
     EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
   }
-  if (!c.ops.empty()) EXPECT_THAT(OpTypes(got->model), ElementsAreArray(c.ops));
+  if (!c.ops.empty()) {
+    EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), absl::StrJoin(c.ops, " "));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shape, ShapeOpsTest, ::testing::ValuesIn(Cases()),
@@ -307,7 +312,7 @@ TEST(ShapeOpsErrors, AsStridedNonIdentity) {
   absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(got.status().message(), HasSubstr("as_strided"));
+  EXPECT_NE(got.status().message().find("as_strided"), absl::string_view::npos) << got.status();
 }
 
 TEST(ShapeOpsErrors, DiagonalSymbolic) {
@@ -318,7 +323,7 @@ TEST(ShapeOpsErrors, DiagonalSymbolic) {
   absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(got.status().message(), HasSubstr("diagonal over symbolic"));
+  EXPECT_NE(got.status().message().find("diagonal over symbolic"), absl::string_view::npos) << got.status();
 }
 
 TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
@@ -331,7 +336,7 @@ TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
   absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(got.status().message(), HasSubstr("both a 0 size and -1"));
+  EXPECT_NE(got.status().message().find("both a 0 size and -1"), absl::string_view::npos) << got.status();
 }
 
 }  // namespace

@@ -263,8 +263,13 @@ absl::StatusOr<Converted> ConvertAndCheck(const pt2::ExportedProgram& program, i
   // Drop declared output shapes and value_info so what we read back is what
   // ONNX inferred from the nodes alone.
   proto.mutable_graph()->clear_value_info();
+  // (The checker requires a shape field on outputs, so keep the rank and
+  // blank every dimension.)
   for (auto& out : *proto.mutable_graph()->mutable_output()) {
-    out.mutable_type()->mutable_tensor_type()->clear_shape();
+    for (auto& dim : *out.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+      dim.clear_dim_value();
+      dim.clear_dim_param();
+    }
   }
   if (opset <= onnx_writer::CheckerMaxOpset()) {
     PT2ONNX_RETURN_IF_ERROR(onnx_writer::CheckModel(proto));

@@ -72,7 +72,7 @@ struct Converted {
 
 // Translates with the default registry at `opset` (no weights), serializes
 // to an ONNX ModelProto, runs the ONNX checker and strict shape inference
-// (on a copy whose outputs drop their declared shapes, so the shapes
+// (on a copy whose outputs have their declared dims blanked, so the shapes
 // reported are really inferred). Opsets above the checker's are converted
 // without checking.
 absl::StatusOr<Converted> ConvertAndCheck(const pt2::ExportedProgram& program, int opset = 20);

@@ -46,7 +46,9 @@ std::optional<std::string> ReadFixture(absl::string_view name) {
 }
 
 void SetLe32(std::string& bytes, uint64_t offset, uint32_t v) {
-  for (int i = 0; i < 4; ++i) bytes[offset + i] = static_cast<char>(v >> (8 * i));
+  for (int i = 0; i < 4; ++i) {
+    bytes[offset + i] = static_cast<char>(v >> (8 * i));
+  }
 }
 void SetLe16(std::string& bytes, uint64_t offset, uint16_t v) {
   bytes[offset] = static_cast<char>(v);
@@ -146,7 +148,10 @@ TEST(ZipReaderTest, RejectsEmptyAndNonZipInput) {
                         absl::StatusCode::kInvalidArgument, "not a zip"));
   std::string noise(4096, '\0');
   uint32_t x = 12345;
-  for (char& c : noise) c = static_cast<char>((x = x * 1103515245 + 12345) >> 16);
+  for (char& c : noise) {
+    x = x * 1103515245 + 12345;  // a fixed LCG: reproducible "random" bytes
+    c = static_cast<char>(x >> 16);
+  }
   EXPECT_TRUE(HasStatus(ZipArchive::Open(AsBytes(noise)).status(),
                         absl::StatusCode::kInvalidArgument,
                         "no end-of-central-directory record"));

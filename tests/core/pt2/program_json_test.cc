@@ -544,7 +544,8 @@ TEST(ProgramJsonTest, ParseSchemaVersionReadsOnlyTheTopLevelKey) {
   // Nested keys and strings that look like the key do not count; the scan
   // does not look past the value.
   auto nested = ParseSchemaVersion(
-      R"({"graph_module": {"schema_version": 1, "s": "\"schema_version\": 2"},)"
+      R"({"t": "\"schema_version\": {\"major\": 9}", )"
+      R"("graph_module": {"schema_version": 1},)"
       R"( "x": "\\", "schema_version" : {"minor": 3, "major": 8}} garbage)");
   ASSERT_TRUE(nested.ok()) << nested.status();
   EXPECT_EQ(*nested, std::make_pair(int64_t{8}, int64_t{3}));

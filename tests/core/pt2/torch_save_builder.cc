@@ -54,7 +54,9 @@ PickleBuilder& PickleBuilder::Float(double v) {
   uint64_t bits;
   std::memcpy(&bits, &v, 8);
   Op('G');
-  for (int i = 7; i >= 0; --i) out_.push_back(static_cast<char>(bits >> (8 * i)));
+  for (int i = 7; i >= 0; --i) {  // BINFLOAT is big-endian
+    out_.push_back(static_cast<char>(bits >> (8 * i)));
+  }
   return *this;
 }
 

@@ -220,6 +220,33 @@ TEST(TorchSaveTest, TruncatedPickleIsInvalidArgument) {
                         absl::StatusCode::kInvalidArgument, "truncated"));
 }
 
+// Every prefix and every single-byte corruption of a valid file must give
+// a result or an error, never a crash or a read outside the input (this
+// test is most useful under -fsanitize=address).
+TEST(TorchSaveTest, SurvivesTruncationAndCorruption) {
+  const std::string file =
+      TorchSaveZip(SharedStorageDict(), {{"0", FloatBytes(kTen)}});
+  for (size_t n = 0; n < file.size(); ++n) {
+    const std::string prefix = file.substr(0, n);
+    EXPECT_FALSE(ReadTorchSaveDict(AsBytes(prefix)).ok()) << n;
+  }
+  for (size_t i = 0; i < file.size(); ++i) {
+    for (uint8_t x : {0x01, 0x80, 0xFF}) {
+      std::string bad = file;
+      bad[i] = static_cast<char>(bad[i] ^ x);
+      absl::StatusOr<TorchSaveDict> dict = ReadTorchSaveDict(AsBytes(bad));
+      if (dict.ok()) {
+        for (const auto& [fqn, t] : dict->tensors) {
+          EXPECT_GE(t.storage.data(),
+                    reinterpret_cast<const uint8_t*>(bad.data()));
+          EXPECT_LE(t.storage.data() + t.storage.size(),
+                    reinterpret_cast<const uint8_t*>(bad.data()) + bad.size());
+        }
+      }
+    }
+  }
+}
+
 // torch 2.8 stores the state dict as data/weights/model.pt, torch 2.7 as
 // serialized_state_dict.pt, torch 2.15 as raw records; all three fixtures
 // hold the same weights (tests/fixtures/README.md).

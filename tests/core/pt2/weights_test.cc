@@ -112,7 +112,8 @@ TEST(WeightTest, MaterializeViewWithOffsetAndGaps) {
   ASSERT_TRUE(every_other.ok()) << every_other.status();
   EXPECT_EQ(ToFloats(*every_other), (std::vector<float>{1, 3, 5, 7}));
 
-  absl::StatusOr<std::string> rows = FloatView(ten, {2, 3}, {4, 1}, 2).Materialize();
+  absl::StatusOr<std::string> rows =
+      FloatView(ten, {2, 3}, {4, 1}, 2).Materialize();
   ASSERT_TRUE(rows.ok()) << rows.status();
   EXPECT_EQ(ToFloats(*rows), (std::vector<float>{2, 3, 4, 6, 7, 8}));
 
@@ -124,7 +125,8 @@ TEST(WeightTest, MaterializeViewWithOffsetAndGaps) {
 }
 
 TEST(WeightTest, MaterializeRejectsHandBuiltViewOutsideStorage) {
-  EXPECT_TRUE(HasStatus(FloatView(kSix, {2, 3}, {3, 1}, 1).Materialize().status(),
+  const Weight bad = FloatView(kSix, {2, 3}, {3, 1}, 1);
+  EXPECT_TRUE(HasStatus(bad.Materialize().status(),
                         absl::StatusCode::kOutOfRange, "weight 'w'"));
 }
 
@@ -190,7 +192,8 @@ TEST(WeightTest, PayloadPickledRecordTopLevelTensorOrDict) {
                                      {2, 1});
   dict.SetItem().Stop();
   const std::string dict_file = TorchSaveZip(dict.bytes(), {{"0", kSix}});
-  absl::StatusOr<Weight> from_dict = WeightFromPayload(entry, AsBytes(dict_file));
+  absl::StatusOr<Weight> from_dict =
+      WeightFromPayload(entry, AsBytes(dict_file));
   ASSERT_TRUE(from_dict.ok()) << from_dict.status();
   EXPECT_TRUE(from_dict->IsContiguous());
 

@@ -1,0 +1,124 @@
+#include "native/cli_flags.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+
+namespace pt2onnx::native {
+namespace {
+
+::testing::AssertionResult HasStatus(const absl::Status& status, absl::StatusCode code,
+                                     absl::string_view needle) {
+  if (status.code() == code && absl::StrContains(status.message(), needle)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "got " << status << "; want "
+                                       << absl::StatusCodeToString(code) << " containing '"
+                                       << needle << "'";
+}
+
+TEST(CliFlagsTest, Defaults) {
+  absl::StatusOr<CliFlags> flags = ParseCliFlags({"dir/model.pt2"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->input, "dir/model.pt2");
+  EXPECT_EQ(flags->output, "dir/model.onnx");
+  EXPECT_EQ(flags->opset, 20);
+  EXPECT_EQ(flags->external, CliFlags::External::kAuto);
+  EXPECT_TRUE(flags->input_names.empty());
+  EXPECT_TRUE(flags->output_names.empty());
+  EXPECT_TRUE(flags->dim_names.empty());
+  EXPECT_EQ(flags->model_name, "");
+  EXPECT_TRUE(flags->optimize);
+  EXPECT_FALSE(flags->check);
+  EXPECT_FALSE(flags->quiet);
+  EXPECT_FALSE(flags->help);
+  EXPECT_FALSE(flags->version);
+  EXPECT_FALSE(flags->list_ops);
+}
+
+TEST(CliFlagsTest, OutputForInputWithoutPt2Suffix) {
+  absl::StatusOr<CliFlags> flags = ParseCliFlags({"model.bin"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->output, "model.bin.onnx");
+}
+
+TEST(CliFlagsTest, EveryFlag) {
+  absl::StatusOr<CliFlags> flags = ParseCliFlags(
+      {"in.pt2", "-o", "out.onnx", "--opset", "18", "--external-data", "--input-names", "a,b",
+       "--output-names=logits", "--dim-name", "s0=batch", "--dim-name=s1=seq", "--model", "m2",
+       "--no-optimize", "--check", "-q"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->input, "in.pt2");
+  EXPECT_EQ(flags->output, "out.onnx");
+  EXPECT_EQ(flags->opset, 18);
+  EXPECT_EQ(flags->external, CliFlags::External::kAlways);
+  EXPECT_EQ(flags->input_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(flags->output_names, (std::vector<std::string>{"logits"}));
+  EXPECT_EQ(flags->dim_names,
+            (std::map<std::string, std::string>{{"s0", "batch"}, {"s1", "seq"}}));
+  EXPECT_EQ(flags->model_name, "m2");
+  EXPECT_FALSE(flags->optimize);
+  EXPECT_TRUE(flags->check);
+  EXPECT_TRUE(flags->quiet);
+}
+
+TEST(CliFlagsTest, LongFormsAndNoExternalData) {
+  absl::StatusOr<CliFlags> flags =
+      ParseCliFlags({"--output=o.onnx", "--opset=23", "--no-external-data", "--quiet", "in.pt2"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->output, "o.onnx");
+  EXPECT_EQ(flags->opset, 23);
+  EXPECT_EQ(flags->external, CliFlags::External::kNever);
+  EXPECT_TRUE(flags->quiet);
+}
+
+TEST(CliFlagsTest, HelpVersionListOpsNeedNoInput) {
+  for (const char* flag : {"-h", "--help", "--version", "--list-ops"}) {
+    SCOPED_TRACE(flag);
+    absl::StatusOr<CliFlags> flags = ParseCliFlags({flag});
+    ASSERT_TRUE(flags.ok()) << flags.status();
+  }
+  EXPECT_TRUE(ParseCliFlags({"-h"})->help);
+  EXPECT_TRUE(ParseCliFlags({"--version"})->version);
+  EXPECT_TRUE(ParseCliFlags({"--list-ops"})->list_ops);
+}
+
+struct ErrorCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string needle;
+};
+
+class CliFlagsErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(CliFlagsErrorTest, UsageError) {
+  absl::StatusOr<CliFlags> flags = ParseCliFlags(GetParam().args);
+  EXPECT_TRUE(HasStatus(flags.status(), absl::StatusCode::kInvalidArgument, GetParam().needle));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, CliFlagsErrorTest,
+    ::testing::Values(
+        ErrorCase{"NoInput", {}, "no input file"},
+        ErrorCase{"NoInputOnlyFlags", {"--check", "-o", "x.onnx"}, "no input file"},
+        ErrorCase{"OpsetTooOld", {"m.pt2", "--opset", "12"}, "--opset '12' is not supported"},
+        ErrorCase{"OpsetTooNew", {"m.pt2", "--opset=24"}, "18..23"},
+        ErrorCase{"OpsetNotANumber", {"m.pt2", "--opset", "twenty"}, "--opset 'twenty'"},
+        ErrorCase{"OpsetMissingValue", {"m.pt2", "--opset"}, "flag --opset needs a value"},
+        ErrorCase{"UnknownFlag", {"m.pt2", "--frobnicate"}, "unknown flag '--frobnicate'"},
+        ErrorCase{"DimNameWithoutEquals", {"m.pt2", "--dim-name", "s0"}, "SYMBOL=NAME"},
+        ErrorCase{"DimNameEmptyName", {"m.pt2", "--dim-name", "s0="}, "--dim-name 's0='"},
+        ErrorCase{"EmptyInputName", {"m.pt2", "--input-names", "a,,b"},
+                  "--input-names has an empty name"},
+        ErrorCase{"EmptyOutputName", {"m.pt2", "--output-names=x,"},
+                  "--output-names has an empty name"},
+        ErrorCase{"OutputEqualsInput", {"m.pt2", "-o", "m.pt2"}, "equals the input"},
+        ErrorCase{"TwoInputs", {"a.pt2", "b.pt2"}, "unexpected argument 'b.pt2'"}),
+    [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace pt2onnx::native

@@ -1,0 +1,240 @@
+// Tests for ops/activation.cc. Each case is a one-node program; it must
+// convert, pass the ONNX checker and strict shape inference, infer the FX
+// output shape and dtype, and emit the expected op types (Constants
+// skipped). Numerics are checked against torch by the fixture tests.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_join.h"
+#include "core/dtype.h"
+#include "core/ir/graph.h"
+#include "core/pt2/schema.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+constexpr DataType kF32 = DataType::kFloat;
+constexpr DataType kF16 = DataType::kFloat16;
+constexpr DataType kI64 = DataType::kInt64;
+
+struct Case {
+  std::string name;
+  ProgramBuilder program;
+  std::vector<std::string> ops;  // expected op types, Constants skipped
+  int opset = 20;
+  std::function<void(const ir::Model&)> check;  // optional extra expectations
+};
+
+std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
+
+// x -> one node -> output "y".
+Case One(std::string name, TensorSpec in, std::string target, std::vector<pt2::NamedArgument> args,
+         TensorSpec out, std::vector<std::string> ops, int opset = 20) {
+  ProgramBuilder b;
+  b.Input(in.name, in.dtype, in.shape);
+  args.insert(args.begin(), TensorArg("self", in.name));
+  out.name = "y";
+  b.Node(Aten(target), std::move(args), {out});
+  b.Output("y");
+  return Case{std::move(name), b, std::move(ops), opset};
+}
+
+const ir::Node* FindNode(const ir::Model& model, const std::string& op_type) {
+  for (const ir::Node& n : model.graph.nodes) {
+    if (n.op_type == op_type) return &n;
+  }
+  return nullptr;
+}
+
+// Expects `op_type`'s attribute `attr` to hold `value` (float, int or string).
+std::function<void(const ir::Model&)> ExpectFloatAttr(std::string op_type, std::string attr,
+                                                      float value) {
+  return [=](const ir::Model& m) {
+    const ir::Node* n = FindNode(m, op_type);
+    ASSERT_NE(n, nullptr) << op_type;
+    const ir::Attribute* a = n->FindAttribute(attr);
+    ASSERT_NE(a, nullptr) << attr;
+    EXPECT_FLOAT_EQ(a->f, value);
+  };
+}
+
+std::function<void(const ir::Model&)> ExpectStringAttr(std::string op_type, std::string attr,
+                                                       std::string value) {
+  return [=](const ir::Model& m) {
+    const ir::Node* n = FindNode(m, op_type);
+    ASSERT_NE(n, nullptr) << op_type;
+    const ir::Attribute* a = n->FindAttribute(attr);
+    ASSERT_NE(a, nullptr) << attr;
+    EXPECT_EQ(a->s, value);
+  };
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  TensorSpec x{"x", kF32, {2, 3}};
+  TensorSpec out{"", kF32, {2, 3}};
+  const std::vector<std::string> kGeluErf = {"Mul", "Erf", "Mul", "Add", "Mul"};
+  const std::vector<std::string> kGeluTanh = {"Mul", "Mul", "Mul", "Add", "Mul",
+                                              "Tanh", "Mul", "Add", "Mul"};
+
+  add(One("relu", x, "relu.default", {}, out, {"Relu"}));
+  add(One("relu_inplace", x, "relu_.default", {}, out, {"Relu"}));
+  add(One("relu6", x, "relu6.default", {}, out, {"Clip"}));
+  add(One("hardtanh", x, "hardtanh.default", {FloatArg("min_val", -2), FloatArg("max_val", 2)},
+          out, {"Clip"}));
+  add(One("hardtanh_inplace_defaults", x, "hardtanh_.default", {}, out, {"Clip"}));
+  {
+    Case c = One("leaky_relu_default_slope", x, "leaky_relu.default", {}, out, {"LeakyRelu"});
+    c.check = ExpectFloatAttr("LeakyRelu", "alpha", 0.01f);
+    add(c);
+  }
+  {
+    Case c = One("leaky_relu_inplace", x, "leaky_relu_.default",
+                 {FloatArg("negative_slope", 0.2)}, out, {"LeakyRelu"});
+    c.check = ExpectFloatAttr("LeakyRelu", "alpha", 0.2f);
+    add(c);
+  }
+  // Gelu is an operator from opset 20; below that, the formulas.
+  {
+    Case c = One("gelu_opset20", x, "gelu.default", {}, out, {"Gelu"});
+    c.check = ExpectStringAttr("Gelu", "approximate", "none");
+    add(c);
+  }
+  {
+    Case c = One("gelu_tanh_opset20", x, "gelu.default", {StringArg("approximate", "tanh")}, out,
+                 {"Gelu"});
+    c.check = ExpectStringAttr("Gelu", "approximate", "tanh");
+    add(c);
+  }
+  add(One("gelu_opset18", x, "gelu.default", {}, out, kGeluErf, 18));
+  add(One("gelu_opset19", x, "gelu.default", {}, out, kGeluErf, 19));
+  add(One("gelu_tanh_opset18", x, "gelu.default", {StringArg("approximate", "tanh")}, out,
+          kGeluTanh, 18));
+  add(One("gelu_opset22", x, "gelu.default", {}, out, {"Gelu"}, 22));
+  add(One("silu", x, "silu.default", {}, out, {"Sigmoid", "Mul"}));
+  add(One("hardswish", x, "hardswish.default", {}, out, {"HardSwish"}));
+  {
+    Case c = One("hardsigmoid", x, "hardsigmoid.default", {}, out, {"HardSigmoid"});
+    c.check = ExpectFloatAttr("HardSigmoid", "alpha", 1.0f / 6);
+    add(c);
+  }
+  add(One("elu", x, "elu.default", {FloatArg("alpha", 0.5)}, out, {"Elu"}));
+  add(One("elu_scaled", x, "elu.default", {FloatArg("scale", 2.0), FloatArg("input_scale", 0.5)},
+          out, {"Mul", "Exp", "Sub", "Mul", "Greater", "Where", "Mul"}));
+  add(One("celu", x, "celu.default", {FloatArg("alpha", 0.7)}, out, {"Celu"}));
+  add(One("celu_half", {"x", kF16, {2, 3}}, "celu.default", {}, {"", kF16, {2, 3}},
+          {"Cast", "Celu", "Cast"}));
+  add(One("selu", x, "selu.default", {}, out, {"Selu"}));
+  add(One("softplus", x, "softplus.default", {}, out, {"Softplus", "Greater", "Where"}));
+  add(One("softplus_beta", x, "softplus.default", {IntArg("beta", 2), IntArg("threshold", 10)},
+          out, {"Mul", "Softplus", "Div", "Greater", "Where"}));
+  add(One("mish", x, "mish.default", {}, out, {"Mish"}));
+  add(One("log_sigmoid", x, "log_sigmoid.default", {}, out, {"Neg", "Softplus", "Neg"}));
+  add(One("threshold", x, "threshold.default", {FloatArg("threshold", 0.1), IntArg("value", 20)},
+          out, {"LessOrEqual", "Where"}));
+  add(One("hardshrink", x, "hardshrink.default", {}, out, {"Shrink"}));
+  {
+    Case c = One("softshrink", x, "softshrink.default", {FloatArg("lambd", 0.25)}, out,
+                 {"Shrink"});
+    c.check = ExpectFloatAttr("Shrink", "bias", 0.25f);
+    add(c);
+  }
+  add(One("relu_of_int", {"x", kI64, {2, 3}}, "relu.default", {}, {"", kI64, {2, 3}},
+          {"Relu"}));
+  {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2, 4, 5, 5}).Input("w", kF32, {4});
+    b.Node(Aten("prelu.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
+           {{"y", kF32, {2, 4, 5, 5}}});
+    b.Output("y");
+    add(Case{"prelu_per_channel", b, {"Unsqueeze", "PRelu"}});
+  }
+  {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2, 4, 5}).Input("w", kF32, {1});
+    b.Node(Aten("prelu.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
+           {{"y", kF32, {2, 4, 5}}});
+    b.Output("y");
+    add(Case{"prelu_single", b, {"PRelu"}});
+  }
+  {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2, 4, 5}).Input("w", kF32, {4, 1});
+    b.Node(Aten("_prelu_kernel.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
+           {{"y", kF32, {2, 4, 5}}});
+    b.Output("y");
+    add(Case{"prelu_kernel", b, {"Greater", "Mul", "Where"}});
+  }
+  add(One("glu", {"x", kF32, {2, 6}}, "glu.default", {}, {"", kF32, {2, 3}},
+          {"Split", "Sigmoid", "Mul"}));
+  add(One("glu_dim0", {"x", kF32, {4, 3}}, "glu.default", {IntArg("dim", 0)},
+          {"", kF32, {2, 3}}, {"Split", "Sigmoid", "Mul"}));
+
+  // Softmax family.
+  add(One("softmax", x, "softmax.int", {IntArg("dim", -1)}, out, {"Softmax"}));
+  add(One("softmax_dtype", {"x", kF16, {2, 3}}, "softmax.int",
+          {IntArg("dim", 1), DtypeArg("dtype", kF32)}, out, {"Cast", "Softmax"}));
+  add(One("softmax_scalar", {"x", kF32, {}}, "softmax.int", {IntArg("dim", 0)},
+          {"", kF32, {}}, {"Unsqueeze", "Softmax", "Squeeze"}));
+  add(One("softmax_internal", x, "_softmax.default",
+          {IntArg("dim", 0), BoolArg("half_to_float", false)}, out, {"Softmax"}));
+  add(One("softmax_half_to_float", {"x", kF16, {2, 3}}, "_softmax.default",
+          {IntArg("dim", 0), BoolArg("half_to_float", true)}, out, {"Cast", "Softmax"}));
+  add(One("log_softmax", x, "log_softmax.int", {IntArg("dim", 1)}, out, {"LogSoftmax"}));
+  add(One("log_softmax_internal", x, "_log_softmax.default",
+          {IntArg("dim", -1), BoolArg("half_to_float", false)}, out, {"LogSoftmax"}));
+  add(One("safe_softmax", x, "_safe_softmax.default", {IntArg("dim", -1)}, out,
+          {"Softmax", "IsInf", "Cast", "ReduceMin", "Cast", "Where"}));
+  add(One("safe_softmax_opset18", x, "_safe_softmax.default", {IntArg("dim", -1)}, out,
+          {"Softmax", "IsInf", "Cast", "ReduceMin", "Cast", "Where"}, 18));
+  return cases;
+}
+
+class ActivationTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ActivationTest, ConvertsWithInferredShapes) {
+  const Case& c = GetParam();
+  pt2::ExportedProgram program = c.program.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
+  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
+    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
+    std::vector<int64_t> want;
+    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
+    EXPECT_EQ(absl::StrJoin(got->output_shapes[i], ","), absl::StrJoin(want, ","))
+        << "output " << i;
+    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
+  }
+  EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), absl::StrJoin(c.ops, " "));
+  if (c.check) c.check(got->model);
+}
+
+INSTANTIATE_TEST_SUITE_P(Activation, ActivationTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+TEST(ActivationErrors, UnknownGeluApproximation) {
+  for (int opset : {18, 20}) {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2});
+    b.Node(Aten("gelu.default"), {TensorArg("self", "x"), StringArg("approximate", "fast")},
+           {{"y", kF32, {2}}});
+    b.Output("y");
+    absl::StatusOr<Converted> got = ConvertAndCheck(b.Build(), opset);
+    ASSERT_FALSE(got.ok()) << "opset " << opset;
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(got.status().message().find("gelu approximation 'fast'"), absl::string_view::npos)
+        << got.status();
+  }
+}
+
+}  // namespace
+}  // namespace pt2onnx::testing

@@ -1,0 +1,304 @@
+// Tests for ops/normalization.cc: each case is a one-node program; it must
+// convert, pass the ONNX checker and shape inference, infer the FX output
+// shapes and dtypes, and emit the expected op types (Constants skipped).
+// Numerics are checked end to end against torch (tests/fixtures/ops/
+// {batch,layer,group,instance,rms}_norm*).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "core/dtype.h"
+#include "core/pt2/schema.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+constexpr DataType kF32 = DataType::kFloat;
+constexpr DataType kF16 = DataType::kFloat16;
+
+struct Case {
+  std::string name;
+  ProgramBuilder program;
+  std::vector<std::string> ops;  // expected op types (Constants skipped)
+  int opset = 20;
+  // ONNX infers GroupNormalization through its function body, which loses
+  // static sizes (rank only); such cases accept -1 for a static dim.
+  bool rank_only = false;
+};
+
+Case RankOnly(Case c) {
+  c.rank_only = true;
+  return c;
+}
+
+std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
+
+// Inputs -> one node -> its outputs (outputs named "*_unused_*" are not
+// returned, as in real programs).
+Case One(std::string name, std::vector<TensorSpec> inputs, std::string target,
+         std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
+         std::vector<std::string> ops, int opset = 20) {
+  ProgramBuilder b;
+  for (const TensorSpec& in : inputs) b.Input(in.name, in.dtype, in.shape);
+  b.Node(Aten(target), args, outs);
+  for (const TensorSpec& o : outs) {
+    if (!absl::StrContains(o.name, "_unused_")) b.Output(o.name);
+  }
+  return Case{std::move(name), b, std::move(ops), opset};
+}
+
+const TensorSpec kX{"x", kF32, {2, 3, 4, 4}};
+const TensorSpec kW{"w", kF32, {3}}, kB{"b", kF32, {3}}, kMean{"rm", kF32, {3}},
+    kVar{"rv", kF32, {3}};
+
+std::vector<pt2::NamedArgument> BatchNormArgs(bool affine, bool stats) {
+  return {TensorArg("input", "x"),
+          affine ? TensorArg("weight", "w") : NoneArg("weight"),
+          affine ? TensorArg("bias", "b") : NoneArg("bias"),
+          stats ? TensorArg("running_mean", "rm") : NoneArg("running_mean"),
+          stats ? TensorArg("running_var", "rv") : NoneArg("running_var")};
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const std::vector<std::string> kBatchStatOps = {"ReduceMean", "Sub",        "Mul", "ReduceMean",
+                                                  "Add",        "Sqrt",       "Reciprocal",
+                                                  "Mul"};
+
+  // batch norm
+  {
+    std::vector<pt2::NamedArgument> args = BatchNormArgs(true, true);
+    args.push_back(BoolArg("training", false));
+    args.push_back(FloatArg("momentum", 0.1));
+    args.push_back(FloatArg("eps", 1e-5));
+    args.push_back(BoolArg("cudnn_enabled", true));
+    add(One("batch_norm", {kX, kW, kB, kMean, kVar}, "batch_norm.default", args,
+            {{"y", kF32, {2, 3, 4, 4}}}, {"BatchNormalization"}));
+  }
+  {
+    std::vector<pt2::NamedArgument> args = BatchNormArgs(false, true);
+    args.push_back(BoolArg("training", false));
+    args.push_back(FloatArg("momentum", 0.1));
+    args.push_back(FloatArg("eps", 1e-5));
+    args.push_back(BoolArg("cudnn_enabled", true));
+    add(One("batch_norm_no_affine", {kX, kMean, kVar}, "batch_norm.default", args,
+            {{"y", kF32, {2, 3, 4, 4}}}, {"Expand", "Expand", "BatchNormalization"}));
+    add(One("batch_norm_2d_input", {{"x", kF32, {5, 3}}, kMean, kVar}, "batch_norm.default", args,
+            {{"y", kF32, {5, 3}}}, {"Expand", "Expand", "BatchNormalization"}));
+  }
+  {
+    std::vector<pt2::NamedArgument> args = BatchNormArgs(false, false);
+    args.push_back(BoolArg("training", true));
+    args.push_back(FloatArg("momentum", 0.1));
+    args.push_back(FloatArg("eps", 1e-5));
+    args.push_back(BoolArg("cudnn_enabled", true));
+    add(One("batch_norm_batch_stats", {kX}, "batch_norm.default", args,
+            {{"y", kF32, {2, 3, 4, 4}}}, kBatchStatOps));
+  }
+  {
+    std::vector<pt2::NamedArgument> args = BatchNormArgs(true, true);
+    args.push_back(FloatArg("momentum", 0.1));
+    args.push_back(FloatArg("eps", 1e-5));
+    add(One("native_batch_norm_no_training", {kX, kW, kB, kMean, kVar},
+            "_native_batch_norm_legit_no_training.default", args,
+            {{"y", kF32, {2, 3, 4, 4}}, {"bn_unused_1", kF32, {0}}, {"bn_unused_2", kF32, {0}}},
+            {"BatchNormalization"}));
+    add(One("native_batch_norm_no_training_empty_stats", {kX, kW, kB, kMean, kVar},
+            "_native_batch_norm_legit_no_training.default", args,
+            {{"y", kF32, {2, 3, 4, 4}}, {"m", kF32, {0}}, {"bn_unused_2", kF32, {0}}},
+            {"BatchNormalization"}));
+    std::vector<pt2::NamedArgument> functional = BatchNormArgs(true, true);
+    functional.push_back(BoolArg("training", false));
+    functional.push_back(FloatArg("momentum", 0.1));
+    functional.push_back(FloatArg("eps", 1e-5));
+    add(One("native_batch_norm_functional_eval", {kX, kW, kB, kMean, kVar},
+            "_native_batch_norm_legit_functional.default", functional,
+            {{"y", kF32, {2, 3, 4, 4}},
+             {"f_unused_1", kF32, {0}},
+             {"f_unused_2", kF32, {0}},
+             {"rm_out", kF32, {3}},
+             {"rv_out", kF32, {3}}},
+            {"BatchNormalization", "Identity", "Identity"}));
+  }
+  {
+    std::vector<pt2::NamedArgument> args = {TensorArg("input", "x"), NoneArg("weight"),
+                                            NoneArg("bias"), BoolArg("training", true),
+                                            FloatArg("momentum", 0.1), FloatArg("eps", 1e-5)};
+    std::vector<std::string> ops = kBatchStatOps;
+    ops.insert(ops.end(), {"Reshape", "Reshape"});
+    add(One("native_batch_norm_no_stats_training", {kX}, "_native_batch_norm_legit.no_stats",
+            args, {{"y", kF32, {2, 3, 4, 4}}, {"mean", kF32, {3}}, {"invstd", kF32, {3}}}, ops));
+  }
+
+  // layer norm
+  const TensorSpec x245{"x", kF32, {2, 4, 5}};
+  add(One("layer_norm", {x245, {"w", kF32, {5}}, {"b", kF32, {5}}}, "layer_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {5}), TensorArg("weight", "w"),
+           TensorArg("bias", "b")},
+          {{"y", kF32, {2, 4, 5}}}, {"LayerNormalization"}));
+  add(One("layer_norm_no_affine", {x245}, "layer_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {4, 5})},
+          {{"y", kF32, {2, 4, 5}}}, {"Expand", "LayerNormalization"}));
+  add(One("native_layer_norm_stats", {x245, {"w", kF32, {4, 5}}, {"b", kF32, {4, 5}}},
+          "native_layer_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {4, 5}), TensorArg("weight", "w"),
+           TensorArg("bias", "b"), FloatArg("eps", 1e-5)},
+          {{"y", kF32, {2, 4, 5}}, {"mean", kF32, {2, 1, 1}}, {"rstd", kF32, {2, 1, 1}}},
+          {"LayerNormalization"}));
+  add(One("native_layer_norm_fp16_stats", {{"x", kF16, {2, 4, 5}}}, "native_layer_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {5}), NoneArg("weight"),
+           NoneArg("bias"), FloatArg("eps", 1e-5)},
+          {{"y", kF16, {2, 4, 5}}, {"mean", kF16, {2, 4, 1}}, {"ln_unused_2", kF16, {2, 4, 1}}},
+          {"Expand", "LayerNormalization", "Cast"}));
+
+  // group norm: decomposed before opset 21, GroupNormalization from 21.
+  const TensorSpec x2433{"x", kF32, {2, 4, 3, 3}}, w4{"w", kF32, {4}}, b4{"b", kF32, {4}};
+  const std::vector<pt2::NamedArgument> gn = {TensorArg("input", "x"), IntArg("num_groups", 2),
+                                              TensorArg("weight", "w"), TensorArg("bias", "b")};
+  add(One("group_norm", {x2433, w4, b4}, "group_norm.default", gn, {{"y", kF32, {2, 4, 3, 3}}},
+          {"Reshape", "ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul",
+           "Reshape", "Unsqueeze", "Mul", "Unsqueeze", "Add"}));
+  add(RankOnly(One("group_norm_opset21", {x2433, w4, b4}, "group_norm.default", gn,
+                   {{"y", kF32, {2, 4, 3, 3}}}, {"GroupNormalization"}, 21)));
+  add(RankOnly(One("group_norm_opset21_no_affine", {x2433}, "group_norm.default",
+                   {TensorArg("input", "x"), IntArg("num_groups", 4)},
+                   {{"y", kF32, {2, 4, 3, 3}}}, {"Expand", "Expand", "GroupNormalization"}, 21)));
+  add(One("native_group_norm_stats", {x2433}, "native_group_norm.default",
+          {TensorArg("input", "x"), NoneArg("weight"), NoneArg("bias"), IntArg("N", 2),
+           IntArg("C", 4), IntArg("HxW", 9), IntArg("group", 2), FloatArg("eps", 1e-5)},
+          {{"y", kF32, {2, 4, 3, 3}}, {"mean", kF32, {2, 2}}, {"rstd", kF32, {2, 2}}},
+          {"Reshape", "ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul",
+           "Reshape", "Squeeze", "Squeeze"}));
+
+  // instance norm
+  add(One("instance_norm", {kX}, "instance_norm.default",
+          {TensorArg("input", "x"), NoneArg("weight"), NoneArg("bias"), NoneArg("running_mean"),
+           NoneArg("running_var"), BoolArg("use_input_stats", true), FloatArg("momentum", 0.1),
+           FloatArg("eps", 1e-5), BoolArg("cudnn_enabled", false)},
+          {{"y", kF32, {2, 3, 4, 4}}}, {"Expand", "Expand", "InstanceNormalization"}));
+  add(One("instance_norm_running_stats", {kX, kW, kB, kMean, kVar}, "instance_norm.default",
+          {TensorArg("input", "x"), TensorArg("weight", "w"), TensorArg("bias", "b"),
+           TensorArg("running_mean", "rm"), TensorArg("running_var", "rv"),
+           BoolArg("use_input_stats", false), FloatArg("momentum", 0.1), FloatArg("eps", 1e-5),
+           BoolArg("cudnn_enabled", false)},
+          {{"y", kF32, {2, 3, 4, 4}}}, {"BatchNormalization"}));
+
+  // RMS norm: decomposed before opset 23 (float compute for half types).
+  const TensorSpec x236{"x", kF32, {2, 3, 6}};
+  add(One("rms_norm", {x236, {"w", kF32, {6}}}, "rms_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {6}), TensorArg("weight", "w"),
+           FloatArg("eps", 1e-6)},
+          {{"y", kF32, {2, 3, 6}}},
+          {"Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul", "Mul"}));
+  add(One("rms_norm_fp16_default_eps", {{"x", kF16, {2, 3, 6}}, {"w", kF16, {6}}},
+          "rms_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {3, 6}), TensorArg("weight", "w")},
+          {{"y", kF16, {2, 3, 6}}},
+          {"Cast", "Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul", "Cast", "Mul",
+           "Cast"}));
+  add(One("rms_norm_opset23", {x236}, "rms_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {6})}, {{"y", kF32, {2, 3, 6}}},
+          {"Expand", "RMSNormalization"}, 23));
+  add(One("fused_rms_norm_rstd", {x236}, "_fused_rms_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {6}), NoneArg("weight"),
+           NoneArg("eps")},
+          {{"y", kF32, {2, 3, 6}}, {"rstd", kF32, {2, 3, 1}}},
+          {"Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul"}));
+  return cases;
+}
+
+class NormalizationOpsTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NormalizationOpsTest, ConvertsWithInferredShapes) {
+  const Case& c = GetParam();
+  pt2::ExportedProgram program = c.program.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
+  // The ONNX checker (onnx 1.17) stops at opset 22: no inferred shapes above.
+  const bool inferred = c.opset <= 22;
+  for (size_t i = 0; inferred && i < program.graph.outputs.size(); ++i) {
+    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
+    std::vector<int64_t> want;
+    for (size_t d = 0; d < meta.sizes.size(); ++d) {
+      const bool unknown = c.rank_only && d < got->output_shapes[i].size() &&
+                           got->output_shapes[i][d] == -1;
+      want.push_back(meta.sizes[d].is_symbolic || unknown ? -1 : meta.sizes[d].value);
+    }
+    EXPECT_EQ(got->output_shapes[i], want)
+        << "output " << i << " inferred [" << absl::StrJoin(got->output_shapes[i], ", ") << "]";
+    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
+  }
+  EXPECT_EQ(OpTypes(got->model), c.ops)
+      << "got ops [" << absl::StrJoin(OpTypes(got->model), ", ") << "]";
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, NormalizationOpsTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+struct ErrorCase {
+  std::string name;
+  Case program;
+  absl::StatusCode code;
+  std::string message;  // substring
+};
+
+std::vector<ErrorCase> ErrorCases() {
+  std::vector<pt2::NamedArgument> training = BatchNormArgs(true, true);
+  training.push_back(BoolArg("training", true));
+  training.push_back(FloatArg("momentum", 0.1));
+  training.push_back(FloatArg("eps", 1e-5));
+  std::vector<pt2::NamedArgument> no_stats = BatchNormArgs(true, false);
+  no_stats.push_back(BoolArg("training", false));
+  no_stats.push_back(FloatArg("momentum", 0.1));
+  no_stats.push_back(FloatArg("eps", 1e-5));
+  no_stats.push_back(BoolArg("cudnn_enabled", true));
+  std::vector<pt2::NamedArgument> bn = BatchNormArgs(true, true);
+  bn.push_back(FloatArg("momentum", 0.1));
+  bn.push_back(FloatArg("eps", 1e-5));
+  return {
+      {"functional_training",
+       One("f", {kX, kW, kB, kMean, kVar}, "_native_batch_norm_legit_functional.default", training,
+           {{"y", kF32, {2, 3, 4, 4}}, {"a", kF32, {3}}, {"b2", kF32, {3}}, {"c", kF32, {3}},
+            {"d", kF32, {3}}},
+           {}),
+       absl::StatusCode::kUnimplemented, "re-export in eval mode"},
+      {"batch_norm_training_with_running_stats",
+       One("t", {kX, kW, kB, kMean, kVar}, "batch_norm.default", training,
+           {{"y", kF32, {2, 3, 4, 4}}}, {}),
+       absl::StatusCode::kUnimplemented, "re-export in eval mode"},
+      {"batch_norm_eval_without_running_stats",
+       One("e", {kX, kW, kB}, "batch_norm.default", no_stats, {{"y", kF32, {2, 3, 4, 4}}}, {}),
+       absl::StatusCode::kInvalidArgument, "running_mean"},
+      {"nonempty_saved_stats_used",
+       One("s", {kX, kW, kB, kMean, kVar}, "_native_batch_norm_legit_no_training.default", bn,
+           {{"y", kF32, {2, 3, 4, 4}}, {"m", kF32, {3}}, {"v_unused_2", kF32, {0}}}, {}),
+       absl::StatusCode::kUnimplemented, "saved statistics"},
+  };
+}
+
+class NormalizationOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(NormalizationOpsErrorsTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.program.Build());
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), c.code) << got.status();
+  EXPECT_TRUE(absl::StrContains(got.status().message(), c.message)) << got.status();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, NormalizationOpsErrorsTest, ::testing::ValuesIn(ErrorCases()),
+                         [](const ::testing::TestParamInfo<ErrorCase>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace pt2onnx::testing

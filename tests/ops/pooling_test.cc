@@ -1,0 +1,323 @@
+// Tests for ops/pooling.cc: each case is a one-node program; it must convert,
+// pass the ONNX checker and shape inference, infer the FX output shapes and
+// dtypes, and emit the expected op types (Constants skipped). Pool cases
+// also pin the emitted pads/ceil_mode where the ceil_mode rewrite matters.
+// Numerics are checked end to end against torch (tests/fixtures/ops/
+// {max,avg,adaptive_avg}_pool*).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "core/dtype.h"
+#include "core/ir/graph.h"
+#include "core/pt2/schema.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+constexpr DataType kF32 = DataType::kFloat;
+constexpr DataType kI64 = DataType::kInt64;
+
+struct Case {
+  std::string name;
+  ProgramBuilder program;
+  std::vector<std::string> ops;  // expected op types (Constants skipped)
+  int opset = 20;
+  // Expected attributes of the first pooling node (empty: unchecked).
+  std::vector<int64_t> pads;
+  int64_t ceil_mode = -1;
+};
+
+std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
+
+pt2::NamedArgument FloatsArg(std::string arg, std::vector<double> v) {
+  pt2::NamedArgument named;
+  named.name = std::move(arg);
+  named.arg.kind = pt2::Argument::Kind::kFloats;
+  named.arg.floats = std::move(v);
+  return named;
+}
+
+// x -> one node -> its outputs (outputs named "*_unused_*" are not returned).
+Case Unary(std::string name, TensorSpec in, std::string target,
+           std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
+           std::vector<std::string> ops, std::string self = "self") {
+  ProgramBuilder b;
+  if (in.symbolic.empty()) {
+    b.Input(in.name, in.dtype, in.shape);
+  } else {
+    std::vector<std::string> dims;
+    for (size_t i = 0; i < in.shape.size(); ++i) {
+      dims.push_back(in.symbolic[i].empty() ? std::to_string(in.shape[i]) : in.symbolic[i]);
+    }
+    b.SymInput(in.name, in.dtype, dims);
+  }
+  args.insert(args.begin(), TensorArg(self, in.name));
+  b.Node(Aten(target), args, outs);
+  for (const TensorSpec& o : outs) {
+    if (!absl::StrContains(o.name, "_unused_")) b.Output(o.name);
+  }
+  return Case{std::move(name), b, std::move(ops)};
+}
+
+Case WithPool(Case c, std::vector<int64_t> pads, int64_t ceil_mode) {
+  c.pads = std::move(pads);
+  c.ceil_mode = ceil_mode;
+  return c;
+}
+
+Case AtOpset(Case c, int opset) {
+  c.opset = opset;
+  return c;
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const TensorSpec x77{"x", kF32, {1, 2, 7, 7}};
+  const TensorSpec x55{"x", kF32, {1, 2, 5, 5}};
+
+  // max pools
+  add(WithPool(Unary("max_pool2d", x77, "max_pool2d.default", {IntsArg("kernel_size", {2, 2})},
+                     {{"y", kF32, {1, 2, 3, 3}}}, {"MaxPool"}),
+               {0, 0, 0, 0}, 0));
+  // ceil_mode that adds no window: plain floor mode.
+  add(WithPool(Unary("max_pool2d_ceil_same", x77, "max_pool2d.default",
+                     {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {2, 2}),
+                      IntsArg("padding", {1, 1}), BoolArg("ceil_mode", true)},
+                     {{"y", kF32, {1, 2, 4, 4}}}, {"MaxPool"}),
+               {1, 1, 1, 1}, 0));
+  // ceil_mode adding a window: floor mode with one more cell of end padding.
+  add(WithPool(Unary("max_pool2d_ceil_extra", {"x", kF32, {1, 2, 6, 6}}, "max_pool2d.default",
+                     {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {2, 2}),
+                      IntsArg("padding", {1, 1}), BoolArg("ceil_mode", true)},
+                     {{"y", kF32, {1, 2, 4, 4}}}, {"MaxPool"}),
+               {1, 1, 2, 2}, 0));
+  // torch drops a last window starting in the right padding: 5 -> 2, not 3.
+  add(WithPool(Unary("max_pool2d_ceil_dropped_window", x55, "max_pool2d.default",
+                     {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {3, 3}),
+                      IntsArg("padding", {1, 1}), BoolArg("ceil_mode", true)},
+                     {{"y", kF32, {1, 2, 2, 2}}}, {"MaxPool"}),
+               {1, 1, 1, 1}, 0));
+  add(WithPool(Unary("max_pool2d_ceil_odd", x55, "max_pool2d.default",
+                     {IntsArg("kernel_size", {2, 2}), BoolArg("ceil_mode", true)},
+                     {{"y", kF32, {1, 2, 3, 3}}}, {"MaxPool"}),
+               {0, 0, 1, 1}, 0));
+  add(Unary("max_pool1d", {"x", kF32, {2, 3, 9}}, "max_pool1d.default",
+            {IntsArg("kernel_size", {3}), IntsArg("stride", {2}), IntsArg("padding", {1})},
+            {{"y", kF32, {2, 3, 5}}}, {"MaxPool"}));
+  add(Unary("max_pool2d_unbatched", {"x", kF32, {2, 7, 7}}, "max_pool2d.default",
+            {IntsArg("kernel_size", {2, 2})}, {{"y", kF32, {2, 3, 3}}},
+            {"Unsqueeze", "MaxPool", "Squeeze"}));
+  add(Unary("max_pool2d_dilation", x77, "max_pool2d.default",
+            {IntsArg("kernel_size", {2, 2}), IntsArg("stride", {1, 1}), IntsArg("padding", {0, 0}),
+             IntsArg("dilation", {2, 2})},
+            {{"y", kF32, {1, 2, 5, 5}}}, {"MaxPool"}));
+  add(Unary("max_pool3d", {"x", kF32, {1, 2, 4, 4, 4}}, "max_pool3d.default",
+            {IntsArg("kernel_size", {2, 2, 2})}, {{"y", kF32, {1, 2, 2, 2, 2}}}, {"MaxPool"}));
+  add(Unary("max_pool2d_with_indices", {"x", kF32, {2, 2, 4, 4}},
+            "max_pool2d_with_indices.default",
+            {IntsArg("kernel_size", {2, 2}), IntsArg("stride", {2, 2})},
+            {{"y", kF32, {2, 2, 2, 2}}, {"i", kI64, {2, 2, 2, 2}}}, {"MaxPool", "Mod"}));
+  add(Unary("max_pool2d_with_indices_unused", {"x", kF32, {2, 2, 4, 4}},
+            "max_pool2d_with_indices.default", {IntsArg("kernel_size", {2, 2})},
+            {{"y", kF32, {2, 2, 2, 2}}, {"mp_unused_1", kI64, {2, 2, 2, 2}}}, {"MaxPool"}));
+  add(Unary("max_pool2d_with_indices_symbolic", {"x", kF32, {2, 2, 4, 4}, {"s0", "", "s1", ""}},
+            "max_pool2d_with_indices.default", {IntsArg("kernel_size", {2, 2})},
+            {{"y", kF32, {2, 2, 2, 2}, {"s0", "", "s2", ""}},
+             {"i", kI64, {2, 2, 2, 2}, {"s0", "", "s2", ""}}},
+            {"MaxPool", "Shape", "ReduceProd", "Mod"}));
+
+  // avg pools
+  add(Unary("avg_pool2d", x77, "avg_pool2d.default",
+            {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {2, 2}), IntsArg("padding", {1, 1})},
+            {{"y", kF32, {1, 2, 4, 4}}}, {"AveragePool"}));
+  add(Unary("avg_pool1d", {"x", kF32, {2, 3, 9}}, "avg_pool1d.default",
+            {IntsArg("kernel_size", {3}), IntsArg("stride", {2}), IntsArg("padding", {1})},
+            {{"y", kF32, {2, 3, 5}}}, {"AveragePool"}));
+  // Uncounted padding: extra end padding is exact, so floor mode.
+  add(WithPool(Unary("avg_pool2d_ceil_no_count_pad", x55, "avg_pool2d.default",
+                     {IntsArg("kernel_size", {2, 2}), BoolArg("ceil_mode", true),
+                      BoolArg("count_include_pad", false)},
+                     {{"y", kF32, {1, 2, 3, 3}}}, {"AveragePool"}),
+               {0, 0, 1, 1}, 0));
+  // Counted padding: torch's clipped divisor needs ONNX's own ceil mode.
+  add(WithPool(Unary("avg_pool2d_ceil_count_pad", x55, "avg_pool2d.default",
+                     {IntsArg("kernel_size", {2, 2}), BoolArg("ceil_mode", true)},
+                     {{"y", kF32, {1, 2, 3, 3}}}, {"AveragePool"}),
+               {0, 0, 0, 0}, 1));
+  add(Unary("avg_pool2d_divisor_override", {"x", kF32, {1, 2, 6, 6}}, "avg_pool2d.default",
+            {IntsArg("kernel_size", {2, 2}), IntsArg("stride", {2, 2}), IntsArg("padding", {0, 0}),
+             BoolArg("ceil_mode", false), BoolArg("count_include_pad", true),
+             IntArg("divisor_override", 3)},
+            {{"y", kF32, {1, 2, 3, 3}}}, {"AveragePool", "Mul"}));
+  add(Unary("avg_pool3d", {"x", kF32, {1, 2, 4, 4, 4}}, "avg_pool3d.default",
+            {IntsArg("kernel_size", {2, 2, 2})}, {{"y", kF32, {1, 2, 2, 2, 2}}}, {"AveragePool"}));
+
+  // adaptive pools
+  add(Unary("adaptive_avg_pool2d_global", {"x", kF32, {1, 3, 4, 6}}, "adaptive_avg_pool2d.default",
+            {IntsArg("output_size", {1, 1})}, {{"y", kF32, {1, 3, 1, 1}}}, {"GlobalAveragePool"}));
+  add(Unary("adaptive_avg_pool2d_global_symbolic", {"x", kF32, {2, 3, 4, 6}, {"s0", "", "s1", "s2"}},
+            "adaptive_avg_pool2d.default", {IntsArg("output_size", {1, 1})},
+            {{"y", kF32, {2, 3, 1, 1}, {"s0", "", "", ""}}}, {"GlobalAveragePool"}));
+  add(Unary("adaptive_avg_pool2d_divisible", {"x", kF32, {1, 3, 4, 6}},
+            "_adaptive_avg_pool2d.default", {IntsArg("output_size", {2, 3})},
+            {{"y", kF32, {1, 3, 2, 3}}}, {"AveragePool"}));
+  add(Unary("adaptive_avg_pool1d", {"x", kF32, {2, 3, 6}}, "adaptive_avg_pool1d.default",
+            {IntsArg("output_size", {3})}, {{"y", kF32, {2, 3, 3}}}, {"AveragePool"}));
+  add(Unary("adaptive_avg_pool2d_unbatched", {"x", kF32, {3, 4, 6}}, "adaptive_avg_pool2d.default",
+            {IntsArg("output_size", {1, 1})}, {{"y", kF32, {3, 1, 1}}},
+            {"Unsqueeze", "GlobalAveragePool", "Squeeze"}));
+  add(Unary("adaptive_max_pool2d", {"x", kF32, {1, 3, 4, 6}}, "adaptive_max_pool2d.default",
+            {IntsArg("output_size", {2, 2})},
+            {{"y", kF32, {1, 3, 2, 2}}, {"am_unused_1", kI64, {1, 3, 2, 2}}}, {"MaxPool"}));
+  add(Unary("adaptive_max_pool2d_indices", {"x", kF32, {1, 3, 4, 6}},
+            "adaptive_max_pool2d.default", {IntsArg("output_size", {1, 1})},
+            {{"y", kF32, {1, 3, 1, 1}}, {"i", kI64, {1, 3, 1, 1}}}, {"MaxPool", "Mod"}));
+
+  // upsample -> Resize
+  const TensorSpec x34{"x", kF32, {1, 2, 3, 4}};
+  add(Unary("upsample_nearest2d_vec_scales", x34, "upsample_nearest2d.vec",
+            {NoneArg("output_size"), FloatsArg("scale_factors", {2.0, 2.0})},
+            {{"y", kF32, {1, 2, 6, 8}}}, {"Resize"}, "input"));
+  add(Unary("upsample_nearest2d_vec_size", x34, "upsample_nearest2d.vec",
+            {IntsArg("output_size", {5, 7}), NoneArg("scale_factors")},
+            {{"y", kF32, {1, 2, 5, 7}}}, {"Resize"}, "input"));
+  add(Unary("upsample_nearest2d", x34, "upsample_nearest2d.default",
+            {IntsArg("output_size", {6, 8})}, {{"y", kF32, {1, 2, 6, 8}}}, {"Resize"}));
+  add(Unary("upsample_bilinear2d_align_corners", x34, "upsample_bilinear2d.default",
+            {IntsArg("output_size", {6, 8}), BoolArg("align_corners", true)},
+            {{"y", kF32, {1, 2, 6, 8}}}, {"Resize"}));
+  add(Unary("upsample_bilinear2d_vec", x34, "upsample_bilinear2d.vec",
+            {NoneArg("output_size"), BoolArg("align_corners", false),
+             FloatsArg("scale_factors", {2.0, 1.5})},
+            {{"y", kF32, {1, 2, 6, 6}}}, {"Resize"}, "input"));
+  add(Unary("upsample_bicubic2d", x34, "upsample_bicubic2d.default",
+            {IntsArg("output_size", {6, 8}), BoolArg("align_corners", false)},
+            {{"y", kF32, {1, 2, 6, 8}}}, {"Resize"}));
+  add(Unary("upsample_nearest_exact1d", {"x", kF32, {1, 2, 3}}, "_upsample_nearest_exact1d.default",
+            {IntsArg("output_size", {5})}, {{"y", kF32, {1, 2, 5}}}, {"Resize"}));
+  add(Unary("upsample_trilinear3d_vec", {"x", kF32, {1, 1, 2, 2, 2}}, "upsample_trilinear3d.vec",
+            {NoneArg("output_size"), BoolArg("align_corners", false),
+             FloatsArg("scale_factors", {2.0, 2.0, 2.0})},
+            {{"y", kF32, {1, 1, 4, 4, 4}}}, {"Resize"}, "input"));
+
+  // padding -> Pad
+  const TensorSpec x23{"x", kF32, {1, 2, 3, 4}};
+  add(Unary("constant_pad_nd", x23, "constant_pad_nd.default",
+            {IntsArg("pad", {1, 2, 0, 1}), FloatArg("value", 0.5)}, {{"y", kF32, {1, 2, 4, 7}}},
+            {"Pad"}));
+  add(Unary("constant_pad_nd_crop", x23, "constant_pad_nd.default", {IntsArg("pad", {-1, -1})},
+            {{"y", kF32, {1, 2, 3, 2}}}, {"Pad"}));
+  add(Unary("constant_pad_nd_int64", {"x", kI64, {3, 4}}, "constant_pad_nd.default",
+            {IntsArg("pad", {1, 1}), IntArg("value", 7)}, {{"y", kI64, {3, 6}}}, {"Pad"}));
+  add(Unary("pad_reflect", x23, "pad.default",
+            {IntsArg("pad", {1, 1, 2, 2}), StringArg("mode", "reflect")},
+            {{"y", kF32, {1, 2, 7, 6}}}, {"Pad"}));
+  add(Unary("pad_replicate", x23, "pad.default",
+            {IntsArg("pad", {1, 0}), StringArg("mode", "replicate")}, {{"y", kF32, {1, 2, 3, 5}}},
+            {"Pad"}));
+  add(AtOpset(Unary("pad_circular", x23, "pad.default",
+                    {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
+                    {{"y", kF32, {1, 2, 3, 6}}}, {"Pad"}),
+              19));
+  add(Unary("reflection_pad2d", x23, "reflection_pad2d.default", {IntsArg("padding", {1, 1, 1, 1})},
+            {{"y", kF32, {1, 2, 5, 6}}}, {"Pad"}));
+  add(Unary("replication_pad1d", {"x", kF32, {2, 3}}, "replication_pad1d.default",
+            {IntsArg("padding", {2, 1})}, {{"y", kF32, {2, 6}}}, {"Pad"}));
+  add(Unary("constant_pad_nd_symbolic", x23, "constant_pad_nd.default",
+            {SymIntsArg("pad", {"1", "2"})}, {{"y", kF32, {1, 2, 3, 7}}}, {"Pad"}));
+  return cases;
+}
+
+class PoolingOpsTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PoolingOpsTest, ConvertsWithInferredShapes) {
+  const Case& c = GetParam();
+  pt2::ExportedProgram program = c.program.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
+  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
+    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
+    std::vector<int64_t> want;
+    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
+    EXPECT_EQ(got->output_shapes[i], want)
+        << "output " << i << " inferred [" << absl::StrJoin(got->output_shapes[i], ", ") << "]";
+    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
+  }
+  EXPECT_EQ(OpTypes(got->model), c.ops)
+      << "got ops [" << absl::StrJoin(OpTypes(got->model), ", ") << "]";
+  if (c.ceil_mode < 0) return;
+  for (const ir::Node& node : got->model.graph.nodes) {
+    if (node.op_type != "MaxPool" && node.op_type != "AveragePool") continue;
+    const ir::Attribute* pads = node.FindAttribute("pads");
+    const ir::Attribute* ceil_mode = node.FindAttribute("ceil_mode");
+    ASSERT_NE(pads, nullptr);
+    ASSERT_NE(ceil_mode, nullptr);
+    EXPECT_EQ(pads->ints, c.pads);
+    EXPECT_EQ(ceil_mode->i, c.ceil_mode);
+    break;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+struct ErrorCase {
+  std::string name;
+  Case program;
+  absl::StatusCode code;
+  std::string message;  // substring
+  int opset = 20;
+};
+
+std::vector<ErrorCase> ErrorCases() {
+  const TensorSpec x{"x", kF32, {1, 2, 5, 5}};
+  return {
+      {"adaptive_uneven",
+       Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {3, 3})},
+             {{"y", kF32, {1, 2, 3, 3}}}, {}),
+       absl::StatusCode::kUnimplemented, "not a divisor"},
+      {"adaptive_symbolic",
+       Unary("a", {"x", kF32, {1, 2, 4, 4}, {"", "", "s0", "s1"}}, "adaptive_avg_pool2d.default",
+             {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}),
+       absl::StatusCode::kUnimplemented, "static input sizes"},
+      {"divisor_override_uncounted_padding",
+       Unary("a", x, "avg_pool2d.default",
+             {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {1, 1}), IntsArg("padding", {1, 1}),
+              BoolArg("ceil_mode", false), BoolArg("count_include_pad", false),
+              IntArg("divisor_override", 2)},
+             {{"y", kF32, {1, 2, 5, 5}}}, {}),
+       absl::StatusCode::kUnimplemented, "divisor_override"},
+      {"circular_opset18",
+       Unary("a", x, "pad.default", {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
+             {{"y", kF32, {1, 2, 5, 7}}}, {}),
+       absl::StatusCode::kUnimplemented, "opset 19", 18},
+  };
+}
+
+class PoolingOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(PoolingOpsErrorsTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.program.Build(), c.opset);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), c.code) << got.status();
+  EXPECT_TRUE(absl::StrContains(got.status().message(), c.message)) << got.status();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsErrorsTest, ::testing::ValuesIn(ErrorCases()),
+                         [](const ::testing::TestParamInfo<ErrorCase>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace pt2onnx::testing

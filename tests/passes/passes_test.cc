@@ -1,0 +1,224 @@
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "core/dtype.h"
+#include "core/ir/graph.h"
+#include "core/ir/tensor.h"
+#include "gtest/gtest.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+ir::ValueInfo FloatValue(std::string name) {
+  return {std::move(name), DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(2)}, {}};
+}
+
+ir::Node MakeNode(std::string name, std::string op, std::vector<std::string> inputs,
+                  std::vector<std::string> outputs) {
+  ir::Node n;
+  n.name = std::move(name);
+  n.op_type = std::move(op);
+  n.inputs = std::move(inputs);
+  n.outputs = std::move(outputs);
+  return n;
+}
+
+std::vector<std::string> NodeNames(const ir::Graph& g) {
+  std::vector<std::string> names;
+  for (const ir::Node& n : g.nodes) names.push_back(n.name);
+  return names;
+}
+
+std::vector<std::string> InitializerNames(const ir::Graph& g) {
+  std::vector<std::string> names;
+  for (const ir::Initializer& i : g.initializers) names.push_back(i.name);
+  return names;
+}
+
+// x, unused_in -> relu(x) -> out ; dead: neg(x) -> n1 -> abs -> n2 (unused),
+// initializers w (used by dead mul only) and k (used by add feeding out).
+ir::Model DceModel() {
+  ir::Model m;
+  m.opset_imports = {{"", 20}};
+  ir::Graph& g = m.graph;
+  g.inputs = {FloatValue("x"), FloatValue("unused_in")};
+  g.outputs = {FloatValue("out")};
+  g.initializers.push_back({"k", ir::Tensor::Float32Scalar(1.0f), {}});
+  g.initializers.push_back({"w", ir::Tensor::Float32Scalar(2.0f), {}});
+  g.initializers.push_back({"orphan", ir::Tensor::Float32Scalar(3.0f), {}});
+  g.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"r"}));
+  g.nodes.push_back(MakeNode("neg", "Neg", {"x"}, {"n1"}));
+  g.nodes.push_back(MakeNode("mul", "Mul", {"n1", "w"}, {"n2"}));
+  g.nodes.push_back(MakeNode("add", "Add", {"r", "k"}, {"out"}));
+  return m;
+}
+
+TEST(DeadCodeEliminationTest, RemovesUnusedNodesAndInitializers) {
+  ir::Model m = DceModel();
+  std::unique_ptr<Pass> dce = CreateDeadCodeEliminationPass();
+  EXPECT_EQ(dce->Name(), "dead_code_elimination");
+  absl::StatusOr<bool> changed = dce->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu", "add"}));
+  EXPECT_EQ(InitializerNames(m.graph), (std::vector<std::string>{"k"}));
+  // Graph inputs are the model's interface: kept even when unused.
+  ASSERT_EQ(m.graph.inputs.size(), 2u);
+  EXPECT_EQ(m.graph.inputs[1].name, "unused_in");
+  EXPECT_TRUE(ir::Verify(m.graph).ok());
+
+  // A second run finds nothing.
+  changed = dce->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+}
+
+TEST(DeadCodeEliminationTest, KeepsNodeProducingGraphOutput) {
+  // No node reads "out", but it is a graph output; its producer chain stays.
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("neg", "Neg", {"x"}, {"n"}));
+  m.graph.nodes.push_back(MakeNode("abs", "Abs", {"n"}, {"out"}));
+  absl::StatusOr<bool> changed = CreateDeadCodeEliminationPass()->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"neg", "abs"}));
+}
+
+TEST(DeadCodeEliminationTest, KeepsMultiOutputNodeWithOneUsedOutput) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("a")};
+  m.graph.nodes.push_back(MakeNode("split", "Split", {"x"}, {"a", "b"}));
+  absl::StatusOr<bool> changed = CreateDeadCodeEliminationPass()->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"split"}));
+}
+
+TEST(IdentityEliminationTest, BypassesIdentity) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"i"}));
+  m.graph.nodes.push_back(MakeNode("relu", "Relu", {"i"}, {"out"}));
+  std::unique_ptr<Pass> pass = CreateIdentityEliminationPass();
+  EXPECT_EQ(pass->Name(), "identity_elimination");
+  absl::StatusOr<bool> changed = pass->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  ASSERT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(ir::Verify(m.graph).ok());
+}
+
+TEST(IdentityEliminationTest, KeepsIdentityProducingGraphOutput) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"r"}));
+  m.graph.nodes.push_back(MakeNode("id", "Identity", {"r"}, {"out"}));
+  absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu", "id"}));
+  EXPECT_EQ(m.graph.nodes[1].outputs, (std::vector<std::string>{"out"}));
+}
+
+TEST(IdentityEliminationTest, RewiresEveryConsumerOfAChain) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("id1", "Identity", {"x"}, {"i1"}));
+  m.graph.nodes.push_back(MakeNode("id2", "Identity", {"i1"}, {"i2"}));
+  m.graph.nodes.push_back(MakeNode("add", "Add", {"i2", "i1"}, {"out"}));
+  ASSERT_TRUE(CreateIdentityEliminationPass()->Run(m).ok());
+  ASSERT_EQ(NodeNames(m.graph), (std::vector<std::string>{"add"}));
+  EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x", "x"}));
+  EXPECT_TRUE(ir::Verify(m.graph).ok());
+}
+
+TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
+  // Removing an Identity makes its producer dead only in a later look:
+  // x -> neg -> n -> Identity -> unused ; x -> Identity -> i -> relu -> out.
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.initializers.push_back({"unused_w", ir::Tensor::Float32Scalar(1.0f), {}});
+  m.graph.nodes.push_back(MakeNode("neg", "Neg", {"x"}, {"n"}));
+  m.graph.nodes.push_back(MakeNode("id_dead", "Identity", {"n"}, {"d"}));
+  m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"i"}));
+  m.graph.nodes.push_back(MakeNode("relu", "Relu", {"i"}, {"out"}));
+  std::vector<std::unique_ptr<Pass>> pipeline = DefaultPipeline();
+  ASSERT_FALSE(pipeline.empty());
+  absl::Status status = RunPipeline(pipeline, m, /*verify=*/true);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(m.graph.initializers.empty());
+  EXPECT_TRUE(ir::Verify(m.graph).ok());
+
+  // At the fixed point no pass changes anything.
+  for (const std::unique_ptr<Pass>& pass : pipeline) {
+    absl::StatusOr<bool> changed = pass->Run(m);
+    ASSERT_TRUE(changed.ok()) << changed.status();
+    EXPECT_FALSE(*changed) << pass->Name();
+  }
+}
+
+class FailingPass : public Pass {
+ public:
+  std::string Name() const override { return "always_fails"; }
+  absl::StatusOr<bool> Run(ir::Model&) const override {
+    return absl::InvalidArgumentError("cannot rewrite node 'boom'");
+  }
+};
+
+// Leaves a node reading an undefined value: Verify must catch it.
+class BreakingPass : public Pass {
+ public:
+  std::string Name() const override { return "breaks_graph"; }
+  absl::StatusOr<bool> Run(ir::Model& model) const override {
+    model.graph.nodes.push_back(MakeNode("bad", "Relu", {"nowhere"}, {"bad_out"}));
+    return true;
+  }
+};
+
+TEST(PipelineTest, PassErrorNamesThePass) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"out"}));
+  std::vector<std::unique_ptr<Pass>> pipeline;
+  pipeline.push_back(CreateIdentityEliminationPass());
+  pipeline.push_back(std::make_unique<FailingPass>());
+  absl::Status status = RunPipeline(pipeline, m, /*verify=*/false);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "pass 'always_fails'")) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "identity_elimination")) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "cannot rewrite node 'boom'")) << status;
+}
+
+TEST(PipelineTest, VerifyFailureNamesThePass) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"out"}));
+  std::vector<std::unique_ptr<Pass>> pipeline;
+  pipeline.push_back(std::make_unique<BreakingPass>());
+  absl::Status status = RunPipeline(pipeline, m, /*verify=*/true);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "pass 'breaks_graph' (after none)")) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "nowhere")) << status;
+}
+
+}  // namespace
+}  // namespace pt2onnx::passes
