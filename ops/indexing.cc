@@ -179,7 +179,20 @@ absl::Status AtenTakeAlongDimDefault(TranslateContext& ctx) {
     const pt2::SymInt& t = i_meta->sizes[a];
     same &= s.is_symbolic == t.is_symbolic && (s.is_symbolic ? s.expr == t.expr : s.value == t.value);
   }
-  if (!same) {
+  bool all_static = true;
+  for (const auto* meta : {x_meta, i_meta}) {
+    for (const pt2::SymInt& s : meta->sizes) all_static &= !s.is_symbolic;
+  }
+  if (!same && all_static) {
+    std::vector<int64_t> x_shape, i_shape;
+    for (int64_t a = 0; a < rank; ++a) {
+      int64_t both = std::max(x_meta->sizes[a].value, i_meta->sizes[a].value);
+      x_shape.push_back(a == axis ? x_meta->sizes[a].value : both);
+      i_shape.push_back(a == axis ? i_meta->sizes[a].value : both);
+    }
+    x = ctx.Op("Expand", {x, ctx.ConstantInt64s(x_shape)});
+    indices = ctx.Op("Expand", {indices, ctx.ConstantInt64s(i_shape)});
+  } else if (!same) {
     std::string x_shape = ctx.Op("Shape", {x});
     std::string i_shape = ctx.Op("Shape", {indices});
     std::string both = ctx.Op("Max", {x_shape, i_shape});

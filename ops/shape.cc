@@ -432,17 +432,45 @@ absl::Status AtenTileDefault(TranslateContext& ctx) { return TileBy(ctx, "dims")
 
 // ---- cat / stack ----
 
+// FX metadata of element `j` of a Tensor[] argument; nullptr when unknown.
+// TODO(lead): TranslateContext exposes metadata only for single-tensor
+// arguments; this returns nullptr until it has a per-element accessor, and
+// cat then neither skips empty inputs nor promotes dtypes.
+const pt2::TensorMeta* ElementMeta(const TranslateContext& ctx, absl::string_view arg,
+                                   size_t j) {
+  (void)ctx;
+  (void)arg;
+  (void)j;
+  return nullptr;
+}
+
 // aten::cat(Tensor[] tensors, int dim=0) -> Tensor   (also concat, concatenate)
-// TODO(lead): torch skips empty 1-D inputs of a cat (legacy behaviour) and
-// promotes mixed dtypes; both need the FX metadata of the list's elements,
-// which TranslateContext does not expose yet.
+// torch skips 1-D empty inputs whatever `dim` says (a legacy rule kept for
+// torch.cat([torch.empty(0), x]); aten/src/ATen/native/TensorShape.cpp,
+// cat_should_skip_tensor) and promotes mixed dtypes to the result's.
 absl::Status AtenCatDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (tensors.empty()) return ctx.Invalid("cat of an empty tensor list");
-  if (tensors.size() == 1) return ctx.SetOutput(0, tensors[0]);
+  DataType out_dtype = ctx.OutputDtype(0);
+  std::vector<std::string> kept;
+  for (size_t j = 0; j < tensors.size(); ++j) {
+    const pt2::TensorMeta* meta = ElementMeta(ctx, "tensors", j);
+    if (meta == nullptr) {
+      kept.push_back(tensors[j]);
+      continue;
+    }
+    bool empty_1d = meta->sizes.size() == 1 && !meta->sizes[0].is_symbolic &&
+                    meta->sizes[0].value == 0;
+    if (empty_1d && ctx.OutputRank(0) != 1) continue;
+    kept.push_back(out_dtype == DataType::kUndefined
+                       ? tensors[j]
+                       : ctx.CastTo(tensors[j], meta->dtype, out_dtype));
+  }
+  if (kept.empty()) kept.push_back(tensors[0]);  // every input was skipped
+  if (kept.size() == 1) return ctx.SetOutput(0, kept[0]);
   int64_t axis = NormalizeAxis(dim, ctx.OutputRank(0));
-  return ctx.SetOutput(0, ctx.Op("Concat", tensors, {Attribute::Int("axis", axis)}));
+  return ctx.SetOutput(0, ctx.Op("Concat", kept, {Attribute::Int("axis", axis)}));
 }
 
 // aten::stack(Tensor[] tensors, int dim=0) -> Tensor

@@ -62,9 +62,8 @@ const ir::Node* FindNode(const ir::Model& model, const std::string& op_type) {
   return nullptr;
 }
 
-std::vector<Case> Cases() {
-  std::vector<Case> cases;
-  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+// Shared operands: 2x3 tensors of three dtypes, a broadcast row, a mask.
+struct Operands {
   TensorSpec x{"x", kF32, {2, 3}};
   TensorSpec y{"y_in", kF32, {2, 3}};
   TensorSpec row{"b", kF32, {3}};
@@ -73,9 +72,15 @@ std::vector<Case> Cases() {
   TensorSpec xb{"x", kBool, {2, 3}};
   TensorSpec yb{"y_in", kBool, {2, 3}};
   TensorSpec cond{"c", kBool, {2, 3}};
-  auto self = [](const std::string& v = "x") { return TensorArg("self", v); };
-  auto other = [](const std::string& v = "y_in") { return TensorArg("other", v); };
+};
+pt2::NamedArgument self(const std::string& v = "x") { return TensorArg("self", v); }
+pt2::NamedArgument other(const std::string& v = "y_in") { return TensorArg("other", v); }
 
+// One table per group keeps each function small: wasm limits a function's locals.
+std::vector<Case> ArithmeticCases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const auto [x, y, row, xi, yi, xb, yb, cond] = Operands();
   // Arithmetic.
   add(One("add_broadcast", {x, row}, "add.Tensor", {self(), other("b")}, {"", kF32, {2, 3}},
           {"Add"}));
@@ -155,7 +160,13 @@ std::vector<Case> Cases() {
   add(One("max_other", {x, y}, "max.other", {self(), other()}, {"", kF32, {2, 3}}, {"Max"}));
   add(One("min_other", {xi, y}, "min.other", {self(), other()}, {"", kF32, {2, 3}},
           {"Cast", "Min"}));
+  return cases;
+}
 
+std::vector<Case> ComparisonAndLogicalCases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const auto [x, y, row, xi, yi, xb, yb, cond] = Operands();
   // Comparisons: operands meet in torch's result type, the output is BOOL.
   add(One("eq_tensor", {x, y}, "eq.Tensor", {self(), other()}, {"", kBool, {2, 3}}, {"Equal"}));
   add(One("eq_int_tensor_float_scalar", {xi}, "eq.Scalar", {self(), FloatArg("other", 1.5)},
@@ -202,7 +213,13 @@ std::vector<Case> Cases() {
           {"Or"}));
   add(One("dunder_xor", {xi, yi}, "__xor__.Tensor", {self(), other()}, {"", kI64, {2, 3}},
           {"BitwiseXor"}));
+  return cases;
+}
 
+std::vector<Case> UnaryCases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const auto [x, y, row, xi, yi, xb, yb, cond] = Operands();
   // Unary math: one ONNX op each.
   const std::vector<std::pair<std::string, std::string>> kUnary = {
       {"neg", "Neg"},   {"abs", "Abs"},   {"exp", "Exp"},       {"log", "Log"},
@@ -236,7 +253,13 @@ std::vector<Case> Cases() {
   add(One("isnan_int", {xi}, "isnan.default", {self()}, {"", kBool, {2, 3}}, {"Expand"}));
   add(One("nan_to_num", {x}, "nan_to_num.default", {self(), FloatArg("nan", 0.5)},
           {"", kF32, {2, 3}}, {"IsNaN", "Where", "IsInf", "Where", "IsInf", "Where"}));
+  return cases;
+}
 
+std::vector<Case> SelectionAndConversionCases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  const auto [x, y, row, xi, yi, xb, yb, cond] = Operands();
   // Selection and clamping.
   add(One("clamp_both", {x}, "clamp.default", {self(), FloatArg("min", -0.5), FloatArg("max", 0.5)},
           {"", kF32, {2, 3}}, {"Clip"}));
@@ -300,6 +323,15 @@ std::vector<Case> Cases() {
     c.opset = opset;
     add(c);
   }
+  return cases;
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  for (Case& c : ArithmeticCases()) cases.push_back(std::move(c));
+  for (Case& c : ComparisonAndLogicalCases()) cases.push_back(std::move(c));
+  for (Case& c : UnaryCases()) cases.push_back(std::move(c));
+  for (Case& c : SelectionAndConversionCases()) cases.push_back(std::move(c));
   return cases;
 }
 
