@@ -317,7 +317,11 @@ absl::Status AtenSafeSoftmax(TranslateContext& ctx) {
   if (rank == 0) return SoftmaxLike(ctx, "Softmax", x);
   DataType dtype = ctx.OutputDtype(0);
   std::string softmax = ctx.Op("Softmax", {x}, {ir::Attribute::Int("axis", dim)});
-  std::string neg_inf = ctx.Op("IsInf", {x}, {ir::Attribute::Int("detect_positive", 0)});
+  // IsInf takes 16-bit floats only from opset 20.
+  std::string x32 = ctx.opset() < 20 && ElementSize(dtype) == 2
+                        ? ctx.CastTo(x, dtype, DataType::kFloat)
+                        : x;
+  std::string neg_inf = ctx.Op("IsInf", {x32}, {ir::Attribute::Int("detect_positive", 0)});
   std::string all_masked = ctx.Op(
       "ReduceMin", {ctx.CastTo(neg_inf, DataType::kBool, DataType::kInt32), ctx.ConstantInt64s({dim})},
       {ir::Attribute::Int("keepdims", 1)});

@@ -106,9 +106,11 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
   if (scale) {
     sqrt_scale = ctx.ConstantScalar(dtype, std::sqrt(*scale));
   } else if (!e.is_symbolic) {
-    sqrt_scale = ctx.ConstantScalar(dtype, 1.0 / std::sqrt(std::sqrt(static_cast<double>(e.value))));
+    const double e_size = static_cast<double>(e.value);
+    sqrt_scale = ctx.ConstantScalar(dtype, 1.0 / std::sqrt(std::sqrt(e_size)));
   } else {
-    std::string e_value = ctx.CastTo(ShapeSlice(ctx, q, q_rank - 1, q_rank), DataType::kInt64, dtype);
+    std::string e_value =
+        ctx.CastTo(ShapeSlice(ctx, q, q_rank - 1, q_rank), DataType::kInt64, dtype);
     sqrt_scale = ctx.Op("Pow", {e_value, ctx.ConstantScalar(dtype, -0.25)});
   }
 
@@ -145,7 +147,8 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
   std::string weights = ctx.Op("Softmax", {scores}, {ir::Attribute::Int("axis", -1)});
   if (guard_nan) {
     // Fully masked rows: softmax over all -inf is NaN; torch returns 0.
-    weights = ctx.Op("Where", {ctx.Op("IsNaN", {weights}), ctx.ConstantScalar(dtype, 0.0), weights});
+    std::string zero = ctx.ConstantScalar(dtype, 0.0);
+    weights = ctx.Op("Where", {ctx.Op("IsNaN", {weights}), zero, weights});
   }
   AttentionResult result;
   result.out = ctx.Op("MatMul", {weights, v});

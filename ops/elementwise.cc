@@ -308,7 +308,7 @@ absl::Status AtenFmod(TranslateContext& ctx) {
   return Bind(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
 }
 
-// ONNX has no Atan2: atan(y/x), moved by ±pi in the left half-plane; (0, 0)
+// ONNX has no Atan2: atan(y/x), moved by +-pi in the left half-plane; (0, 0)
 // gives 0 as in torch instead of atan(nan).
 // aten::atan2(Tensor self, Tensor other) -> Tensor
 absl::Status AtenAtan2(TranslateContext& ctx) {
@@ -562,19 +562,28 @@ absl::Status AtenSign(TranslateContext& ctx) {
   return Bind(ctx, dtype == DataType::kBool ? x : ctx.Op("Sign", {x}));
 }
 
+// IsInf takes 16-bit floats only from opset 20; below, test a float32 copy
+// (the conversion keeps infinities).
+std::string IsInf(TranslateContext& ctx, const std::string& x, DataType dtype,
+                  std::vector<ir::Attribute> attributes = {}) {
+  std::string in = x;
+  if (ctx.opset() < 20 && ElementSize(dtype) == 2) in = ctx.CastTo(x, dtype, DataType::kFloat);
+  return ctx.Op("IsInf", {in}, std::move(attributes));
+}
+
 // Integer tensors hold no NaN or inf.
-absl::Status FloatClass(TranslateContext& ctx, absl::string_view op_type) {
+absl::Status FloatClass(TranslateContext& ctx, bool nan) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType in, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  if (IsFloatingPoint(in)) return Bind(ctx, ctx.Op(op_type, {x}));
+  if (IsFloatingPoint(in)) return Bind(ctx, nan ? ctx.Op("IsNaN", {x}) : IsInf(ctx, x, in));
   PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
   return Bind(ctx, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 0), shape}));
 }
 
 // aten::isnan(Tensor self) -> Tensor
-absl::Status AtenIsnan(TranslateContext& ctx) { return FloatClass(ctx, "IsNaN"); }
+absl::Status AtenIsnan(TranslateContext& ctx) { return FloatClass(ctx, true); }
 // aten::isinf(Tensor self) -> Tensor
-absl::Status AtenIsinf(TranslateContext& ctx) { return FloatClass(ctx, "IsInf"); }
+absl::Status AtenIsinf(TranslateContext& ctx) { return FloatClass(ctx, false); }
 
 double MaxFinite(DataType dtype) {
   switch (dtype) {
@@ -594,10 +603,11 @@ absl::Status AtenNanToNum(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> nan, ctx.OptionalFloat("nan"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> posinf, ctx.OptionalFloat("posinf"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> neginf, ctx.OptionalFloat("neginf"));
-  std::string y = ctx.Op("Where", {ctx.Op("IsNaN", {x}), ctx.ConstantScalar(dtype, nan.value_or(0)), x});
-  std::string is_pos = ctx.Op("IsInf", {x}, {ir::Attribute::Int("detect_negative", 0)});
+  std::string y =
+      ctx.Op("Where", {ctx.Op("IsNaN", {x}), ctx.ConstantScalar(dtype, nan.value_or(0)), x});
+  std::string is_pos = IsInf(ctx, x, dtype, {ir::Attribute::Int("detect_negative", 0)});
   y = ctx.Op("Where", {is_pos, ctx.ConstantScalar(dtype, posinf.value_or(MaxFinite(dtype))), y});
-  std::string is_neg = ctx.Op("IsInf", {x}, {ir::Attribute::Int("detect_positive", 0)});
+  std::string is_neg = IsInf(ctx, x, dtype, {ir::Attribute::Int("detect_positive", 0)});
   y = ctx.Op("Where", {is_neg, ctx.ConstantScalar(dtype, neginf.value_or(-MaxFinite(dtype))), y});
   return Bind(ctx, y);
 }

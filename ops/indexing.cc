@@ -52,15 +52,9 @@ std::string Transpose(TranslateContext& ctx, const std::string& x,
 
 // FX metadata of element `j` of a Tensor[] / Tensor?[] argument; nullptr when
 // the element is None or its metadata is unknown.
-// TODO(lead): TranslateContext exposes metadata only for single-tensor
-// arguments; until it has a per-element accessor this returns nullptr, and
-// callers treat the element as an integer index of unknown rank.
 const pt2::TensorMeta* ElementMeta(const TranslateContext& ctx, absl::string_view arg,
                                    size_t j) {
-  (void)ctx;
-  (void)arg;
-  (void)j;
-  return nullptr;
+  return ctx.InputListMeta(arg, j);
 }
 
 // ScatterElements needs `updates` shaped like `index`; torch lets `src` be

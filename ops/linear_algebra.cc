@@ -97,7 +97,7 @@ absl::Status AtenLinear(TranslateContext& ctx) {
 
   if (weight_rank == 1) {
     // F.linear with a 1-D weight contracts the last dim away (a dot product
-    // per row); torch rejects a bias in that case except a 0-d one.
+    // per row), exactly MatMul's 1-D rule; a bias then broadcasts as is.
     std::string out = ctx.Op("MatMul", {input, weight});
     if (bias) out = ctx.Op("Add", {out, *bias});
     return ctx.SetOutput(0, out);
@@ -152,7 +152,8 @@ absl::Status AtenAddmm(TranslateContext& ctx) { return AddmmImpl(ctx, ctx.Output
 // in out_dtype amounts to.
 absl::Status AtenAddmmDtype(TranslateContext& ctx) { return AddmmImpl(ctx, ctx.OutputDtype(0)); }
 
-// aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+// aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
+//                Scalar alpha=1) -> Tensor
 // aten::baddbmm.dtype(Tensor self, Tensor batch1, Tensor batch2, ScalarType out_dtype, *,
 //                     Scalar beta=1, Scalar alpha=1) -> Tensor
 absl::Status AtenBaddbmm(TranslateContext& ctx) {
@@ -162,7 +163,8 @@ absl::Status AtenBaddbmm(TranslateContext& ctx) {
   return ctx.SetOutput(0, out);
 }
 
-// aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+// aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
+//               Scalar alpha=1) -> Tensor
 absl::Status AtenAddbmm(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
   PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "batch1", "batch2", dtype));
@@ -259,7 +261,12 @@ absl::Status AtenEinsum(TranslateContext& ctx) {
   // torch tolerates blanks around terms; ONNX's grammar is stricter. `path`
   // only orders the contractions, which Einsum decides itself.
   equation = absl::StrReplaceAll(equation, {{" ", ""}});
-  // torch.einsum requires operands of one dtype, as Einsum does.
+  // Einsum needs operands of one type: bring any other to the result's.
+  const DataType dtype = ctx.OutputDtype(0);
+  for (size_t j = 0; j < tensors.size(); ++j) {
+    const pt2::TensorMeta* meta = ctx.InputListMeta("tensors", j);
+    if (meta != nullptr) tensors[j] = ctx.CastTo(tensors[j], meta->dtype, dtype);
+  }
   return ctx.SetOutput(
       0, ctx.Op("Einsum", tensors, {ir::Attribute::String("equation", equation)}));
 }

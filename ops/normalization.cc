@@ -31,6 +31,7 @@ namespace {
 
 // ---- helpers -------------------------------------------------------------------
 
+// False for outputs torch.export marked unused ("<node>_unused_<i>") or None.
 bool OutputUsed(const TranslateContext& ctx, int i) {
   const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
   if (i >= static_cast<int>(outputs.size())) return false;
@@ -258,7 +259,8 @@ absl::Status LayerNormImpl(TranslateContext& ctx, bool stats) {
   // Mean/InvStdDev come out in the stash type (float, stash_type=1).
   std::vector<std::string> outs = ctx.AddNode(
       "LayerNormalization", inputs,
-      {ir::Attribute::Int("axis", rank - k), ir::Attribute::Float("epsilon", static_cast<float>(eps))},
+      {ir::Attribute::Int("axis", rank - k),
+       ir::Attribute::Float("epsilon", static_cast<float>(eps))},
       want_mean || want_rstd ? 3 : 1);
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, outs[0]));
   if (want_mean) {

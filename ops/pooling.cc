@@ -18,6 +18,7 @@
 // tensor, torch's the flattened spatial plane only; index mod plane-size
 // converts one to the other.
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,34 +50,27 @@ bool OutputUsed(const TranslateContext& ctx, int i) {
   return !absl::StrContains(out.name, "_unused_");
 }
 
-// Static sizes of the last `n` dims of tensor argument `arg`, or nullopt.
-std::optional<std::vector<int64_t>> StaticTrailingDims(const TranslateContext& ctx,
-                                                       absl::string_view arg, int64_t n) {
+// Static sizes of dims [begin, begin + n) of tensor argument `arg`, or
+// nullopt when any is symbolic. A negative `begin` counts from the back.
+std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl::string_view arg,
+                                               int64_t begin, int64_t n) {
   absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
   if (!meta.ok() || *meta == nullptr) return std::nullopt;
   const std::vector<pt2::SymInt>& sizes = (*meta)->sizes;
-  if (static_cast<int64_t>(sizes.size()) < n) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  if (begin < 0) begin += rank;
+  if (begin < 0 || begin + n > rank) return std::nullopt;
   std::vector<int64_t> dims;
-  for (size_t i = sizes.size() - n; i < sizes.size(); ++i) {
+  for (int64_t i = begin; i < begin + n; ++i) {
     if (sizes[i].is_symbolic) return std::nullopt;
     dims.push_back(sizes[i].value);
   }
   return dims;
 }
 
-// Static sizes of the first `n` dims of tensor argument `arg`, or nullopt.
-std::optional<std::vector<int64_t>> StaticLeadingDims(const TranslateContext& ctx,
-                                                      absl::string_view arg, int64_t n) {
-  absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
-  if (!meta.ok() || *meta == nullptr) return std::nullopt;
-  const std::vector<pt2::SymInt>& sizes = (*meta)->sizes;
-  if (static_cast<int64_t>(sizes.size()) < n) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (int64_t i = 0; i < n; ++i) {
-    if (sizes[i].is_symbolic) return std::nullopt;
-    dims.push_back(sizes[i].value);
-  }
-  return dims;
+std::optional<std::vector<int64_t>> StaticTrailingDims(const TranslateContext& ctx,
+                                                       absl::string_view arg, int64_t n) {
+  return StaticDims(ctx, arg, -n, n);
 }
 
 // An int-list argument with one entry per spatial dim; a single entry
@@ -144,7 +138,7 @@ absl::StatusOr<PoolAttrs> ReadPoolAttrs(const TranslateContext& ctx, int64_t n, 
 
 // Resolves ceil_mode (see the file comment). With static sizes: floor mode
 // when both modes agree; otherwise, if `extra_pad_ok`, floor mode with extra
-// end padding giving torch's window count. Returns whether ceil mode remains.
+// end padding giving torch's window count. Otherwise ceil_mode stays set.
 void ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok, PoolAttrs& a) {
   if (!a.ceil_mode) return;
   std::optional<std::vector<int64_t>> dims = StaticTrailingDims(ctx, "self", n);
@@ -359,8 +353,9 @@ std::vector<ir::Attribute> ResizeAttributes(const ResizeMode& m, bool align_corn
   attrs.push_back(ir::Attribute::String("coordinate_transformation_mode",
                                         align_corners ? "align_corners" : "half_pixel"));
   if (std::string(m.mode) == "cubic") {
-    // torch's bicubic uses A = -0.75 (upsample_bicubic2d's cubic_convolution).
-    attrs.push_back(ir::Attribute::Float("cubic_coeff_a", -0.75f));
+    // torch's bicubic uses A = -0.75 (OpenCV's); its anti-aliased kernel
+    // A = -0.5 (PIL's), see UpSampleKernel.cpp.
+    attrs.push_back(ir::Attribute::Float("cubic_coeff_a", m.antialias ? -0.5f : -0.75f));
   }
   if (m.antialias) {
     // torch's anti-aliased kernels drop out-of-image taps and renormalise.
@@ -378,7 +373,9 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
   const char* input_arg = ctx.Has("self") ? "self" : "input";  // .vec overloads say "input"
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(input_arg));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(input_arg));
-  if (rank != n + 2) return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
+  if (rank != n + 2) {
+    return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
+  }
   std::vector<ir::Attribute> attrs = ResizeAttributes(m, align_corners);
   if (scales) {
     if (static_cast<int64_t>(scales->size()) != n) {
@@ -392,7 +389,7 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
     return ctx.SetOutput(0, ctx.Op("Resize", {x, "", ctx.Constant(t)}, attrs));
   }
   std::string sizes;
-  std::optional<std::vector<int64_t>> lead = StaticLeadingDims(ctx, input_arg, 2);
+  std::optional<std::vector<int64_t>> lead = StaticDims(ctx, input_arg, 0, 2);
   if (lead && ctx.IsStaticInts("output_size")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out_size, ctx.Ints("output_size"));
     lead->insert(lead->end(), out_size.begin(), out_size.end());
@@ -425,7 +422,22 @@ absl::Status UpsampleDefault(TranslateContext& ctx, int64_t n, const ResizeMode&
     scales.push_back(*s);
   }
   // With align_corners torch ignores the scales (it maps by the sizes).
-  const bool use_scales = scales.size() == names.size() && !align_corners;
+  bool use_scales = scales.size() == names.size() && !align_corners;
+  if (use_scales) {
+    // Resize derives its output size from scales: use them only when that
+    // size is torch's output_size.
+    const char* input_arg = ctx.Has("self") ? "self" : "input";
+    std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, n);
+    if (!in || !ctx.IsStaticInts("output_size")) {
+      use_scales = false;
+    } else {
+      PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out, ctx.Ints("output_size"));
+      for (int64_t i = 0; i < n && use_scales; ++i) {
+        use_scales = static_cast<int64_t>(out.size()) == n &&
+                     static_cast<int64_t>(std::floor((*in)[i] * scales[i])) == out[i];
+      }
+    }
+  }
   return EmitResize(ctx, n, m, align_corners,
                     use_scales ? std::optional<std::vector<double>>(scales) : std::nullopt);
 }
@@ -485,7 +497,8 @@ absl::Status AtenUpsampleNearestExact2d(TranslateContext& ctx) {
 absl::Status AtenUpsampleNearestExact3d(TranslateContext& ctx) {
   return UpsampleDefault(ctx, 3, kNearestExact, false);
 }
-// aten::_upsample_nearest_exact{1,2,3}d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors)
+// aten::_upsample_nearest_exact{1,2,3}d.vec(Tensor input, SymInt[]? output_size,
+//                                           float[]? scale_factors)
 absl::Status AtenUpsampleNearestExact1dVec(TranslateContext& ctx) {
   return UpsampleVec(ctx, 1, kNearestExact, false);
 }

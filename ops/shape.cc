@@ -433,15 +433,9 @@ absl::Status AtenTileDefault(TranslateContext& ctx) { return TileBy(ctx, "dims")
 // ---- cat / stack ----
 
 // FX metadata of element `j` of a Tensor[] argument; nullptr when unknown.
-// TODO(lead): TranslateContext exposes metadata only for single-tensor
-// arguments; this returns nullptr until it has a per-element accessor, and
-// cat then neither skips empty inputs nor promotes dtypes.
 const pt2::TensorMeta* ElementMeta(const TranslateContext& ctx, absl::string_view arg,
                                    size_t j) {
-  (void)ctx;
-  (void)arg;
-  (void)j;
-  return nullptr;
+  return ctx.InputListMeta(arg, j);
 }
 
 // aten::cat(Tensor[] tensors, int dim=0) -> Tensor   (also concat, concatenate)

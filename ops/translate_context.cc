@@ -364,6 +364,17 @@ absl::StatusOr<int64_t> TranslateContext::InputRank(absl::string_view arg) const
   return static_cast<int64_t>(meta->sizes.size());
 }
 
+const pt2::TensorMeta* TranslateContext::InputListMeta(absl::string_view arg, size_t j) const {
+  absl::StatusOr<Argument> a = Arg(arg);
+  if (!a.ok()) return nullptr;
+  if (a->kind == Kind::kTensors && j < a->names.size()) return builder_.Meta(a->names[j]);
+  if (a->kind == Kind::kOptionalTensors && j < a->optional_names.size() &&
+      a->optional_names[j].has_value()) {
+    return builder_.Meta(*a->optional_names[j]);
+  }
+  return nullptr;
+}
+
 const pt2::TensorMeta* TranslateContext::OutputMeta(int i) const {
   if (i < 0 || i >= num_outputs()) return nullptr;
   const Argument& out = node_.outputs[i];

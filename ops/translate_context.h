@@ -103,6 +103,9 @@ class TranslateContext {
   absl::StatusOr<const pt2::TensorMeta*> InputMeta(absl::string_view arg) const;
   absl::StatusOr<DataType> InputDtype(absl::string_view arg) const;
   absl::StatusOr<int64_t> InputRank(absl::string_view arg) const;
+  // FX metadata of element `j` of a Tensor[] / Tensor?[] argument (nullptr
+  // for a None element or an index out of range).
+  const pt2::TensorMeta* InputListMeta(absl::string_view arg, size_t j) const;
   // FX metadata of the node's i-th tensor output (nullptr if not a tensor).
   const pt2::TensorMeta* OutputMeta(int i) const;
   DataType OutputDtype(int i) const;

@@ -191,6 +191,9 @@ std::vector<Case> Cases() {
           {IntArg("dim", -1), BoolArg("half_to_float", false)}, out, {"LogSoftmax"}));
   add(One("safe_softmax", x, "_safe_softmax.default", {IntArg("dim", -1)}, out,
           {"Softmax", "IsInf", "Cast", "ReduceMin", "Cast", "Where"}));
+  add(One("safe_softmax_half_opset18", {"x", kF16, {2, 3}}, "_safe_softmax.default",
+          {IntArg("dim", -1)}, {"", kF16, {2, 3}},
+          {"Softmax", "Cast", "IsInf", "Cast", "ReduceMin", "Cast", "Where"}, 18));
   add(One("safe_softmax_opset18", x, "_safe_softmax.default", {IntArg("dim", -1)}, out,
           {"Softmax", "IsInf", "Cast", "ReduceMin", "Cast", "Where"}, 18));
   return cases;

@@ -251,6 +251,15 @@ std::vector<Case> UnaryCases() {
           {"", kF32, {2, 3}}, {"Div", "Round", "Mul"}));
   add(One("sign_bool", {xb}, "sign.default", {self()}, {"", kBool, {2, 3}}, {"Identity"}));
   add(One("isnan_int", {xi}, "isnan.default", {self()}, {"", kBool, {2, 3}}, {"Expand"}));
+  {
+    // IsInf takes float16 only from opset 20.
+    Case c = One("isinf_half_opset18", {{"x", kF16, {2, 3}}}, "isinf.default", {self()},
+                 {"", kBool, {2, 3}}, {"Cast", "IsInf"});
+    c.opset = 18;
+    add(c);
+    add(One("isinf_half_opset20", {{"x", kF16, {2, 3}}}, "isinf.default", {self()},
+            {"", kBool, {2, 3}}, {"IsInf"}));
+  }
   add(One("nan_to_num", {x}, "nan_to_num.default", {self(), FloatArg("nan", 0.5)},
           {"", kF32, {2, 3}}, {"IsNaN", "Where", "IsInf", "Where", "IsInf", "Where"}));
   return cases;

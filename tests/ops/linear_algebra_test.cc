@@ -143,6 +143,9 @@ std::vector<Case> Cases() {
   add(One("einsum_implicit", {{"a", kF32, {3, 4}}}, "einsum.default",
           {StringArg("equation", "ij"), TensorsArg("tensors", {"a"})}, {{"y", kF32, {3, 4}}},
           {"Einsum"}));
+  add(One("einsum_mixed_dtypes", {{"a", kF16, {3, 4}}, {"b", kF32, {4, 5}}}, "einsum.default",
+          {StringArg("equation", "ij,jk->ik"), TensorsArg("tensors", {"a", "b"})},
+          {{"y", kF32, {3, 5}}}, {"Cast", "Einsum"}));
   add(One("tensordot", {{"a", kF32, {2, 3, 4}}, {"b", kF32, {4, 3, 5}}}, "tensordot.default",
           {TensorArg("self", "a"), TensorArg("other", "b"), IntsArg("dims_self", {1, 2}),
            IntsArg("dims_other", {1, 0})},

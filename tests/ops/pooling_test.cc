@@ -162,7 +162,8 @@ std::vector<Case> Cases() {
   // adaptive pools
   add(Unary("adaptive_avg_pool2d_global", {"x", kF32, {1, 3, 4, 6}}, "adaptive_avg_pool2d.default",
             {IntsArg("output_size", {1, 1})}, {{"y", kF32, {1, 3, 1, 1}}}, {"GlobalAveragePool"}));
-  add(Unary("adaptive_avg_pool2d_global_symbolic", {"x", kF32, {2, 3, 4, 6}, {"s0", "", "s1", "s2"}},
+  add(Unary("adaptive_avg_pool2d_global_symbolic",
+            {"x", kF32, {2, 3, 4, 6}, {"s0", "", "s1", "s2"}},
             "adaptive_avg_pool2d.default", {IntsArg("output_size", {1, 1})},
             {{"y", kF32, {2, 3, 1, 1}, {"s0", "", "", ""}}}, {"GlobalAveragePool"}));
   add(Unary("adaptive_avg_pool2d_divisible", {"x", kF32, {1, 3, 4, 6}},

@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/testing/fixtures.h"
 #include "tests/testing/zip_builder.h"
 
 namespace pt2onnx::archive {
@@ -31,19 +32,7 @@ using testutil::ZipImage;
          << " containing '" << needle << "'";
 }
 
-// Fixtures written by real torch (tests/fixtures/README.md), found through
-// the runfiles tree. nullopt when the test was built without them as data.
-std::optional<std::string> ReadFixture(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const std::string path =
-      absl::StrCat(srcdir != nullptr ? srcdir : ".", "/pt2onnx/tests/fixtures/",
-                   name, "/model.pt2");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  return bytes.str();
-}
+using ::pt2onnx::testing::ReadFixture;
 
 void SetLe32(std::string& bytes, uint64_t offset, uint32_t v) {
   for (int i = 0; i < 4; ++i) {

@@ -19,6 +19,7 @@
 #include "core/dtype.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
+#include "tests/testing/fixtures.h"
 
 namespace pt2onnx::pt2 {
 namespace {
@@ -33,18 +34,11 @@ namespace {
                                        << needle << "'";
 }
 
-// The bytes of tests/fixtures/<name>/model.pt2 from the runfiles tree.
+// Fixture bytes; fails the test when the file is not in the runfiles.
 std::string ReadFixture(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  EXPECT_NE(srcdir, nullptr) << "TEST_SRCDIR is not set: run under bazel test";
-  if (srcdir == nullptr) return "";
-  const std::string path =
-      absl::StrCat(srcdir, "/pt2onnx/tests/fixtures/", name, "/model.pt2");
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_FALSE(bytes.empty()) << path;
-  return bytes;
+  std::optional<std::string> bytes = testing::ReadFixture(name);
+  EXPECT_TRUE(bytes.has_value()) << "fixture " << name << " not in the runfiles";
+  return bytes.value_or("");
 }
 
 std::vector<float> Floats(ByteSpan bytes) {

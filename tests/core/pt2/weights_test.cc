@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/archive/zip_reader.h"
 #include "gtest/gtest.h"
+#include "tests/testing/fixtures.h"
 #include "tests/core/pt2/torch_save_builder.h"
 
 namespace pt2onnx::pt2 {
@@ -34,19 +35,7 @@ using testutil::TorchSaveZip;
          << " containing '" << needle << "'";
 }
 
-// Fixtures written by real torch (tests/fixtures/README.md), found through
-// the runfiles tree. nullopt when the test was built without them as data.
-std::optional<std::string> ReadFixture(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const std::string path =
-      absl::StrCat(srcdir != nullptr ? srcdir : ".", "/pt2onnx/tests/fixtures/",
-                   name, "/model.pt2");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  return bytes.str();
-}
+using ::pt2onnx::testing::ReadFixture;
 
 Weight FloatView(const std::string& storage, std::vector<int64_t> sizes,
                  std::vector<int64_t> strides, int64_t offset = 0) {
