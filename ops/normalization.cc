@@ -172,7 +172,7 @@ absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
   if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
   PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
-  // torch returns the saved statistics as (C) in the compute type.
+  // torch returns the saved statistics as (C); the FX metadata has their dtype.
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
   const DataType ct = ComputeType(dtype);
   if (outputs > 1 && OutputUsed(ctx, 1)) {

@@ -79,7 +79,10 @@ absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, ab
                                                  int64_t n, const std::vector<int64_t>& fallback) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(arg));
   if (values.empty()) return fallback;
-  if (values.size() == 1 && n > 1) values.assign(n, values[0]);
+  if (values.size() == 1 && n > 1) {
+    int64_t value = values[0];  // assign() must not read from the vector it refills
+    values.assign(n, value);
+  }
   if (static_cast<int64_t>(values.size()) != n) {
     return ctx.Invalid(absl::StrCat(arg, " has ", values.size(), " entries for ", n,
                                     " spatial dims"));
