@@ -1,6 +1,8 @@
 // pt2onnx command-line tool: maps the .pt2, converts it, writes the model
 // atomically. See --help (cli_flags.cc) for flags and exit codes.
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -62,6 +64,35 @@ class Clock {
  private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+// Forwards to `sink` and logs every 10% of `total` bytes, so writing a
+// multi-GB model shows progress.
+class ProgressSink : public onnx_writer::ByteSink {
+ public:
+  ProgressSink(onnx_writer::ByteSink& sink, uint64_t total, std::function<void(std::string)> log)
+      : sink_(sink), total_(total), log_(std::move(log)) {}
+
+  absl::Status Write(ByteSpan bytes) override {
+    absl::Status status = sink_.Write(bytes);
+    written_ += bytes.size();
+    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
+    if (decile > reported_ && decile < 10) {
+      reported_ = decile;
+      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
+    }
+    return status;
+  }
+
+ private:
+  onnx_writer::ByteSink& sink_;
+  uint64_t total_;
+  std::function<void(std::string)> log_;
+  uint64_t written_ = 0;
+  int reported_ = 0;
+};
+
+// Below this many weight bytes, writing is too quick to report progress.
+constexpr uint64_t kProgressMinBytes = uint64_t{256} << 20;
 
 int Run(const CliFlags& flags) {
   Clock clock;
@@ -135,8 +166,17 @@ int Run(const CliFlags& flags) {
     data_file = *std::move(created);
   }
   log(absl::StrCat("writing ", flags.output, external ? " (+ external data)" : ""));
+  std::function<void(std::string)> log_line = [&](std::string line) { log(line); };
+  bool report = !flags.quiet && summary.initializer_bytes >= kProgressMinBytes;
+  onnx_writer::ByteSink& weights_sink =
+      data_file != nullptr ? static_cast<onnx_writer::ByteSink&>(*data_file) : **model_file;
+  ProgressSink progress_sink(weights_sink, summary.initializer_bytes, log_line);
+  onnx_writer::ByteSink* model_sink = model_file->get();
+  onnx_writer::ByteSink* data_sink = data_file.get();
+  if (report && data_file != nullptr) data_sink = &progress_sink;
+  if (report && data_file == nullptr) model_sink = &progress_sink;
   absl::StatusOr<onnx_writer::WriteSummary> written =
-      onnx_writer::WriteModel(conversion->model, write, **model_file, data_file.get());
+      onnx_writer::WriteModel(conversion->model, write, *model_sink, data_sink);
   if (!written.ok()) return Fail(kExitIo, written.status());
   if (data_file != nullptr) {
     absl::Status committed = data_file->Commit();

@@ -5,9 +5,8 @@
 // Softmax, ...) and to a short formula otherwise. sigmoid lives in
 // elementwise.cc.
 //
-// In-place overloads (relu_.default, ...) share the functional translation;
-// they have no schema in ops/schema, so defaulted Scalars are read with
-// FloatOr.
+// In-place overloads (relu_.default, ...) share the functional translation
+// (AddWithInPlace, BindResult; the convention is in ops/op_helpers.h).
 #include <cmath>
 #include <optional>
 #include <string>
@@ -24,36 +23,13 @@
 namespace pt2onnx::ops {
 namespace {
 
-// "aten::relu_.default" is in place.
-bool IsInPlace(const TranslateContext& ctx) {
-  absl::string_view key = ctx.key();
-  size_t colon = key.find("::");
-  absl::string_view name = colon == absl::string_view::npos ? key : key.substr(colon + 2);
-  name = name.substr(0, name.find('.'));
-  return absl::EndsWith(name, "_") && !absl::EndsWith(name, "__");
-}
-
-absl::Status Bind(TranslateContext& ctx, const std::string& value) {
-  if (IsInPlace(ctx)) return ctx.SetInPlaceResult("self", value);
-  return ctx.SetOutput(0, value);
-}
-
-absl::StatusOr<double> FloatOr(const TranslateContext& ctx, absl::string_view arg,
-                               double fallback) {
-  if (!ctx.Has(arg)) return fallback;
-  return ctx.Float(arg);
-}
-
 // self in the output dtype (activations of integer tensors are float).
 struct Operand {
   std::string x;
   DataType dtype;
 };
 absl::StatusOr<Operand> Self(TranslateContext& ctx) {
-  DataType dtype = ctx.OutputDtype(0);
-  if (dtype == DataType::kUndefined) {
-    return ctx.Invalid("the output has no dtype in the program's metadata");
-  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
   return Operand{std::move(x), dtype};
 }
@@ -61,14 +37,14 @@ absl::StatusOr<Operand> Self(TranslateContext& ctx) {
 absl::Status Simple(TranslateContext& ctx, absl::string_view op_type,
                     std::vector<ir::Attribute> attributes = {}) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
-  return Bind(ctx, ctx.Op(op_type, {in.x}, std::move(attributes)));
+  return BindResult(ctx, ctx.Op(op_type, {in.x}, std::move(attributes)));
 }
 
 // Clip to [lo, hi] with 0-d bounds in the input's dtype.
 absl::Status ClipTo(TranslateContext& ctx, double lo, double hi) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
-  return Bind(ctx, ctx.Op("Clip", {in.x, ctx.ConstantScalar(in.dtype, lo),
-                                   ctx.ConstantScalar(in.dtype, hi)}));
+  return BindResult(ctx, ctx.Op("Clip", {in.x, ctx.ConstantScalar(in.dtype, lo),
+                                         ctx.ConstantScalar(in.dtype, hi)}));
 }
 
 // aten::relu(Tensor self) -> Tensor
@@ -120,7 +96,7 @@ absl::Status AtenGeluOpset18(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string approximate, Approximate(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, GeluFormula(ctx, in, approximate));
-  return Bind(ctx, y);
+  return BindResult(ctx, y);
 }
 
 // Gelu-20 computes both approximations.
@@ -136,7 +112,7 @@ absl::Status AtenGeluOpset20(TranslateContext& ctx) {
 // aten::silu(Tensor self) -> Tensor
 absl::Status AtenSilu(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
-  return Bind(ctx, ctx.Op("Mul", {in.x, ctx.Op("Sigmoid", {in.x})}));
+  return BindResult(ctx, ctx.Op("Mul", {in.x, ctx.Op("Sigmoid", {in.x})}));
 }
 
 // HardSwish and HardSigmoid(alpha=1/6, beta=1/2) are torch's relu6(x+3)/6 forms.
@@ -163,7 +139,7 @@ absl::Status AtenElu(TranslateContext& ctx) {
   std::string expm1 = ctx.Op("Sub", {ctx.Op("Exp", {ctx.Op("Mul", {in.x, c(input_scale)})}), c(1)});
   std::string negative = ctx.Op("Mul", {expm1, c(alpha)});
   std::string y = ctx.Op("Where", {ctx.Op("Greater", {in.x, c(0)}), in.x, negative});
-  return Bind(ctx, ctx.Op("Mul", {y, c(scale)}));
+  return BindResult(ctx, ctx.Op("Mul", {y, c(scale)}));
 }
 
 // ONNX Celu is float32-only; other float types go through float32.
@@ -173,7 +149,7 @@ absl::Status AtenCelu(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
   std::string x = ctx.CastTo(in.x, in.dtype, DataType::kFloat);
   std::string y = ctx.Op("Celu", {x}, {ir::Attribute::Float("alpha", static_cast<float>(alpha))});
-  return Bind(ctx, ctx.CastTo(y, DataType::kFloat, in.dtype));
+  return BindResult(ctx, ctx.CastTo(y, DataType::kFloat, in.dtype));
 }
 
 // ONNX Selu's default alpha/gamma are torch's constants rounded to float.
@@ -191,7 +167,7 @@ absl::Status AtenSoftplus(TranslateContext& ctx) {
   std::string soft = ctx.Op("Softplus", {scaled});
   if (beta != 1) soft = ctx.Op("Div", {soft, c(beta)});
   std::string linear = ctx.Op("Greater", {scaled, c(threshold)});
-  return Bind(ctx, ctx.Op("Where", {linear, in.x, soft}));
+  return BindResult(ctx, ctx.Op("Where", {linear, in.x, soft}));
 }
 
 // aten::mish(Tensor self) -> Tensor
@@ -214,7 +190,7 @@ absl::Status AtenThreshold(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string threshold, ctx.InputOrScalarAs("threshold", in.dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.InputOrScalarAs("value", in.dtype));
   std::string below = ctx.Op("LessOrEqual", {in.x, threshold});
-  return Bind(ctx, ctx.Op("Where", {below, value, in.x}));
+  return BindResult(ctx, ctx.Op("Where", {below, value, in.x}));
 }
 
 // The weight (one slope, or one per channel) applies along dim 1; PRelu
@@ -327,13 +303,6 @@ absl::Status AtenSafeSoftmax(TranslateContext& ctx) {
       {ir::Attribute::Int("keepdims", 1)});
   std::string masked_row = ctx.CastTo(all_masked, DataType::kInt32, DataType::kBool);
   return ctx.SetOutput(0, ctx.Op("Where", {masked_row, ctx.ConstantScalar(dtype, 0), softmax}));
-}
-
-// Registers `name.overload` and its in-place twin `name_.overload`.
-void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view overload,
-                    TranslateFn fn, int min_opset = kMinOpset, int max_opset = kMaxOpset) {
-  r.Add(absl::StrCat(name, ".", overload), fn, min_opset, max_opset);
-  r.Add(absl::StrCat(name, "_.", overload), fn, min_opset, max_opset);
 }
 
 }  // namespace

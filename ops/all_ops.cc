@@ -8,6 +8,7 @@ OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
+  RegisterConversionOps(r);
   RegisterConvOps(r);
   RegisterCreationOps(r);
   RegisterElementwiseOps(r);
@@ -17,6 +18,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterPoolingOps(r);
   RegisterReductionOps(r);
   RegisterShapeOps(r);
+  RegisterSlicingOps(r);
   RegisterSymbolicOps(r);
   return r;
 }

@@ -30,7 +30,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
@@ -42,23 +41,6 @@
 
 namespace pt2onnx::ops {
 namespace {
-
-// False for outputs torch.export marked unused ("<node>_unused_<i>") or None.
-bool OutputUsed(const TranslateContext& ctx, int i) {
-  const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
-  if (i >= static_cast<int>(outputs.size())) return false;
-  const pt2::Argument& out = outputs[i];
-  switch (out.kind) {
-    case pt2::Argument::Kind::kTensor:
-      return !absl::StrContains(out.name, "_unused_");
-    case pt2::Argument::Kind::kSymInt:
-    case pt2::Argument::Kind::kSymFloat:
-    case pt2::Argument::Kind::kSymBool:
-      return out.sym.is_name && !absl::StrContains(out.sym.name, "_unused_");
-    default:
-      return false;
-  }
-}
 
 struct AttentionResult {
   std::string out;
@@ -164,12 +146,22 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
 // Outputs an overload cannot produce must be unread.
 absl::Status RequireUnused(const TranslateContext& ctx, int first, int last) {
   for (int i = first; i <= last; ++i) {
-    if (OutputUsed(ctx, i)) {
+    if (ctx.OutputUsed(i)) {
       return ctx.Unsupported(absl::StrCat("output ", i, " (backend bookkeeping) is used; only the "
                                           "attention output and logsumexp are supported"));
     }
   }
   return absl::OkStatus();
+}
+
+// The flash forms: output 0 and, only when the program reads it, output 1
+// (logsumexp, computed in float and cast to the program's dtype).
+absl::Status EmitWithLogsumexp(TranslateContext& ctx, absl::string_view mask_arg) {
+  const bool lse = ctx.OutputUsed(1);
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, mask_arg, lse));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.out));
+  if (!lse) return absl::OkStatus();
+  return ctx.SetOutput(1, ctx.CastTo(r.logsumexp, DataType::kFloat, ctx.OutputDtype(1)));
 }
 
 // aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value,
@@ -184,11 +176,7 @@ absl::Status AtenScaledDotProductAttention(TranslateContext& ctx) {
 //     float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None,
 //     float? scale=None) -> (Tensor output, Tensor logsumexp)
 absl::Status AtenScaledDotProductFlashAttentionForCpu(TranslateContext& ctx) {
-  const bool lse = OutputUsed(ctx, 1);
-  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "attn_mask", lse));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.out));
-  if (!lse) return absl::OkStatus();
-  return ctx.SetOutput(1, ctx.CastTo(r.logsumexp, DataType::kFloat, ctx.OutputDtype(1)));
+  return EmitWithLogsumexp(ctx, "attn_mask");
 }
 
 // aten::_scaled_dot_product_flash_attention(Tensor query, Tensor key, Tensor value,
@@ -198,11 +186,7 @@ absl::Status AtenScaledDotProductFlashAttentionForCpu(TranslateContext& ctx) {
 //     Tensor debug_attn_mask)
 absl::Status AtenScaledDotProductFlashAttention(TranslateContext& ctx) {
   PT2ONNX_RETURN_IF_ERROR(RequireUnused(ctx, 2, 8));
-  const bool lse = OutputUsed(ctx, 1);
-  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, EmitAttention(ctx, "", lse));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.out));
-  if (!lse) return absl::OkStatus();
-  return ctx.SetOutput(1, ctx.CastTo(r.logsumexp, DataType::kFloat, ctx.OutputDtype(1)));
+  return EmitWithLogsumexp(ctx, "");
 }
 
 // aten::_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value,

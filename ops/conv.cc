@@ -41,22 +41,6 @@ struct ConvAttrs {
   bool transposed = false;
 };
 
-// An int-list argument with one entry per spatial dim. torch expands a
-// single entry to every dim (expand_param_if_needed in Convolution.cpp).
-absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
-                                                 int64_t n) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(arg));
-  if (values.size() == 1 && n > 1) {
-    int64_t value = values[0];  // assign() must not read from the vector it refills
-    values.assign(n, value);
-  }
-  if (static_cast<int64_t>(values.size()) != n) {
-    return ctx.Invalid(absl::StrCat(arg, " has ", values.size(), " entries for ", n,
-                                    " spatial dims"));
-  }
-  return values;
-}
-
 // The weight's spatial dims when they are static (they are for parameters).
 std::optional<std::vector<int64_t>> KernelShape(const TranslateContext& ctx) {
   absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta("weight");

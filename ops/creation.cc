@@ -18,34 +18,13 @@
 #include "core/bytes.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
+#include "ops/op_helpers.h"
 #include "ops/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {
 
 using ArgKind = pt2::Argument::Kind;
-
-absl::StatusOr<DataType> OutDtype(const TranslateContext& ctx) {
-  DataType dtype = ctx.OutputDtype(0);
-  if (dtype == DataType::kUndefined) {
-    return ctx.Invalid("the output has no dtype in the program's metadata");
-  }
-  return dtype;
-}
-
-// Static sizes of a tensor argument as a constant, symbolic ones via Shape.
-absl::StatusOr<std::string> ShapeOf(TranslateContext& ctx, absl::string_view arg) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(arg));
-  std::vector<int64_t> dims;
-  for (const pt2::SymInt& s : meta->sizes) {
-    if (s.is_symbolic) {
-      PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(arg));
-      return ctx.Op("Shape", {x});
-    }
-    dims.push_back(s.value);
-  }
-  return ctx.ConstantInt64s(std::move(dims));
-}
 
 // A 0-d fill value broadcast to `shape`. Expand takes every dtype at every
 // opset we emit (ConstantOfShape gained bfloat16 only in opset 20).

@@ -1,7 +1,8 @@
 // File: ops/elementwise.cc
 // -----------------------------------------------------------------------------
 // Elementwise ATen ops: arithmetic, comparisons, logical/bitwise ops, unary
-// math, where/clamp/masked_fill, dtype conversions and identity-like ops.
+// math, where/clamp/masked_fill. Dtype conversions, copies and identity-like
+// ops live in conversion.cc.
 //
 // Types: torch promotes operands before computing (result_type); the FX
 // metadata of the output already holds the promoted dtype, so arithmetic casts
@@ -9,16 +10,14 @@
 // compute dtype is recomputed here with torch's rules (ResultType below).
 //
 // In-place overloads (add_.Tensor, abs_.default, ...) are registered to the
-// functional translation: Bind() rebinds `self` when the key names an in-place
-// op. They have no schema in ops/schema (it holds no in-place variants), so
-// defaulted arguments are read through the *Or helpers, never assumed filled.
+// functional translation with AddWithInPlace and bound with BindResult; see
+// ops/op_helpers.h for that convention.
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/status_macros.h"
@@ -31,51 +30,6 @@ namespace {
 
 using pt2::Argument;
 using ArgKind = pt2::Argument::Kind;
-
-// ---- Result binding and defaults -------------------------------------------
-
-// "aten::add_.Tensor" is in place; "aten::__and__.Tensor" is not.
-bool IsInPlace(const TranslateContext& ctx) {
-  absl::string_view key = ctx.key();
-  size_t colon = key.find("::");
-  absl::string_view name = colon == absl::string_view::npos ? key : key.substr(colon + 2);
-  name = name.substr(0, name.find('.'));
-  return absl::EndsWith(name, "_") && !absl::EndsWith(name, "__");
-}
-
-absl::Status Bind(TranslateContext& ctx, const std::string& value) {
-  if (IsInPlace(ctx)) return ctx.SetInPlaceResult("self", value);
-  return ctx.SetOutput(0, value);
-}
-
-absl::StatusOr<DataType> OutDtype(const TranslateContext& ctx) {
-  DataType dtype = ctx.OutputDtype(0);
-  if (dtype == DataType::kUndefined) {
-    return ctx.Invalid("the output has no dtype in the program's metadata");
-  }
-  return dtype;
-}
-
-// A Scalar argument that in-place overloads may omit (their schema is absent).
-absl::StatusOr<double> FloatOr(const TranslateContext& ctx, absl::string_view arg,
-                               double fallback) {
-  if (!ctx.Has(arg)) return fallback;
-  return ctx.Float(arg);
-}
-
-// Static sizes as a constant, symbolic ones through Shape.
-absl::StatusOr<std::string> ShapeOf(TranslateContext& ctx, absl::string_view arg) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(arg));
-  std::vector<int64_t> dims;
-  for (const pt2::SymInt& s : meta->sizes) {
-    if (s.is_symbolic) {
-      PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(arg));
-      return ctx.Op("Shape", {x});
-    }
-    dims.push_back(s.value);
-  }
-  return ctx.ConstantInt64s(std::move(dims));
-}
 
 // ---- Type promotion (c10/core/ScalarType.h promoteTypes, ATen
 // native/TypeProperties.cpp result_type) ----------------------------------
@@ -207,12 +161,12 @@ absl::Status AddSub(TranslateContext& ctx, absl::string_view op_type, bool rever
   PT2ONNX_ASSIGN_OR_RETURN(double alpha, FloatOr(ctx, "alpha", 1));
   if (dtype == DataType::kBool) {
     if (op_type != "Add" || alpha != 1) return ctx.Unsupported("boolean subtraction or alpha");
-    return Bind(ctx, ctx.Op("Or", {self, other}));
+    return BindResult(ctx, ctx.Op("Or", {self, other}));
   }
   // rsub computes other - alpha * self.
   std::string& scaled = reversed ? self : other;
   if (alpha != 1) scaled = ctx.Op("Mul", {scaled, ctx.ConstantScalar(dtype, alpha)});
-  return Bind(ctx, reversed ? ctx.Op(op_type, {other, self}) : ctx.Op(op_type, {self, other}));
+  return BindResult(ctx, reversed ? ctx.Op(op_type, {other, self}) : ctx.Op(op_type, {self, other}));
 }
 
 // aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
@@ -232,7 +186,7 @@ absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs(a_arg, dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs(b_arg, dtype));
-  return Bind(ctx, ctx.Op(op_type, {a, b}));
+  return BindResult(ctx, ctx.Op(op_type, {a, b}));
 }
 
 // aten::mul.Tensor(Tensor self, Tensor other) -> Tensor
@@ -251,15 +205,15 @@ absl::Status DivMode(TranslateContext& ctx, absl::string_view mode) {
   bool is_float = IsFloatingPoint(dtype);
   if (mode.empty()) {
     if (!is_float) return ctx.Unsupported(absl::StrCat("true division into ", DataTypeName(dtype)));
-    return Bind(ctx, ctx.Op("Div", {a, b}));
+    return BindResult(ctx, ctx.Op("Div", {a, b}));
   }
   if (mode == "trunc") {
     std::string q = ctx.Op("Div", {a, b});
-    return Bind(ctx, is_float ? TruncFloat(ctx, q, dtype) : q);
+    return BindResult(ctx, is_float ? TruncFloat(ctx, q, dtype) : q);
   }
   if (mode == "floor") {
-    if (is_float) return Bind(ctx, ctx.Op("Floor", {ctx.Op("Div", {a, b})}));
-    return Bind(ctx, FloorDivInt(ctx, a, b, dtype));
+    if (is_float) return BindResult(ctx, ctx.Op("Floor", {ctx.Op("Div", {a, b})}));
+    return BindResult(ctx, FloorDivInt(ctx, a, b, dtype));
   }
   return ctx.Invalid(absl::StrCat("unknown rounding_mode '", mode, "'"));
 }
@@ -295,7 +249,7 @@ absl::Status AtenRemainder(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
-  return Bind(ctx, PythonMod(ctx, a, b, dtype));
+  return BindResult(ctx, PythonMod(ctx, a, b, dtype));
 }
 
 // C fmod: the result has the dividend's sign (Mod fmod=1, ints and floats).
@@ -305,7 +259,7 @@ absl::Status AtenFmod(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
-  return Bind(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
+  return BindResult(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
 }
 
 // ONNX has no Atan2: atan(y/x), moved by +-pi in the left half-plane; (0, 0)
@@ -323,7 +277,7 @@ absl::Status AtenAtan2(TranslateContext& ctx) {
   std::string result = ctx.Op("Where", {ctx.Op("Less", {x, zero}), shifted, atan});
   std::string origin =
       ctx.Op("And", {ctx.Op("Equal", {x, zero}), ctx.Op("Equal", {y, zero})});
-  return Bind(ctx, ctx.Op("Where", {origin, zero, result}));
+  return BindResult(ctx, ctx.Op("Where", {origin, zero, result}));
 }
 
 // ONNX Min/Max have no bool kernels; on bools they are and/or.
@@ -356,7 +310,7 @@ absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool nega
   std::string result = ctx.Op(op_type, {a, b});
   if (negate) result = ctx.Op("Not", {result});
   PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
-  return Bind(ctx, ctx.CastTo(result, DataType::kBool, out));
+  return BindResult(ctx, ctx.CastTo(result, DataType::kBool, out));
 }
 
 // aten::eq.Tensor(Tensor self, Tensor other) -> Tensor
@@ -391,7 +345,7 @@ absl::Status Logical(TranslateContext& ctx, absl::string_view op_type) {
     result = ctx.Op(op_type, {a, b});
   }
   PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
-  return Bind(ctx, ctx.CastTo(result, DataType::kBool, out));
+  return BindResult(ctx, ctx.CastTo(result, DataType::kBool, out));
 }
 
 // aten::logical_and(Tensor self, Tensor other) -> Tensor
@@ -412,7 +366,7 @@ absl::Status Bitwise(TranslateContext& ctx, absl::string_view bool_op, absl::str
   absl::string_view op_type = dtype == DataType::kBool ? bool_op : int_op;
   if (!ctx.Has("other")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("self", dtype));
-    return Bind(ctx, ctx.Op(op_type, {a}));
+    return BindResult(ctx, ctx.Op(op_type, {a}));
   }
   return BinaryInOutputType(ctx, op_type);
 }
@@ -441,7 +395,7 @@ absl::Status AtenDunderXor(TranslateContext& ctx) { return AtenBitwiseXor(ctx); 
 absl::Status Unary(TranslateContext& ctx, absl::string_view op_type) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, ctx.Op(op_type, {x}));
+  return BindResult(ctx, ctx.Op(op_type, {x}));
 }
 
 // x (op) c, for ops ONNX spells as arithmetic on a constant.
@@ -450,7 +404,7 @@ absl::Status UnaryThenConstant(TranslateContext& ctx, absl::string_view unary_op
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
   std::string y = unary_op.empty() ? x : ctx.Op(unary_op, {x});
-  return Bind(ctx, ctx.Op(binary_op, {y, ctx.ConstantScalar(dtype, c)}));
+  return BindResult(ctx, ctx.Op(binary_op, {y, ctx.ConstantScalar(dtype, c)}));
 }
 
 // aten::neg(Tensor self) -> Tensor
@@ -463,7 +417,7 @@ absl::Status AtenExp(TranslateContext& ctx) { return Unary(ctx, "Exp"); }
 absl::Status AtenExp2(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, ctx.Op("Pow", {ctx.ConstantScalar(dtype, 2), x}));
+  return BindResult(ctx, ctx.Op("Pow", {ctx.ConstantScalar(dtype, 2), x}));
 }
 // aten::expm1(Tensor self) -> Tensor
 absl::Status AtenExpm1(TranslateContext& ctx) { return UnaryThenConstant(ctx, "Exp", "Sub", 1); }
@@ -481,7 +435,7 @@ absl::Status AtenLog10(TranslateContext& ctx) {
 absl::Status AtenLog1p(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, ctx.Op("Log", {ctx.Op("Add", {x, ctx.ConstantScalar(dtype, 1)})}));
+  return BindResult(ctx, ctx.Op("Log", {ctx.Op("Add", {x, ctx.ConstantScalar(dtype, 1)})}));
 }
 // aten::sqrt(Tensor self) -> Tensor
 absl::Status AtenSqrt(TranslateContext& ctx) { return Unary(ctx, "Sqrt"); }
@@ -489,13 +443,13 @@ absl::Status AtenSqrt(TranslateContext& ctx) { return Unary(ctx, "Sqrt"); }
 absl::Status AtenRsqrt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, ctx.Op("Reciprocal", {ctx.Op("Sqrt", {x})}));
+  return BindResult(ctx, ctx.Op("Reciprocal", {ctx.Op("Sqrt", {x})}));
 }
 // aten::square(Tensor self) -> Tensor
 absl::Status AtenSquare(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, ctx.Op(dtype == DataType::kBool ? "And" : "Mul", {x, x}));
+  return BindResult(ctx, ctx.Op(dtype == DataType::kBool ? "And" : "Mul", {x, x}));
 }
 // aten::sin(Tensor self) -> Tensor
 absl::Status AtenSin(TranslateContext& ctx) { return Unary(ctx, "Sin"); }
@@ -526,9 +480,9 @@ absl::Status AtenReciprocal(TranslateContext& ctx) { return Unary(ctx, "Reciproc
 absl::Status Rounding(TranslateContext& ctx, absl::string_view op_type) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  if (!IsFloatingPoint(dtype)) return Bind(ctx, x);
-  if (op_type == "Trunc") return Bind(ctx, TruncFloat(ctx, x, dtype));
-  return Bind(ctx, ctx.Op(op_type, {x}));
+  if (!IsFloatingPoint(dtype)) return BindResult(ctx, x);
+  if (op_type == "Trunc") return BindResult(ctx, TruncFloat(ctx, x, dtype));
+  return BindResult(ctx, ctx.Op(op_type, {x}));
 }
 
 // aten::floor(Tensor self) -> Tensor
@@ -552,14 +506,14 @@ absl::Status AtenRoundDecimals(TranslateContext& ctx) {
   std::string scale = ctx.ConstantScalar(dtype, std::pow(10.0, std::abs(decimals)));
   const char* in = decimals > 0 ? "Mul" : "Div";
   const char* out = decimals > 0 ? "Div" : "Mul";
-  return Bind(ctx, ctx.Op(out, {ctx.Op("Round", {ctx.Op(in, {x, scale})}), scale}));
+  return BindResult(ctx, ctx.Op(out, {ctx.Op("Round", {ctx.Op(in, {x, scale})}), scale}));
 }
 
 // aten::sign(Tensor self) -> Tensor  (bool stays bool)
 absl::Status AtenSign(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return Bind(ctx, dtype == DataType::kBool ? x : ctx.Op("Sign", {x}));
+  return BindResult(ctx, dtype == DataType::kBool ? x : ctx.Op("Sign", {x}));
 }
 
 // IsInf takes 16-bit floats only from opset 20; below, test a float32 copy
@@ -575,9 +529,9 @@ std::string IsInf(TranslateContext& ctx, const std::string& x, DataType dtype,
 absl::Status FloatClass(TranslateContext& ctx, bool nan) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType in, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  if (IsFloatingPoint(in)) return Bind(ctx, nan ? ctx.Op("IsNaN", {x}) : IsInf(ctx, x, in));
+  if (IsFloatingPoint(in)) return BindResult(ctx, nan ? ctx.Op("IsNaN", {x}) : IsInf(ctx, x, in));
   PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
-  return Bind(ctx, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 0), shape}));
+  return BindResult(ctx, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 0), shape}));
 }
 
 // aten::isnan(Tensor self) -> Tensor
@@ -599,7 +553,7 @@ double MaxFinite(DataType dtype) {
 absl::Status AtenNanToNum(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  if (!IsFloatingPoint(dtype)) return Bind(ctx, x);
+  if (!IsFloatingPoint(dtype)) return BindResult(ctx, x);
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> nan, ctx.OptionalFloat("nan"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> posinf, ctx.OptionalFloat("posinf"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> neginf, ctx.OptionalFloat("neginf"));
@@ -609,7 +563,7 @@ absl::Status AtenNanToNum(TranslateContext& ctx) {
   y = ctx.Op("Where", {is_pos, ctx.ConstantScalar(dtype, posinf.value_or(MaxFinite(dtype))), y});
   std::string is_neg = IsInf(ctx, x, dtype, {ir::Attribute::Int("detect_positive", 0)});
   y = ctx.Op("Where", {is_neg, ctx.ConstantScalar(dtype, neginf.value_or(-MaxFinite(dtype))), y});
-  return Bind(ctx, y);
+  return BindResult(ctx, y);
 }
 
 // ---- Selection and clamping --------------------------------------------------
@@ -628,7 +582,7 @@ absl::Status AtenClamp(TranslateContext& ctx) {
     PT2ONNX_ASSIGN_OR_RETURN(inputs[i + 1], ctx.InputOrScalarAs(names[i], dtype));
   }
   if (inputs[2].empty()) inputs.pop_back();
-  return Bind(ctx, ctx.Op("Clip", inputs));
+  return BindResult(ctx, ctx.Op("Clip", inputs));
 }
 
 // Tensor bounds broadcast, which Clip's do not: max(x, min) then min(., max).
@@ -646,7 +600,7 @@ absl::Status AtenClampTensor(TranslateContext& ctx) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string hi, ctx.InputOrScalarAs("max", dtype));
     y = ctx.Op("Min", {y, hi});
   }
-  return Bind(ctx, y);
+  return BindResult(ctx, y);
 }
 
 // aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
@@ -666,91 +620,7 @@ absl::Status AtenMaskedFill(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.InputAs("mask", DataType::kBool));
   PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.InputOrScalarAs("value", dtype));
-  return Bind(ctx, ctx.Op("Where", {mask, value, x}));
-}
-
-// ---- Conversions, copies and identities --------------------------------------
-
-// The target dtype is the output's (ScalarType args, `other`'s dtype for
-// type_as); layout, device, memory format and copy flags have no ONNX meaning.
-absl::Status CastToOutput(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return ctx.SetOutput(0, x);
-}
-
-// aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor
-absl::Status AtenToCopy(TranslateContext& ctx) { return CastToOutput(ctx); }
-// aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-absl::Status AtenToDtype(TranslateContext& ctx) { return CastToOutput(ctx); }
-// aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-absl::Status AtenToDtypeLayout(TranslateContext& ctx) { return CastToOutput(ctx); }
-// aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-absl::Status AtenToDevice(TranslateContext& ctx) { return CastToOutput(ctx); }
-// aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-absl::Status AtenToOther(TranslateContext& ctx) { return CastToOutput(ctx); }
-// aten::type_as(Tensor self, Tensor other) -> Tensor
-absl::Status AtenTypeAs(TranslateContext& ctx) { return CastToOutput(ctx); }
-
-// Copies and views are the same value in a functional graph; the translator
-// adds an Identity if the FX value needs a name of its own.
-absl::Status Identity(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  return ctx.SetOutput(0, x);
-}
-// aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
-absl::Status AtenClone(TranslateContext& ctx) { return Identity(ctx); }
-// aten::alias(Tensor(a) self) -> Tensor(a)
-absl::Status AtenAlias(TranslateContext& ctx) { return Identity(ctx); }
-// aten::detach(Tensor(a) self) -> Tensor(a)
-absl::Status AtenDetach(TranslateContext& ctx) { return Identity(ctx); }
-// aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)
-absl::Status AtenContiguous(TranslateContext& ctx) { return Identity(ctx); }
-// aten::detach_(Tensor(a!) self) -> Tensor(a!)
-absl::Status AtenDetachInPlace(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  return ctx.SetInPlaceResult("self", x);
-}
-// aten::lift_fresh_copy(Tensor self) -> Tensor
-absl::Status AtenLiftFreshCopy(TranslateContext& ctx) { return Identity(ctx); }
-
-// `value` broadcast to self's shape (skipped when the shapes already agree).
-absl::Status ExpandToSelf(TranslateContext& ctx, const std::string& value,
-                          const std::vector<pt2::SymInt>* value_sizes) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* self_meta, ctx.InputMeta("self"));
-  bool same = value_sizes != nullptr && value_sizes->size() == self_meta->sizes.size();
-  for (size_t i = 0; same && i < value_sizes->size(); ++i) {
-    const pt2::SymInt& a = (*value_sizes)[i];
-    const pt2::SymInt& b = self_meta->sizes[i];
-    same = a.is_symbolic == b.is_symbolic && (a.is_symbolic ? a.expr == b.expr : a.value == b.value);
-  }
-  if (same) return Bind(ctx, value);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
-  return Bind(ctx, ctx.Op("Expand", {value, shape}));
-}
-
-// Functional copy: src, in self's dtype, broadcast to self's shape.
-// aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
-absl::Status AtenCopy(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string src, ctx.InputAs("src", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* src_meta, ctx.InputMeta("src"));
-  return ExpandToSelf(ctx, src, &src_meta->sizes);
-}
-
-// aten::fill.Scalar(Tensor self, Scalar value) -> Tensor
-// (also .Tensor with a 0-d value)
-absl::Status AtenFill(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string value, ctx.InputOrScalarAs("value", dtype));
-  return ExpandToSelf(ctx, value, nullptr);
-}
-
-// Registers `name.overload` and its in-place twin `name_.overload`.
-void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view overload,
-                    TranslateFn fn) {
-  r.Add(absl::StrCat(name, ".", overload), fn);
-  r.Add(absl::StrCat(name, "_.", overload), fn);
+  return BindResult(ctx, ctx.Op("Where", {mask, value, x}));
 }
 
 }  // namespace
@@ -865,22 +735,6 @@ void RegisterElementwiseOps(OpRegistry& r) {
   r.Add("aten::where.Scalar", &AtenWhere);
   AddWithInPlace(r, "aten::masked_fill", "Scalar", &AtenMaskedFill);
   AddWithInPlace(r, "aten::masked_fill", "Tensor", &AtenMaskedFill);
-  // Conversions, copies and identities.
-  r.Add("aten::_to_copy.default", &AtenToCopy);
-  r.Add("aten::to.dtype", &AtenToDtype);
-  r.Add("aten::to.dtype_layout", &AtenToDtypeLayout);
-  r.Add("aten::to.device", &AtenToDevice);
-  r.Add("aten::to.other", &AtenToOther);
-  r.Add("aten::type_as.default", &AtenTypeAs);
-  r.Add("aten::clone.default", &AtenClone);
-  r.Add("aten::alias.default", &AtenAlias);
-  r.Add("aten::detach.default", &AtenDetach);
-  r.Add("aten::detach_.default", &AtenDetachInPlace);
-  r.Add("aten::contiguous.default", &AtenContiguous);
-  r.Add("aten::lift_fresh_copy.default", &AtenLiftFreshCopy);
-  AddWithInPlace(r, "aten::copy", "default", &AtenCopy);
-  AddWithInPlace(r, "aten::fill", "Scalar", &AtenFill);
-  AddWithInPlace(r, "aten::fill", "Tensor", &AtenFill);
 }
 
 }  // namespace pt2onnx::ops

@@ -12,6 +12,7 @@ namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
+void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
@@ -21,6 +22,7 @@ void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
+void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
 
 }  // namespace pt2onnx::ops

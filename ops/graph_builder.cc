@@ -7,7 +7,8 @@
 
 namespace pt2onnx::ops {
 
-GraphBuilder::GraphBuilder(const pt2::Graph& fx_graph) : fx_graph_(fx_graph) {}
+GraphBuilder::GraphBuilder(const pt2::Graph& fx_graph, const UseCounts& use_counts)
+    : fx_graph_(fx_graph), use_counts_(use_counts) {}
 
 std::string GraphBuilder::FreshName() {
   std::string name;
@@ -49,6 +50,11 @@ absl::StatusOr<std::string> GraphBuilder::Lookup(absl::string_view fx_name) cons
 
 bool GraphBuilder::IsBound(absl::string_view fx_name) const {
   return values_.contains(fx_name);
+}
+
+int GraphBuilder::UseCount(absl::string_view fx_name) const {
+  auto it = use_counts_.find(fx_name);
+  return it == use_counts_.end() ? 0 : it->second;
 }
 
 const pt2::TensorMeta* GraphBuilder::Meta(absl::string_view fx_name) const {

@@ -2,8 +2,8 @@
 // -----------------------------------------------------------------------------
 // GraphBuilder: the translator's state while it walks one FX graph — the ONNX
 // graph under construction, the map from FX value names to ONNX value names,
-// the FX tensor metadata, and the counter that makes fresh names. Translations
-// reach it only through TranslateContext.
+// the FX tensor metadata, how often each FX value is read, and the counter
+// that makes fresh names. Translations reach it only through TranslateContext.
 #ifndef PT2ONNX_OPS_GRAPH_BUILDER_H_
 #define PT2ONNX_OPS_GRAPH_BUILDER_H_
 
@@ -22,8 +22,12 @@ namespace pt2onnx::ops {
 
 class GraphBuilder {
  public:
-  // `fx_graph` must outlive the builder.
-  explicit GraphBuilder(const pt2::Graph& fx_graph);
+  // FX value name -> number of reads (node inputs and graph outputs).
+  using UseCounts = absl::flat_hash_map<std::string, int>;
+
+  // `fx_graph` and `use_counts` must outlive the builder (it keeps
+  // references to both).
+  GraphBuilder(const pt2::Graph& fx_graph, const UseCounts& use_counts);
 
   ir::Graph& graph() { return graph_; }
   const pt2::Graph& fx_graph() const { return fx_graph_; }
@@ -40,6 +44,10 @@ class GraphBuilder {
   void Bind(const std::string& fx_name, const std::string& onnx_name);
   absl::StatusOr<std::string> Lookup(absl::string_view fx_name) const;
   bool IsBound(absl::string_view fx_name) const;
+
+  // How many node inputs and graph outputs read FX value `fx_name` (0 for a
+  // value nothing reads, e.g. torch.export's "<node>_unused_<i>" outputs).
+  int UseCount(absl::string_view fx_name) const;
 
   // FX metadata of a tensor value (nullptr if unknown).
   const pt2::TensorMeta* Meta(absl::string_view fx_name) const;
@@ -60,6 +68,7 @@ class GraphBuilder {
 
  private:
   const pt2::Graph& fx_graph_;
+  const UseCounts& use_counts_;
   ir::Graph graph_;
   absl::flat_hash_map<std::string, std::string> values_;
   absl::flat_hash_set<std::string> external_;

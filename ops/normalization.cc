@@ -8,7 +8,7 @@
 // express; those nodes are rejected with advice to export in eval mode.
 //
 // Auxiliary outputs (saved mean / inverse std) are computed only when the
-// program reads them: torch.export names unread outputs "<node>_unused_<i>".
+// program reads them (TranslateContext::OutputUsed).
 
 #include <cstdint>
 #include <optional>
@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
@@ -31,15 +30,6 @@ namespace {
 
 // ---- helpers -------------------------------------------------------------------
 
-// False for outputs torch.export marked unused ("<node>_unused_<i>") or None.
-bool OutputUsed(const TranslateContext& ctx, int i) {
-  const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
-  if (i >= static_cast<int>(outputs.size())) return false;
-  const pt2::Argument& out = outputs[i];
-  if (out.kind == pt2::Argument::Kind::kNone) return false;
-  return !absl::StrContains(out.name, "_unused_");
-}
-
 // torch computes half-precision norms in float (at::opmath_type); so do we.
 DataType ComputeType(DataType dtype) {
   return dtype == DataType::kFloat16 || dtype == DataType::kBFloat16 ? DataType::kFloat : dtype;
@@ -48,7 +38,7 @@ DataType ComputeType(DataType dtype) {
 // Binds output `i`, when read, to an empty tensor: what torch returns for
 // statistics an inference-mode kernel does not compute.
 absl::Status BindEmptyIfUsed(TranslateContext& ctx, int i) {
-  if (!OutputUsed(ctx, i)) return absl::OkStatus();
+  if (!ctx.OutputUsed(i)) return absl::OkStatus();
   const pt2::TensorMeta* meta = ctx.OutputMeta(i);
   if (meta == nullptr) return absl::OkStatus();
   std::vector<int64_t> dims;
@@ -96,6 +86,26 @@ absl::StatusOr<std::string> ChannelAffine(TranslateContext& ctx, std::string y, 
     y = ctx.Op(std::string(arg) == "weight" ? "Mul" : "Add", {y, p});
   }
   return y;
+}
+
+// The number of trailing dims `normalized_shape` covers (layer and RMS
+// norm); it must be between 1 and the input's rank.
+absl::StatusOr<int64_t> NormalizedDimCount(const TranslateContext& ctx, int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
+  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
+                                             ? shape_arg.syms.size()
+                                             : shape_arg.ints.size());
+  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  return k;
+}
+
+// The `weight` argument in `dtype`, or ones of normalized_shape: ONNX's
+// LayerNormalization and RMSNormalization require a scale, torch's weight is
+// optional.
+absl::StatusOr<std::string> ScaleOrOnes(TranslateContext& ctx, DataType dtype) {
+  if (ctx.Has("weight")) return ctx.InputAs("weight", dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
+  return ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
 }
 
 // ---- batch norm --------------------------------------------------------------------
@@ -175,11 +185,11 @@ absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
   // torch returns the saved statistics as (C); the FX metadata has their dtype.
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
   const DataType ct = ComputeType(dtype);
-  if (outputs > 1 && OutputUsed(ctx, 1)) {
+  if (outputs > 1 && ctx.OutputUsed(1)) {
     PT2ONNX_RETURN_IF_ERROR(
         ctx.SetOutput(1, ctx.CastTo(Reshape(ctx, s.mean, {-1}), ct, ctx.OutputDtype(1))));
   }
-  if (outputs > 2 && OutputUsed(ctx, 2)) {
+  if (outputs > 2 && ctx.OutputUsed(2)) {
     PT2ONNX_RETURN_IF_ERROR(
         ctx.SetOutput(2, ctx.CastTo(Reshape(ctx, s.invstd, {-1}), ct, ctx.OutputDtype(2))));
   }
@@ -236,26 +246,16 @@ absl::Status LayerNormImpl(TranslateContext& ctx, bool stats) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
-  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
-                                             ? shape_arg.syms.size()
-                                             : shape_arg.ints.size());
-  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k, NormalizedDimCount(ctx, rank));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  std::string scale;
-  if (ctx.Has("weight")) {
-    PT2ONNX_ASSIGN_OR_RETURN(scale, ctx.InputAs("weight", dtype));
-  } else {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
-    scale = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
-  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ScaleOrOnes(ctx, dtype));
   std::vector<std::string> inputs = {x, scale};
   if (ctx.Has("bias")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ctx.InputAs("bias", dtype));
     inputs.push_back(bias);
   }
-  const bool want_mean = stats && OutputUsed(ctx, 1);
-  const bool want_rstd = stats && OutputUsed(ctx, 2);
+  const bool want_mean = stats && ctx.OutputUsed(1);
+  const bool want_rstd = stats && ctx.OutputUsed(2);
   // Mean/InvStdDev come out in the stash type (float, stash_type=1).
   std::vector<std::string> outs = ctx.AddNode(
       "LayerNormalization", inputs,
@@ -354,16 +354,16 @@ absl::Status AtenGroupNormOpset21(TranslateContext& ctx) {
 absl::Status AtenNativeGroupNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("group"));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  const bool stats = OutputUsed(ctx, 1) || OutputUsed(ctx, 2);
+  const bool stats = ctx.OutputUsed(1) || ctx.OutputUsed(2);
   PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, stats));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.y));
   if (!stats) return absl::OkStatus();
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
   const DataType ct = ComputeType(dtype);
-  if (OutputUsed(ctx, 1)) {
+  if (ctx.OutputUsed(1)) {
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, ctx.CastTo(r.mean, ct, ctx.OutputDtype(1))));
   }
-  if (OutputUsed(ctx, 2)) {
+  if (ctx.OutputUsed(2)) {
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, ctx.CastTo(r.rstd, ct, ctx.OutputDtype(2))));
   }
   return absl::OkStatus();
@@ -405,11 +405,7 @@ absl::Status RmsNormDecomposed(TranslateContext& ctx, bool rstd_output) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
-  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
-                                             ? shape_arg.syms.size()
-                                             : shape_arg.ints.size());
-  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k, NormalizedDimCount(ctx, rank));
   const DataType ct = ComputeType(dtype);
   PT2ONNX_ASSIGN_OR_RETURN(double eps, RmsEps(ctx, ct));
   std::vector<int64_t> axes;
@@ -424,7 +420,7 @@ absl::Status RmsNormDecomposed(TranslateContext& ctx, bool rstd_output) {
     y = ctx.Op("Mul", {y, w});
   }
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(y, ct, ctx.OutputDtype(0))));
-  if (rstd_output && OutputUsed(ctx, 1)) {
+  if (rstd_output && ctx.OutputUsed(1)) {
     return ctx.SetOutput(1, ctx.CastTo(rstd, ct, ctx.OutputDtype(1)));
   }
   return absl::OkStatus();
@@ -442,19 +438,9 @@ absl::Status AtenRmsNormOpset23(TranslateContext& ctx) {
   if (dtype == DataType::kDouble) return RmsNormDecomposed(ctx, false);
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
-  const int64_t k = static_cast<int64_t>(shape_arg.kind == pt2::Argument::Kind::kSymInts
-                                             ? shape_arg.syms.size()
-                                             : shape_arg.ints.size());
-  if (k < 1 || k > rank) return ctx.Invalid("normalized_shape does not fit the input rank");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k, NormalizedDimCount(ctx, rank));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, RmsEps(ctx, ComputeType(dtype)));
-  std::string scale;
-  if (ctx.Has("weight")) {
-    PT2ONNX_ASSIGN_OR_RETURN(scale, ctx.InputAs("weight", dtype));
-  } else {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
-    scale = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
-  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ScaleOrOnes(ctx, dtype));
   return ctx.SetOutput(
       0, ctx.Op("RMSNormalization", {x, scale},
                 {ir::Attribute::Int("axis", rank - k),

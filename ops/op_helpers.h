@@ -1,7 +1,15 @@
 // File: ops/op_helpers.h
 // -----------------------------------------------------------------------------
-// Small emission helpers several op families share (axis normalisation,
-// reshapes with constant shapes, unsqueeze/squeeze by constant axes).
+// Small helpers several op families share: axis normalisation, per-spatial-dim
+// int-list arguments, reshapes with constant shapes, unsqueeze/squeeze by
+// constant axes, the output dtype and input shapes, defaulted Scalars, and the
+// in-place overload convention (below).
+//
+// In-place overloads ("aten::add_.Tensor", "aten::relu_.default") share the
+// functional translation: AddWithInPlace registers both keys, and BindResult
+// also rebinds `self` when the node's key names the in-place op. They have no
+// schema in ops/schema (it holds no in-place variants), so their defaulted
+// Scalars are read with FloatOr, never assumed filled.
 #ifndef PT2ONNX_OPS_OP_HELPERS_H_
 #define PT2ONNX_OPS_OP_HELPERS_H_
 
@@ -9,6 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/dtype.h"
+#include "ops/registry.h"
 #include "ops/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -16,11 +29,47 @@ namespace pt2onnx::ops {
 // Python-style negative axis -> [0, rank). Rank-0 tensors accept 0 and -1.
 int64_t NormalizeAxis(int64_t axis, int64_t rank);
 
+// An int-list argument with one entry per spatial dim (conv, pool). torch
+// expands a single entry to every dim (expand_param_if_needed in
+// aten/src/ATen/native/Convolution.cpp); any other count but `n` is
+// InvalidArgument.
+absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
+                                                 int64_t n);
+// As above, except that an empty list gives `fallback`: pools spell "same as
+// kernel_size" (stride) or "default" (padding, dilation) as [].
+absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
+                                                 int64_t n, const std::vector<int64_t>& fallback);
+
 std::string Unsqueeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);
 std::string Squeeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);
 std::string Reshape(TranslateContext& ctx, const std::string& x, std::vector<int64_t> shape);
 // Shape(x)[start:end] as a 1-D INT64 value.
 std::string ShapeSlice(TranslateContext& ctx, const std::string& x, int64_t start, int64_t end);
+
+// The node's output 0 dtype; InvalidArgument when the program's metadata has
+// none (translations cannot pick ONNX types without it).
+absl::StatusOr<DataType> OutDtype(const TranslateContext& ctx);
+
+// The shape of tensor argument `arg` as a 1-D INT64 value: a constant when
+// every size is static, Shape(arg) otherwise.
+absl::StatusOr<std::string> ShapeOf(TranslateContext& ctx, absl::string_view arg);
+
+// A Scalar argument as a double, or `fallback` when the node omits it and no
+// schema fills it (in-place overloads).
+absl::StatusOr<double> FloatOr(const TranslateContext& ctx, absl::string_view arg,
+                               double fallback);
+
+// True when the node's key names an in-place overload: "aten::add_.Tensor"
+// is, "aten::__and__.Tensor" (a dunder) is not.
+bool IsInPlace(const TranslateContext& ctx);
+
+// Binds output 0 to `value`; for an in-place overload `self` is rebound too,
+// so later readers of the mutated tensor see the result.
+absl::Status BindResult(TranslateContext& ctx, const std::string& value);
+
+// Registers `fn` under `name.overload` and its in-place twin `name_.overload`.
+void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view overload,
+                    TranslateFn fn, int min_opset = kMinOpset, int max_opset = kMaxOpset);
 
 }  // namespace pt2onnx::ops
 

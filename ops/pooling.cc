@@ -25,7 +25,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
@@ -39,16 +38,6 @@ namespace pt2onnx::ops {
 namespace {
 
 // ---- shared helpers ----------------------------------------------------------
-
-// False for outputs torch.export marked unused ("<node>_unused_<i>") or None;
-// those need not be computed.
-bool OutputUsed(const TranslateContext& ctx, int i) {
-  const std::vector<pt2::Argument>& outputs = ctx.node().outputs;
-  if (i >= static_cast<int>(outputs.size())) return false;
-  const pt2::Argument& out = outputs[i];
-  if (out.kind == pt2::Argument::Kind::kNone) return false;
-  return !absl::StrContains(out.name, "_unused_");
-}
 
 // Static sizes of dims [begin, begin + n) of tensor argument `arg`, or
 // nullopt when any is symbolic. A negative `begin` counts from the back.
@@ -71,23 +60,6 @@ std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl
 std::optional<std::vector<int64_t>> StaticTrailingDims(const TranslateContext& ctx,
                                                        absl::string_view arg, int64_t n) {
   return StaticDims(ctx, arg, -n, n);
-}
-
-// An int-list argument with one entry per spatial dim; a single entry
-// applies to every dim, and an empty list gives `fallback`.
-absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
-                                                 int64_t n, const std::vector<int64_t>& fallback) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(arg));
-  if (values.empty()) return fallback;
-  if (values.size() == 1 && n > 1) {
-    int64_t value = values[0];  // assign() must not read from the vector it refills
-    values.assign(n, value);
-  }
-  if (static_cast<int64_t>(values.size()) != n) {
-    return ctx.Invalid(absl::StrCat(arg, " has ", values.size(), " entries for ", n,
-                                    " spatial dims"));
-  }
-  return values;
 }
 
 // The input with a batch dim when torch got it unbatched (rank n + 1).
@@ -202,7 +174,7 @@ absl::Status MaxPoolNd(TranslateContext& ctx, int64_t n, bool with_indices) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(PoolAttrs a, ReadPoolAttrs(ctx, n, /*dilation=*/true));
   ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a);
-  const bool indices_used = with_indices && OutputUsed(ctx, 1);
+  const bool indices_used = with_indices && ctx.OutputUsed(1);
   std::vector<std::string> outs =
       ctx.AddNode("MaxPool", {x.value}, PoolAttributes(a, true), indices_used ? 2 : 1);
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, Unbatch(ctx, x, outs[0])));
@@ -283,7 +255,7 @@ absl::Status AdaptivePoolNd(TranslateContext& ctx, int64_t n, bool is_max) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out_size, SpatialInts(ctx, "output_size", n, {}));
   if (static_cast<int64_t>(out_size.size()) != n) return ctx.Invalid("output_size is empty");
-  const bool indices_used = is_max && OutputUsed(ctx, 1);
+  const bool indices_used = is_max && ctx.OutputUsed(1);
   std::optional<std::vector<int64_t>> in_size = StaticTrailingDims(ctx, "self", n);
 
   bool global = true;

@@ -392,6 +392,19 @@ int64_t TranslateContext::OutputRank(int i) const {
   return meta == nullptr ? -1 : static_cast<int64_t>(meta->sizes.size());
 }
 
+bool TranslateContext::OutputUsed(int i) const {
+  if (i < 0 || i >= num_outputs()) return false;
+  const Argument& out = node_.outputs[i];
+  if (out.kind == Kind::kTensors) {
+    for (const std::string& name : out.names) {
+      if (builder_.UseCount(name) > 0) return true;
+    }
+    return false;
+  }
+  std::string fx_name = OutputFxName(out);
+  return !fx_name.empty() && builder_.UseCount(fx_name) > 0;
+}
+
 std::vector<std::string> TranslateContext::AddNode(absl::string_view op_type,
                                                    std::vector<std::string> inputs,
                                                    std::vector<ir::Attribute> attributes,

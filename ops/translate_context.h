@@ -111,6 +111,12 @@ class TranslateContext {
   DataType OutputDtype(int i) const;
   int64_t OutputRank(int i) const;
   int num_outputs() const { return static_cast<int>(node_.outputs.size()); }
+  // True if a later node or a graph output reads FX output `i` (any element,
+  // for a Tensor[] output). False for None outputs, indices past the end and
+  // outputs nothing reads (torch.export names those "<node>_unused_<i>"), so
+  // translations can skip auxiliary results (pool indices, saved statistics,
+  // logsumexp) nobody needs.
+  bool OutputUsed(int i) const;
 
   // ---- Emission ----
   // Appends a node and returns its fresh output names.

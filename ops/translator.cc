@@ -64,6 +64,30 @@ std::vector<std::string> DefinedNames(const pt2::Node& node) {
   return names;
 }
 
+void CountArgument(const Argument& arg, GraphBuilder::UseCounts& users) {
+  if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users[arg.name];
+  for (const std::string& n : arg.names) ++users[n];
+  for (const auto& n : arg.optional_names) {
+    if (n.has_value()) ++users[*n];
+  }
+  if (arg.sym.is_name) ++users[arg.sym.name];
+  for (const pt2::SymArg& s : arg.syms) {
+    if (s.is_name) ++users[s.name];
+  }
+}
+
+// How often each FX value is read: by node inputs and by graph outputs (user
+// outputs and mutations alike). Both the fx_node metadata's num_users and
+// TranslateContext::OutputUsed answer from it.
+GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph) {
+  GraphBuilder::UseCounts users;
+  for (const pt2::Node& node : graph.nodes) {
+    for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg, users);
+  }
+  for (const Argument& out : graph.outputs) CountArgument(out, users);
+  return users;
+}
+
 void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int opset,
                         std::vector<UnsupportedOp>& found,
                         absl::flat_hash_map<std::string, size_t>& index) {
@@ -112,12 +136,12 @@ class ProgramTranslator {
         weights_(weights),
         registry_(registry),
         options_(options),
-        builder_(program.graph) {}
+        users_(CountUsers(program.graph)),
+        builder_(program.graph, users_) {}
 
   absl::StatusOr<ir::Model> Run() {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
     PT2ONNX_RETURN_IF_ERROR(AddInputs());
-    PT2ONNX_RETURN_IF_ERROR(CountUsers());
     for (const pt2::Node& node : program_.graph.nodes) {
       PT2ONNX_RETURN_IF_ERROR(TranslateNode(node));
     }
@@ -220,26 +244,6 @@ class ProgramTranslator {
     builder_.Take(init.name);
     builder_.graph().initializers.push_back(std::move(init));
     return absl::OkStatus();
-  }
-
-  absl::Status CountUsers() {
-    for (const pt2::Node& node : program_.graph.nodes) {
-      for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg);
-    }
-    for (const Argument& out : program_.graph.outputs) CountArgument(out);
-    return absl::OkStatus();
-  }
-
-  void CountArgument(const Argument& arg) {
-    if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users_[arg.name];
-    for (const std::string& n : arg.names) ++users_[n];
-    for (const auto& n : arg.optional_names) {
-      if (n.has_value()) ++users_[*n];
-    }
-    if (arg.sym.is_name) ++users_[arg.sym.name];
-    for (const pt2::SymArg& s : arg.syms) {
-      if (s.is_name) ++users_[s.name];
-    }
   }
 
   absl::Status TranslateNode(const pt2::Node& fx_node) {
@@ -398,8 +402,8 @@ class ProgramTranslator {
   const pt2::WeightTable& weights_;
   const OpRegistry& registry_;
   const TranslateOptions& options_;
+  const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
-  absl::flat_hash_map<std::string, int> users_;
   std::map<std::string, std::string> renames_;
   int64_t node_counter_ = 0;
 };

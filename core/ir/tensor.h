@@ -45,11 +45,6 @@ class Tensor {
   ByteSpan bytes() const;
   bool is_view() const { return owned_ == nullptr; }
 
-  // Absolute offset of a view's bytes within the source file, when known
-  // (-1 otherwise). Lets a writer reference file ranges instead of bytes.
-  int64_t source_offset() const { return source_offset_; }
-  void set_source_offset(int64_t offset) { source_offset_ = offset; }
-
   // Reads element `i` as double / int64 (any numeric dtype); for constant
   // folding and for translations that need a constant's value.
   double GetDouble(int64_t i) const;
@@ -60,7 +55,6 @@ class Tensor {
   std::vector<int64_t> dims_;
   ByteSpan view_;
   std::shared_ptr<const std::string> owned_;
-  int64_t source_offset_ = -1;
 };
 
 }  // namespace pt2onnx::ir

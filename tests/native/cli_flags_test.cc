@@ -5,21 +5,13 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::native {
 namespace {
 
-::testing::AssertionResult HasStatus(const absl::Status& status, absl::StatusCode code,
-                                     absl::string_view needle) {
-  if (status.code() == code && absl::StrContains(status.message(), needle)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "got " << status << "; want "
-                                       << absl::StatusCodeToString(code) << " containing '"
-                                       << needle << "'";
-}
+using ::pt2onnx::testing::HasStatus;
 
 TEST(CliFlagsTest, Defaults) {
   absl::StatusOr<CliFlags> flags = ParseCliFlags({"dir/model.pt2"});

@@ -8,19 +8,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
-
-constexpr DataType kF32 = DataType::kFloat;
-constexpr DataType kF16 = DataType::kFloat16;
-constexpr DataType kI64 = DataType::kInt64;
 
 struct Case {
   std::string name;
@@ -30,25 +26,13 @@ struct Case {
   std::function<void(const ir::Model&)> check;  // optional extra expectations
 };
 
-std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
-
 // x -> one node -> output "y".
 Case One(std::string name, TensorSpec in, std::string target, std::vector<pt2::NamedArgument> args,
          TensorSpec out, std::vector<std::string> ops, int opset = 20) {
-  ProgramBuilder b;
-  b.Input(in.name, in.dtype, in.shape);
   args.insert(args.begin(), TensorArg("self", in.name));
   out.name = "y";
-  b.Node(Aten(target), std::move(args), {out});
-  b.Output("y");
-  return Case{std::move(name), b, std::move(ops), opset};
-}
-
-const ir::Node* FindNode(const ir::Model& model, const std::string& op_type) {
-  for (const ir::Node& n : model.graph.nodes) {
-    if (n.op_type == op_type) return &n;
-  }
-  return nullptr;
+  return Case{std::move(name), OneNodeProgram({in}, target, std::move(args), {out}),
+              std::move(ops), opset};
 }
 
 // Expects `op_type`'s attribute `attr` to hold `value` (float, int or string).
@@ -147,30 +131,17 @@ std::vector<Case> Cases() {
   }
   add(One("relu_of_int", {"x", kI64, {2, 3}}, "relu.default", {}, {"", kI64, {2, 3}},
           {"Relu"}));
-  {
-    ProgramBuilder b;
-    b.Input("x", kF32, {2, 4, 5, 5}).Input("w", kF32, {4});
-    b.Node(Aten("prelu.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
-           {{"y", kF32, {2, 4, 5, 5}}});
-    b.Output("y");
-    add(Case{"prelu_per_channel", b, {"Unsqueeze", "PRelu"}});
-  }
-  {
-    ProgramBuilder b;
-    b.Input("x", kF32, {2, 4, 5}).Input("w", kF32, {1});
-    b.Node(Aten("prelu.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
-           {{"y", kF32, {2, 4, 5}}});
-    b.Output("y");
-    add(Case{"prelu_single", b, {"PRelu"}});
-  }
-  {
-    ProgramBuilder b;
-    b.Input("x", kF32, {2, 4, 5}).Input("w", kF32, {4, 1});
-    b.Node(Aten("_prelu_kernel.default"), {TensorArg("self", "x"), TensorArg("weight", "w")},
-           {{"y", kF32, {2, 4, 5}}});
-    b.Output("y");
-    add(Case{"prelu_kernel", b, {"Greater", "Mul", "Where"}});
-  }
+  auto prelu = [&](std::string name, std::string target, std::vector<int64_t> shape,
+                   std::vector<int64_t> weight, std::vector<std::string> ops) {
+    add(Case{std::move(name),
+             OneNodeProgram({{"x", kF32, shape}, {"w", kF32, std::move(weight)}}, target,
+                            {TensorArg("self", "x"), TensorArg("weight", "w")},
+                            {{"y", kF32, shape}}),
+             std::move(ops)});
+  };
+  prelu("prelu_per_channel", "prelu.default", {2, 4, 5, 5}, {4}, {"Unsqueeze", "PRelu"});
+  prelu("prelu_single", "prelu.default", {2, 4, 5}, {1}, {"PRelu"});
+  prelu("prelu_kernel", "_prelu_kernel.default", {2, 4, 5}, {4, 1}, {"Greater", "Mul", "Where"});
   add(One("glu", {"x", kF32, {2, 6}}, "glu.default", {}, {"", kF32, {2, 3}},
           {"Split", "Sigmoid", "Mul"}));
   add(One("glu_dim0", {"x", kF32, {4, 3}}, "glu.default", {IntArg("dim", 0)},
@@ -206,36 +177,20 @@ TEST_P(ActivationTest, ConvertsWithInferredShapes) {
   pt2::ExportedProgram program = c.program.Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
-  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
-    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
-    std::vector<int64_t> want;
-    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
-    EXPECT_EQ(absl::StrJoin(got->output_shapes[i], ","), absl::StrJoin(want, ","))
-        << "output " << i;
-    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
-  }
-  EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), absl::StrJoin(c.ops, " "));
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
   if (c.check) c.check(got->model);
 }
 
-INSTANTIATE_TEST_SUITE_P(Activation, ActivationTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Activation, ActivationTest, ::testing::ValuesIn(Cases()), CaseName());
 
 TEST(ActivationErrors, UnknownGeluApproximation) {
+  Case c = One("fast", {"x", kF32, {2}}, "gelu.default", {StringArg("approximate", "fast")},
+               {"", kF32, {2}}, {});
   for (int opset : {18, 20}) {
-    ProgramBuilder b;
-    b.Input("x", kF32, {2});
-    b.Node(Aten("gelu.default"), {TensorArg("self", "x"), StringArg("approximate", "fast")},
-           {{"y", kF32, {2}}});
-    b.Output("y");
-    absl::StatusOr<Converted> got = ConvertAndCheck(b.Build(), opset);
-    ASSERT_FALSE(got.ok()) << "opset " << opset;
-    EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_NE(got.status().message().find("gelu approximation 'fast'"), absl::string_view::npos)
-        << got.status();
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), opset),
+                          absl::StatusCode::kInvalidArgument, "gelu approximation 'fast'"))
+        << "opset " << opset;
   }
 }
 

@@ -8,22 +8,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
-
-constexpr DataType kF32 = DataType::kFloat;
-constexpr DataType kF64 = DataType::kDouble;
-constexpr DataType kF16 = DataType::kFloat16;
-constexpr DataType kI64 = DataType::kInt64;
-constexpr DataType kI32 = DataType::kInt32;
-constexpr DataType kBool = DataType::kBool;
 
 struct Case {
   std::string name;
@@ -33,33 +26,12 @@ struct Case {
   std::function<void(const ir::Model&)> check;  // optional extra expectations
 };
 
-std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
-
-pt2::NamedArgument SymIntArg(std::string arg, std::string symbol) {
-  pt2::NamedArgument named;
-  named.name = std::move(arg);
-  named.arg.kind = pt2::Argument::Kind::kSymInt;
-  named.arg.sym.is_name = true;
-  named.arg.sym.name = std::move(symbol);
-  return named;
-}
-
 // Inputs -> one node -> output "y".
 Case One(std::string name, std::vector<TensorSpec> inputs, std::string target,
          std::vector<pt2::NamedArgument> args, TensorSpec out, std::vector<std::string> ops) {
-  ProgramBuilder b;
-  for (const TensorSpec& in : inputs) b.Input(in.name, in.dtype, in.shape);
   out.name = "y";
-  b.Node(Aten(target), std::move(args), {out});
-  b.Output("y");
-  return Case{std::move(name), b, std::move(ops)};
-}
-
-const ir::Node* FindNode(const ir::Model& model, const std::string& op_type) {
-  for (const ir::Node& n : model.graph.nodes) {
-    if (n.op_type == op_type) return &n;
-  }
-  return nullptr;
+  return Case{std::move(name), OneNodeProgram(inputs, target, std::move(args), {out}),
+              std::move(ops)};
 }
 
 // Shared operands: 2x3 tensors of three dtypes, a broadcast row, a mask.
@@ -351,23 +323,12 @@ TEST_P(ElementwiseTest, ConvertsWithInferredShapes) {
   pt2::ExportedProgram program = c.program.Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
-  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
-    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
-    std::vector<int64_t> want;
-    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
-    EXPECT_EQ(absl::StrJoin(got->output_shapes[i], ","), absl::StrJoin(want, ","))
-        << "output " << i;
-    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
-  }
-  EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), absl::StrJoin(c.ops, " "));
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
   if (c.check) c.check(got->model);
 }
 
-INSTANTIATE_TEST_SUITE_P(Elementwise, ElementwiseTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Elementwise, ElementwiseTest, ::testing::ValuesIn(Cases()), CaseName());
 
 // x <- add_(x, y); z = mul(x, 2): the later node reads the mutated value.
 TEST(ElementwiseInPlace, LaterNodesSeeTheMutatedValue) {
@@ -397,48 +358,29 @@ TEST(ElementwiseSymbolic, DivBySymInt) {
   b.Output("y");
   absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), "Shape Squeeze Cast Div");
+  EXPECT_TRUE(OpTypesAre(got->model, {"Shape", "Squeeze", "Cast", "Div"}));
 }
 
 // Unsupported argument combinations name what is unsupported.
 TEST(ElementwiseErrors, BoolSubtraction) {
-  ProgramBuilder b;
-  b.Input("x", kBool, {2}).Input("y_in", kBool, {2});
-  b.Node(Aten("sub.Tensor"), {TensorArg("self", "x"), TensorArg("other", "y_in")},
-         {{"y", kBool, {2}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(got.status().message().find("boolean subtraction"), absl::string_view::npos)
-      << got.status();
+  Case c = One("sub", {{"x", kBool, {2}}, {"y_in", kBool, {2}}}, "sub.Tensor", {self(), other()},
+               {"", kBool, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "boolean subtraction"));
 }
 
 TEST(ElementwiseErrors, BitwiseOnFloats) {
-  ProgramBuilder b;
-  b.Input("x", kF32, {2}).Input("y_in", kF32, {2});
-  b.Node(Aten("bitwise_and.Tensor"), {TensorArg("self", "x"), TensorArg("other", "y_in")},
-         {{"y", kF32, {2}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(got.status().message().find("bitwise op on float32"), absl::string_view::npos)
-      << got.status();
+  Case c = One("bitwise_and", {{"x", kF32, {2}}, {"y_in", kF32, {2}}}, "bitwise_and.Tensor",
+               {self(), other()}, {"", kF32, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "bitwise op on float32"));
 }
 
 TEST(ElementwiseErrors, UnknownRoundingMode) {
-  ProgramBuilder b;
-  b.Input("x", kF32, {2}).Input("y_in", kF32, {2});
-  b.Node(Aten("div.Tensor_mode"),
-         {TensorArg("self", "x"), TensorArg("other", "y_in"), StringArg("rounding_mode", "up")},
-         {{"y", kF32, {2}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(got.status().message().find("rounding_mode 'up'"), absl::string_view::npos)
-      << got.status();
+  Case c = One("div", {{"x", kF32, {2}}, {"y_in", kF32, {2}}}, "div.Tensor_mode",
+               {self(), other(), StringArg("rounding_mode", "up")}, {"", kF32, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "rounding_mode 'up'"));
 }
 
 }  // namespace

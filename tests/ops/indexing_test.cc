@@ -8,17 +8,14 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
-
-constexpr DataType kF32 = DataType::kFloat;
-constexpr DataType kI64 = DataType::kInt64;
 
 struct Case {
   std::string name;
@@ -44,11 +41,8 @@ pt2::NamedArgument OptionalTensorsArg(std::string arg, std::vector<std::string> 
 Case OneNode(std::string name, std::vector<TensorSpec> inputs, std::string target,
              std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
              std::vector<std::string> ops) {
-  ProgramBuilder b;
-  for (const TensorSpec& in : inputs) b.Input(in.name, in.dtype, in.shape);
-  b.Node("torch.ops.aten." + target, args, outs);
-  for (const TensorSpec& o : outs) b.Output(o.name);
-  return Case{std::move(name), b, std::move(ops)};
+  return Case{std::move(name), OneNodeProgram(inputs, target, std::move(args), std::move(outs)),
+              std::move(ops)};
 }
 
 std::vector<Case> Cases() {
@@ -112,16 +106,11 @@ std::vector<Case> Cases() {
               {TensorArg("self", "x"), OptionalTensorsArg("indices", {"", "i"}),
                TensorArg("values", "v")},
               {{"y", kF32, {3, 5}}}, {}));
-  {
-    // In place, as torch.export keeps `y[i] = v` on a clone.
-    ProgramBuilder b;
-    b.Input("x", kF32, {4, 3}).Input("i", kI64, {2}).Input("v", kF32, {2, 3});
-    b.Node("torch.ops.aten.index_put_.default",
-           {TensorArg("self", "x"), TensorsArg("indices", {"i"}), TensorArg("values", "v")},
-           {{"y", kF32, {4, 3}}});
-    b.Output("y");
-    add(Case{"index_put_inplace", b, {}});
-  }
+  // In place, as torch.export keeps `y[i] = v` on a clone.
+  add(OneNode("index_put_inplace", {{"x", kF32, {4, 3}}, {"i", kI64, {2}}, {"v", kF32, {2, 3}}},
+              "index_put_.default",
+              {TensorArg("self", "x"), TensorsArg("indices", {"i"}), TensorArg("values", "v")},
+              {{"y", kF32, {4, 3}}}, {}));
 
   // scatters
   auto scatter = [&](std::string name, std::string target, std::vector<int64_t> src_shape,
@@ -160,16 +149,11 @@ std::vector<Case> Cases() {
               {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
                TensorArg("source", "s")},
               {{"y", kF32, {3, 5}}}, {"Transpose", "Reshape", "Transpose", "ScatterND", "Transpose"}));
-  {
-    ProgramBuilder b;
-    b.Input("x", kF32, {4, 3}).Input("i", kI64, {2});
-    b.Node("torch.ops.aten.index_fill_.int_Scalar",
-           {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
-            FloatArg("value", 0.5)},
-           {{"y", kF32, {4, 3}}});
-    b.Output("y");
-    add(Case{"index_fill_inplace", b, {}});
-  }
+  add(OneNode("index_fill_inplace", {{"x", kF32, {4, 3}}, {"i", kI64, {2}}},
+              "index_fill_.int_Scalar",
+              {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
+               FloatArg("value", 0.5)},
+              {{"y", kF32, {4, 3}}}, {}));
 
   // slice_scatter / select_scatter
   add(OneNode("slice_scatter", {{"x", kF32, {8, 4}}, {"s", kF32, {2, 4}}},
@@ -197,51 +181,31 @@ TEST_P(IndexingOpsTest, ConvertsWithInferredShapes) {
   pt2::ExportedProgram program = c.program.Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program);
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
-  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
-    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
-    std::vector<int64_t> want;
-    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
-    EXPECT_EQ(absl::StrJoin(got->output_shapes[i], ","), absl::StrJoin(want, ","))
-        << "output " << i;
-    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
-  }
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
   if (!c.ops.empty()) {
-    EXPECT_EQ(absl::StrJoin(OpTypes(got->model), " "), absl::StrJoin(c.ops, " "));
+    EXPECT_TRUE(OpTypesAre(got->model, c.ops));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Indexing, IndexingOpsTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Indexing, IndexingOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 TEST(IndexingOpsErrors, ScatterReduceMean) {
-  ProgramBuilder b;
-  b.Input("x", kF32, {3, 4}).Input("i", kI64, {3, 2}).Input("s", kF32, {3, 2});
-  b.Node("torch.ops.aten.scatter_reduce.two",
-         {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"), TensorArg("src", "s"),
-          StringArg("reduce", "mean")},
-         {{"y", kF32, {3, 4}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(got.status().message().find("reduce='mean'"), absl::string_view::npos)
-      << got.status();
+  Case c = OneNode("scatter_reduce",
+                   {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}, {"s", kF32, {3, 2}}},
+                   "scatter_reduce.two",
+                   {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
+                    TensorArg("src", "s"), StringArg("reduce", "mean")},
+                   {{"y", kF32, {3, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "reduce='mean'"));
 }
 
 TEST(IndexingOpsErrors, IndexWithOnlyNone) {
-  ProgramBuilder b;
-  b.Input("x", kF32, {3, 4});
-  b.Node("torch.ops.aten.index.Tensor",
-         {TensorArg("self", "x"), OptionalTensorsArg("indices", {"", ""})},
-         {{"y", kF32, {3, 4}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(got.status().message().find("only None"), absl::string_view::npos) << got.status();
+  Case c = OneNode("index", {{"x", kF32, {3, 4}}}, "index.Tensor",
+                   {TensorArg("self", "x"), OptionalTensorsArg("indices", {"", ""})},
+                   {{"y", kF32, {3, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "only None"));
 }
 
 }  // namespace

@@ -8,19 +8,14 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
-#include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
-
-constexpr DataType kF32 = DataType::kFloat;
-constexpr DataType kF16 = DataType::kFloat16;
-constexpr DataType kI64 = DataType::kInt64;
 
 struct Case {
   std::string name;
@@ -29,17 +24,12 @@ struct Case {
   int opset = 20;
 };
 
-std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
-
 // Inputs -> one node -> its outputs.
 Case One(std::string name, std::vector<TensorSpec> inputs, std::string target,
          std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
          std::vector<std::string> ops) {
-  ProgramBuilder b;
-  for (const TensorSpec& in : inputs) b.Input(in.name, in.dtype, in.shape);
-  b.Node(Aten(target), args, outs);
-  for (const TensorSpec& o : outs) b.Output(o.name);
-  return Case{std::move(name), b, std::move(ops)};
+  return Case{std::move(name), OneNodeProgram(inputs, target, std::move(args), std::move(outs)),
+              std::move(ops)};
 }
 
 std::vector<Case> Cases() {
@@ -167,49 +157,27 @@ TEST_P(LinearAlgebraOpsTest, ConvertsWithInferredShapes) {
   pt2::ExportedProgram program = c.program.Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
-  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
-    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
-    std::vector<int64_t> want;
-    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
-    EXPECT_EQ(got->output_shapes[i], want)
-        << "output " << i << " inferred [" << absl::StrJoin(got->output_shapes[i], ", ") << "]";
-    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
-  }
-  EXPECT_EQ(OpTypes(got->model), c.ops)
-      << "got ops [" << absl::StrJoin(OpTypes(got->model), ", ") << "]";
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 TEST(LinearAlgebraOpsErrorsTest, LinalgInvStaysUnsupported) {
   // The unsupported_aten_op fixture relies on linalg_inv having no translation.
-  ProgramBuilder b;
-  b.Input("a", kF32, {3, 3});
-  b.Node(Aten("linalg_inv.default"), {TensorArg("A", "a")}, {{"y", kF32, {3, 3}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_TRUE(absl::StrContains(got.status().message(), "aten::linalg_inv.default"))
-      << got.status();
+  Case c = One("linalg_inv", {{"a", kF32, {3, 3}}}, "linalg_inv.default", {TensorArg("A", "a")},
+               {{"y", kF32, {3, 3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "aten::linalg_inv.default"));
 }
 
 TEST(LinearAlgebraOpsErrorsTest, AddmmOnBoolIsUnsupported) {
-  ProgramBuilder b;
-  b.Input("c", DataType::kBool, {3, 5}).Input("a", DataType::kBool, {3, 4});
-  b.Input("m", DataType::kBool, {4, 5});
-  b.Node(Aten("addmm.default"),
-         {TensorArg("self", "c"), TensorArg("mat1", "a"), TensorArg("mat2", "m")},
-         {{"y", DataType::kBool, {3, 5}}});
-  b.Output("y");
-  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_TRUE(absl::StrContains(got.status().message(), "bool operands")) << got.status();
+  Case c = One("addmm", {{"c", kBool, {3, 5}}, {"a", kBool, {3, 4}}, {"m", kBool, {4, 5}}},
+               "addmm.default",
+               {TensorArg("self", "c"), TensorArg("mat1", "a"), TensorArg("mat2", "m")},
+               {{"y", kBool, {3, 5}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "bool operands"));
 }
 
 }  // namespace

@@ -9,19 +9,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
-#include "absl/strings/str_join.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
-
-constexpr DataType kF32 = DataType::kFloat;
-constexpr DataType kI64 = DataType::kInt64;
 
 struct Case {
   std::string name;
@@ -32,8 +28,6 @@ struct Case {
   std::vector<int64_t> pads;
   int64_t ceil_mode = -1;
 };
-
-std::string Aten(const std::string& op) { return "torch.ops.aten." + op; }
 
 pt2::NamedArgument FloatsArg(std::string arg, std::vector<double> v) {
   pt2::NamedArgument named;
@@ -47,22 +41,9 @@ pt2::NamedArgument FloatsArg(std::string arg, std::vector<double> v) {
 Case Unary(std::string name, TensorSpec in, std::string target,
            std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
            std::vector<std::string> ops, std::string self = "self") {
-  ProgramBuilder b;
-  if (in.symbolic.empty()) {
-    b.Input(in.name, in.dtype, in.shape);
-  } else {
-    std::vector<std::string> dims;
-    for (size_t i = 0; i < in.shape.size(); ++i) {
-      dims.push_back(in.symbolic[i].empty() ? std::to_string(in.shape[i]) : in.symbolic[i]);
-    }
-    b.SymInput(in.name, in.dtype, dims);
-  }
   args.insert(args.begin(), TensorArg(self, in.name));
-  b.Node(Aten(target), args, outs);
-  for (const TensorSpec& o : outs) {
-    if (!absl::StrContains(o.name, "_unused_")) b.Output(o.name);
-  }
-  return Case{std::move(name), b, std::move(ops)};
+  return Case{std::move(name), OneNodeProgram({in}, target, std::move(args), std::move(outs)),
+              std::move(ops)};
 }
 
 Case WithPool(Case c, std::vector<int64_t> pads, int64_t ceil_mode) {
@@ -243,17 +224,8 @@ TEST_P(PoolingOpsTest, ConvertsWithInferredShapes) {
   pt2::ExportedProgram program = c.program.Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->output_shapes.size(), program.graph.outputs.size());
-  for (size_t i = 0; i < program.graph.outputs.size(); ++i) {
-    const pt2::TensorMeta& meta = program.graph.tensor_values.at(program.graph.outputs[i].name);
-    std::vector<int64_t> want;
-    for (const pt2::SymInt& s : meta.sizes) want.push_back(s.is_symbolic ? -1 : s.value);
-    EXPECT_EQ(got->output_shapes[i], want)
-        << "output " << i << " inferred [" << absl::StrJoin(got->output_shapes[i], ", ") << "]";
-    EXPECT_EQ(got->output_dtypes[i], meta.dtype) << "output " << i;
-  }
-  EXPECT_EQ(OpTypes(got->model), c.ops)
-      << "got ops [" << absl::StrJoin(OpTypes(got->model), ", ") << "]";
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
   if (c.ceil_mode < 0) return;
   for (const ir::Node& node : got->model.graph.nodes) {
     if (node.op_type != "MaxPool" && node.op_type != "AveragePool") continue;
@@ -267,40 +239,29 @@ TEST_P(PoolingOpsTest, ConvertsWithInferredShapes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
-
-struct ErrorCase {
-  std::string name;
-  Case program;
-  absl::StatusCode code;
-  std::string message;  // substring
-  int opset = 20;
-};
+INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 std::vector<ErrorCase> ErrorCases() {
   const TensorSpec x{"x", kF32, {1, 2, 5, 5}};
   return {
       {"adaptive_uneven",
        Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {3, 3})},
-             {{"y", kF32, {1, 2, 3, 3}}}, {}),
+             {{"y", kF32, {1, 2, 3, 3}}}, {}).program,
        absl::StatusCode::kUnimplemented, "not a divisor"},
       {"adaptive_symbolic",
        Unary("a", {"x", kF32, {1, 2, 4, 4}, {"", "", "s0", "s1"}}, "adaptive_avg_pool2d.default",
-             {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}),
+             {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
        absl::StatusCode::kUnimplemented, "static input sizes"},
       {"divisor_override_uncounted_padding",
        Unary("a", x, "avg_pool2d.default",
              {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {1, 1}), IntsArg("padding", {1, 1}),
               BoolArg("ceil_mode", false), BoolArg("count_include_pad", false),
               IntArg("divisor_override", 2)},
-             {{"y", kF32, {1, 2, 5, 5}}}, {}),
+             {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
        absl::StatusCode::kUnimplemented, "divisor_override"},
       {"circular_opset18",
        Unary("a", x, "pad.default", {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
-             {{"y", kF32, {1, 2, 5, 7}}}, {}),
+             {{"y", kF32, {1, 2, 5, 7}}}, {}).program,
        absl::StatusCode::kUnimplemented, "opset 19", 18},
   };
 }
@@ -309,16 +270,11 @@ class PoolingOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(PoolingOpsErrorsTest, Rejected) {
   const ErrorCase& c = GetParam();
-  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.program.Build(), c.opset);
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), c.code) << got.status();
-  EXPECT_TRUE(absl::StrContains(got.status().message(), c.message)) << got.status();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsErrorsTest, ::testing::ValuesIn(ErrorCases()),
-                         [](const ::testing::TestParamInfo<ErrorCase>& info) {
-                           return info.param.name;
-                         });
+                         CaseName());
 
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -1,9 +1,15 @@
 #include "tests/testing/op_test_util.h"
 
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "core/pt2/weights.h"
@@ -25,10 +31,26 @@ pt2::NamedArgument Named(std::string arg, Argument value) {
   return named;
 }
 
+// The argument `arg` of `kind`, its value set by `fill(Argument&)`.
+template <typename Fill>
+pt2::NamedArgument Named(std::string arg, Kind kind, Fill fill) {
+  Argument a;
+  a.kind = kind;
+  fill(a);
+  return Named(std::move(arg), std::move(a));
+}
+
 pt2::SymInt StaticSize(int64_t v) {
   pt2::SymInt s;
   s.value = v;
   return s;
+}
+
+pt2::NamedArgument SymArg(std::string arg, Kind kind, std::string symbol) {
+  return Named(std::move(arg), kind, [&](Argument& a) {
+    a.sym.is_name = true;
+    a.sym.name = std::move(symbol);
+  });
 }
 
 pt2::SymInt SymbolicSize(const std::string& symbol) {
@@ -170,54 +192,33 @@ ProgramBuilder& ProgramBuilder::Output(std::string name) {
 }
 
 pt2::NamedArgument TensorArg(std::string arg, std::string value) {
-  Argument a;
-  a.kind = Kind::kTensor;
-  a.name = std::move(value);
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kTensor, [&](Argument& a) { a.name = std::move(value); });
 }
 
 pt2::NamedArgument IntArg(std::string arg, int64_t v) {
-  Argument a;
-  a.kind = Kind::kInt;
-  a.i = v;
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kInt, [&](Argument& a) { a.i = v; });
 }
 
 pt2::NamedArgument IntsArg(std::string arg, std::vector<int64_t> v) {
-  Argument a;
-  a.kind = Kind::kInts;
-  a.ints = std::move(v);
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kInts, [&](Argument& a) { a.ints = std::move(v); });
 }
 
 pt2::NamedArgument FloatArg(std::string arg, double v) {
-  Argument a;
-  a.kind = Kind::kFloat;
-  a.f = v;
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kFloat, [&](Argument& a) { a.f = v; });
 }
 
 pt2::NamedArgument BoolArg(std::string arg, bool v) {
-  Argument a;
-  a.kind = Kind::kBool;
-  a.b = v;
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kBool, [&](Argument& a) { a.b = v; });
 }
 
 pt2::NamedArgument StringArg(std::string arg, std::string v) {
-  Argument a;
-  a.kind = Kind::kString;
-  a.s = std::move(v);
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kString, [&](Argument& a) { a.s = std::move(v); });
 }
 
 pt2::NamedArgument NoneArg(std::string arg) { return Named(std::move(arg), Argument{}); }
 
 pt2::NamedArgument TensorsArg(std::string arg, std::vector<std::string> values) {
-  Argument a;
-  a.kind = Kind::kTensors;
-  a.names = std::move(values);
-  return Named(std::move(arg), a);
+  return Named(std::move(arg), Kind::kTensors, [&](Argument& a) { a.names = std::move(values); });
 }
 
 pt2::NamedArgument DtypeArg(std::string arg, DataType dtype) {
@@ -249,6 +250,43 @@ pt2::NamedArgument SymIntsArg(std::string arg, std::vector<std::string> values) 
     a.syms.push_back(s);
   }
   return Named(std::move(arg), a);
+}
+
+pt2::NamedArgument SymIntArg(std::string arg, std::string symbol) {
+  return SymArg(std::move(arg), Kind::kSymInt, std::move(symbol));
+}
+
+pt2::NamedArgument SymFloatArg(std::string arg, std::string symbol) {
+  return SymArg(std::move(arg), Kind::kSymFloat, std::move(symbol));
+}
+
+pt2::NamedArgument SymBoolArg(std::string arg, std::string symbol) {
+  return SymArg(std::move(arg), Kind::kSymBool, std::move(symbol));
+}
+
+std::string Aten(absl::string_view overload) { return absl::StrCat("torch.ops.aten.", overload); }
+
+ProgramBuilder OneNodeProgram(const std::vector<TensorSpec>& inputs, absl::string_view overload,
+                              std::vector<pt2::NamedArgument> args,
+                              std::vector<TensorSpec> outputs) {
+  ProgramBuilder b;
+  for (const TensorSpec& in : inputs) {
+    if (in.symbolic.empty()) {
+      b.Input(in.name, in.dtype, in.shape);
+      continue;
+    }
+    std::vector<std::string> dims;
+    for (size_t i = 0; i < in.shape.size(); ++i) {
+      bool symbolic = i < in.symbolic.size() && !in.symbolic[i].empty();
+      dims.push_back(symbolic ? in.symbolic[i] : absl::StrCat(in.shape[i]));
+    }
+    b.SymInput(in.name, in.dtype, dims);
+  }
+  b.Node(Aten(overload), std::move(args), outputs);
+  for (const TensorSpec& out : outputs) {
+    if (!absl::StrContains(out.name, "_unused_")) b.Output(out.name);
+  }
+  return b;
 }
 
 absl::StatusOr<Converted> ConvertAndCheck(const pt2::ExportedProgram& program, int opset) {
@@ -297,6 +335,114 @@ std::vector<std::string> OpTypes(const ir::Model& model) {
     if (node.op_type != "Constant") types.push_back(node.op_type);
   }
   return types;
+}
+
+const ir::Node* FindNode(const ir::Model& model, absl::string_view op_type) {
+  for (const ir::Node& node : model.graph.nodes) {
+    if (node.op_type == op_type) return &node;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// What an FX output should convert to: its dims (nullopt: symbolic) and dtype.
+struct ExpectedOutput {
+  std::vector<std::optional<int64_t>> dims;
+  DataType dtype = DataType::kUndefined;
+};
+
+absl::StatusOr<ExpectedOutput> ExpectedFor(const pt2::ExportedProgram& program,
+                                           const Argument& output) {
+  ExpectedOutput want;
+  switch (output.kind) {
+    case Kind::kTensor: {
+      auto it = program.graph.tensor_values.find(output.name);
+      if (it == program.graph.tensor_values.end()) {
+        return absl::NotFoundError(absl::StrCat("no tensor_values entry for '", output.name, "'"));
+      }
+      for (const pt2::SymInt& size : it->second.sizes) {
+        want.dims.push_back(size.is_symbolic ? std::nullopt : std::optional<int64_t>(size.value));
+      }
+      want.dtype = it->second.dtype;
+      return want;
+    }
+    // Symbolic scalars are 0-d values (ops/symbolic.cc).
+    case Kind::kSymInt:
+      want.dtype = DataType::kInt64;
+      return want;
+    case Kind::kSymFloat:
+      want.dtype = DataType::kFloat;
+      return want;
+    case Kind::kSymBool:
+      want.dtype = DataType::kBool;
+      return want;
+    default:
+      return absl::UnimplementedError(
+          absl::StrCat("output kind ", static_cast<int>(output.kind), " is not checked"));
+  }
+}
+
+std::string DimsText(const std::vector<int64_t>& dims) {
+  return absl::StrCat("[", absl::StrJoin(dims, ", "), "]");
+}
+
+}  // namespace
+
+::testing::AssertionResult OutputsMatchProgram(const pt2::ExportedProgram& program,
+                                               const Converted& converted,
+                                               OutputCheckOptions options) {
+  const std::vector<Argument>& outputs = program.graph.outputs;
+  if (converted.output_shapes.size() != outputs.size() ||
+      converted.output_dtypes.size() != outputs.size()) {
+    return ::testing::AssertionFailure()
+           << "converted " << converted.output_shapes.size() << " outputs, the program has "
+           << outputs.size();
+  }
+  std::vector<std::string> mismatches;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string& name =
+        outputs[i].kind == Kind::kTensor ? outputs[i].name : outputs[i].sym.name;
+    const std::string where = absl::StrCat("output ", i, " '", name, "'");
+    absl::StatusOr<ExpectedOutput> want = ExpectedFor(program, outputs[i]);
+    if (!want.ok()) {
+      mismatches.push_back(absl::StrCat(where, ": ", want.status().ToString()));
+      continue;
+    }
+    const std::vector<int64_t>& inferred = converted.output_shapes[i];
+    if (inferred.size() != want->dims.size()) {
+      mismatches.push_back(absl::StrCat(where, ": inferred ", DimsText(inferred), ", FX rank ",
+                                        want->dims.size()));
+    } else {
+      for (size_t d = 0; d < inferred.size(); ++d) {
+        const std::optional<int64_t>& dim = want->dims[d];
+        if (!dim.has_value()) {
+          if (inferred[d] != -1) {
+            mismatches.push_back(absl::StrCat(where, " dim ", d, ": inferred ", inferred[d],
+                                              ", FX dim is symbolic (want -1)"));
+          }
+        } else if (inferred[d] != *dim &&
+                   !(options.static_dims_may_be_unknown && inferred[d] == -1)) {
+          mismatches.push_back(
+              absl::StrCat(where, " dim ", d, ": inferred ", inferred[d], ", FX has ", *dim));
+        }
+      }
+    }
+    if (converted.output_dtypes[i] != want->dtype) {
+      mismatches.push_back(absl::StrCat(where, ": dtype ", DataTypeName(converted.output_dtypes[i]),
+                                        ", FX has ", DataTypeName(want->dtype)));
+    }
+  }
+  if (mismatches.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << absl::StrJoin(mismatches, "\n");
+}
+
+::testing::AssertionResult OpTypesAre(const ir::Model& model,
+                                      const std::vector<std::string>& want) {
+  std::vector<std::string> got = OpTypes(model);
+  if (got == want) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "got ops [" << absl::StrJoin(got, ", ") << "], want ["
+                                       << absl::StrJoin(want, ", ") << "]";
 }
 
 }  // namespace pt2onnx::testing

@@ -1,15 +1,19 @@
 // File: tests/testing/op_test_util.h
 // -----------------------------------------------------------------------------
-// Hand-built ExportedPrograms for translation tests, and a conversion helper
-// that validates the result with ONNX's own checker and shape inference.
+// Hand-built ExportedPrograms for translation tests, a conversion helper that
+// validates the result with ONNX's own checker and shape inference, and the
+// checks every op-family suite (tests/ops/<family>_test.cc) makes on it.
 //
 //   pt2::ExportedProgram p = ProgramBuilder()
 //       .Input("x", DataType::kFloat, {2, 3})
-//       .Node("torch.ops.aten.relu.default", {TensorArg("self", "x")},
+//       .Node(Aten("relu.default"), {TensorArg("self", "x")},
 //             {{"relu", DataType::kFloat, {2, 3}}})
 //       .Output("relu")
 //       .Build();
-//   ASSERT_OK_AND_ASSIGN(Converted c, ConvertAndCheck(p));
+//   absl::StatusOr<Converted> got = ConvertAndCheck(p);
+//   ASSERT_TRUE(got.ok()) << got.status();
+//   EXPECT_TRUE(OutputsMatchProgram(p, *got));
+//   EXPECT_TRUE(OpTypesAre(got->model, {"Relu"}));
 #ifndef PT2ONNX_TESTS_TESTING_OP_TEST_UTIL_H_
 #define PT2ONNX_TESTS_TESTING_OP_TEST_UTIL_H_
 
@@ -17,12 +21,23 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
+#include "gtest/gtest.h"
 
 namespace pt2onnx::testing {
+
+// Short dtype names for case tables.
+inline constexpr DataType kF32 = DataType::kFloat;
+inline constexpr DataType kF16 = DataType::kFloat16;
+inline constexpr DataType kF64 = DataType::kDouble;
+inline constexpr DataType kI32 = DataType::kInt32;
+inline constexpr DataType kI64 = DataType::kInt64;
+inline constexpr DataType kBool = DataType::kBool;
 
 struct TensorSpec {
   std::string name;
@@ -63,6 +78,23 @@ pt2::NamedArgument TensorsArg(std::string arg, std::vector<std::string> values);
 pt2::NamedArgument DtypeArg(std::string arg, DataType dtype);
 // A SymInt[] argument: entries are ints or names of sym values.
 pt2::NamedArgument SymIntsArg(std::string arg, std::vector<std::string> values);
+// A SymInt / SymFloat / SymBool argument naming the symbolic value `symbol`
+// (a SymNode output).
+pt2::NamedArgument SymIntArg(std::string arg, std::string symbol);
+pt2::NamedArgument SymFloatArg(std::string arg, std::string symbol);
+pt2::NamedArgument SymBoolArg(std::string arg, std::string symbol);
+
+// The FX target of an ATen overload: Aten("relu.default") is
+// "torch.ops.aten.relu.default".
+std::string Aten(absl::string_view overload);
+
+// `inputs` (each symbolic where its TensorSpec::symbolic names a symbol) ->
+// one node Aten(overload) with `outputs` -> every output returned, except
+// those whose name contains "_unused_" (real programs drop unused outputs of
+// multi-output ops, e.g. the saved statistics of batch norm).
+ProgramBuilder OneNodeProgram(const std::vector<TensorSpec>& inputs, absl::string_view overload,
+                              std::vector<pt2::NamedArgument> args,
+                              std::vector<TensorSpec> outputs);
 
 struct Converted {
   ir::Model model;
@@ -79,6 +111,50 @@ absl::StatusOr<Converted> ConvertAndCheck(const pt2::ExportedProgram& program, i
 
 // Op types of the graph's nodes in order, Constant nodes skipped.
 std::vector<std::string> OpTypes(const ir::Model& model);
+
+// The first node of type `op_type`, or null.
+const ir::Node* FindNode(const ir::Model& model, absl::string_view op_type);
+
+struct OutputCheckOptions {
+  // Whether a static FX dim may infer as unknown (-1). For programs whose
+  // sizes ONNX can only compute at runtime (symbolic cases) or infers through
+  // a function body that keeps only the rank (GroupNormalization). The rank is
+  // checked either way, and a symbolic FX dim must always infer as -1.
+  bool static_dims_may_be_unknown = false;
+};
+
+// OutputsMatchProgram() checks `converted` against the FX metadata of
+// `program`'s outputs: as many outputs; for a tensor output, the inferred
+// shape has the FX rank, each symbolic dim infers as unknown (-1) and each
+// static dim as its size (see OutputCheckOptions), and the dtype is the FX
+// dtype; a SymInt / SymFloat / SymBool output is a 0-d INT64 / FLOAT / BOOL
+// value (ops/symbolic.cc). The failure message lists every mismatch.
+::testing::AssertionResult OutputsMatchProgram(const pt2::ExportedProgram& program,
+                                               const Converted& converted,
+                                               OutputCheckOptions options = {});
+
+// OpTypesAre() succeeds when OpTypes(model) is `want`, in order.
+::testing::AssertionResult OpTypesAre(const ir::Model& model,
+                                      const std::vector<std::string>& want);
+
+// A row of an error table: ConvertAndCheck(program.Build(), opset) must fail
+// with `code` and a message containing `message`.
+struct ErrorCase {
+  std::string name;
+  ProgramBuilder program;
+  absl::StatusCode code;
+  std::string message;  // substring
+  int opset = 20;
+};
+
+// Names each TestWithParam case after its `name` member:
+//   INSTANTIATE_TEST_SUITE_P(Family, FamilyTest, ::testing::ValuesIn(Cases()), CaseName());
+struct CaseName {
+  template <typename Case>
+  std::string operator()(const ::testing::TestParamInfo<Case>& info) const {
+    return info.param.name;
+  }
+};
 
 }  // namespace pt2onnx::testing
 

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"
+#include "tests/testing/status_matchers.h"
 #include "tests/testing/zip_builder.h"
 
 namespace pt2onnx::archive {
@@ -21,17 +21,7 @@ using testutil::ZipBuilder;
 using testutil::ZipBuilderOptions;
 using testutil::ZipImage;
 
-::testing::AssertionResult HasStatus(const absl::Status& status,
-                                     absl::StatusCode code,
-                                     absl::string_view needle) {
-  if (status.code() == code && absl::StrContains(status.message(), needle)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << "got " << status << "; want " << absl::StatusCodeToString(code)
-         << " containing '" << needle << "'";
-}
-
+using ::pt2onnx::testing::HasStatus;
 using ::pt2onnx::testing::ReadFixture;
 
 void SetLe32(std::string& bytes, uint64_t offset, uint32_t v) {

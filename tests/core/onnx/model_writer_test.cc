@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -34,6 +35,17 @@ struct Weights {
   std::string b = FloatBytes({0.5f, -0.5f, 2.0f});                      // [3]
 };
 
+// Appends a node to `g`; the reference is valid until the next append.
+ir::Node& AddNode(ir::Graph& g, std::string name, std::string op_type,
+                  std::vector<std::string> inputs, std::vector<std::string> outputs) {
+  ir::Node& node = g.nodes.emplace_back();
+  node.name = std::move(name);
+  node.op_type = std::move(op_type);
+  node.inputs = std::move(inputs);
+  node.outputs = std::move(outputs);
+  return node;
+}
+
 // out = (x @ W + B) * c, x: [batch, 4] (batch symbolic), c a Constant node.
 ir::Model SmallModel(const Weights& weights) {
   ir::Model model;
@@ -52,31 +64,12 @@ ir::Model SmallModel(const Weights& weights) {
       {"W", ir::Tensor::View(DataType::kFloat, {4, 3}, AsBytes(weights.w)), {{"fqn", "fc.weight"}}});
   g.initializers.push_back(
       {"B", ir::Tensor::View(DataType::kFloat, {3}, AsBytes(weights.b)), {}});
-  ir::Node c;
-  c.name = "const_c";
-  c.op_type = "Constant";
-  c.outputs = {"c"};
+  ir::Node& c = AddNode(g, "const_c", "Constant", {}, {"c"});
   c.attributes.push_back(ir::Attribute::TensorValue("value", ir::Tensor::Float32Scalar(3.0f)));
-  g.nodes.push_back(c);
-  ir::Node mm;
-  mm.name = "matmul";
-  mm.op_type = "MatMul";
-  mm.inputs = {"x", "W"};
-  mm.outputs = {"y"};
+  ir::Node& mm = AddNode(g, "matmul", "MatMul", {"x", "W"}, {"y"});
   mm.metadata = {{"namespace", "fc: torch.nn.Linear"}, {"pkg.torch.onnx.name_scopes", "['fc']"}};
-  g.nodes.push_back(mm);
-  ir::Node add;
-  add.name = "add";
-  add.op_type = "Add";
-  add.inputs = {"y", "B"};
-  add.outputs = {"z"};
-  g.nodes.push_back(add);
-  ir::Node mul;
-  mul.name = "mul";
-  mul.op_type = "Mul";
-  mul.inputs = {"z", "c"};
-  mul.outputs = {"out"};
-  g.nodes.push_back(mul);
+  AddNode(g, "add", "Add", {"y", "B"}, {"z"});
+  AddNode(g, "mul", "Mul", {"z", "c"}, {"out"});
   return model;
 }
 

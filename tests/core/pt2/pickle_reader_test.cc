@@ -4,9 +4,9 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "tests/core/pt2/torch_save_builder.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::pt2 {
 namespace {
@@ -14,16 +14,7 @@ namespace {
 using testutil::PickleBuilder;
 using testutil::StorageSpec;
 
-::testing::AssertionResult HasStatus(const absl::Status& status,
-                                     absl::StatusCode code,
-                                     absl::string_view needle) {
-  if (status.code() == code && absl::StrContains(status.message(), needle)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << "got " << status << "; want " << absl::StatusCodeToString(code)
-         << " containing '" << needle << "'";
-}
+using ::pt2onnx::testing::HasStatus;
 
 absl::StatusOr<PickleDocument> Read(const PickleBuilder& p) {
   return ReadPickle(AsBytes(p.bytes()));

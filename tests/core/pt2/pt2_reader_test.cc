@@ -20,19 +20,12 @@
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::pt2 {
 namespace {
 
-::testing::AssertionResult HasStatus(const absl::Status& status, absl::StatusCode code,
-                                     absl::string_view needle) {
-  if (status.code() == code && absl::StrContains(status.message(), needle)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "got " << status << "; want "
-                                       << absl::StatusCodeToString(code) << " containing '"
-                                       << needle << "'";
-}
+using ::pt2onnx::testing::HasStatus;
 
 // Fixture bytes; fails the test when the file is not in the runfiles.
 std::string ReadFixture(absl::string_view name) {

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/archive/zip_reader.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"
 #include "tests/core/pt2/torch_save_builder.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::pt2 {
 namespace {
@@ -24,17 +24,7 @@ using testutil::PickleBuilder;
 using testutil::ToFloats;
 using testutil::TorchSaveZip;
 
-::testing::AssertionResult HasStatus(const absl::Status& status,
-                                     absl::StatusCode code,
-                                     absl::string_view needle) {
-  if (status.code() == code && absl::StrContains(status.message(), needle)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure()
-         << "got " << status << "; want " << absl::StatusCodeToString(code)
-         << " containing '" << needle << "'";
-}
-
+using ::pt2onnx::testing::HasStatus;
 using ::pt2onnx::testing::ReadFixture;
 
 Weight FloatView(const std::string& storage, std::vector<int64_t> sizes,

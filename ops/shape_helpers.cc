@@ -1,0 +1,90 @@
+#include "ops/shape_helpers.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "ops/op_helpers.h"
+
+namespace pt2onnx::ops {
+
+std::optional<std::vector<int64_t>> StaticSizes(const pt2::TensorMeta* meta) {
+  if (meta == nullptr) return std::nullopt;
+  std::vector<int64_t> sizes;
+  for (const pt2::SymInt& s : meta->sizes) {
+    if (s.is_symbolic) return std::nullopt;
+    sizes.push_back(s.value);
+  }
+  return sizes;
+}
+
+std::string ReshapeToStatic(TranslateContext& ctx, const std::string& x,
+                            const std::vector<int64_t>& sizes) {
+  bool has_zero = false;
+  for (int64_t s : sizes) has_zero |= s == 0;
+  return ctx.Op("Reshape", {x, ctx.ConstantInt64s(sizes)},
+                {ir::Attribute::Int("allowzero", has_zero ? 1 : 0)});
+}
+
+SizeExpr InputSize(TranslateContext& ctx, const std::string& x, const pt2::TensorMeta& meta,
+                   int64_t axis) {
+  const pt2::SymInt& s = meta.sizes[axis];
+  if (!s.is_symbolic) return SizeExpr{s.value, ""};
+  return SizeExpr{std::nullopt, ShapeSlice(ctx, x, axis, axis + 1)};
+}
+
+std::string SizeTensor(TranslateContext& ctx, const SizeExpr& s) {
+  return s.value.has_value() ? ctx.ConstantInt64s({*s.value}) : s.tensor;
+}
+
+SizeExpr MulSizes(TranslateContext& ctx, const SizeExpr& a, const SizeExpr& b) {
+  if (a.value && b.value) return SizeExpr{*a.value * *b.value, ""};
+  return SizeExpr{std::nullopt, ctx.Op("Mul", {SizeTensor(ctx, a), SizeTensor(ctx, b)})};
+}
+
+SizeExpr DivSize(TranslateContext& ctx, const SizeExpr& a, int64_t b) {
+  if (a.value) return SizeExpr{*a.value / b, ""};
+  return SizeExpr{std::nullopt, ctx.Op("Div", {a.tensor, ctx.ConstantInt64s({b})})};
+}
+
+std::string ShapeTensor(TranslateContext& ctx, const std::vector<SizeExpr>& sizes) {
+  std::vector<std::string> pieces;
+  std::vector<int64_t> run;
+  bool all_static = true;
+  for (const SizeExpr& s : sizes) {
+    if (s.value.has_value()) {
+      run.push_back(*s.value);
+      continue;
+    }
+    all_static = false;
+    if (!run.empty()) pieces.push_back(ctx.ConstantInt64s(run));
+    run.clear();
+    pieces.push_back(s.tensor);
+  }
+  if (all_static) return ctx.ConstantInt64s(run);
+  if (!run.empty()) pieces.push_back(ctx.ConstantInt64s(run));
+  if (pieces.size() == 1) return pieces[0];
+  return ctx.Op("Concat", pieces, {ir::Attribute::Int("axis", 0)});
+}
+
+std::string ReshapeToOutput(TranslateContext& ctx, const std::string& x,
+                            const std::vector<SizeExpr>& sizes) {
+  if (auto out = StaticSizes(ctx.OutputMeta(0))) return ReshapeToStatic(ctx, x, *out);
+  return ctx.Op("Reshape", {x, ShapeTensor(ctx, sizes)});
+}
+
+std::vector<int64_t> Iota(int64_t n) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(i);
+  return v;
+}
+
+absl::Status SetTransposed(TranslateContext& ctx, const std::string& x,
+                           const std::vector<int64_t>& perm) {
+  if (perm == Iota(static_cast<int64_t>(perm.size()))) return ctx.SetOutput(0, x);
+  return ctx.SetOutput(0, ctx.Op("Transpose", {x}, {ir::Attribute::Ints("perm", perm)}));
+}
+
+}  // namespace pt2onnx::ops

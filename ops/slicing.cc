@@ -1,0 +1,477 @@
+// File: ops/slicing.cc
+// -----------------------------------------------------------------------------
+// Ops that take parts of a tensor: the split family (split, chunk, unbind),
+// slice/select/narrow, flip/roll, pixel (un)shuffle, diagonal and unfold,
+// with their `*_copy` twins. Reshapes, permutes and concatenation live in
+// shape.cc; both share ops/shape_helpers.h.
+//
+// As in shape.cc, static sizes come from the FX metadata and symbolic ones
+// are read at run time, so one model serves every size the export allowed.
+// All translations hold for opsets 18..23 (Split's `split` input exists
+// since 13).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "ops/families.h"
+#include "ops/op_helpers.h"
+#include "ops/registry.h"
+#include "ops/shape_helpers.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using ir::Attribute;
+
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+
+// A `SymInt` / `SymInt?` argument: its static value, or nullopt when it names
+// a symbol (read it with SymIntAsTensor then).
+absl::StatusOr<std::optional<int64_t>> StaticSymInt(TranslateContext& ctx,
+                                                    absl::string_view arg) {
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument a, ctx.Arg(arg));
+  if (a.kind == pt2::Argument::Kind::kSymInt && a.sym.is_name) return std::optional<int64_t>();
+  if (a.kind == pt2::Argument::Kind::kTensor) return std::optional<int64_t>();
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t v, ctx.Int(arg));
+  return std::optional<int64_t>(v);
+}
+
+// A SymInt argument as a 1-element 1-D INT64 value.
+absl::StatusOr<std::string> SymIntAs1D(TranslateContext& ctx, absl::string_view arg) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> v, StaticSymInt(ctx, arg));
+  if (v.has_value()) return ctx.ConstantInt64s({*v});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scalar, ctx.SymIntAsTensor(arg));
+  return Reshape(ctx, scalar, {1});
+}
+
+// The number of tensors a Tensor[]-returning node produces.
+size_t ListOutputSize(const TranslateContext& ctx) {
+  const pt2::Node& node = ctx.node();
+  if (node.outputs.empty()) return 0;
+  if (node.outputs[0].kind == pt2::Argument::Kind::kTensors) return node.outputs[0].names.size();
+  return node.outputs.size();
+}
+
+// ---- split family ----
+
+// Splits `x` along `axis` into pieces of `sizes` (a 1-D INT64 value holding
+// `count` sizes) and binds them to the node's list output.
+absl::Status SplitInto(TranslateContext& ctx, const std::string& x, int64_t axis,
+                       const std::string& sizes, size_t count) {
+  if (count == 1) return ctx.SetListOutput(0, {x});
+  std::vector<std::string> parts = ctx.AddNode("Split", {x, sizes}, {Attribute::Int("axis", axis)},
+                                               static_cast<int>(count));
+  return ctx.SetListOutput(0, parts);
+}
+
+// Chunks of `chunk` along `axis`, the last one smaller: torch's split.Tensor.
+// `chunk` is static or a 1-element value; the piece count comes from the
+// program's list output.
+absl::Status SplitEvenly(TranslateContext& ctx, std::optional<int64_t> chunk,
+                         const std::string& chunk_tensor, int64_t axis) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  size_t count = ListOutputSize(ctx);
+  if (count == 0) return ctx.Invalid("split produces no tensors");
+  SizeExpr n = InputSize(ctx, x, *meta, axis);
+  if (chunk.has_value() && n.value.has_value()) {
+    std::vector<int64_t> sizes;
+    for (int64_t start = 0; start < *n.value; start += *chunk) {
+      sizes.push_back(std::min(*chunk, *n.value - start));
+    }
+    if (sizes.empty()) sizes.push_back(0);
+    if (sizes.size() != count) {
+      return ctx.Invalid(absl::StrCat("splitting size ", *n.value, " by ", *chunk, " gives ",
+                                      sizes.size(), " pieces, the program expects ", count));
+    }
+    return SplitInto(ctx, x, axis, ctx.ConstantInt64s(sizes), count);
+  }
+  // [c, ..., c, n - c * (count - 1)]
+  int64_t k = static_cast<int64_t>(count) - 1;
+  std::string c = chunk.has_value() ? ctx.ConstantInt64s({*chunk}) : chunk_tensor;
+  std::string last = ctx.Op("Sub", {SizeTensor(ctx, n), ctx.Op("Mul", {c, ctx.ConstantInt64s({k})})});
+  std::string sizes = last;
+  if (k > 0) {
+    std::string firsts = ctx.Op("Expand", {c, ctx.ConstantInt64s({k})});
+    sizes = ctx.Op("Concat", {firsts, last}, {Attribute::Int("axis", 0)});
+  }
+  return SplitInto(ctx, x, axis, sizes, count);
+}
+
+// aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]
+absl::Status AtenSplitTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> chunk, StaticSymInt(ctx, "split_size"));
+  std::string chunk_tensor;
+  if (!chunk.has_value()) {
+    PT2ONNX_ASSIGN_OR_RETURN(chunk_tensor, SymIntAs1D(ctx, "split_size"));
+  } else if (*chunk <= 0) {
+    return ctx.Invalid(absl::StrCat("split_size must be positive, got ", *chunk));
+  }
+  return SplitEvenly(ctx, chunk, chunk_tensor, NormalizeAxis(dim, rank));
+}
+
+// aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
+// torch splits by ceil(size / chunks), which may give fewer than `chunks`.
+absl::Status AtenChunkDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t chunks, ctx.Int("chunks"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  if (chunks <= 0) return ctx.Invalid(absl::StrCat("chunks must be positive, got ", chunks));
+  int64_t axis = NormalizeAxis(dim, rank);
+  const pt2::SymInt& n = meta->sizes[axis];
+  if (!n.is_symbolic) {
+    int64_t chunk = std::max<int64_t>((n.value + chunks - 1) / chunks, 1);
+    return SplitEvenly(ctx, chunk, "", axis);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  std::string size = ShapeSlice(ctx, x, axis, axis + 1);
+  std::string chunk = ctx.Op("Div", {ctx.Op("Add", {size, ctx.ConstantInt64s({chunks - 1})}),
+                                     ctx.ConstantInt64s({chunks})});
+  return SplitEvenly(ctx, std::nullopt, chunk, axis);
+}
+
+// Split by an explicit size list argument.
+absl::Status SplitBySizes(TranslateContext& ctx, absl::string_view sizes_arg) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string sizes, ctx.IntsAsTensor(sizes_arg));
+  return SplitInto(ctx, x, NormalizeAxis(dim, rank), sizes, ListOutputSize(ctx));
+}
+
+// aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
+absl::Status AtenSplitWithSizesDefault(TranslateContext& ctx) {
+  return SplitBySizes(ctx, "split_sizes");
+}
+// aten::split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]
+absl::Status AtenSplitSizes(TranslateContext& ctx) { return SplitBySizes(ctx, "split_size"); }
+
+// aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]
+absl::Status AtenUnbindInt(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  int64_t axis = NormalizeAxis(dim, rank);
+  size_t count = ListOutputSize(ctx);
+  std::vector<std::string> parts = {x};
+  if (count > 1) {
+    parts = ctx.AddNode("Split", {x, ctx.ConstantInt64s(std::vector<int64_t>(count, 1))},
+                        {Attribute::Int("axis", axis)}, static_cast<int>(count));
+  }
+  for (std::string& p : parts) p = Squeeze(ctx, p, {axis});
+  return ctx.SetListOutput(0, parts);
+}
+
+// ---- slicing ----
+
+// Slice of one axis; `start`/`end` are 1-element values (ONNX clamps them to
+// the axis like Python does, so INT64_MAX ends and negative starts work).
+std::string SliceAxis(TranslateContext& ctx, const std::string& x, int64_t axis,
+                      const std::string& start, const std::string& end, int64_t step) {
+  std::vector<std::string> inputs = {x, start, end, ctx.ConstantInt64s({axis})};
+  if (step != 1) inputs.push_back(ctx.ConstantInt64s({step}));
+  return ctx.Op("Slice", inputs);
+}
+
+// aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)
+absl::Status AtenSliceTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
+  if (step <= 0) return ctx.Invalid(absl::StrCat("slice step must be positive, got ", step));
+  int64_t axis = NormalizeAxis(dim, rank);
+  std::optional<int64_t> start = 0, end = kInt64Max;
+  if (ctx.Has("start")) {
+    PT2ONNX_ASSIGN_OR_RETURN(start, StaticSymInt(ctx, "start"));
+  }
+  if (ctx.Has("end")) {
+    PT2ONNX_ASSIGN_OR_RETURN(end, StaticSymInt(ctx, "end"));
+  }
+  const pt2::SymInt& size = meta->sizes[axis];
+  // x[:, 0:] and x[:, :n] are no-ops torch.export keeps; skip them.
+  if (step == 1 && start == 0 && end.has_value() &&
+      (*end == kInt64Max || (!size.is_symbolic && *end >= size.value))) {
+    return ctx.SetOutput(0, x);
+  }
+  std::string start_t, end_t;
+  if (start.has_value()) {
+    start_t = ctx.ConstantInt64s({*start});
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(start_t, SymIntAs1D(ctx, "start"));
+  }
+  if (end.has_value()) {
+    end_t = ctx.ConstantInt64s({*end});
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(end_t, SymIntAs1D(ctx, "end"));
+  }
+  return ctx.SetOutput(0, SliceAxis(ctx, x, axis, start_t, end_t, step));
+}
+
+// aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)
+// Gather with a 0-d index drops the axis; it accepts negative indices.
+absl::Status AtenSelectInt(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.SymIntAsTensor("index"));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, index},
+                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
+}
+
+// aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)
+// (narrow.Tensor takes `start` as a 0-d tensor, read the same way)
+absl::Status AtenNarrowDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  int64_t axis = NormalizeAxis(dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, StaticSymInt(ctx, "start"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> length, StaticSymInt(ctx, "length"));
+  if (start.has_value() && length.has_value()) {
+    int64_t end = *start + *length;
+    // A negative start counts from the end; its window may end exactly there.
+    if (*start < 0 && end == 0) end = kInt64Max;
+    std::string start_t = ctx.ConstantInt64s({*start});
+    std::string end_t = ctx.ConstantInt64s({end});
+    return ctx.SetOutput(0, SliceAxis(ctx, x, axis, start_t, end_t, 1));
+  }
+  // Symbolic windows: torch checks start >= 0 for them at export time.
+  PT2ONNX_ASSIGN_OR_RETURN(std::string start_t, ctx.InputAs("start", DataType::kInt64));
+  start_t = Reshape(ctx, start_t, {1});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string length_t, SymIntAs1D(ctx, "length"));
+  std::string end_t = ctx.Op("Add", {start_t, length_t});
+  return ctx.SetOutput(0, SliceAxis(ctx, x, axis, start_t, end_t, 1));
+}
+
+// aten::flip(Tensor self, int[] dims) -> Tensor
+absl::Status AtenFlipDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.Ints("dims"));
+  if (dims.empty() || rank == 0) return ctx.SetOutput(0, x);
+  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
+  size_t n = dims.size();
+  return ctx.SetOutput(
+      0, ctx.Op("Slice", {x, ctx.ConstantInt64s(std::vector<int64_t>(n, -1)),
+                          ctx.ConstantInt64s(std::vector<int64_t>(n, kInt64Min)),
+                          ctx.ConstantInt64s(dims),
+                          ctx.ConstantInt64s(std::vector<int64_t>(n, -1))}));
+}
+
+// Rolls `x` by `shift` along `axis`: Concat(x[n-s:], x[:n-s]) with s = shift
+// mod n (computed at run time with Mod, which takes the divisor's sign, when
+// the size is symbolic).
+std::string RollAxis(TranslateContext& ctx, const std::string& x, const pt2::SymInt& size,
+                     int64_t axis, int64_t shift) {
+  std::string split;
+  if (!size.is_symbolic) {
+    int64_t n = size.value;
+    if (n == 0) return x;
+    int64_t s = ((shift % n) + n) % n;
+    if (s == 0) return x;
+    split = ctx.ConstantInt64s({n - s});
+  } else {
+    std::string n = ShapeSlice(ctx, x, axis, axis + 1);
+    std::string s = ctx.Op("Mod", {ctx.ConstantInt64s({shift}), n});
+    split = ctx.Op("Sub", {n, s});
+  }
+  std::string tail = SliceAxis(ctx, x, axis, split, ctx.ConstantInt64s({kInt64Max}), 1);
+  std::string head = SliceAxis(ctx, x, axis, ctx.ConstantInt64s({0}), split, 1);
+  return ctx.Op("Concat", {tail, head}, {Attribute::Int("axis", axis)});
+}
+
+// aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
+absl::Status AtenRollDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> shifts, ctx.Ints("shifts"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.Ints("dims"));
+  if (dims.empty()) {
+    // No dims: roll the flattened tensor, then restore the shape.
+    if (shifts.size() != 1) return ctx.Invalid("roll without dims takes exactly one shift");
+    pt2::SymInt numel;
+    numel.value = 1;
+    for (const pt2::SymInt& s : meta->sizes) {
+      numel.is_symbolic |= s.is_symbolic;
+      numel.value *= s.value;
+    }
+    std::string flat = Reshape(ctx, x, {-1});
+    std::string rolled = RollAxis(ctx, flat, numel, 0, shifts[0]);
+    return ctx.SetOutput(0, ctx.Op("Reshape", {rolled, ctx.Op("Shape", {x})}));
+  }
+  if (shifts.size() != dims.size()) return ctx.Invalid("roll shifts and dims differ in length");
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t axis = NormalizeAxis(dims[i], rank);
+    x = RollAxis(ctx, x, meta->sizes[axis], axis, shifts[i]);
+  }
+  return ctx.SetOutput(0, x);
+}
+
+// ---- pixel shuffle, diagonal, unfold ----
+
+// pixel_shuffle / pixel_unshuffle of a [*, C, H, W] tensor with one batch
+// axis or none, as reshape -> transpose -> reshape:
+//   shuffle:   [N, C, r, r, H, W] -perm [0,1,4,2,5,3]-> [N, C, H*r, W*r]
+//   unshuffle: [N, C, H/r, r, W/r, r] -perm [0,1,3,5,2,4]-> [N, C*r*r, H/r, W/r]
+absl::Status PixelShuffle(TranslateContext& ctx, absl::string_view factor_arg, bool up) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t r, ctx.Int(factor_arg));
+  if (rank != 3 && rank != 4) {
+    return ctx.Unsupported(absl::StrCat("pixel (un)shuffle of a rank-", rank,
+                                        " tensor; only [C, H, W] and [N, C, H, W] are handled"));
+  }
+  if (r <= 0) return ctx.Invalid(absl::StrCat("factor must be positive, got ", r));
+  int64_t b = rank - 3;  // index of C
+  std::vector<SizeExpr> lead;
+  if (b == 1) lead.push_back(InputSize(ctx, x, *meta, 0));
+  SizeExpr c = InputSize(ctx, x, *meta, b), h = InputSize(ctx, x, *meta, b + 1),
+           w = InputSize(ctx, x, *meta, b + 2);
+  SizeExpr rs{r, ""};
+  std::vector<SizeExpr> mid = lead, out = lead;
+  std::vector<int64_t> perm = Iota(b);
+  if (up) {
+    SizeExpr c_out = DivSize(ctx, c, r * r);
+    for (const SizeExpr& s : {c_out, rs, rs, h, w}) mid.push_back(s);
+    for (int64_t p : {0, 3, 1, 4, 2}) perm.push_back(b + p);
+    for (const SizeExpr& s : {c_out, MulSizes(ctx, h, rs), MulSizes(ctx, w, rs)}) out.push_back(s);
+  } else {
+    SizeExpr h_out = DivSize(ctx, h, r), w_out = DivSize(ctx, w, r);
+    for (const SizeExpr& s : {c, h_out, rs, w_out, rs}) mid.push_back(s);
+    for (int64_t p : {0, 2, 4, 1, 3}) perm.push_back(b + p);
+    for (const SizeExpr& s : {MulSizes(ctx, c, SizeExpr{r * r, ""}), h_out, w_out}) {
+      out.push_back(s);
+    }
+  }
+  std::string y = ctx.Op("Reshape", {x, ShapeTensor(ctx, mid)});
+  y = ctx.Op("Transpose", {y}, {Attribute::Ints("perm", perm)});
+  return ctx.SetOutput(0, ReshapeToOutput(ctx, y, out));
+}
+
+// aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+absl::Status AtenPixelShuffleDefault(TranslateContext& ctx) {
+  return PixelShuffle(ctx, "upscale_factor", true);
+}
+// aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+absl::Status AtenPixelUnshuffleDefault(TranslateContext& ctx) {
+  return PixelShuffle(ctx, "downscale_factor", false);
+}
+
+// aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
+// Moves dim1, dim2 last, merges them and gathers the flat positions
+// (i + max(0, -offset)) * n2 + (i + max(0, offset)). Needs both sizes static.
+absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t offset, ctx.Int("offset"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim1, ctx.Int("dim1"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim2, ctx.Int("dim2"));
+  int64_t d1 = NormalizeAxis(dim1, rank), d2 = NormalizeAxis(dim2, rank);
+  if (rank < 2 || d1 == d2) return ctx.Invalid("diagonal needs two distinct dimensions");
+  if (meta->sizes[d1].is_symbolic || meta->sizes[d2].is_symbolic) {
+    return ctx.Unsupported("diagonal over symbolic dimensions; export them with static sizes");
+  }
+  int64_t n1 = meta->sizes[d1].value, n2 = meta->sizes[d2].value;
+  int64_t row = std::max<int64_t>(0, -offset), col = std::max<int64_t>(0, offset);
+  int64_t len = std::max<int64_t>(0, std::min(n1 - row, n2 - col));
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i != d1 && i != d2) perm.push_back(i);
+  }
+  perm.push_back(d1);
+  perm.push_back(d2);
+  std::string moved =
+      perm == Iota(rank) ? x : ctx.Op("Transpose", {x}, {Attribute::Ints("perm", perm)});
+  // Leading axes keep their sizes through Reshape's 0 (allowzero=0).
+  std::vector<int64_t> merged(rank - 2, 0);
+  merged.push_back(n1 * n2);
+  std::string flat = Reshape(ctx, moved, merged);
+  std::vector<int64_t> positions;
+  for (int64_t i = 0; i < len; ++i) positions.push_back((i + row) * n2 + (i + col));
+  return ctx.SetOutput(0, ctx.Op("Gather", {flat, ctx.ConstantInt64s(positions)},
+                                 {Attribute::Int("axis", rank - 2)}));
+}
+
+// aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+// Windows [i*step, i*step + size) of `dimension`, gathered with a constant
+// [windows, size] index; the window axis then moves last. Needs a static size.
+absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dimension, ctx.Int("dimension"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t size, ctx.Int("size"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
+  if (rank == 0) {
+    return ctx.Unsupported("unfold of a 0-d tensor");
+  }
+  int64_t axis = NormalizeAxis(dimension, rank);
+  if (meta->sizes[axis].is_symbolic) {
+    return ctx.Unsupported("unfold over a symbolic dimension; export it with a static size");
+  }
+  if (step <= 0 || size < 0) return ctx.Invalid("unfold needs size >= 0 and step > 0");
+  int64_t n = meta->sizes[axis].value;
+  int64_t windows = n >= size ? (n - size) / step + 1 : 0;
+  std::vector<int64_t> index;
+  for (int64_t i = 0; i < windows; ++i) {
+    for (int64_t j = 0; j < size; ++j) index.push_back(i * step + j);
+  }
+  std::string idx = ctx.Constant(ir::Tensor::Int64s({windows, size}, index));
+  std::string gathered = ctx.Op("Gather", {x, idx}, {Attribute::Int("axis", axis)});
+  // gathered: [..., windows, size, ...rest]; move `size` (axis + 1) last.
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i <= rank; ++i) {
+    if (i != axis + 1) perm.push_back(i);
+  }
+  perm.push_back(axis + 1);
+  return SetTransposed(ctx, gathered, perm);
+}
+
+}  // namespace
+
+void RegisterSlicingOps(OpRegistry& r) {
+  r.Add("aten::split.Tensor", &AtenSplitTensor);
+  r.Add("aten::split_copy.Tensor", &AtenSplitTensor);
+  r.Add("aten::unsafe_split.Tensor", &AtenSplitTensor);
+  r.Add("aten::split.sizes", &AtenSplitSizes);
+  r.Add("aten::split.default", &AtenSplitWithSizesDefault);
+  r.Add("aten::split_with_sizes.default", &AtenSplitWithSizesDefault);
+  r.Add("aten::split_with_sizes_copy.default", &AtenSplitWithSizesDefault);
+  r.Add("aten::unsafe_split_with_sizes.default", &AtenSplitWithSizesDefault);
+  r.Add("aten::chunk.default", &AtenChunkDefault);
+  r.Add("aten::unsafe_chunk.default", &AtenChunkDefault);
+  r.Add("aten::unbind.int", &AtenUnbindInt);
+  r.Add("aten::unbind_copy.int", &AtenUnbindInt);
+  r.Add("aten::slice.Tensor", &AtenSliceTensor);
+  r.Add("aten::slice_copy.Tensor", &AtenSliceTensor);
+  r.Add("aten::select.int", &AtenSelectInt);
+  r.Add("aten::select_copy.int", &AtenSelectInt);
+  r.Add("aten::narrow.default", &AtenNarrowDefault);
+  r.Add("aten::narrow.Tensor", &AtenNarrowDefault);
+  r.Add("aten::narrow_copy.default", &AtenNarrowDefault);
+  r.Add("aten::flip.default", &AtenFlipDefault);
+  r.Add("aten::roll.default", &AtenRollDefault);
+  r.Add("aten::pixel_shuffle.default", &AtenPixelShuffleDefault);
+  r.Add("aten::pixel_unshuffle.default", &AtenPixelUnshuffleDefault);
+  r.Add("aten::diagonal.default", &AtenDiagonalDefault);
+  r.Add("aten::diagonal_copy.default", &AtenDiagonalDefault);
+  r.Add("aten::unfold.default", &AtenUnfoldDefault);
+}
+
+}  // namespace pt2onnx::ops
