@@ -4,6 +4,9 @@
     /path/to/torch-venv/bin/python tools/bench/large_model.py --pt2onnx out/bin/pt2onnx \
         [--layers 12 --width 8192] [--torch-onnx] [--workdir /tmp/pt2onnx-large]
 
+`--layers 1024 --width 64` gives a deep, small program instead (graph size
+rather than weight size).
+
 Builds an MLP of `--layers` Linear(width, width) layers (12 x 8192^2 fp32 =
 3.2 GB of weights), exports it with torch.export.export + torch.export.save,
 then converts it with pt2onnx and reports wall time, peak resident memory and
@@ -82,7 +85,8 @@ def main():
     data = pathlib.Path(str(out) + ".data")
     print(f"pt2onnx: {seconds:.2f} s, peak RSS {peaks['rss'] / 2**20:.2f} GiB "
           f"(peak anonymous {peaks['anon'] / 1024:.0f} MiB; the rest is the mmapped input), "
-          f"model {out.stat().st_size / 2**20:.2f} MiB + data {data.stat().st_size / 2**30:.2f} GiB")
+          f"model {out.stat().st_size / 2**20:.2f} MiB + data "
+          f"{(data.stat().st_size if data.exists() else 0) / 2**30:.2f} GiB")
 
     import onnxruntime as ort
     session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
