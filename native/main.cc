@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
 #include "core/export/converter.h"
+#include "core/version.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "native/atomic_file.h"
@@ -24,8 +25,6 @@
 
 namespace pt2onnx::native {
 namespace {
-
-constexpr char kVersion[] = "0.1.0";
 
 // Under `bazel run` the process starts in the runfiles tree; relative paths
 // the user typed are relative to where they ran bazel.
@@ -111,7 +110,6 @@ int Run(const CliFlags& flags) {
   options.translate.input_names = flags.input_names;
   options.translate.output_names = flags.output_names;
   options.translate.dim_names = flags.dim_names;
-  options.translate.producer_version = kVersion;
   options.optimize = flags.optimize;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
@@ -146,9 +144,7 @@ int Run(const CliFlags& flags) {
                             : onnx_writer::WriteOptions::ExternalData::kAuto;
   std::string base = output.substr(output.find_last_of('/') + 1);
   write.external_data_location = absl::StrCat(base, ".data");
-  bool external = write.external_data == onnx_writer::WriteOptions::ExternalData::kAlways ||
-                  (write.external_data == onnx_writer::WriteOptions::ExternalData::kAuto &&
-                   summary.initializer_bytes > write.auto_threshold_bytes);
+  bool external = onnx_writer::UsesExternalData(summary.initializer_bytes, write);
   if (!external && summary.initializer_bytes > (uint64_t{2000} << 20)) {
     return Fail(kExitUnsupported,
                 absl::FailedPreconditionError(absl::StrCat(
@@ -212,7 +208,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (flags->version) {
-    std::printf("pt2onnx %s\n", kVersion);
+    std::printf("pt2onnx %s\n", pt2onnx::kPt2OnnxVersion);
     return kExitOk;
   }
   if (flags->list_ops) {

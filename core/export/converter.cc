@@ -6,6 +6,7 @@
 #include "core/onnx/model_writer.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/status_macros.h"
+#include "core/version.h"
 #include "ops/registry.h"
 #include "passes/passes.h"
 
@@ -23,7 +24,7 @@ absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& optio
   report("translate", 0);
   ops::OpRegistry registry = ops::CreateDefaultRegistry();
   ops::TranslateOptions translate = options.translate;
-  if (translate.producer_version.empty()) translate.producer_version = "0.1.0";
+  if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
                            ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));
   report("translate", 1);

@@ -182,14 +182,20 @@ uint64_t InitializerBytes(const ir::Model& model) {
   return total;
 }
 
+bool UsesExternalData(uint64_t initializer_bytes, const WriteOptions& options) {
+  switch (options.external_data) {
+    case WriteOptions::ExternalData::kAlways: return true;
+    case WriteOptions::ExternalData::kNever: return false;
+    case WriteOptions::ExternalData::kAuto: return initializer_bytes > options.auto_threshold_bytes;
+  }
+  return false;
+}
+
 absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptions& options,
                                         ByteSink& model_sink, ByteSink* data_sink) {
   WriteSummary summary;
   summary.initializer_bytes = InitializerBytes(model);
-  summary.external =
-      options.external_data == WriteOptions::ExternalData::kAlways ||
-      (options.external_data == WriteOptions::ExternalData::kAuto &&
-       summary.initializer_bytes > options.auto_threshold_bytes);
+  summary.external = UsesExternalData(summary.initializer_bytes, options);
   if (summary.external && (data_sink == nullptr || options.external_data_location.empty())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the model's weights (", summary.initializer_bytes,

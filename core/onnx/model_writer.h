@@ -74,6 +74,10 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
 // Total bytes of all initializers (to decide on external data up front).
 uint64_t InitializerBytes(const ir::Model& model);
 
+// Whether WriteModel will put weights in an external data file, so callers
+// can open that file before writing.
+bool UsesExternalData(uint64_t initializer_bytes, const WriteOptions& options);
+
 // The whole model as one ModelProto, weights copied in (for the checker,
 // tests and small models).
 ::onnx::ModelProto ToModelProto(const ir::Model& model);

@@ -54,12 +54,6 @@ std::vector<std::string> ModelNames(const ZipArchive& zip, const std::string& ro
   return names;
 }
 
-absl::Status CheckSchemaVersion(absl::string_view json, absl::string_view entry) {
-  absl::StatusOr<std::pair<int64_t, int64_t>> version = ParseSchemaVersion(json);
-  if (!version.ok()) return AnnotateStatus(version.status(), entry);
-  return absl::OkStatus();
-}
-
 absl::Status AddPayloadWeights(const ZipArchive& zip, const std::string& dir,
                                absl::string_view config_json, absl::string_view config_name,
                                LoadedProgram& loaded) {
@@ -137,7 +131,6 @@ absl::StatusOr<LoadedProgram> LoadArchive(const ZipArchive& zip, const std::stri
   loaded.model_name = name;
   std::string json_entry = absl::StrCat(root, "models/", name, ".json");
   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan json, zip.Read(json_entry));
-  PT2ONNX_RETURN_IF_ERROR(CheckSchemaVersion(AsStringView(json), json_entry));
   absl::StatusOr<ExportedProgram> program = ParseExportedProgramJson(AsStringView(json));
   if (!program.ok()) return AnnotateStatus(program.status(), json_entry);
   loaded.program = *std::move(program);
@@ -181,7 +174,6 @@ absl::StatusOr<LoadedProgram> LoadLegacy(const ZipArchive& zip) {
   }
   const char* kJson = "serialized_exported_program.json";
   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan json, zip.Read(kJson));
-  PT2ONNX_RETURN_IF_ERROR(CheckSchemaVersion(AsStringView(json), kJson));
   absl::StatusOr<ExportedProgram> program = ParseExportedProgramJson(AsStringView(json));
   if (!program.ok()) return AnnotateStatus(program.status(), kJson);
   loaded.program = *std::move(program);
