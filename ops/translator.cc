@@ -361,10 +361,21 @@ class ProgramTranslator {
   absl::Status ApplyRenames() {
     if (renames_.empty()) return absl::OkStatus();
     ir::Graph& graph = builder_.graph();
+    // Check every new name before touching the graph: it must be unique and
+    // must not clash with any other value (ONNX graphs are SSA).
+    absl::flat_hash_set<std::string> defined;
+    for (const ir::ValueInfo& v : graph.inputs) defined.insert(v.name);
+    for (const ir::Initializer& init : graph.initializers) defined.insert(init.name);
+    for (const ir::Node& node : graph.nodes) defined.insert(node.outputs.begin(), node.outputs.end());
     absl::flat_hash_set<std::string> targets;
     for (const auto& [from, to] : renames_) {
       if (!targets.insert(to).second) {
         return absl::InvalidArgumentError(absl::StrCat("name '", to, "' is given twice"));
+      }
+      if (from != to && defined.contains(to) && !renames_.count(to)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "cannot rename '", from, "' to '", to, "': the graph already has a value of that "
+            "name (a weight or an intermediate result); choose another name"));
       }
     }
     auto rename = [&](std::string& name) {
@@ -385,16 +396,6 @@ class ProgramTranslator {
       value_info[key] = std::move(info);
     }
     graph.value_info = std::move(value_info);
-    for (const auto& [from, to] : renames_) {
-      if (builder_.IsTaken(to) && !renames_.count(to) && from != to) {
-        for (const ir::Initializer& init : graph.initializers) {
-          if (init.name == to) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "cannot rename '", from, "' to '", to, "': a weight already has that name"));
-          }
-        }
-      }
-    }
     return absl::OkStatus();
   }
 

@@ -78,6 +78,16 @@ def test_bad_command_lines(pt2onnx, args, needle):
     assert_fails(pt2onnx(*args, check=False), 2, needle)
 
 
+@pytest.mark.parametrize("flags, needle", [
+    (["--output-names", "relu"], "cannot rename 'linear' to 'relu'"),      # an intermediate value
+    (["--input-names", "conv1.weight"], "cannot rename 'x' to 'conv1.weight'"),  # a weight
+])
+def test_renames_that_clash_are_refused(pt2onnx, tmp_path, flags, needle):
+    out = tmp_path / "clash.onnx"
+    assert_fails(pt2onnx(CNN, "-o", out, *flags, check=False), 4, needle, "choose another name")
+    assert not out.exists()
+
+
 def test_missing_input_file(pt2onnx, tmp_path):
     assert_fails(pt2onnx(tmp_path / "nope.pt2", check=False), 3, "cannot open", "nope.pt2")
 
