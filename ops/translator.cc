@@ -227,8 +227,8 @@ class ProgramTranslator {
     }
     ir::Initializer init;
     init.name = spec.target;
-    if (std::optional<ByteSpan> bytes = weight->ContiguousBytes()) {
-      init.tensor = ir::Tensor::View(weight->dtype, weight->sizes, *bytes);
+    if (std::optional<FileSlice> slice = weight->ContiguousSlice()) {
+      init.tensor = ir::Tensor::FromFile(weight->dtype, weight->sizes, *std::move(slice));
     } else {
       // Strided or aliased views need their own row-major bytes.
       PT2ONNX_ASSIGN_OR_RETURN(std::string copy, weight->Materialize());

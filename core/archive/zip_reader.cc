@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -53,6 +54,26 @@ absl::Status Malformed(absl::string_view what, uint64_t offset) {
       absl::StrCat("malformed zip: ", what, " at offset ", offset));
 }
 
+// Reads parts of the zip that lives in `window` of `file`; offsets are
+// relative to the window, and ranges are checked against it.
+class WindowReader {
+ public:
+  WindowReader(const InputFile& file, FileRange window) : file_(file), window_(window) {}
+  uint64_t size() const { return window_.length; }
+  absl::StatusOr<ByteSpan> Read(uint64_t offset, uint64_t length) const {
+    if (!InRange(offset, length, window_.length)) {
+      return absl::OutOfRangeError(absl::StrCat("zip: ", length, " bytes at offset ", offset,
+                                                " run past the end of the ", window_.length,
+                                                "-byte archive (truncated download?)"));
+    }
+    return file_.Read({window_.offset + offset, length});
+  }
+
+ private:
+  const InputFile& file_;
+  FileRange window_;
+};
+
 // Values from the end records, ZIP64 ones already substituted.
 struct EndRecord {
   uint64_t eocd_offset = 0;
@@ -62,33 +83,35 @@ struct EndRecord {
   uint64_t cd_limit = 0;  // the central directory must end before this
 };
 
-absl::StatusOr<uint64_t> FindEocd(ByteSpan bytes) {
-  const uint64_t size = bytes.size();
+// Position of the EOCD record in `tail`, the last bytes of a `size`-byte zip.
+absl::StatusOr<uint64_t> FindEocd(ByteSpan tail, uint64_t size) {
+  // The EOCD is followed only by its comment (at most 64 KiB), so scan back
+  // from the end; the last record whose comment fits the file wins, which
+  // skips a signature that happens to appear inside a comment.
+  for (uint64_t pos = tail.size() - kEocdSize + 1; pos-- > 0;) {
+    const uint8_t* p = tail.data() + pos;
+    if (Le32(p) != kEocdSig) continue;
+    if (pos + kEocdSize + Le16(p + 20) <= tail.size()) return pos;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "not a zip archive: no end-of-central-directory record in the last ",
+      tail.size(), " bytes of ", size));
+}
+
+absl::StatusOr<EndRecord> ReadEndRecord(const WindowReader& zip) {
+  const uint64_t size = zip.size();
   if (size < kEocdSize) {
     return absl::InvalidArgumentError(absl::StrCat(
         "not a zip archive: ", size,
         " bytes is shorter than an end-of-central-directory record"));
   }
-  // The EOCD is followed only by its comment (at most 64 KiB), so scan back
-  // from the end; the last record whose comment fits the file wins, which
-  // skips a signature that happens to appear inside a comment.
-  const uint64_t lowest =
-      size - kEocdSize > kMaxCommentSize ? size - kEocdSize - kMaxCommentSize
-                                         : 0;
-  for (uint64_t pos = size - kEocdSize + 1; pos-- > lowest;) {
-    const uint8_t* p = bytes.data() + pos;
-    if (Le32(p) != kEocdSig) continue;
-    if (pos + kEocdSize + Le16(p + 20) <= size) return pos;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "not a zip archive: no end-of-central-directory record in the last ",
-      size - lowest, " bytes"));
-}
-
-absl::StatusOr<EndRecord> ReadEndRecord(ByteSpan bytes) {
+  const uint64_t tail_size = std::min<uint64_t>(size, kEocdSize + kMaxCommentSize);
+  const uint64_t tail_base = size - tail_size;
+  PT2ONNX_ASSIGN_OR_RETURN(ByteSpan tail, zip.Read(tail_base, tail_size));
   EndRecord end;
-  PT2ONNX_ASSIGN_OR_RETURN(end.eocd_offset, FindEocd(bytes));
-  const uint8_t* p = bytes.data() + end.eocd_offset;
+  PT2ONNX_ASSIGN_OR_RETURN(uint64_t eocd_in_tail, FindEocd(tail, size));
+  end.eocd_offset = tail_base + eocd_in_tail;
+  const uint8_t* p = tail.data() + eocd_in_tail;
   const uint16_t disk = Le16(p + 4);
   const uint16_t cd_disk = Le16(p + 6);
   end.entry_count = Le16(p + 10);
@@ -99,17 +122,21 @@ absl::StatusOr<EndRecord> ReadEndRecord(ByteSpan bytes) {
 
   // A ZIP64 locator sits right before the classic EOCD. PyTorchFileWriter
   // always writes one; Python's zipfile only for large archives.
-  if (end.eocd_offset >= kZip64LocatorSize &&
-      Le32(bytes.data() + end.eocd_offset - kZip64LocatorSize) ==
-          kZip64LocatorSig) {
+  ByteSpan locator_bytes;
+  if (end.eocd_offset >= kZip64LocatorSize) {
+    PT2ONNX_ASSIGN_OR_RETURN(locator_bytes,
+                             zip.Read(end.eocd_offset - kZip64LocatorSize, kZip64LocatorSize));
+  }
+  if (!locator_bytes.empty() && Le32(locator_bytes.data()) == kZip64LocatorSig) {
     const uint64_t locator = end.eocd_offset - kZip64LocatorSize;
-    const uint64_t z64 = Le64(bytes.data() + locator + 8);
+    const uint64_t z64 = Le64(locator_bytes.data() + 8);
     if (!InRange(z64, kZip64EocdSize, locator)) {
       return Malformed(absl::StrCat("ZIP64 locator points to offset ", z64,
                                     ", past the locator itself"),
                        locator);
     }
-    const uint8_t* q = bytes.data() + z64;
+    PT2ONNX_ASSIGN_OR_RETURN(ByteSpan record, zip.Read(z64, kZip64EocdSize));
+    const uint8_t* q = record.data();
     if (Le32(q) != kZip64EocdSig) {
       return Malformed("missing ZIP64 end-of-central-directory signature", z64);
     }
@@ -190,18 +217,22 @@ absl::Status ApplyZip64Extra(ByteSpan extra, uint64_t record_offset,
                    record_offset);
 }
 
-absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan bytes, uint64_t offset,
-                                           uint64_t limit, uint64_t index) {
+// Decodes the record at `offset` in `cd`, the central directory, which
+// starts at `cd_base` in the zip (for error offsets).
+absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan cd, uint64_t offset,
+                                           uint64_t cd_base, uint64_t index) {
+  const ByteSpan bytes = cd;
+  const uint64_t limit = cd.size();
   if (!InRange(offset, kCentralHeaderSize, limit)) {
     return Malformed(absl::StrCat("central directory truncated in entry ",
                                   index),
-                     offset);
+                     cd_base + offset);
   }
   const uint8_t* p = bytes.data() + offset;
   if (Le32(p) != kCentralHeaderSig) {
     return Malformed(absl::StrCat("bad signature for central directory entry ",
                                   index),
-                     offset);
+                     cd_base + offset);
   }
   const uint16_t name_len = Le16(p + 28);
   const uint16_t extra_len = Le16(p + 30);
@@ -210,7 +241,7 @@ absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan bytes, uint64_t offset,
                uint64_t{name_len} + extra_len + comment_len, limit)) {
     return Malformed(absl::StrCat("central directory truncated in entry ",
                                   index, "'s name/extra/comment"),
-                     offset);
+                     cd_base + offset);
   }
   ZipEntry entry;
   entry.flags = Le16(p + 8);
@@ -219,28 +250,41 @@ absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan bytes, uint64_t offset,
   entry.compressed_size = Le32(p + 20);
   entry.uncompressed_size = Le32(p + 24);
   entry.local_header_offset = Le32(p + 42);
-  entry.central_header_offset = offset;
+  entry.central_header_offset = cd_base + offset;
   entry.name.assign(reinterpret_cast<const char*>(p + kCentralHeaderSize),
                     name_len);
   const ByteSpan extra = bytes.subspan(offset + kCentralHeaderSize + name_len,
                                        extra_len);
-  PT2ONNX_RETURN_IF_ERROR(ApplyZip64Extra(extra, offset, entry));
+  PT2ONNX_RETURN_IF_ERROR(ApplyZip64Extra(extra, cd_base + offset, entry));
   return entry;
 }
 
 }  // namespace
 
 absl::StatusOr<ZipArchive> ZipArchive::Open(ByteSpan bytes) {
-  PT2ONNX_ASSIGN_OR_RETURN(EndRecord end, ReadEndRecord(bytes));
+  return Open(std::make_shared<MemoryFile>(bytes));
+}
+
+absl::StatusOr<ZipArchive> ZipArchive::Open(std::shared_ptr<const InputFile> file) {
+  const FileRange all{0, file->size()};
+  return Open(std::move(file), all);
+}
+
+absl::StatusOr<ZipArchive> ZipArchive::Open(std::shared_ptr<const InputFile> file,
+                                            FileRange window) {
+  PT2ONNX_RETURN_IF_ERROR(file->CheckRange(window, "zip archive"));
+  const WindowReader reader(*file, window);
+  PT2ONNX_ASSIGN_OR_RETURN(EndRecord end, ReadEndRecord(reader));
+  PT2ONNX_ASSIGN_OR_RETURN(ByteSpan cd, reader.Read(end.cd_offset, end.cd_size));
   ZipArchive zip;
-  zip.bytes_ = bytes;
+  zip.file_ = std::move(file);
+  zip.window_ = window;
   zip.entries_.reserve(end.entry_count);
-  const uint64_t cd_end = end.cd_offset + end.cd_size;
-  uint64_t offset = end.cd_offset;
+  uint64_t offset = 0;
   for (uint64_t i = 0; i < end.entry_count; ++i) {
     PT2ONNX_ASSIGN_OR_RETURN(ZipEntry entry,
-                             ReadCentralHeader(bytes, offset, cd_end, i));
-    const uint8_t* p = bytes.data() + offset;
+                             ReadCentralHeader(cd, offset, end.cd_offset, i));
+    const uint8_t* p = cd.data() + offset;
     offset += kCentralHeaderSize + Le16(p + 28) + Le16(p + 30) + Le16(p + 32);
     zip.entries_.push_back(std::move(entry));
   }
@@ -274,12 +318,16 @@ const ZipEntry* ZipArchive::Find(absl::string_view name) const {
 
 absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
   const uint64_t offset = entry.local_header_offset;
-  if (!InRange(offset, kLocalHeaderSize, bytes_.size())) {
+  if (!InRange(offset, kLocalHeaderSize, window_.length)) {
     return Malformed(absl::StrCat("local header of entry '", entry.name,
                                   "' is past the end of the file"),
                      offset);
   }
-  const uint8_t* p = bytes_.data() + offset;
+  // Read into a local buffer, not InputFile::Read: a model has one header
+  // per weight, and a streamed file would keep a copy of each.
+  uint8_t header[kLocalHeaderSize];
+  PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(window_.offset + offset, absl::MakeSpan(header)));
+  const uint8_t* p = header;
   if (Le32(p) != kLocalHeaderSig) {
     return Malformed(
         absl::StrCat("bad local header signature for entry '", entry.name, "'"),
@@ -287,9 +335,15 @@ absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
   }
   const uint16_t name_len = Le16(p + 26);
   const uint16_t extra_len = Le16(p + 28);
-  if (!InRange(offset + kLocalHeaderSize, name_len, bytes_.size()) ||
-      AsStringView(bytes_.subspan(offset + kLocalHeaderSize, name_len)) !=
-          entry.name) {
+  std::string name(name_len, '\0');
+  bool name_ok = InRange(offset + kLocalHeaderSize, name_len, window_.length);
+  if (name_ok) {
+    PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(
+        window_.offset + offset + kLocalHeaderSize,
+        absl::MakeSpan(reinterpret_cast<uint8_t*>(name.data()), name.size())));
+    name_ok = name == entry.name;
+  }
+  if (!name_ok) {
     return Malformed(absl::StrCat("local header name differs from central "
                                   "directory name '",
                                   entry.name, "'"),
@@ -298,7 +352,7 @@ absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
   return offset + kLocalHeaderSize + name_len + extra_len;
 }
 
-absl::StatusOr<ByteSpan> ZipArchive::Read(const ZipEntry& entry) const {
+absl::StatusOr<FileRange> ZipArchive::Locate(const ZipEntry& entry) const {
   if (entry.method != 0) {
     return absl::UnimplementedError(absl::StrCat(
         "entry '", entry.name, "' is compressed (method ", entry.method,
@@ -318,13 +372,18 @@ absl::StatusOr<ByteSpan> ZipArchive::Read(const ZipEntry& entry) const {
                      entry.central_header_offset);
   }
   PT2ONNX_ASSIGN_OR_RETURN(uint64_t data, DataOffset(entry));
-  if (!InRange(data, entry.compressed_size, bytes_.size())) {
+  if (!InRange(data, entry.compressed_size, window_.length)) {
     return absl::OutOfRangeError(absl::StrCat(
         "zip entry '", entry.name, "': ", entry.compressed_size,
         " bytes of data at offset ", data, " run past the end of the ",
-        bytes_.size(), "-byte file (truncated download?)"));
+        window_.length, "-byte file (truncated download?)"));
   }
-  return bytes_.subspan(data, entry.compressed_size);
+  return FileRange{window_.offset + data, entry.compressed_size};
+}
+
+absl::StatusOr<ByteSpan> ZipArchive::Read(const ZipEntry& entry) const {
+  PT2ONNX_ASSIGN_OR_RETURN(FileRange range, Locate(entry));
+  return file_->Read(range);
 }
 
 absl::StatusOr<ByteSpan> ZipArchive::Read(absl::string_view name) const {

@@ -1,9 +1,10 @@
 // File: core/archive/zip_reader.h
 // -----------------------------------------------------------------------------
-// ZipArchive: a read-only view of a ZIP file held in memory, the container of
-// every .pt2 and torch.save file. It parses the central directory (classic and
-// ZIP64) once and hands out entry contents as spans into the input, so weights
-// are never copied.
+// ZipArchive: a read-only view of a ZIP file, the container of every .pt2 and
+// torch.save file. It parses the central directory (classic and ZIP64) once;
+// entries are then either read (small records that must be parsed) or only
+// located (weights, which writers splice into the output by file range), so
+// weights are never copied.
 //
 // Two writers matter (docs/pt2-format.md 1.1, 2): PyTorchFileWriter (one root
 // folder, flag 0x0808 with data descriptors, "FB" padding so data starts on a
@@ -14,17 +15,19 @@
 // length differs from the central one when padding is present).
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(archive::ZipArchive zip,
-//                            archive::ZipArchive::Open(bytes));
+//                            archive::ZipArchive::Open(file));
 //   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan json,
 //                            zip.Read("model/models/model.json"));
+//   PT2ONNX_ASSIGN_OR_RETURN(FileRange weight, zip.Locate(*entry));
 //
-// Lifetimes: the archive and every span it returns view `bytes`; the caller
-// keeps those bytes alive (see core/bytes.h). The archive itself is a small
-// copyable value (entry table + index).
+// Lifetimes: the archive shares ownership of its InputFile; spans it returns
+// live as long as that file (core/input_file.h). The archive itself is a
+// small copyable value (entry table + index).
 #ifndef PT2ONNX_CORE_ARCHIVE_ZIP_READER_H_
 #define PT2ONNX_CORE_ARCHIVE_ZIP_READER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/bytes.h"
+#include "core/input_file.h"
 
 namespace pt2onnx::archive {
 
@@ -49,10 +53,16 @@ struct ZipEntry {
 
 class ZipArchive {
  public:
-  // Open parses the end records and the central directory of `bytes`.
+  // Open parses the end records and the central directory of the zip held in
+  // `window` of `file` (all of it by default; a torch.save record nested in
+  // a .pt2 otherwise). Offsets in the zip are relative to the window.
   // InvalidArgument for a non-zip, a malformed or truncated file, or duplicate
   // entry names, naming what was wrong and at which offset; Unimplemented for
-  // multi-disk archives. Entry data is not touched until Read.
+  // multi-disk archives. Entry data is not touched until Read or Locate.
+  static absl::StatusOr<ZipArchive> Open(std::shared_ptr<const InputFile> file);
+  static absl::StatusOr<ZipArchive> Open(std::shared_ptr<const InputFile> file,
+                                         FileRange window);
+  // Over bytes in memory, which must outlive the archive (tests).
   static absl::StatusOr<ZipArchive> Open(ByteSpan bytes);
 
   // Entries in central-directory order.
@@ -61,15 +71,19 @@ class ZipArchive {
   // Find returns the entry named exactly `name`, or nullptr. O(log n).
   const ZipEntry* Find(absl::string_view name) const;
 
-  // Read returns the entry's bytes as a view into the archive (no copy).
-  // `entry` must come from this archive. Unimplemented for compressed or
-  // encrypted entries; InvalidArgument for a bad local header; OutOfRange if
-  // the data runs past the end of the file.
+  // Locate returns where the entry's data lies in the file (absolute
+  // offsets), without reading it. `entry` must come from this archive.
+  // Unimplemented for compressed or encrypted entries; InvalidArgument for a
+  // bad local header; OutOfRange if the data runs past the end of the zip.
+  absl::StatusOr<FileRange> Locate(const ZipEntry& entry) const;
+
+  // Read returns the entry's bytes (InputFile::Read: a view for in-memory
+  // files, a copy otherwise). Same errors as Locate.
   absl::StatusOr<ByteSpan> Read(const ZipEntry& entry) const;
   // Same, by name; NotFound naming the entry when absent.
   absl::StatusOr<ByteSpan> Read(absl::string_view name) const;
 
-  // DataOffset is the absolute offset of the entry's data in bytes():
+  // DataOffset is the offset of the entry's data from the start of the zip:
   // local_header_offset + 30 + local name length + local extra length.
   // Checks the local header as Read does, but not the method or data range.
   absl::StatusOr<uint64_t> DataOffset(const ZipEntry& entry) const;
@@ -78,12 +92,14 @@ class ZipArchive {
   // it, so callers choose when that cost is worth it). DataLoss on mismatch.
   absl::Status VerifyCrc32(const ZipEntry& entry) const;
 
-  ByteSpan bytes() const { return bytes_; }
+  const std::shared_ptr<const InputFile>& file() const { return file_; }
+  FileRange window() const { return window_; }
 
  private:
   ZipArchive() = default;
 
-  ByteSpan bytes_;
+  std::shared_ptr<const InputFile> file_;
+  FileRange window_;
   std::vector<ZipEntry> entries_;
   std::vector<uint32_t> by_name_;  // indices into entries_, sorted by name
 };

@@ -1,5 +1,6 @@
 #include "core/export/converter.h"
 
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,11 +15,16 @@ namespace pt2onnx {
 
 absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
                                       const ProgressFn& progress) {
+  return ConvertPt2(std::make_shared<MemoryFile>(file), options, progress);
+}
+
+absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
+                                      const ConvertOptions& options, const ProgressFn& progress) {
   auto report = [&](absl::string_view stage, double fraction) {
     if (progress) progress(stage, fraction);
   };
   report("read", 0);
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(file, options.model_name));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name));
   report("read", 1);
 
   report("translate", 0);

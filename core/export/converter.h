@@ -12,12 +12,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/bytes.h"
+#include "core/input_file.h"
 #include "core/ir/graph.h"
 #include "ops/translator.h"
 
@@ -46,11 +48,15 @@ struct ConversionSummary {
 };
 
 struct Conversion {
-  ir::Model model;  // initializers view the input bytes: keep them alive
+  ir::Model model;  // initializers share the input file (slices of it)
   ConversionSummary summary;
   std::vector<std::string> warnings;
 };
 
+absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
+                                      const ConvertOptions& options,
+                                      const ProgressFn& progress = nullptr);
+// Same over bytes in memory, which must outlive the result.
 absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
                                       const ProgressFn& progress = nullptr);
 

@@ -42,6 +42,14 @@ Tensor Tensor::Owned(DataType dtype, std::vector<int64_t> dims,
   return t;
 }
 
+Tensor Tensor::FromFile(DataType dtype, std::vector<int64_t> dims, FileSlice slice) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.dims_ = std::move(dims);
+  t.slice_ = std::move(slice);
+  return t;
+}
+
 Tensor Tensor::Int64s(std::vector<int64_t> dims,
                       absl::Span<const int64_t> values) {
   std::string bytes(values.size() * sizeof(int64_t), '\0');
@@ -88,13 +96,31 @@ int64_t Tensor::numel() const {
   return n;
 }
 
+uint64_t Tensor::byte_size() const {
+  if (owned_ != nullptr) return owned_->size();
+  if (slice_.file != nullptr) return slice_.size();
+  return view_.size();
+}
+
+absl::StatusOr<ByteSpan> Tensor::ReadBytes() const {
+  if (slice_.file != nullptr) return slice_.file->Read(slice_.range);
+  return bytes();
+}
+
 ByteSpan Tensor::bytes() const {
   if (owned_ != nullptr) return AsBytes(*owned_);
+  if (slice_.file != nullptr) {
+    absl::StatusOr<ByteSpan> read = slice_.file->Read(slice_.range);
+    return read.ok() ? *read : ByteSpan();
+  }
   return view_;
 }
 
 double Tensor::GetDouble(int64_t i) const {
-  const uint8_t* p = bytes().data() + i * ElementSize(dtype_);
+  const ByteSpan all = bytes();
+  const int64_t elem = ElementSize(dtype_);
+  if (i < 0 || elem <= 0 || static_cast<uint64_t>((i + 1) * elem) > all.size()) return 0;
+  const uint8_t* p = all.data() + i * elem;
   switch (dtype_) {
     case DataType::kFloat: return Load<float>(p);
     case DataType::kDouble: return Load<double>(p);
@@ -105,7 +131,10 @@ double Tensor::GetDouble(int64_t i) const {
 }
 
 int64_t Tensor::GetInt64(int64_t i) const {
-  const uint8_t* p = bytes().data() + i * ElementSize(dtype_);
+  const ByteSpan all = bytes();
+  const int64_t elem = ElementSize(dtype_);
+  if (i < 0 || elem <= 0 || static_cast<uint64_t>((i + 1) * elem) > all.size()) return 0;
+  const uint8_t* p = all.data() + i * elem;
   switch (dtype_) {
     case DataType::kInt8: return Load<int8_t>(p);
     case DataType::kUint8: return Load<uint8_t>(p);

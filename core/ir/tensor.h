@@ -1,10 +1,11 @@
 // File: core/ir/tensor.h
 // -----------------------------------------------------------------------------
 // Tensor: constant data held by the IR (initializers, Constant attributes).
-// Its bytes are either a view into the input file (a weight used as is; the
-// file's owner keeps it alive) or owned (a folded constant, a transposed or
-// converted weight). Views are what keep conversion from copying gigabytes:
-// the ONNX writer streams them straight to the output.
+// Its bytes are a slice of the input file (a weight used as is), a view of
+// memory someone else keeps alive, or owned (a folded constant, a transposed
+// or converted weight). File slices are what keep conversion from copying
+// gigabytes: the ONNX writer splices them straight into the output (natively
+// from the mmap, in the browser as slices of the user's File).
 #ifndef PT2ONNX_CORE_IR_TENSOR_H_
 #define PT2ONNX_CORE_IR_TENSOR_H_
 
@@ -13,9 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
+#include "core/input_file.h"
 
 namespace pt2onnx::ir {
 
@@ -29,6 +32,8 @@ class Tensor {
   // Takes ownership of `bytes` (same layout rules).
   static Tensor Owned(DataType dtype, std::vector<int64_t> dims,
                       std::string bytes);
+  // Bytes that stay in the input file (same layout rules); shares the file.
+  static Tensor FromFile(DataType dtype, std::vector<int64_t> dims, FileSlice slice);
 
   // Small typed constants.
   static Tensor Int64s(std::vector<int64_t> dims,
@@ -42,8 +47,15 @@ class Tensor {
   DataType dtype() const { return dtype_; }
   const std::vector<int64_t>& dims() const { return dims_; }
   int64_t numel() const;
+  uint64_t byte_size() const;
+  // The bytes. A slice of a streamed file (browser) is read on first use and
+  // the copy kept by the file; bytes() is then empty if that read failed,
+  // so use ReadBytes() where the error matters.
   ByteSpan bytes() const;
+  absl::StatusOr<ByteSpan> ReadBytes() const;
   bool is_view() const { return owned_ == nullptr; }
+  // Non-null when the bytes are a slice of the input file.
+  const FileSlice* file_slice() const { return slice_.file ? &slice_ : nullptr; }
 
   // Reads element `i` as double / int64 (any numeric dtype); for constant
   // folding and for translations that need a constant's value.
@@ -54,6 +66,7 @@ class Tensor {
   DataType dtype_ = DataType::kUndefined;
   std::vector<int64_t> dims_;
   ByteSpan view_;
+  FileSlice slice_;
   std::shared_ptr<const std::string> owned_;
 };
 

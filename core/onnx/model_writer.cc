@@ -1,5 +1,7 @@
 #include "core/onnx/model_writer.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -174,11 +176,33 @@ absl::Status WriteString(ByteSink& sink, const std::string& bytes) {
   return sink.Write(AsBytes(bytes));
 }
 
+absl::Status WriteTensorData(ByteSink& sink, const ir::Tensor& tensor) {
+  if (const FileSlice* slice = tensor.file_slice()) return sink.WriteSlice(*slice);
+  return sink.Write(tensor.bytes());
+}
+
 }  // namespace
+
+absl::Status ByteSink::WriteSlice(const FileSlice& slice) {
+  if (std::optional<ByteSpan> all = slice.file->InMemory()) {
+    PT2ONNX_RETURN_IF_ERROR(slice.file->CheckRange(slice.range, "weight"));
+    return Write(all->subspan(slice.range.offset, slice.range.length));
+  }
+  constexpr uint64_t kPiece = uint64_t{4} << 20;
+  std::string buffer(static_cast<size_t>(std::min(kPiece, slice.range.length)), '\0');
+  for (uint64_t done = 0; done < slice.range.length;) {
+    const uint64_t n = std::min<uint64_t>(buffer.size(), slice.range.length - done);
+    auto piece = absl::MakeSpan(reinterpret_cast<uint8_t*>(buffer.data()), static_cast<size_t>(n));
+    PT2ONNX_RETURN_IF_ERROR(slice.file->ReadInto(slice.range.offset + done, piece));
+    PT2ONNX_RETURN_IF_ERROR(Write(piece));
+    done += n;
+  }
+  return absl::OkStatus();
+}
 
 uint64_t InitializerBytes(const ir::Model& model) {
   uint64_t total = 0;
-  for (const ir::Initializer& init : model.graph.initializers) total += init.tensor.bytes().size();
+  for (const ir::Initializer& init : model.graph.initializers) total += init.tensor.byte_size();
   return total;
 }
 
@@ -213,19 +237,19 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   // 2. Each initializer: its header message, then (inline) its raw bytes as
   //    a raw_data field we frame ourselves, so the bytes are never copied.
   struct Piece {
-    std::string header;   // TensorProto without data
-    ByteSpan raw;         // inline raw_data (empty if external)
+    std::string header;                 // TensorProto without data
+    const ir::Tensor* inline_data = nullptr;  // null if external or empty
   };
   std::vector<Piece> pieces;
   uint64_t graph_length = graph_bytes.size();
   uint64_t data_offset = 0;
-  std::vector<std::pair<ByteSpan, uint64_t>> external_writes;  // bytes, padding before
+  std::vector<std::pair<const ir::Tensor*, uint64_t>> external_writes;  // data, padding before
   for (const ir::Initializer& init : model.graph.initializers) {
     ::onnx::TensorProto tensor;
     FillTensorHeader(init.name, init.tensor, init.metadata, tensor);
-    ByteSpan raw = init.tensor.bytes();
+    const uint64_t raw_size = init.tensor.byte_size();
     Piece piece;
-    if (summary.external && raw.size() >= options.min_external_bytes) {
+    if (summary.external && raw_size >= options.min_external_bytes) {
       uint64_t padding = (kExternalAlignment - data_offset % kExternalAlignment) % kExternalAlignment;
       data_offset += padding;
       tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
@@ -236,18 +260,17 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
       };
       add("location", options.external_data_location);
       add("offset", absl::StrCat(data_offset));
-      add("length", absl::StrCat(raw.size()));
-      external_writes.emplace_back(raw, padding);
-      data_offset += raw.size();
+      add("length", absl::StrCat(raw_size));
+      external_writes.emplace_back(&init.tensor, padding);
+      data_offset += raw_size;
       summary.external_bytes = data_offset;
-    } else {
-      piece.raw = raw;
+    } else if (raw_size > 0) {
+      piece.inline_data = &init.tensor;
     }
     piece.header = tensor.SerializeAsString();
     uint64_t tensor_length = piece.header.size();
-    if (!piece.raw.empty()) {
-      tensor_length += VarintSize((kTensorRawDataField << 3) | 2) + VarintSize(piece.raw.size()) +
-                       piece.raw.size();
+    if (piece.inline_data != nullptr) {
+      tensor_length += VarintSize((kTensorRawDataField << 3) | 2) + VarintSize(raw_size) + raw_size;
     }
     graph_length += VarintSize((kGraphInitializerField << 3) | 2) + VarintSize(tensor_length) +
                     tensor_length;
@@ -263,22 +286,23 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   for (const Piece& piece : pieces) {
     uint64_t tensor_length = piece.header.size();
     std::string raw_header;
-    if (!piece.raw.empty()) {
-      raw_header = FieldHeader(kTensorRawDataField, piece.raw.size());
-      tensor_length += raw_header.size() + piece.raw.size();
+    if (piece.inline_data != nullptr) {
+      const uint64_t raw_size = piece.inline_data->byte_size();
+      raw_header = FieldHeader(kTensorRawDataField, raw_size);
+      tensor_length += raw_header.size() + raw_size;
     }
     PT2ONNX_RETURN_IF_ERROR(
         WriteString(model_sink, FieldHeader(kGraphInitializerField, tensor_length)));
     PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, piece.header));
-    if (!piece.raw.empty()) {
+    if (piece.inline_data != nullptr) {
       PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, raw_header));
-      PT2ONNX_RETURN_IF_ERROR(model_sink.Write(piece.raw));
+      PT2ONNX_RETURN_IF_ERROR(WriteTensorData(model_sink, *piece.inline_data));
     }
   }
   static const std::string kZeros(kExternalAlignment, '\0');
-  for (const auto& [bytes, padding] : external_writes) {
+  for (const auto& [tensor, padding] : external_writes) {
     if (padding > 0) PT2ONNX_RETURN_IF_ERROR(data_sink->Write(AsBytes(kZeros).subspan(0, padding)));
-    PT2ONNX_RETURN_IF_ERROR(data_sink->Write(bytes));
+    PT2ONNX_RETURN_IF_ERROR(WriteTensorData(*data_sink, *tensor));
   }
   return summary;
 }

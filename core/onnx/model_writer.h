@@ -19,17 +19,23 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/bytes.h"
+#include "core/input_file.h"
 #include "core/ir/graph.h"
 #include "onnx/onnx-ml.pb.h"
 
 namespace pt2onnx::onnx_writer {
 
 // Receives output bytes in order. Implementations: a file (native/), a
-// growing string (tests, wasm), a list of Blob parts (browser).
+// growing string (tests), a list of Blob parts (wasm/).
 class ByteSink {
  public:
   virtual ~ByteSink() = default;
   virtual absl::Status Write(ByteSpan bytes) = 0;
+  // WriteSlice writes bytes of the input file (weights used as they are).
+  // The default writes a view when the file is in memory, else reads it in
+  // pieces; a browser sink overrides it to splice a slice of the user's File
+  // into the output without reading it at all.
+  virtual absl::Status WriteSlice(const FileSlice& slice);
 };
 
 class StringSink : public ByteSink {

@@ -1,5 +1,6 @@
 #include "core/pt2/pt2_reader.h"
 
+#include <memory>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -20,13 +21,15 @@ namespace {
 using archive::ZipArchive;
 using archive::ZipEntry;
 
-absl::StatusOr<ZipArchive> OpenZip(ByteSpan file) {
-  if (file.size() < 4 || file[0] != 'P' || file[1] != 'K') {
+absl::StatusOr<ZipArchive> OpenZip(std::shared_ptr<const InputFile> file) {
+  uint8_t magic[2] = {0, 0};
+  if (file->size() < 4 || !file->ReadInto(0, absl::MakeSpan(magic)).ok() || magic[0] != 'P' ||
+      magic[1] != 'K') {
     return absl::InvalidArgumentError(
         "not a .pt2 file: it does not start with a ZIP header. pt2onnx reads the archives "
         "written by torch.export.save(ep, 'model.pt2')");
   }
-  absl::StatusOr<ZipArchive> zip = ZipArchive::Open(file);
+  absl::StatusOr<ZipArchive> zip = ZipArchive::Open(std::move(file));
   if (!zip.ok()) return AnnotateStatus(zip.status(), "not a readable .pt2 archive (is the file truncated?)");
   return zip;
 }
@@ -68,7 +71,13 @@ absl::Status AddPayloadWeights(const ZipArchive& zip, const std::string& dir,
       continue;
     }
     std::string record = absl::StrCat(dir, meta.path_name);
-    PT2ONNX_ASSIGN_OR_RETURN(ByteSpan bytes, zip.Read(record));
+    const ZipEntry* record_entry = zip.Find(record);
+    if (record_entry == nullptr) {
+      return absl::NotFoundError(absl::StrCat("weight '", fqn, "': its record '", record,
+                                              "' is missing from the archive"));
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(FileRange range, zip.Locate(*record_entry));
+    const FileSlice bytes{zip.file(), range};
     PayloadEntry entry;
     entry.fqn = fqn;
     entry.path_name = meta.path_name;
@@ -85,8 +94,13 @@ absl::Status AddPayloadWeights(const ZipArchive& zip, const std::string& dir,
   return absl::OkStatus();
 }
 
-absl::Status AddPickledWeights(ByteSpan bytes, absl::string_view record, LoadedProgram& loaded) {
-  absl::StatusOr<TorchSaveDict> dict = ReadTorchSaveDict(bytes);
+// A torch.save state dict stored as one record of the archive.
+absl::Status AddPickledWeights(const ZipArchive& zip, const ZipEntry& entry,
+                               LoadedProgram& loaded) {
+  const std::string& record = entry.name;
+  PT2ONNX_ASSIGN_OR_RETURN(FileRange range, zip.Locate(entry));
+  if (range.length == 0) return absl::OkStatus();
+  absl::StatusOr<TorchSaveDict> dict = ReadTorchSaveDict(zip.file(), range);
   if (!dict.ok()) return AnnotateStatus(dict.status(), record);
   for (const auto& [fqn, tensor] : dict->tensors) {
     PT2ONNX_RETURN_IF_ERROR(loaded.weights.Add(WeightFromStored(fqn, tensor)));
@@ -148,9 +162,8 @@ absl::StatusOr<LoadedProgram> LoadArchive(const ZipArchive& zip, const std::stri
     if (zip.Find(config) != nullptr) {
       PT2ONNX_ASSIGN_OR_RETURN(ByteSpan bytes, zip.Read(config));
       PT2ONNX_RETURN_IF_ERROR(AddPayloadWeights(zip, dir, AsStringView(bytes), config, loaded));
-    } else if (zip.Find(pickled) != nullptr) {
-      PT2ONNX_ASSIGN_OR_RETURN(ByteSpan bytes, zip.Read(pickled));
-      PT2ONNX_RETURN_IF_ERROR(AddPickledWeights(bytes, pickled, loaded));
+    } else if (const ZipEntry* entry = zip.Find(pickled)) {
+      PT2ONNX_RETURN_IF_ERROR(AddPickledWeights(zip, *entry, loaded));
     }
   }
   return loaded;
@@ -181,9 +194,7 @@ absl::StatusOr<LoadedProgram> LoadLegacy(const ZipArchive& zip) {
                              "serialized_constants.pt", "serialized_constants.json"}) {
     const ZipEntry* entry = zip.Find(record);
     if (entry == nullptr) continue;
-    PT2ONNX_ASSIGN_OR_RETURN(ByteSpan bytes, zip.Read(*entry));
-    if (bytes.empty()) continue;
-    PT2ONNX_RETURN_IF_ERROR(AddPickledWeights(bytes, record, loaded));
+    PT2ONNX_RETURN_IF_ERROR(AddPickledWeights(zip, *entry, loaded));
   }
   return loaded;
 }
@@ -191,7 +202,7 @@ absl::StatusOr<LoadedProgram> LoadLegacy(const ZipArchive& zip) {
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> ListPt2Models(ByteSpan file) {
-  PT2ONNX_ASSIGN_OR_RETURN(ZipArchive zip, OpenZip(file));
+  PT2ONNX_ASSIGN_OR_RETURN(ZipArchive zip, OpenZip(std::make_shared<MemoryFile>(file)));
   std::optional<std::string> root = FindPt2Root(zip);
   if (!root.has_value()) {
     if (zip.Find("serialized_exported_program.json") != nullptr) return std::vector<std::string>{"model"};
@@ -201,7 +212,12 @@ absl::StatusOr<std::vector<std::string>> ListPt2Models(ByteSpan file) {
 }
 
 absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name) {
-  PT2ONNX_ASSIGN_OR_RETURN(ZipArchive zip, OpenZip(file));
+  return LoadPt2(std::make_shared<MemoryFile>(file), model_name);
+}
+
+absl::StatusOr<LoadedProgram> LoadPt2(std::shared_ptr<const InputFile> file,
+                                      absl::string_view model_name) {
+  PT2ONNX_ASSIGN_OR_RETURN(ZipArchive zip, OpenZip(std::move(file)));
   if (std::optional<std::string> root = FindPt2Root(zip)) {
     return LoadArchive(zip, *root, model_name);
   }

@@ -15,12 +15,14 @@
 #ifndef PT2ONNX_CORE_PT2_PT2_READER_H_
 #define PT2ONNX_CORE_PT2_PT2_READER_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/bytes.h"
+#include "core/input_file.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 
@@ -30,16 +32,19 @@ enum class Layout { kPt2Archive, kLegacyZip };
 
 struct LoadedProgram {
   ExportedProgram program;
-  WeightTable weights;  // views into the file bytes
+  WeightTable weights;  // slices of the input file
   Layout layout = Layout::kPt2Archive;
   std::string root;          // archive root folder ("model/"), "" for legacy
   std::string model_name;    // "model"
   std::vector<std::string> warnings;
 };
 
-// `file` must outlive the result: weights view it without copying.
 // `model_name` picks one program of a multi-model archive ("" = the only one,
-// or "model").
+// or "model"). Only the directory, the program JSON, the configs and pickles
+// are read; weights are located (file slices that share ownership of `file`).
+absl::StatusOr<LoadedProgram> LoadPt2(std::shared_ptr<const InputFile> file,
+                                      absl::string_view model_name = "");
+// Same over bytes in memory, which must outlive the result.
 absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name = "");
 
 // Names of the programs in a PT2 archive (models/<name>.json).

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,8 +70,13 @@ absl::Status CheckByteOrder(const archive::ZipArchive& zip,
 }  // namespace
 
 absl::StatusOr<TorchSaveFile> TorchSaveFile::Open(ByteSpan bytes) {
+  return Open(std::make_shared<MemoryFile>(bytes), FileRange{0, bytes.size()});
+}
+
+absl::StatusOr<TorchSaveFile> TorchSaveFile::Open(std::shared_ptr<const InputFile> input,
+                                                  FileRange range) {
   PT2ONNX_ASSIGN_OR_RETURN(archive::ZipArchive zip,
-                           archive::ZipArchive::Open(bytes));
+                           archive::ZipArchive::Open(std::move(input), range));
   TorchSaveFile file(std::move(zip));
   PT2ONNX_ASSIGN_OR_RETURN(file.prefix_, FindPrefix(file.zip_));
   PT2ONNX_RETURN_IF_ERROR(CheckByteOrder(file.zip_, file.prefix_));
@@ -91,7 +97,7 @@ absl::StatusOr<StoredTensor> TorchSaveFile::Resolve(
     return absl::NotFoundError(absl::StrCat(
         "tensor '", what, "': storage record '", record, "' is missing"));
   }
-  absl::StatusOr<ByteSpan> bytes = zip_.Read(*entry);
+  absl::StatusOr<FileRange> bytes = zip_.Locate(*entry);
   if (!bytes.ok()) {
     return AnnotateStatus(bytes.status(), absl::StrCat("tensor '", what, "'"));
   }
@@ -104,9 +110,9 @@ absl::StatusOr<StoredTensor> TorchSaveFile::Resolve(
                      DataTypeName(tensor.dtype), " has no fixed element size"));
   }
   if (storage.numel > std::numeric_limits<int64_t>::max() / unit ||
-      static_cast<uint64_t>(storage.numel * unit) > bytes->size()) {
+      static_cast<uint64_t>(storage.numel * unit) > bytes->length) {
     return absl::OutOfRangeError(absl::StrCat(
-        "tensor '", what, "': storage '", record, "' has ", bytes->size(),
+        "tensor '", what, "': storage '", record, "' has ", bytes->length,
         " bytes but the pickle declares ", storage.numel, " x ", unit,
         " bytes"));
   }
@@ -115,7 +121,7 @@ absl::StatusOr<StoredTensor> TorchSaveFile::Resolve(
   out.sizes = tensor.sizes;
   out.strides = tensor.strides;
   out.storage_offset = tensor.storage_offset;
-  out.storage = bytes->first(static_cast<size_t>(storage.numel * unit));
+  out.storage = FileSlice{zip_.file(), FileRange{bytes->offset, static_cast<uint64_t>(storage.numel * unit)}};
   out.storage_key = storage.key;
   out.is_param = tensor.is_param;
   out.requires_grad = tensor.requires_grad;
@@ -127,7 +133,12 @@ absl::StatusOr<StoredTensor> TorchSaveFile::Resolve(
 }
 
 absl::StatusOr<TorchSaveDict> ReadTorchSaveDict(ByteSpan bytes) {
-  PT2ONNX_ASSIGN_OR_RETURN(TorchSaveFile file, TorchSaveFile::Open(bytes));
+  return ReadTorchSaveDict(std::make_shared<MemoryFile>(bytes), FileRange{0, bytes.size()});
+}
+
+absl::StatusOr<TorchSaveDict> ReadTorchSaveDict(std::shared_ptr<const InputFile> input,
+                                                FileRange range) {
+  PT2ONNX_ASSIGN_OR_RETURN(TorchSaveFile file, TorchSaveFile::Open(std::move(input), range));
   const PickleDocument& doc = file.pickle();
   const PickleValue& top = doc.at(doc.root());
   if (top.kind != PickleKind::kDict) {

@@ -10,13 +10,14 @@
 //   PT2ONNX_ASSIGN_OR_RETURN(TorchSaveDict sd, ReadTorchSaveDict(record));
 //   for (const auto& [fqn, t] : sd.tensors) ... t.storage ...
 //
-// Lifetimes: every ByteSpan in a result (StoredTensor::storage) views the
-// input bytes; the caller keeps them alive. TorchSaveFile keeps a view too.
+// Storages are located, not read: StoredTensor::storage is a slice of the
+// shared InputFile, so a nested torch.save inside a .pt2 costs no copies.
 #ifndef PT2ONNX_CORE_PT2_TORCH_SAVE_H_
 #define PT2ONNX_CORE_PT2_TORCH_SAVE_H_
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "core/archive/zip_reader.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
+#include "core/input_file.h"
 #include "core/pt2/pickle_reader.h"
 
 namespace pt2onnx::pt2 {
@@ -37,7 +39,7 @@ struct StoredTensor {
   std::vector<int64_t> sizes;
   std::vector<int64_t> strides;
   int64_t storage_offset = 0;  // in elements
-  ByteSpan storage;            // the whole storage (view into the zip)
+  FileSlice storage;           // the whole storage (its zip record)
   std::string storage_key;     // shared storages share a key
   bool is_param = false;
   bool requires_grad = false;
@@ -47,6 +49,10 @@ struct StoredTensor {
 // Checks byteorder on Open (big-endian files are Unimplemented).
 class TorchSaveFile {
  public:
+  // Opens the torch.save zip held in `range` of `file` (a record nested in a
+  // .pt2), or all of `bytes` (which must outlive the result).
+  static absl::StatusOr<TorchSaveFile> Open(std::shared_ptr<const InputFile> file,
+                                            FileRange range);
   static absl::StatusOr<TorchSaveFile> Open(ByteSpan bytes);
 
   const archive::ZipArchive& zip() const { return zip_; }
@@ -77,6 +83,8 @@ struct TorchSaveDict {
 // of string keys. Tensor and Parameter values go to `tensors`; other values
 // that the allow-listed unpickler can decode (numbers, containers, None) are
 // skipped and listed. InvalidArgument if the top object is not a dict.
+absl::StatusOr<TorchSaveDict> ReadTorchSaveDict(std::shared_ptr<const InputFile> file,
+                                                FileRange range);
 absl::StatusOr<TorchSaveDict> ReadTorchSaveDict(ByteSpan bytes);
 
 // ReadTorchSaveTensor reads a file whose top object is a single tensor (what

@@ -48,8 +48,8 @@ std::vector<int64_t> ContiguousStrides(absl::Span<const int64_t> sizes) {
 }
 
 absl::StatusOr<Weight> FromPickledPayload(const PayloadEntry& entry,
-                                          ByteSpan record) {
-  PT2ONNX_ASSIGN_OR_RETURN(TorchSaveFile file, TorchSaveFile::Open(record));
+                                          const FileSlice& record) {
+  PT2ONNX_ASSIGN_OR_RETURN(TorchSaveFile file, TorchSaveFile::Open(record.file, record.range));
   const PickleDocument& doc = file.pickle();
   const PickleValue& top = doc.at(doc.root());
   const PickleTensor* tensor = nullptr;
@@ -95,7 +95,7 @@ absl::StatusOr<Weight> FromPickledPayload(const PayloadEntry& entry,
 }
 
 absl::StatusOr<Weight> FromRawPayload(const PayloadEntry& entry,
-                                      ByteSpan record) {
+                                      const FileSlice& record) {
   const int64_t elem = ElementSize(entry.dtype);
   if (elem <= 0) {
     return absl::UnimplementedError(absl::StrCat(
@@ -159,10 +159,10 @@ bool Weight::IsContiguous() const {
   return true;
 }
 
-std::optional<ByteSpan> Weight::ContiguousBytes() const {
+std::optional<FileSlice> Weight::ContiguousSlice() const {
   if (!IsContiguous()) return std::nullopt;
   const int64_t n = numel();
-  if (n == 0) return ByteSpan();
+  if (n == 0) return storage.Sub(0, 0);
   const uint64_t elem = ElementSize(dtype);
   const uint64_t begin = static_cast<uint64_t>(storage_offset) * elem;
   const uint64_t length = static_cast<uint64_t>(n) * elem;
@@ -170,7 +170,7 @@ std::optional<ByteSpan> Weight::ContiguousBytes() const {
       length > storage.size() - begin) {
     return std::nullopt;  // all-zero record, or a hand-built bad view
   }
-  return storage.subspan(begin, length);
+  return storage.Sub(begin, length);
 }
 
 absl::StatusOr<std::string> Weight::Materialize() const {
@@ -192,9 +192,23 @@ absl::StatusOr<std::string> Weight::Materialize() const {
       CheckView(sizes, strides, storage_offset,
                 static_cast<int64_t>(storage.size()) / elem),
       absl::StrCat("weight '", name, "'"));
-  if (std::optional<ByteSpan> bytes = ContiguousBytes()) {
-    std::memcpy(out.data(), bytes->data(), bytes->size());
+  if (std::optional<FileSlice> slice = ContiguousSlice()) {
+    PT2ONNX_RETURN_IF_ERROR(slice->file->ReadInto(
+        slice->range.offset, absl::MakeSpan(reinterpret_cast<uint8_t*>(out.data()), out.size())));
     return out;
+  }
+  // A strided view: read its whole storage once (a temporary copy when the
+  // file is streamed), then gather.
+  std::string storage_copy;
+  ByteSpan storage_bytes;
+  if (std::optional<ByteSpan> all = storage.file->InMemory()) {
+    storage_bytes = all->subspan(storage.range.offset, storage.range.length);
+  } else {
+    storage_copy.resize(storage.range.length);
+    PT2ONNX_RETURN_IF_ERROR(storage.file->ReadInto(
+        storage.range.offset,
+        absl::MakeSpan(reinterpret_cast<uint8_t*>(storage_copy.data()), storage_copy.size())));
+    storage_bytes = AsBytes(storage_copy);
   }
   // Odometer over all but the last dimension; the last one is a run of
   // sizes.back() elements `strides.back()` apart (a memcpy when that is 1).
@@ -206,7 +220,7 @@ absl::StatusOr<std::string> Weight::Materialize() const {
   for (;;) {
     int64_t base = storage_offset;
     for (size_t d = 0; d + 1 < rank; ++d) base += index[d] * strides[d];
-    const uint8_t* src = storage.data() + base * elem;
+    const uint8_t* src = storage_bytes.data() + base * elem;
     if (run_stride == 1) {
       std::memcpy(dst, src, static_cast<size_t>(run * elem));
       dst += run * elem;
@@ -282,7 +296,7 @@ const Weight* WeightTable::Find(absl::string_view name) const {
 }
 
 absl::StatusOr<Weight> WeightFromPayload(const PayloadEntry& entry,
-                                         ByteSpan record) {
+                                         const FileSlice& record) {
   absl::StatusOr<Weight> w = entry.use_pickle
                                  ? FromPickledPayload(entry, record)
                                  : FromRawPayload(entry, record);

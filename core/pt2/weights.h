@@ -3,15 +3,15 @@
 // The weight table the translator reads: FQN → (dtype, strided view of a
 // storage span). Entries come from PT2 payload configs (raw storage records,
 // torch ≥ 2.9, docs/pt2-format.md 1.3/1.4) or from torch.save state dicts
-// (torch_save.h). Bytes are never copied here: a Weight views its storage,
-// and only a non-contiguous view or an all-zero record needs Materialize().
+// (torch_save.h). Bytes are never read here: a Weight refers to its storage
+// by file slice, and only a non-contiguous view or an all-zero record needs
+// Materialize().
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(Weight w, WeightFromPayload(entry, record));
 //   PT2ONNX_RETURN_IF_ERROR(table.Add(std::move(w)));
-//   if (auto bytes = table.Find("fc.weight")->ContiguousBytes()) ...
+//   if (auto slice = table.Find("fc.weight")->ContiguousSlice()) ...
 //
-// Lifetimes: Weight::storage views the archive bytes; they must outlive
-// every Weight and WeightTable built from them.
+// Lifetimes: each Weight shares ownership of the InputFile it points into.
 #ifndef PT2ONNX_CORE_PT2_WEIGHTS_H_
 #define PT2ONNX_CORE_PT2_WEIGHTS_H_
 
@@ -27,6 +27,7 @@
 #include "absl/types/span.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
+#include "core/input_file.h"
 #include "core/pt2/torch_save.h"
 
 namespace pt2onnx::pt2 {
@@ -39,19 +40,19 @@ struct Weight {
   int64_t storage_offset = 0;  // elements
   // The full storage. Empty with numel() > 0 means an all-zero tensor
   // (torch writes a 0-byte record for those, see WeightFromPayload).
-  ByteSpan storage;
+  FileSlice storage;
   bool is_param = false;
 
   int64_t numel() const;
   // Row-major contiguous: strides match sizes, ignoring size-1 dimensions
   // (their stride never matters). Empty tensors are contiguous.
   bool IsContiguous() const;
-  // The tensor's bytes as one span (no copy) when contiguous and backed by
-  // a storage; nullopt otherwise (strided view or all-zero record).
-  std::optional<ByteSpan> ContiguousBytes() const;
-  // A row-major copy with as_strided semantics; zeros for an empty storage.
-  // InvalidArgument/OutOfRange if the view does not fit the storage (a
-  // Weight built by hand; the factories below already check).
+  // Where the tensor's bytes lie in the file, when they are contiguous and
+  // backed by a storage; nullopt otherwise (strided view or all-zero record).
+  std::optional<FileSlice> ContiguousSlice() const;
+  // A row-major copy with as_strided semantics, read from the file; zeros
+  // for an empty storage. InvalidArgument/OutOfRange if the view does not
+  // fit the storage (a Weight built by hand; the factories below check).
   absl::StatusOr<std::string> Materialize() const;
 };
 
@@ -96,7 +97,7 @@ struct PayloadEntry {
 // torch.save whose top object is the tensor (or a dict holding it under
 // the FQN); its dtype and sizes must match tensor_meta. Errors name the FQN.
 absl::StatusOr<Weight> WeightFromPayload(const PayloadEntry& entry,
-                                         ByteSpan record);
+                                         const FileSlice& record);
 
 // WeightFromStored converts a torch.save tensor (legacy state dicts).
 Weight WeightFromStored(std::string name, const StoredTensor& tensor);

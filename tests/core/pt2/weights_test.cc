@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -27,6 +28,12 @@ using testutil::TorchSaveZip;
 using ::pt2onnx::testing::HasStatus;
 using ::pt2onnx::testing::ReadFixture;
 
+// A whole in-memory buffer as the file slice a weight refers to.
+FileSlice SliceOf(ByteSpan bytes) {
+  return FileSlice{std::make_shared<MemoryFile>(bytes), FileRange{0, bytes.size()}};
+}
+FileSlice SliceOf(const std::string& bytes) { return SliceOf(AsBytes(bytes)); }
+
 Weight FloatView(const std::string& storage, std::vector<int64_t> sizes,
                  std::vector<int64_t> strides, int64_t offset = 0) {
   Weight w;
@@ -35,7 +42,7 @@ Weight FloatView(const std::string& storage, std::vector<int64_t> sizes,
   w.sizes = std::move(sizes);
   w.strides = std::move(strides);
   w.storage_offset = offset;
-  w.storage = AsBytes(storage);
+  w.storage = SliceOf(storage);
   return w;
 }
 
@@ -66,14 +73,17 @@ TEST(WeightTest, Contiguity) {
   EXPECT_EQ(FloatView(kSix, {2, 3}, {3, 1}).numel(), 6);
 }
 
-TEST(WeightTest, ContiguousBytesIsAViewHonouringTheOffset) {
+TEST(WeightTest, ContiguousSliceHonoursTheOffset) {
   const Weight w = FloatView(kSix, {2, 2}, {2, 1}, 2);
-  std::optional<ByteSpan> bytes = w.ContiguousBytes();
-  ASSERT_TRUE(bytes.has_value());
+  std::optional<FileSlice> slice = w.ContiguousSlice();
+  ASSERT_TRUE(slice.has_value());
+  EXPECT_EQ(slice->range, (FileRange{2 * sizeof(float), 4 * sizeof(float)}));
+  absl::StatusOr<ByteSpan> bytes = slice->file->Read(slice->range);
+  ASSERT_TRUE(bytes.ok());
   EXPECT_EQ(bytes->data(),
-            reinterpret_cast<const uint8_t*>(kSix.data()) + 2 * sizeof(float));
+            reinterpret_cast<const uint8_t*>(kSix.data()) + 2 * sizeof(float));  // a view
   EXPECT_EQ(ToFloats(AsStringView(*bytes)), (std::vector<float>{2, 3, 4, 5}));
-  EXPECT_FALSE(FloatView(kSix, {3, 2}, {1, 3}).ContiguousBytes().has_value());
+  EXPECT_FALSE(FloatView(kSix, {3, 2}, {1, 3}).ContiguousSlice().has_value());
 }
 
 TEST(WeightTest, MaterializeTransposedView) {
@@ -113,12 +123,11 @@ TEST(WeightTest, PayloadRawRecordStridedViews) {
   const std::string ten = FloatBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   // Like strided_weights' view_b: sizes [2, 3], strides [3, 1], offset 4.
   absl::StatusOr<Weight> w =
-      WeightFromPayload(RawEntry("view_b", {2, 2}, {3, 1}, 4), AsBytes(ten));
+      WeightFromPayload(RawEntry("view_b", {2, 2}, {3, 1}, 4), SliceOf(ten));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(w->name, "view_b");
   EXPECT_TRUE(w->is_param);
-  EXPECT_EQ(w->storage.data(), reinterpret_cast<const uint8_t*>(ten.data()));
-  EXPECT_EQ(w->storage.size(), ten.size());
+  EXPECT_EQ(w->storage.range, (FileRange{0, ten.size()}));
   EXPECT_FALSE(w->IsContiguous());
   absl::StatusOr<std::string> bytes = w->Materialize();
   ASSERT_TRUE(bytes.ok());
@@ -127,12 +136,12 @@ TEST(WeightTest, PayloadRawRecordStridedViews) {
 
 TEST(WeightTest, PayloadZeroByteRecordMeansZeros) {
   absl::StatusOr<Weight> w =
-      WeightFromPayload(RawEntry("zeros", {2, 3}, {1, 2}, 5), ByteSpan());
+      WeightFromPayload(RawEntry("zeros", {2, 3}, {1, 2}, 5), SliceOf(ByteSpan()));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_TRUE(w->storage.empty());
   EXPECT_EQ(w->strides, (std::vector<int64_t>{3, 1}));  // zeros() is fresh
   EXPECT_EQ(w->storage_offset, 0);
-  EXPECT_FALSE(w->ContiguousBytes().has_value());
+  EXPECT_FALSE(w->ContiguousSlice().has_value());
   absl::StatusOr<std::string> bytes = w->Materialize();
   ASSERT_TRUE(bytes.ok()) << bytes.status();
   EXPECT_EQ(ToFloats(*bytes), std::vector<float>(6, 0.0f));
@@ -141,15 +150,15 @@ TEST(WeightTest, PayloadZeroByteRecordMeansZeros) {
 TEST(WeightTest, PayloadErrorsNameTheWeight) {
   const std::string ten = FloatBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   EXPECT_TRUE(HasStatus(
-      WeightFromPayload(RawEntry("fc.weight", {3, 4}, {4, 1}), AsBytes(ten))
+      WeightFromPayload(RawEntry("fc.weight", {3, 4}, {4, 1}), SliceOf(ten))
           .status(),
       absl::StatusCode::kOutOfRange, "weight 'fc.weight': record 'weight_0'"));
   EXPECT_TRUE(HasStatus(
-      WeightFromPayload(RawEntry("odd", {1}, {1}), AsBytes(ten).first(7))
+      WeightFromPayload(RawEntry("odd", {1}, {1}), SliceOf(AsBytes(ten).first(7)))
           .status(),
       absl::StatusCode::kInvalidArgument, "not a multiple of the 4-byte"));
   EXPECT_TRUE(HasStatus(
-      WeightFromPayload(RawEntry("neg", {2}, {-1}, 1), AsBytes(ten)).status(),
+      WeightFromPayload(RawEntry("neg", {2}, {-1}, 1), SliceOf(ten)).status(),
       absl::StatusCode::kInvalidArgument, "negative stride"));
 }
 
@@ -159,7 +168,7 @@ TEST(WeightTest, PayloadPickledRecordTopLevelTensorOrDict) {
   const std::string file = TorchSaveZip(tensor.bytes(), {{"0", kSix}});
   PayloadEntry entry = RawEntry("sub", {3, 2}, {1, 3});
   entry.use_pickle = true;
-  absl::StatusOr<Weight> w = WeightFromPayload(entry, AsBytes(file));
+  absl::StatusOr<Weight> w = WeightFromPayload(entry, SliceOf(file));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(w->strides, (std::vector<int64_t>{1, 3}));
   absl::StatusOr<std::string> bytes = w->Materialize();
@@ -172,12 +181,12 @@ TEST(WeightTest, PayloadPickledRecordTopLevelTensorOrDict) {
   dict.SetItem().Stop();
   const std::string dict_file = TorchSaveZip(dict.bytes(), {{"0", kSix}});
   absl::StatusOr<Weight> from_dict =
-      WeightFromPayload(entry, AsBytes(dict_file));
+      WeightFromPayload(entry, SliceOf(dict_file));
   ASSERT_TRUE(from_dict.ok()) << from_dict.status();
   EXPECT_TRUE(from_dict->IsContiguous());
 
   entry.sizes = {6};
-  EXPECT_TRUE(HasStatus(WeightFromPayload(entry, AsBytes(file)).status(),
+  EXPECT_TRUE(HasStatus(WeightFromPayload(entry, SliceOf(file)).status(),
                         absl::StatusCode::kInvalidArgument,
                         "weight 'sub': pickled payload has sizes [3, 2]"));
 }
@@ -216,14 +225,16 @@ TEST(WeightFixtureTest, StridedPayloadsMatchAsStrided) {
                         {"view_b", "weight_4", {2, 3}, {3, 1}, 10}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fqn);
-    absl::StatusOr<ByteSpan> record =
-        zip->Read(absl::StrCat("model/data/weights/", c.path));
+    const std::string name = absl::StrCat("model/data/weights/", c.path);
+    absl::StatusOr<ByteSpan> record = zip->Read(name);
     ASSERT_TRUE(record.ok()) << record.status();
+    absl::StatusOr<FileRange> range = zip->Locate(*zip->Find(name));
+    ASSERT_TRUE(range.ok()) << range.status();
     PayloadEntry entry = RawEntry(c.fqn, c.sizes, c.strides, c.offset);
     entry.path_name = c.path;
-    absl::StatusOr<Weight> w = WeightFromPayload(entry, *record);
+    absl::StatusOr<Weight> w = WeightFromPayload(entry, FileSlice{zip->file(), *range});
     ASSERT_TRUE(w.ok()) << w.status();
-    EXPECT_EQ(w->storage.data(), record->data());  // no copy
+    EXPECT_EQ(w->storage.range, *range);  // located, not copied
     EXPECT_EQ(w->IsContiguous(), c.strides[1] == 1);
     absl::StatusOr<std::string> dense = w->Materialize();
     ASSERT_TRUE(dense.ok()) << dense.status();
