@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/export/exit_codes.h"
 
 namespace pt2onnx::native {
 
@@ -35,13 +36,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args);
 
 std::string UsageText();
 
-// Process exit codes (documented in --help and the README).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitInternal = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitIo = 3;
-inline constexpr int kExitInvalidInput = 4;
-inline constexpr int kExitUnsupported = 5;
+// Process exit codes: core/export/exit_codes.h (shared with the wasm API).
 
 }  // namespace pt2onnx::native
 

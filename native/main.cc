@@ -15,6 +15,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
 #include "core/export/converter.h"
+#include "core/export/output_plan.h"
+#include "core/export/report.h"
 #include "core/version.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
@@ -32,21 +34,6 @@ std::string ResolvePath(const std::string& path) {
   const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
   if (cwd == nullptr || path.empty() || path[0] == '/') return path;
   return absl::StrCat(cwd, "/", path);
-}
-
-std::string HumanBytes(uint64_t n) {
-  if (n >= (uint64_t{1} << 30)) return absl::StrFormat("%.2f GiB", n / double(uint64_t{1} << 30));
-  if (n >= (uint64_t{1} << 20)) return absl::StrFormat("%.1f MiB", n / double(uint64_t{1} << 20));
-  if (n >= 1024) return absl::StrFormat("%.1f KiB", n / 1024.0);
-  return absl::StrCat(n, " B");
-}
-
-int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kUnimplemented: return kExitUnsupported;
-    case absl::StatusCode::kInternal: return kExitInternal;
-    default: return kExitInvalidInput;
-  }
 }
 
 int Fail(int code, const absl::Status& status) {
@@ -116,13 +103,10 @@ int Run(const CliFlags& flags) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
   };
   absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
-  if (!conversion.ok()) return Fail(ExitCodeFor(conversion.status()), conversion.status());
+  if (!conversion.ok()) return Fail(ExitCodeForConversion(conversion.status()), conversion.status());
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
-  log(absl::StrCat("translated ", summary.fx_nodes, " FX nodes (", summary.layout, ", torch ",
-                   summary.torch_version.empty() ? "?" : summary.torch_version, ", schema ",
-                   summary.schema_major, ".", summary.schema_minor, ") into ", summary.onnx_nodes,
-                   " ONNX nodes"));
+  log(TranslatedLine(summary));
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {
@@ -136,21 +120,15 @@ int Run(const CliFlags& flags) {
     }
   }
 
-  onnx_writer::WriteOptions write;
-  write.external_data = flags.external == CliFlags::External::kAlways
-                            ? onnx_writer::WriteOptions::ExternalData::kAlways
-                        : flags.external == CliFlags::External::kNever
-                            ? onnx_writer::WriteOptions::ExternalData::kNever
-                            : onnx_writer::WriteOptions::ExternalData::kAuto;
-  std::string base = output.substr(output.find_last_of('/') + 1);
-  write.external_data_location = absl::StrCat(base, ".data");
-  bool external = onnx_writer::UsesExternalData(summary.initializer_bytes, write);
-  if (!external && summary.initializer_bytes > (uint64_t{2000} << 20)) {
-    return Fail(kExitUnsupported,
-                absl::FailedPreconditionError(absl::StrCat(
-                    "the weights (", HumanBytes(summary.initializer_bytes),
-                    ") exceed protobuf's 2 GiB limit; drop --no-external-data")));
-  }
+  using ExternalData = onnx_writer::WriteOptions::ExternalData;
+  absl::StatusOr<OutputPlan> plan = PlanOutput(
+      summary,
+      flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
+      : flags.external == CliFlags::External::kNever ? ExternalData::kNever
+                                                      : ExternalData::kAuto,
+      output);
+  if (!plan.ok()) return Fail(kExitUnsupported, plan.status());
+  const bool external = plan->external;
 
   absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
   if (!model_file.ok()) return Fail(kExitIo, model_file.status());
@@ -172,7 +150,7 @@ int Run(const CliFlags& flags) {
   if (report && data_file != nullptr) data_sink = &progress_sink;
   if (report && data_file == nullptr) model_sink = &progress_sink;
   absl::StatusOr<onnx_writer::WriteSummary> written =
-      onnx_writer::WriteModel(conversion->model, write, *model_sink, data_sink);
+      onnx_writer::WriteModel(conversion->model, plan->write, *model_sink, data_sink);
   if (!written.ok()) return Fail(kExitIo, written.status());
   if (data_file != nullptr) {
     absl::Status committed = data_file->Commit();
@@ -181,14 +159,8 @@ int Run(const CliFlags& flags) {
   absl::Status committed = (*model_file)->Commit();
   if (!committed.ok()) return Fail(kExitIo, committed);
 
-  std::vector<std::string> top;
-  for (const auto& [op, count] : summary.op_histogram) top.push_back(absl::StrCat(op, " ", count));
-  log(absl::StrCat("wrote ", flags.output, " (", HumanBytes(written->model_bytes),
-                   written->external ? absl::StrCat(" + ", HumanBytes(written->external_bytes), " data")
-                                     : "",
-                   "): opset ", flags.opset, ", ", summary.onnx_nodes, " nodes, ",
-                   summary.parameters, " parameters"));
-  if (!flags.quiet) std::fprintf(stderr, "         ops: %s\n", absl::StrJoin(top, ", ").c_str());
+  log(WroteLine(flags.output, *written, flags.opset, summary));
+  if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(summary).c_str());
   return kExitOk;
 }
 
@@ -196,6 +168,7 @@ int Run(const CliFlags& flags) {
 }  // namespace pt2onnx::native
 
 int main(int argc, char** argv) {
+  using namespace pt2onnx;
   using namespace pt2onnx::native;
   std::vector<std::string> args(argv + 1, argv + argc);
   absl::StatusOr<CliFlags> flags = ParseCliFlags(args);
