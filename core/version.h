@@ -7,7 +7,7 @@
 
 namespace pt2onnx {
 
-inline constexpr char kPt2OnnxVersion[] = "0.1.0";
+inline constexpr char kPt2OnnxVersion[] = "0.2.0";
 
 }  // namespace pt2onnx
 

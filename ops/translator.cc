@@ -4,6 +4,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/pt2/sym_expr.h"
@@ -120,11 +122,15 @@ absl::Status UnsupportedError(const std::vector<UnsupportedOp>& ops, const OpReg
     lines.push_back(absl::StrCat("  ", op.key, " x", op.count, " (first at node '",
                                  op.first_node, "')", note));
   }
-  return absl::UnimplementedError(absl::StrCat(
+  absl::Status status = absl::UnimplementedError(absl::StrCat(
       ops.size(), " operator(s) in this program have no ONNX translation (", total,
       " node(s)):\n", absl::StrJoin(lines, "\n"),
       "\nNo ONNX file was written. Re-export with ep.run_decompositions() to lower high-level "
       "ops to core ATen, replace the ops in the model, or report them to the pt2onnx issue tracker."));
+  std::vector<std::string> listed;
+  for (const std::string& line : lines) listed.emplace_back(absl::StripLeadingAsciiWhitespace(line));
+  status.SetPayload(kUnsupportedOpsPayload, absl::Cord(absl::StrJoin(listed, "\n")));
+  return status;
 }
 
 // Translator state for one program.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
@@ -44,6 +45,11 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
                                            const TranslateOptions& options);
 
 // One unsupported target found in a program.
+// Payload of the Unimplemented status for unsupported operators: one line
+// per operator ("aten::cumprod.default x2 (first at node 'cumprod')"), so
+// front ends can list them without parsing the message.
+inline constexpr absl::string_view kUnsupportedOpsPayload = "type.pt2onnx/unsupported_ops";
+
 struct UnsupportedOp {
   std::string key;         // "aten::linalg_inv.default"
   int count = 0;

@@ -5,7 +5,9 @@
 #   3. the core and ops suites compiled to WebAssembly and run under node
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
-# Options: --no-wasm skips step 3 (quick local runs).
+#   5. the WebAssembly package: its ES-module API under node, and the page in
+#      headless Chromium, both checked byte for byte against the CLI
+# Options: --no-wasm skips steps 3 and 5 (quick local runs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -30,7 +32,18 @@ bazel test "${BAZEL_FLAGS[@]}" //...
 # the bazel-bin symlink.
 mkdir -p out/bin
 bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx
-cp -f "$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)/native/pt2onnx" out/bin/pt2onnx
+BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
+cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
+
+if [ "$wasm" = 1 ]; then
+  step "WebAssembly package, page and npm pack"
+  bazel build "${BAZEL_FLAGS[@]}" //wasm:package //wasm:npm_pack //web:site
+  rm -rf out/wasm out/web
+  mkdir -p out/wasm out/web
+  cp -rL "$BIN/wasm/package" out/wasm/package
+  cp -L "$BIN/wasm/pt2onnx.tgz" out/wasm/pt2onnx.tgz
+  cp -rL "$BIN/web/site" out/web/site
+fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly: core and ops tests under node"
@@ -39,3 +52,8 @@ fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
 PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
+
+if [ "$wasm" = 1 ]; then
+  step "WebAssembly API under node, and the page in headless Chromium"
+  node --test tests/web/
+fi

@@ -323,11 +323,15 @@ absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
                                   "' is past the end of the file"),
                      offset);
   }
-  // Read into a local buffer, not InputFile::Read: a model has one header
-  // per weight, and a streamed file would keep a copy of each.
-  uint8_t header[kLocalHeaderSize];
-  PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(window_.offset + offset, absl::MakeSpan(header)));
-  const uint8_t* p = header;
+  // One read of the header and the name the central directory expects, into
+  // a local buffer, not InputFile::Read: a model has one header per weight,
+  // and a streamed file would keep a copy of each.
+  const uint64_t wanted = std::min<uint64_t>(kLocalHeaderSize + entry.name.size(),
+                                             window_.length - offset);
+  std::string header(static_cast<size_t>(wanted), '\0');
+  PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(
+      window_.offset + offset, absl::MakeSpan(reinterpret_cast<uint8_t*>(header.data()), header.size())));
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(header.data());
   if (Le32(p) != kLocalHeaderSig) {
     return Malformed(
         absl::StrCat("bad local header signature for entry '", entry.name, "'"),
@@ -335,15 +339,8 @@ absl::StatusOr<uint64_t> ZipArchive::DataOffset(const ZipEntry& entry) const {
   }
   const uint16_t name_len = Le16(p + 26);
   const uint16_t extra_len = Le16(p + 28);
-  std::string name(name_len, '\0');
-  bool name_ok = InRange(offset + kLocalHeaderSize, name_len, window_.length);
-  if (name_ok) {
-    PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(
-        window_.offset + offset + kLocalHeaderSize,
-        absl::MakeSpan(reinterpret_cast<uint8_t*>(name.data()), name.size())));
-    name_ok = name == entry.name;
-  }
-  if (!name_ok) {
+  if (name_len != entry.name.size() || header.size() != kLocalHeaderSize + name_len ||
+      absl::string_view(header).substr(kLocalHeaderSize) != entry.name) {
     return Malformed(absl::StrCat("local header name differs from central "
                                   "directory name '",
                                   entry.name, "'"),

@@ -27,7 +27,7 @@ def _impl(ctx):
             name = "default_compile_flags",
             enabled = True,
             flag_sets = [
-                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-fexceptions", "-Wno-unused-command-line-argument"])]),
+                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-Wno-unused-command-line-argument"])]),
                 flag_set(actions = _CXX_COMPILE, flag_groups = [flag_group(flags = ["-std=c++17"])]),
                 flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-O2", "-DNDEBUG"])], with_features = [with_feature_set(features = ["opt"])]),
                 flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-g", "-O0"])], with_features = [with_feature_set(features = ["dbg"])]),
@@ -37,10 +37,19 @@ def _impl(ctx):
             name = "default_link_flags",
             enabled = True,
             flag_sets = [
-                flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-fexceptions", "-sALLOW_MEMORY_GROWTH=1"])]),
+                flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-sALLOW_MEMORY_GROWTH=1"])]),
                 flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O2"])], with_features = [with_feature_set(features = ["opt"])]),
             ],
         ),
+        # C++ exceptions through JS (ONNX's checker throws). On by default; the shipped module turns it off
+        # (wasm/package.bzl) because every call that may unwind then goes through a JS trampoline, which
+        # made conversion several times slower. Our own code never throws; there, bad_alloc aborts.
+        feature(name = "exceptions", enabled = True, flag_sets = [
+            flag_set(actions = _C_COMPILE + _CXX_COMPILE + _LINK, flag_groups = [flag_group(flags = ["-fexceptions"])]),
+        ]),
+        # Link output is a tar of NAME.mjs + NAME.wasm (emcc.sh), for modules whose .wasm must stay a separate
+        # file (browsers compile it while it downloads). NAME comes from the --pt2onnx-split-wasm=NAME linkopt.
+        feature(name = "wasm_split_output"),
         # .wasm embedded in the .js, so the link output is the single file Bazel declared. Disable per target
         # with features = ["-wasm_single_file"] only if you collect the side .wasm some other way.
         feature(name = "wasm_single_file", enabled = True, flag_sets = [

@@ -1,0 +1,136 @@
+// The browser's output path, run natively: a streamed InputFile (no mmap,
+// every byte read is counted) and a PartsSink (weights become file slices).
+// Resolving the parts against the file must give exactly the bytes the CLI's
+// path writes, and no weight byte may be read on the way.
+#include "wasm/parts_sink.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/export/converter.h"
+#include "core/export/output_plan.h"
+#include "core/onnx/model_writer.h"
+#include "gtest/gtest.h"
+#include "tests/testing/fixtures.h"
+
+namespace pt2onnx::wasm {
+namespace {
+
+using onnx_writer::StringSink;
+using ExternalData = onnx_writer::WriteOptions::ExternalData;
+
+// An InputFile that, like a browser File, is not addressable: every access
+// is a counted copy.
+class StreamedFile : public InputFile {
+ public:
+  explicit StreamedFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  absl::Status ReadInto(uint64_t offset, absl::Span<uint8_t> dst) const override {
+    absl::Status in_range = CheckRange({offset, dst.size()}, "read");
+    if (!in_range.ok()) return in_range;
+    if (!dst.empty()) std::memcpy(dst.data(), bytes_.data() + offset, dst.size());
+    bytes_read_ += dst.size();
+    return absl::OkStatus();
+  }
+  uint64_t bytes_read() const { return bytes_read_; }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+  mutable uint64_t bytes_read_ = 0;
+};
+
+std::string Resolve(const PartsSink& sink, const std::string& file, uint64_t* sliced) {
+  std::string out;
+  for (const OutputPart& part : sink.parts()) {
+    if (part.is_slice) {
+      out.append(file, part.slice.offset, part.slice.length);
+      *sliced += part.slice.length;
+    } else {
+      out += part.bytes;
+    }
+  }
+  return out;
+}
+
+TEST(PartsSinkTest, MergesNeighboursAndCopiesForeignSlices) {
+  auto input = std::make_shared<MemoryFile>(std::string("0123456789"));
+  auto other = std::make_shared<MemoryFile>(std::string("abcdef"));
+  PartsSink sink(input.get());
+  ASSERT_TRUE(sink.Write(AsBytes("he")).ok());
+  ASSERT_TRUE(sink.Write(AsBytes("ad")).ok());
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {2, 3}}).ok());
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {5, 2}}).ok());  // continues 2..5
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {0, 0}}).ok());  // nothing
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{other, {1, 2}}).ok());  // not the input: copied
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {9, 1}}).ok());
+  ASSERT_EQ(sink.parts().size(), 4u);
+  EXPECT_EQ(sink.parts()[0].bytes, "head");
+  EXPECT_TRUE(sink.parts()[1].is_slice);
+  EXPECT_EQ(sink.parts()[1].slice, (FileRange{2, 5}));
+  EXPECT_EQ(sink.parts()[2].bytes, "bc");
+  EXPECT_EQ(sink.parts()[3].slice, (FileRange{9, 1}));
+  EXPECT_EQ(sink.size(), 4u + 5 + 2 + 1);
+}
+
+struct Case {
+  const char* fixture;
+  ExternalData external;
+  bool has_strided_weights;  // those are materialized, so read
+};
+
+class StreamedConversionTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(StreamedConversionTest, SameBytesAsTheCliWithoutReadingWeights) {
+  const Case& c = GetParam();
+  std::optional<std::string> bytes = testing::ReadFixture(c.fixture);
+  ASSERT_TRUE(bytes.has_value()) << c.fixture;
+
+  // The CLI's path: the file in memory, written to plain byte sinks.
+  absl::StatusOr<Conversion> native = ConvertPt2(AsBytes(*bytes), {});
+  ASSERT_TRUE(native.ok()) << native.status();
+  absl::StatusOr<OutputPlan> plan = PlanOutput(native->summary, c.external, "model.onnx");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  StringSink native_model, native_data;
+  ASSERT_TRUE(onnx_writer::WriteModel(native->model, plan->write, native_model, &native_data).ok());
+
+  // The browser's path.
+  auto streamed = std::make_shared<StreamedFile>(*bytes);
+  absl::StatusOr<Conversion> browser = ConvertPt2(streamed, {});
+  ASSERT_TRUE(browser.ok()) << browser.status();
+  PartsSink model(streamed.get()), data(streamed.get());
+  ASSERT_TRUE(onnx_writer::WriteModel(browser->model, plan->write, model, &data).ok());
+  uint64_t sliced = 0;
+  EXPECT_EQ(Resolve(model, *bytes, &sliced), native_model.data());
+  EXPECT_EQ(Resolve(data, *bytes, &sliced), native_data.data());
+  EXPECT_EQ(plan->external, !native_data.data().empty());
+
+  EXPECT_GT(sliced, 0u) << "weights should be spliced as slices";
+  if (!c.has_strided_weights) {
+    // Everything read is outside the weight bytes.
+    EXPECT_LE(streamed->bytes_read() + sliced, bytes->size())
+        << "read " << streamed->bytes_read() << " + sliced " << sliced;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, StreamedConversionTest,
+    ::testing::Values(Case{"cnn", ExternalData::kAuto, false},
+                      Case{"cnn", ExternalData::kAlways, false},
+                      Case{"resnet18_shaped", ExternalData::kAuto, false},
+                      Case{"gpt_block", ExternalData::kAlways, false},
+                      Case{"dynamic_batch_seq", ExternalData::kAuto, false},
+                      Case{"mlp_dict_list", ExternalData::kAuto, false},
+                      Case{"strided_weights", ExternalData::kAuto, true},
+                      Case{"cnn_torch28", ExternalData::kAuto, false},   // pickled payload
+                      Case{"cnn_torch27", ExternalData::kAlways, false}),  // legacy zip
+    [](const ::testing::TestParamInfo<Case>& info) {
+      return absl::StrCat(info.param.fixture,
+                          info.param.external == ExternalData::kAlways ? "_external" : "");
+    });
+
+}  // namespace
+}  // namespace pt2onnx::wasm

@@ -1,0 +1,21 @@
+"""A transition into the shipped WebAssembly configuration, so `bazel build //wasm:package` (no --config)
+builds the module with the Emscripten toolchain, optimized, without JS-based C++ exceptions."""
+
+def _wasm_release_impl(settings, attr):
+    return {
+        "//command_line_option:cpu": "wasm",
+        "//command_line_option:crosstool_top": "//tools/toolchain/wasm:suite",
+        "//command_line_option:compilation_mode": "opt",
+        "//command_line_option:features": list(settings["//command_line_option:features"]) + ["-exceptions"],
+    }
+
+wasm_release_transition = transition(
+    implementation = _wasm_release_impl,
+    inputs = ["//command_line_option:features"],
+    outputs = [
+        "//command_line_option:cpu",
+        "//command_line_option:crosstool_top",
+        "//command_line_option:compilation_mode",
+        "//command_line_option:features",
+    ],
+)

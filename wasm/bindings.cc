@@ -1,0 +1,11 @@
+// Embind registrations: the functions js/pt2onnx.mjs calls on the module
+// object that createPt2OnnxCore() resolves to.
+#include <emscripten/bind.h>
+
+#include "wasm/convert_api.h"
+
+EMSCRIPTEN_BINDINGS(pt2onnx) {
+  emscripten::function("convert", &pt2onnx::wasm::Convert);
+  emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);
+  emscripten::function("version", &pt2onnx::wasm::Version);
+}

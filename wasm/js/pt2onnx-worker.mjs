@@ -1,0 +1,16 @@
+// The worker pt2onnx.mjs starts for convert() calls made on a page's main
+// thread: here FileReaderSync can read the File piece by piece.
+import { convert } from "./pt2onnx.mjs";
+
+self.onmessage = async ({ data }) => {
+  const onProgress = ({ stage, fraction }) => self.postMessage({ type: "progress", stage, fraction });
+  try {
+    const result = await convert(data.input, { ...data.options, onProgress });
+    self.postMessage({ type: "result", result });
+  } catch (e) {
+    self.postMessage({
+      type: "error",
+      error: { code: e?.code ?? "internal", message: String(e?.message ?? e), unsupportedOps: e?.unsupportedOps ?? [] },
+    });
+  }
+};

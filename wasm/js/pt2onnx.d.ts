@@ -1,0 +1,113 @@
+// Type declarations for the pt2onnx ES module: PyTorch exported programs
+// (.pt2 files written by torch.export.save) to ONNX, in the browser or node.
+//
+//   import { convert } from "pt2onnx";
+//   const result = await convert(file, { opset: 20 });
+//   // result.onnx (and result.data for external weights) are Blobs.
+
+/** Where the weights go: inside the .onnx, or in a separate `.onnx.data` file. */
+export type ExternalData = "auto" | "always" | "never";
+
+export interface ProgressEvent {
+  /** "read" the archive, "translate" ATen to ONNX, "optimize", "write" the output. */
+  stage: "read" | "translate" | "optimize" | "write";
+  /** Fraction of the stage done, 0..1. */
+  fraction: number;
+}
+
+/** The same options as the native CLI (`pt2onnx --help`). */
+export interface ConvertOptions {
+  /** ONNX opset, 18..23 (default 20, as torch.onnx). */
+  opset?: number;
+  /** "auto" (default) switches to external data above 1.5 GiB of weights, as torch.onnx. */
+  externalData?: ExternalData;
+  /** New names for the graph inputs, in order (a prefix may be given). */
+  inputNames?: string[];
+  /** New names for the graph outputs, in order. */
+  outputNames?: string[];
+  /** Symbolic dimension renames, e.g. { s0: "batch" }. */
+  dimNames?: Record<string, string>;
+  /** Program to convert in a multi-model archive (default: the only one, or "model"). */
+  modelName?: string;
+  /** Run the graph optimizations (default true). */
+  optimize?: boolean;
+  /**
+   * File name of the ONNX model (default: the input File's name with .onnx
+   * instead of .pt2, else "model.onnx"). The external data file is this name
+   * + ".data"; the model refers to it by that name, so keep the two together.
+   */
+  outputName?: string;
+  /** Called as the conversion advances. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface TensorInfo {
+  name: string;
+  /** ONNX element type name: "float32", "int64", "bfloat16", ... */
+  dtype: string;
+  /** Dimensions: numbers, or names of symbolic dimensions ("s0", "batch"). */
+  shape: Array<number | string>;
+}
+
+export interface ModelSummary {
+  inputs: TensorInfo[];
+  outputs: TensorInfo[];
+  /** ONNX op_type -> number of nodes. */
+  opHistogram: Record<string, number>;
+  /** Number of weight elements. */
+  parameters: number;
+  /** Bytes of all weights. */
+  initializerBytes: number;
+  opset: number;
+  fxNodes: number;
+  onnxNodes: number;
+  /** "PT2 archive" or "legacy zip (torch 2.6/2.7)". */
+  layout: string;
+  /** torch version that exported the program ("" if unrecorded). */
+  torchVersion: string;
+  /** Export schema version, "8.17". */
+  schemaVersion: string;
+}
+
+export interface ConversionResult {
+  /** The ONNX model. Weights that need no change are slices of the input, not copies. */
+  onnx: Blob;
+  onnxName: string;
+  /** External weights (null when they are inside `onnx`). */
+  data: Blob | null;
+  dataName: string | null;
+  summary: ModelSummary;
+  warnings: string[];
+  /** The conversion report, the lines the CLI prints. */
+  report: string;
+}
+
+/** Error codes, one per CLI exit code (see the README). */
+export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported";
+
+export declare class ConversionError extends Error {
+  readonly name: "ConversionError";
+  readonly code: ErrorCode;
+  /** The exit code the CLI uses for the same error. */
+  readonly exitCode: number;
+  /** For code "unsupported": the ATen operators with no translation, e.g. "aten::cumprod.default (2 nodes)". */
+  readonly unsupportedOps: string[];
+}
+
+/**
+ * Converts a .pt2 file. A File or Blob is read piece by piece: only the archive
+ * directory and the program description are copied into WebAssembly memory, so
+ * models of several GB convert in a browser tab. On a page's main thread the
+ * work runs in a Web Worker started by this module; in a worker and in node it
+ * runs in place. Rejects with a ConversionError.
+ */
+export declare function convert(
+  input: Blob | ArrayBuffer | Uint8Array,
+  options?: ConvertOptions,
+): Promise<ConversionResult>;
+
+/** The ATen overloads pt2onnx translates ("aten::add.Tensor", ...). */
+export declare function supportedOps(): Promise<string[]>;
+
+/** pt2onnx version. */
+export declare const version: string;

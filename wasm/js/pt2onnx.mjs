@@ -1,0 +1,220 @@
+// pt2onnx: PyTorch exported programs (.pt2, from torch.export.save) to ONNX,
+// in a browser or in node. The API is documented in pt2onnx.d.ts.
+//
+// How big models fit in a tab: the WebAssembly converter reads the input
+// through a synchronous reader (FileReaderSync on File.slice in a worker), so
+// only the archive directory and the program description enter wasm memory.
+// Weights come back as { offset, length } parts, turned into File.slice()
+// Blob parts, which the browser assembles without copying.
+
+export const version = "0.2.0";
+
+const inNode = typeof process !== "undefined" && !!process.versions?.node &&
+  typeof window === "undefined";
+const canReadBlobSync = typeof FileReaderSync !== "undefined";
+const onPageThread = typeof window !== "undefined" && typeof document !== "undefined";
+
+const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
+  "modelName", "optimize", "outputName", "onProgress"]);
+const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
+
+export class ConversionError extends Error {
+  constructor(code, message, unsupportedOps = []) {
+    super(message);
+    this.name = "ConversionError";
+    this.code = code;
+    this.exitCode = EXIT_CODES[code] ?? 1;
+    this.unsupportedOps = unsupportedOps;
+  }
+}
+
+let corePromise = null;
+
+function loadCore() {
+  corePromise ??= (async () => {
+    const moduleOptions = {};
+    if (inNode) {
+      // Emscripten 3.1.6's ES-module glue still uses CommonJS globals under node.
+      const { createRequire } = await import("node:module");
+      const { fileURLToPath } = await import("node:url");
+      const { dirname } = await import("node:path");
+      const { readFileSync } = await import("node:fs");
+      globalThis.require ??= createRequire(import.meta.url);
+      globalThis.__dirname ??= dirname(fileURLToPath(import.meta.url));
+      moduleOptions.wasmBinary = readFileSync(new URL("./pt2onnx-core.wasm", import.meta.url));
+    }
+    const { default: createPt2OnnxCore } = await import("./pt2onnx-core.mjs");
+    return createPt2OnnxCore(moduleOptions);
+  })();
+  return corePromise;
+}
+
+function usage(message) {
+  return new ConversionError("usage", message);
+}
+
+function checkNames(value, key) {
+  if (!Array.isArray(value) || value.some((n) => typeof n !== "string" || n.trim() === "")) {
+    throw usage(`options.${key} must be an array of non-empty strings`);
+  }
+}
+
+function checkOptions(options) {
+  if (options === null || typeof options !== "object") throw usage("options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      throw usage(`unknown option '${key}'; known: ${[...OPTION_KEYS].join(", ")}`);
+    }
+  }
+  const { opset, externalData, dimNames, modelName, optimize, outputName, onProgress } = options;
+  if (opset !== undefined && !(Number.isInteger(opset) && opset >= 18 && opset <= 23)) {
+    throw usage(`options.opset must be an integer from 18 to 23, got ${opset}`);
+  }
+  if (externalData !== undefined && !["auto", "always", "never"].includes(externalData)) {
+    throw usage(`options.externalData must be "auto", "always" or "never", got ${externalData}`);
+  }
+  if (options.inputNames !== undefined) checkNames(options.inputNames, "inputNames");
+  if (options.outputNames !== undefined) checkNames(options.outputNames, "outputNames");
+  if (dimNames !== undefined) {
+    if (dimNames === null || typeof dimNames !== "object" ||
+        Object.values(dimNames).some((n) => typeof n !== "string" || n.trim() === "")) {
+      throw usage("options.dimNames must map dimension names to non-empty strings, e.g. { s0: \"batch\" }");
+    }
+  }
+  if (modelName !== undefined && typeof modelName !== "string") throw usage("options.modelName must be a string");
+  if (optimize !== undefined && typeof optimize !== "boolean") throw usage("options.optimize must be a boolean");
+  if (outputName !== undefined && (typeof outputName !== "string" || outputName.trim() === "")) {
+    throw usage("options.outputName must be a non-empty file name");
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw usage("options.onProgress must be a function");
+  }
+}
+
+// "cnn.pt2" -> "cnn.onnx", as the CLI names its default output.
+function defaultOutputName(input) {
+  const name = typeof input?.name === "string" && input.name !== "" ? input.name : "model.pt2";
+  return (name.endsWith(".pt2") ? name.slice(0, -4) : name) + ".onnx";
+}
+
+function bytesReader(bytes) {
+  return {
+    size: bytes.length,
+    readInto(offset, dst) {
+      dst.set(bytes.subarray(offset, offset + dst.length));
+    },
+  };
+}
+
+function blobReader(blob) {
+  const reader = new FileReaderSync();
+  return {
+    size: blob.size,
+    readInto(offset, dst) {
+      try {
+        const piece = reader.readAsArrayBuffer(blob.slice(offset, offset + dst.length));
+        if (piece.byteLength !== dst.length) return `the file changed while it was being read`;
+        dst.set(new Uint8Array(piece));
+      } catch (e) {
+        return String(e?.message ?? e);
+      }
+      return undefined;
+    },
+  };
+}
+
+function assemble(parts, slice) {
+  return new Blob(parts.map((p) => (p instanceof Uint8Array ? p : slice(p.offset, p.offset + p.length))),
+    { type: "application/octet-stream" });
+}
+
+async function convertHere(input, options) {
+  let source;
+  let slice;
+  if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    source = bytesReader(bytes);
+    slice = (a, b) => bytes.subarray(a, b);
+  } else if (canReadBlobSync) {
+    source = blobReader(input);
+    slice = (a, b) => input.slice(a, b);
+  } else {
+    // node (no FileReaderSync): Blobs are read whole.
+    const bytes = new Uint8Array(await input.arrayBuffer());
+    source = bytesReader(bytes);
+    slice = (a, b) => bytes.subarray(a, b);
+  }
+  const core = await loadCore();
+  const { onProgress, ...rest } = options;
+  const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
+    inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
+  const progress = (stage, fraction) => {
+    try {
+      onProgress?.({ stage, fraction });
+    } catch {
+      // A failing callback must not unwind through the converter.
+    }
+  };
+  let out;
+  try {
+    out = core.convert(source, coreOptions, progress);
+  } catch (e) {
+    corePromise = null;  // an aborted module cannot be reused
+    throw new ConversionError("internal",
+      `the converter stopped (${e?.message ?? e}); the model may be too large for this ` +
+      `browser's WebAssembly memory`);
+  }
+  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+  return {
+    onnx: assemble(out.model, slice),
+    onnxName: out.onnxName,
+    data: out.data === null ? null : assemble(out.data, slice),
+    dataName: out.dataName,
+    summary: out.summary,
+    warnings: out.warnings,
+    report: out.report,
+  };
+}
+
+// On a page's main thread a Blob cannot be read synchronously, and a long
+// conversion would freeze the page: run it in a module worker instead.
+function convertInWorker(input, options) {
+  const { onProgress, ...rest } = options;
+  const worker = new Worker(new URL("./pt2onnx-worker.mjs", import.meta.url), { type: "module" });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if (data.type === "progress") {
+        try {
+          onProgress?.({ stage: data.stage, fraction: data.fraction });
+        } catch {
+          // ignore, as in place
+        }
+        return;
+      }
+      worker.terminate();  // frees the worker's wasm memory
+      if (data.type === "result") resolve(data.result);
+      else reject(new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new ConversionError("internal", `the conversion worker failed: ${event.message ?? "unknown error"}`));
+    };
+    worker.postMessage({ input, options: rest });
+  });
+}
+
+export async function convert(input, options = {}) {
+  const isBytes = input instanceof Uint8Array || input instanceof ArrayBuffer;
+  const isBlob = typeof Blob !== "undefined" && input instanceof Blob;
+  if (!isBytes && !isBlob) {
+    throw usage("convert() takes a File, Blob, ArrayBuffer or Uint8Array holding a .pt2 file");
+  }
+  checkOptions(options);
+  if (isBlob && onPageThread && !canReadBlobSync) return convertInWorker(input, options);
+  return convertHere(input, options);
+}
+
+export async function supportedOps() {
+  const core = await loadCore();
+  return core.supportedOps();
+}
