@@ -5,11 +5,14 @@
 #
 # What it installs:
 #   * Debian packages: Bazel 4.2.3 (bazel-bootstrap) + Debian's rule repos, protoc/libprotobuf 3.21.12,
-#     googletest, RapidJSON (header-only JSON parser), Emscripten 3.1.6 (wasm build), Node (tests).
+#     googletest, RapidJSON (header-only JSON parser), Emscripten 3.1.6 (wasm build), Node (tests),
+#     Chromium + Liberation fonts (headless browser tests of the web page).
 #   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.17.0 (trixie),
 #     abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
 #   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
 #     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
+#   * tests/web/node_modules: playwright-core (npm ci of tests/web/package-lock.json), which drives the
+#     system Chromium; no browser is downloaded.
 # Each step is skipped when its result is already present, so re-running costs a few seconds.
 set -euo pipefail
 
@@ -25,6 +28,7 @@ DEB_PACKAGES=(
   bazel-bootstrap bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-proto bazel-skylib
   protobuf-compiler libprotobuf-dev googletest libgtest-dev rapidjson-dev
   emscripten python3-venv xz-utils
+  chromium fonts-liberation
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
@@ -85,6 +89,16 @@ if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQ" "$VENV/.requirements"; then
   $PY -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQ"
   cp "$REQ" "$VENV/.requirements"
+fi
+
+# ---- Browser test tools -----------------------------------------------------------------------------
+# --ignore-scripts: playwright-core must not fetch a browser of its own; tests use /usr/bin/chromium.
+WEB="$ROOT/tests/web"
+if [ ! -d "$WEB/node_modules/playwright-core" ] || ! cmp -s "$WEB/package-lock.json" "$WEB/node_modules/.setup-lock"; then
+  command -v npm >/dev/null || { echo "setup: npm (Node.js 20 or newer) is needed for the browser tests" >&2; exit 1; }
+  log "installing browser test tools in tests/web/node_modules (playwright-core)"
+  (cd "$WEB" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$WEB/package-lock.json" "$WEB/node_modules/.setup-lock"
 fi
 
 log "ready"
