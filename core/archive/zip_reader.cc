@@ -27,6 +27,7 @@ constexpr uint64_t kEocdSize = 22;
 constexpr uint64_t kZip64EocdSize = 56;
 constexpr uint64_t kZip64LocatorSize = 20;
 constexpr uint64_t kMaxCommentSize = 0xFFFF;
+constexpr uint64_t kShortTail = 1024;
 constexpr uint16_t kZip64ExtraTag = 0x0001;
 constexpr uint16_t kFlagEncrypted = 0x0001;
 
@@ -105,11 +106,22 @@ absl::StatusOr<EndRecord> ReadEndRecord(const WindowReader& zip) {
         "not a zip archive: ", size,
         " bytes is shorter than an end-of-central-directory record"));
   }
-  const uint64_t tail_size = std::min<uint64_t>(size, kEocdSize + kMaxCommentSize);
-  const uint64_t tail_base = size - tail_size;
+  // Archives rarely carry a comment, so look in a short tail first and only
+  // then in the longest one a comment allows: every byte read is a copy
+  // when the file is streamed.
+  uint64_t tail_size = std::min<uint64_t>(size, kShortTail);
+  uint64_t tail_base = size - tail_size;
   PT2ONNX_ASSIGN_OR_RETURN(ByteSpan tail, zip.Read(tail_base, tail_size));
+  absl::StatusOr<uint64_t> found = FindEocd(tail, size);
+  if (!found.ok() && tail_size < std::min<uint64_t>(size, kEocdSize + kMaxCommentSize)) {
+    tail_size = std::min<uint64_t>(size, kEocdSize + kMaxCommentSize);
+    tail_base = size - tail_size;
+    PT2ONNX_ASSIGN_OR_RETURN(tail, zip.Read(tail_base, tail_size));
+    found = FindEocd(tail, size);
+  }
+  if (!found.ok()) return found.status();
   EndRecord end;
-  PT2ONNX_ASSIGN_OR_RETURN(uint64_t eocd_in_tail, FindEocd(tail, size));
+  const uint64_t eocd_in_tail = *found;
   end.eocd_offset = tail_base + eocd_in_tail;
   const uint8_t* p = tail.data() + eocd_in_tail;
   const uint16_t disk = Le16(p + 4);
