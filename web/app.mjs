@@ -15,8 +15,11 @@ const STAGES = [
 ];
 
 const ADVICE = {
-  invalid_input: "The file is not a .pt2 that pt2onnx can read. Save the program with torch.export.save " +
-    "(torch 2.6 or newer); files written by torch.save or torch.jit.save are something else.",
+  invalid_input: "pt2onnx could not read this file as an exported program. It must be saved with " +
+    "torch.export.save (torch 2.6 or newer); files written by torch.save or torch.jit.save are something else.",
+  // invalid_input also covers names given in the Options (an unknown program, a clashing tensor name).
+  invalid_names: "Check the Options: the message may be about a model or tensor name given there. Otherwise, " +
+    "the file must be a program saved with torch.export.save (torch 2.6 or newer).",
   unsupported: "The file was read, but the program uses operators or features pt2onnx cannot convert yet.",
   io: "The file could not be read. If it was moved, changed or is on a removable or network drive, choose it again.",
   usage: "An option was not accepted. Check the Options and try again.",
@@ -318,7 +321,7 @@ function startPage() {
     } catch (err) {
       finish("Failed.");
       try {
-        showError(err);
+        showError(err, options);
       } finally {
         setState("error");  // even if drawing failed, so that nobody waits for ever
       }
@@ -421,7 +424,7 @@ function startPage() {
 
   // ---- Errors ----
 
-  function showError(err) {
+  function showError(err, options) {
     let errorCode = "internal";
     let message = String(err?.message ?? err);
     let unsupported = [];
@@ -435,7 +438,9 @@ function startPage() {
       $("error-code").textContent = errorCode;
     }
     $("error-message").textContent = message;
-    $("error-advice").textContent = ADVICE[errorCode] ?? "";
+    const namesGiven = options.modelName || options.inputNames || options.outputNames;
+    const advice = errorCode === "invalid_input" && namesGiven ? "invalid_names" : errorCode;
+    $("error-advice").textContent = ADVICE[advice] ?? "";
     $("unsupported-ops").replaceChildren(...unsupported.map((entry) => {
       // "aten::cumprod.default (2 nodes)": the operator as code, the count as text.
       const [, op, rest] = /^(\S+)(.*)$/s.exec(entry) ?? [null, entry, ""];
