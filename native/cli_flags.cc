@@ -45,9 +45,10 @@ std::string UsageText() {
       "  --version                print the version\n"
       "\n"
       "exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read the input or\n"
-      "write the output, 4 the input is not a valid .pt2 (or a name given with --input-names/\n"
-      "--output-names clashes with one in it), 5 the program uses operators or\n"
-      "features pt2onnx cannot convert yet. On any error no output file is left behind.\n");
+      "write the output, 4 the input is not a valid .pt2 (or a rename given with --input-names,\n"
+      "--output-names or --dim-name clashes with a name in it or matches nothing), 5 the program\n"
+      "uses operators or features pt2onnx cannot convert yet. On any error no output file is\n"
+      "left behind.\n");
 }
 
 absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {

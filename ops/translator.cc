@@ -1,5 +1,6 @@
 #include "ops/translator.h"
 
+#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -147,11 +148,14 @@ class ProgramTranslator {
 
   absl::StatusOr<ir::Model> Run() {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
+    PT2ONNX_RETURN_IF_ERROR(CheckDimNames());
     PT2ONNX_RETURN_IF_ERROR(AddInputs());
     for (const pt2::Node& node : program_.graph.nodes) {
       PT2ONNX_RETURN_IF_ERROR(TranslateNode(node));
     }
     PT2ONNX_RETURN_IF_ERROR(AddOutputs());
+    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, tensor_inputs_, "input"));
+    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.output_names, builder_.graph().outputs.size(), "output"));
     AddValueInfo();
     PT2ONNX_RETURN_IF_ERROR(ApplyRenames());
 
@@ -165,6 +169,38 @@ class ProgramTranslator {
   }
 
  private:
+  // A rename that matches nothing is a typo the user should hear about, not
+  // a silent no-op (e.g. --dim-name s0=batch when the program's symbol is s54).
+  absl::Status CheckDimNames() const {
+    if (options_.dim_names.empty()) return absl::OkStatus();
+    std::set<std::string> symbols;
+    for (const auto& [name, meta] : program_.graph.tensor_values) {
+      for (const pt2::SymInt& s : meta.sizes) {
+        if (s.is_symbolic) symbols.insert(pt2::SymExprToString(s.expr));
+      }
+    }
+    for (const auto& [from, to] : options_.dim_names) {
+      if (symbols.count(from) == 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "cannot rename dimension '", from, "': the program has no such symbolic dimension (",
+            symbols.empty() ? "it has only static shapes"
+                            : absl::StrCat("it has: ", absl::StrJoin(symbols, ", ")),
+            ")"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // More names than there are inputs/outputs means the user expected a
+  // different signature; say so instead of dropping the extra names.
+  static absl::Status CheckNameCount(const std::vector<std::string>& names, size_t count,
+                                     absl::string_view what) {
+    if (names.size() <= count) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(names.size(), " ", what, " names were given (",
+                                                   absl::StrJoin(names, ", "), ") but the program has ",
+                                                   count, " tensor ", what, "s"));
+  }
+
   absl::Status AddInputs() {
     ir::Graph& graph = builder_.graph();
     size_t user_index = 0;
@@ -188,6 +224,7 @@ class ProgramTranslator {
             builder_.Bind(arg.name, name);
             builder_.MarkExternal(name);
             ++user_index;
+            ++tensor_inputs_;
           } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
                       arg.kind == Kind::kSymBool) && arg.sym.is_name) {
             DataType dtype = arg.kind == Kind::kSymInt    ? DataType::kInt64
@@ -412,6 +449,7 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;
+  size_t tensor_inputs_ = 0;  // user inputs that are tensors (what --input-names renames)
   int64_t node_counter_ = 0;
 };
 

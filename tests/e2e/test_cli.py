@@ -88,6 +88,18 @@ def test_renames_that_clash_are_refused(pt2onnx, tmp_path, flags, needle):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("model, flags, needles", [
+    (DYNAMIC, ["--dim-name", "s0=batch"], ["cannot rename dimension 's0'", "it has: s"]),
+    (CNN, ["--dim-name", "s0=batch"], ["only static shapes"]),
+    (CNN, ["--input-names", "a,b"], ["2 input names were given (a, b)", "1 tensor inputs"]),
+    (CNN, ["--output-names", "y,z"], ["2 output names were given", "1 tensor outputs"]),
+])
+def test_renames_that_match_nothing_are_refused(pt2onnx, tmp_path, model, flags, needles):
+    out = tmp_path / "typo.onnx"
+    assert_fails(pt2onnx(model, "-o", out, *flags, check=False), 4, *needles)
+    assert not out.exists()
+
+
 def test_missing_input_file(pt2onnx, tmp_path):
     assert_fails(pt2onnx(tmp_path / "nope.pt2", check=False), 3, "cannot open", "nope.pt2")
 

@@ -7,15 +7,19 @@ def _wasm_release_impl(settings, attr):
         "//command_line_option:crosstool_top": "//tools/toolchain/wasm:suite",
         "//command_line_option:compilation_mode": "opt",
         "//command_line_option:features": list(settings["//command_line_option:features"]) + ["-exceptions"],
+        "//command_line_option:copt": list(settings["//command_line_option:copt"]) + ["-O3"],
+        "//command_line_option:linkopt": list(settings["//command_line_option:linkopt"]) + ["-O3"],
     }
 
 wasm_release_transition = transition(
     implementation = _wasm_release_impl,
-    inputs = ["//command_line_option:features"],
+    inputs = ["//command_line_option:features", "//command_line_option:copt", "//command_line_option:linkopt"],
     outputs = [
         "//command_line_option:cpu",
         "//command_line_option:crosstool_top",
         "//command_line_option:compilation_mode",
         "//command_line_option:features",
+        "//command_line_option:copt",
+        "//command_line_option:linkopt",
     ],
 )

@@ -1,0 +1,146 @@
+// The page in real headless Chromium: upload each fixture, wait for the
+// result, download, and compare with what the native CLI writes for the same
+// options; corrupt and unsupported files show clear errors.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, startServer } from "./browser.mjs";
+import { runCli } from "./cli.mjs";
+import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
+
+requireBuilt(CLI, "the pt2onnx CLI");
+requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
+
+let server;
+let browser;
+const consoleErrors = [];
+
+before(async () => {
+  server = await startServer(SITE);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// A fresh page (its own worker and wasm memory) per test.
+async function openPage() {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-state="idle"]');
+  return page;
+}
+
+// Sets the page's option controls for `options` (the API's names).
+async function setOptions(page, options) {
+  if (Object.keys(options).length === 0) return;
+  await page.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = true; });
+  if (options.opset !== undefined) await page.selectOption("#opt-opset", String(options.opset));
+  if (options.externalData !== undefined) await page.selectOption("#opt-external", options.externalData);
+  if (options.inputNames) await page.fill("#opt-input-names", options.inputNames.join(", "));
+  if (options.outputNames) await page.fill("#opt-output-names", options.outputNames.join(", "));
+  if (options.dimNames) {
+    await page.fill("#opt-dim-names", Object.entries(options.dimNames).map(([k, v]) => `${k}=${v}`).join(", "));
+  }
+  if (options.optimize === false) await page.uncheck("#opt-optimize");
+}
+
+async function convertIn(page, path, options = {}) {
+  await setOptions(page, options);
+  await page.setInputFiles("#file-input", path);
+  await page.click("#convert");
+  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+}
+
+const CASES = [
+  ["cnn", {}],
+  ["resnet18_shaped", { opset: 18 }],
+  ["gpt_block", { externalData: "always" }],
+  ["dynamic_batch_seq", { dimNames: { s54: "batch" }, inputNames: ["tokens"] }],
+  ["mlp_dict_list", { outputNames: ["y0"], optimize: false }],
+  ["strided_weights", {}],
+  ["cnn_torch27", {}],
+  ["cnn_torch28", { opset: 23 }],
+];
+
+for (const [name, options] of CASES) {
+  test(`page: ${name} ${JSON.stringify(options)} downloads the CLI's exact bytes`, async () => {
+    // The page names the output after the uploaded file, like the CLI's default.
+    const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
+    const upload = join(dir, `${name}.pt2`);
+    writeFileSync(upload, readFileSync(join(FIXTURES, name, "model.pt2")));
+    const expected = runCli(upload, `${name}.onnx`, options);
+    assert.equal(expected.status, 0, expected.stderr);
+
+    const page = await openPage();
+    assert.equal(await convertIn(page, upload, options), "done", await page.textContent("body"));
+    const onnx = await download(page, "#download-onnx");
+    assert.equal(onnx.name, `${name}.onnx`);
+    assert.ok(onnx.bytes.equals(expected.onnx), `${name}: downloaded .onnx differs from the CLI's`);
+    if (expected.data === null) {
+      assert.ok(!(await page.isVisible("#download-data")), "no data file expected");
+    } else {
+      const data = await download(page, "#download-data");
+      assert.equal(data.name, `${name}.onnx.data`);
+      assert.ok(data.bytes.equals(expected.data), `${name}: downloaded .onnx.data differs`);
+    }
+    const summary = await page.textContent("#summary");
+    assert.match(summary, /float32|int64|bfloat16/);
+    assert.match(await page.textContent("#report"), /translated \d+ FX nodes/);
+    await page.context().close();
+  });
+}
+
+test("page: a corrupt file shows the CLI's error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
+  const bytes = readFileSync(join(FIXTURES, "cnn", "model.pt2"));
+  const broken = join(dir, "broken.pt2");
+  writeFileSync(broken, bytes.subarray(0, bytes.length - 100));
+  const cli = runCli(broken, "broken.onnx");
+  assert.equal(cli.status, 4);
+
+  const page = await openPage();
+  assert.equal(await convertIn(page, broken), "error");
+  const message = (await page.textContent("#error-message")).trim();
+  assert.equal(`pt2onnx: error: ${message}`, cli.stderr.trim());
+  assert.match(await page.textContent("#error-code"), /invalid_input/);
+  assert.ok(!(await page.isVisible("#download-onnx")));
+  await page.context().close();
+});
+
+test("page: a text file is refused with advice", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
+  const notes = join(dir, "notes.txt");
+  writeFileSync(notes, "not a model");
+  const page = await openPage();
+  assert.equal(await convertIn(page, notes), "error");
+  assert.match(await page.textContent("#error-message"), /not a \.pt2 file/);
+  await page.context().close();
+});
+
+test("page: unsupported operators are listed", async () => {
+  const page = await openPage();
+  assert.equal(await convertIn(page, join(FIXTURES, "unsupported_aten_op", "model.pt2")), "error");
+  assert.match(await page.textContent("#error-code"), /unsupported/);
+  const ops = await page.$$eval("#unsupported-ops li", (items) => items.map((li) => li.textContent));
+  assert.ok(ops.length >= 1);
+  assert.ok(ops.every((op) => op.startsWith("aten::")), ops.join("; "));
+  await page.context().close();
+});
+
+test("page: no console errors", () => {
+  assert.deepEqual(consoleErrors, []);
+});

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Benchmark: the WebAssembly build against the native CLI, side by side in
+// one run, and a multi-GB .pt2 converted in headless Chromium with the tab's
+// peak memory.
+//
+//   node tools/bench/wasm_vs_native.mjs [--runs 5] [--large path/to/large.pt2]
+//
+// Needs what tools/test.sh builds (out/bin/pt2onnx, out/wasm/package,
+// out/web/site) and tests/web/node_modules (playwright-core). A large .pt2
+// comes from tools/bench/large_model.py (needs torch). Times are medians of
+// in-process runs of the same work on both sides: native is
+// //tools/bench:convert_bench (built here with -c opt: read, convert, write
+// the ONNX bytes to memory), wasm is convert() with the module loaded (the
+// same work, plus assembling the output Blobs), after a second of warm-up.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { launchBrowser, startServer } from "../../tests/web/browser.mjs";
+import { CLI, FIXTURES, PACKAGE, REPO, SITE, requireBuilt } from "../../tests/web/paths.mjs";
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const RUNS = Number(flag("--runs", "5"));
+const LARGE = flag("--large", null);
+const FIXTURE_NAMES = ["cnn", "resnet18_shaped", "gpt_block", "dynamic_batch_seq", "decomposed_cnn",
+  "mlp_dict_list", "cnn_torch27"];
+
+for (const [path, what] of [[CLI, "the CLI"], [join(PACKAGE, "pt2onnx.mjs"), "the package"],
+  [join(SITE, "index.html"), "the page"]]) requireBuilt(path, what);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (s) => `${(s * 1000).toFixed(1)} ms`;
+const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+// Median seconds per file of the native in-process benchmark.
+function nativeMedians(inputs) {
+  const bazel = (...a) => spawnSync("bazel", a, { encoding: "utf8", cwd: REPO });
+  const built = bazel("build", "-c", "opt", "//tools/bench:convert_bench");
+  if (built.status !== 0) throw new Error(`building convert_bench failed:\n${built.stderr}`);
+  const bin = join(bazel("info", "-c", "opt", "bazel-bin").stdout.trim(), "tools", "bench", "convert_bench");
+  const run = spawnSync(bin, [String(RUNS), ...inputs], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`convert_bench failed: ${run.stderr}`);
+  return new Map(run.stdout.trim().split("\n").map((l) => l.split(" ")).map(([f, s]) => [f, Number(s)]));
+}
+
+function nativeWall(input, dir, extra = []) {
+  const t = performance.now();
+  const run = spawnSync(CLI, [input, "-o", join(dir, "model.onnx"), "-q", ...extra], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`pt2onnx failed: ${run.stderr}`);
+  return (performance.now() - t) / 1000;
+}
+
+// Resident memory of every process descending from this one (Chromium's
+// browser, renderer and helper processes), split by role.
+function chromiumMemory() {
+  const parent = new Map();
+  const info = new Map();
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const ppid = Number(status.match(/PPid:\s+(\d+)/)[1]);
+      const rss = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      parent.set(Number(pid), ppid);
+      info.set(Number(pid), { rss, renderer: cmd.includes("--type=renderer") });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const isOurs = (pid) => {
+    for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === process.pid) return p !== pid;
+    return false;
+  };
+  let renderer = 0;
+  let total = 0;
+  for (const [pid, { rss, renderer: isRenderer }] of info) {
+    if (!isOurs(pid)) continue;
+    total += rss;
+    if (isRenderer) renderer += rss;
+  }
+  return { renderer, total };
+}
+
+async function sha256(path) {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+const work = mkdtempSync(join(tmpdir(), "pt2onnx-bench-"));
+const { convert } = await import(join(PACKAGE, "pt2onnx.mjs"));
+const server = await startServer(SITE);
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.evaluate(async () => { window.pt2onnx = await import("./pt2onnx/pt2onnx.mjs"); });
+
+  console.log(`pt2onnx wasm vs native (in process, -c opt), median of ${RUNS} runs ` +
+    `(this machine: ${(await import("node:os")).cpus().length} cores)\n`);
+  console.log("| fixture | size | native | wasm (node) | wasm (Chromium) | node/native | Chromium/native |");
+  console.log("|---|---|---|---|---|---|---|");
+  const ratios = { node: [], chromium: [] };
+  const natives = nativeMedians(FIXTURE_NAMES.map((name) => join(FIXTURES, name, "model.pt2")));
+  for (const name of FIXTURE_NAMES) {
+    const input = join(FIXTURES, name, "model.pt2");
+    const bytes = new Uint8Array(readFileSync(input));
+    const native = natives.get(input);
+    // Warm up for a second: V8 first runs wasm through its baseline compiler
+    // and tiers hot functions up to the optimizing one while they run.
+    for (const t0 = performance.now(); performance.now() - t0 < 1000;) await convert(bytes);
+    const nodeTimes = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      await convert(bytes);
+      nodeTimes.push((performance.now() - t) / 1000);
+    }
+    const chromeTimes = await page.evaluate(async ({ b64, runs }) => {
+      const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      for (const t0 = performance.now(); performance.now() - t0 < 1000;) await window.pt2onnx.convert(data);
+      const times = [];
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        await window.pt2onnx.convert(data);
+        times.push((performance.now() - t) / 1000);
+      }
+      return times;
+    }, { b64: Buffer.from(bytes).toString("base64"), runs: RUNS });
+    const n = median(nodeTimes);
+    const c = median(chromeTimes);
+    ratios.node.push(n / native);
+    ratios.chromium.push(c / native);
+    console.log(`| ${name} | ${(bytes.length / 1024).toFixed(0)} KiB | ${ms(native)} | ${ms(n)} | ${ms(c)} | ` +
+      `${(n / native).toFixed(2)}x | ${(c / native).toFixed(2)}x |`);
+  }
+  const geo = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+  console.log(`\ngeometric mean wasm/native: node ${geo(ratios.node).toFixed(2)}x, ` +
+    `Chromium ${geo(ratios.chromium).toFixed(2)}x (goal: within 2x)`);
+  await page.close();
+
+  if (LARGE) {
+    if (!existsSync(LARGE)) throw new Error(`no such file: ${LARGE}`);
+    const size = statSync(LARGE).size;
+    console.log(`\nlarge model: ${LARGE} (${gib(size)})`);
+    const nativeDir = mkdtempSync(join(work, "native-"));
+    const nativeTime = nativeWall(LARGE, nativeDir);
+    console.log(`native CLI: ${nativeTime.toFixed(2)} s (wall, process)`);
+
+    const context = await browser.newContext({ acceptDownloads: true });
+    const tab = await context.newPage();
+    await tab.goto(server.url);
+    await tab.waitForSelector('body[data-state="idle"]');
+    const before = chromiumMemory();
+    let peak = { ...before };
+    const sampler = setInterval(() => {
+      const m = chromiumMemory();
+      peak = { renderer: Math.max(peak.renderer, m.renderer), total: Math.max(peak.total, m.total) };
+    }, 50);
+    await tab.setInputFiles("#file-input", LARGE);
+    const t = performance.now();
+    await tab.click("#convert");
+    await tab.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 600_000 });
+    const seconds = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    const state = await tab.evaluate(() => document.body.dataset.state);
+    if (state !== "done") throw new Error(`conversion failed: ${await tab.textContent("#error-message")}`);
+    console.log(`Chromium page: ${seconds.toFixed(2)} s from click to result ` +
+      `(${(seconds / nativeTime).toFixed(2)}x native)`);
+    console.log(`peak memory during conversion: renderer processes (tab + its worker) ${mib(peak.renderer)} ` +
+      `(${mib(before.renderer)} before), all Chromium processes ${mib(peak.total)} ` +
+      `(${mib(before.total)} before); the input is ${gib(size)}`);
+
+    const downloads = [];
+    for (const selector of ["#download-onnx", "#download-data"]) {
+      if (!(await tab.isVisible(selector))) continue;
+      const [d] = await Promise.all([tab.waitForEvent("download"), tab.click(selector)]);
+      downloads.push({ name: d.suggestedFilename(), path: await d.path() });
+    }
+    const base = LARGE.split("/").pop().replace(/\.pt2$/, "");
+    nativeWall(LARGE, nativeDir, []);  // same output names as the page
+    spawnSync(CLI, [LARGE, "-o", join(nativeDir, `${base}.onnx`), "-q"]);
+    for (const d of downloads) {
+      const same = (await sha256(d.path)) === (await sha256(join(nativeDir, d.name)));
+      console.log(`download ${d.name}: ${gib(statSync(d.path).size)}, ${same ? "identical to" : "DIFFERS from"} the CLI's`);
+      if (!same) process.exitCode = 1;
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}
