@@ -25,6 +25,13 @@ namespace {
 using emscripten::val;
 using ExternalData = onnx_writer::WriteOptions::ExternalData;
 
+// Built on first use and kept for the module's life: a page or hub converts
+// many models, and the table does not change.
+const ops::OpRegistry& Registry() {
+  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
+  return *registry;
+}
+
 // The JS-side options, already type-checked by js/pt2onnx.mjs.
 struct ApiOptions {
   ConvertOptions convert;
@@ -43,6 +50,7 @@ std::vector<std::string> Strings(const val& array) {
 
 ApiOptions ReadOptions(const val& js) {
   ApiOptions o;
+  o.convert.registry = &Registry();
   if (Has(js, "opset")) o.convert.translate.opset = js["opset"].as<int>();
   if (Has(js, "externalData")) {
     const std::string mode = js["externalData"].as<std::string>();
@@ -198,7 +206,7 @@ val Convert(val reader, val js_options, val progress) {
 
 val SupportedOps() {
   val list = val::array();
-  for (const std::string& key : ops::CreateDefaultRegistry().Keys()) list.call<void>("push", key);
+  for (const std::string& key : Registry().Keys()) list.call<void>("push", key);
   return list;
 }
 

@@ -1,6 +1,7 @@
 #include "core/export/converter.h"
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -28,7 +29,9 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   report("read", 1);
 
   report("translate", 0);
-  ops::OpRegistry registry = ops::CreateDefaultRegistry();
+  std::optional<ops::OpRegistry> own_registry;
+  if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
+  const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
   ops::TranslateOptions translate = options.translate;
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,

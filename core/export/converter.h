@@ -21,6 +21,7 @@
 #include "core/bytes.h"
 #include "core/input_file.h"
 #include "core/ir/graph.h"
+#include "ops/registry.h"
 #include "ops/translator.h"
 
 namespace pt2onnx {
@@ -29,6 +30,10 @@ struct ConvertOptions {
   ops::TranslateOptions translate;
   bool optimize = true;
   std::string model_name;  // program in a multi-model archive ("" = default)
+  // Translations to use; null builds ops::CreateDefaultRegistry() for this
+  // call. Front ends that convert many models (a hub, the wasm module) build
+  // it once and pass it here; it must outlive the call.
+  const ops::OpRegistry* registry = nullptr;
 };
 
 // Called at each stage ("read", "translate", "optimize") with the fraction of

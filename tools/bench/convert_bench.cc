@@ -15,13 +15,18 @@
 #include "core/export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "native/mapped_file.h"
+#include "ops/registry.h"
 
 namespace {
 
-// One conversion, as wasm/convert_api.cc does it; false on failure.
+// One conversion, as wasm/convert_api.cc does it (the registry built once);
+// false on failure.
 bool ConvertOnce(pt2onnx::ByteSpan bytes) {
   using namespace pt2onnx;
-  absl::StatusOr<Conversion> conversion = ConvertPt2(bytes, {});
+  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
+  ConvertOptions options;
+  options.registry = registry;
+  absl::StatusOr<Conversion> conversion = ConvertPt2(bytes, options);
   if (!conversion.ok()) return false;
   absl::StatusOr<OutputPlan> plan = PlanOutput(
       conversion->summary, onnx_writer::WriteOptions::ExternalData::kAuto, "model.onnx");
