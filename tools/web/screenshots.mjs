@@ -4,7 +4,8 @@
 // for a model with unsupported operators.
 //
 //   node tools/web/screenshots.mjs [--out web/screenshots]
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser, startServer } from "../../tests/web/browser.mjs";
 import { FIXTURES, REPO, SITE, requireBuilt } from "../../tests/web/paths.mjs";
@@ -13,6 +14,13 @@ const i = process.argv.indexOf("--out");
 const out = i >= 0 ? process.argv[i + 1] : join(REPO, "web", "screenshots");
 requireBuilt(join(SITE, "index.html"), "the page");
 mkdirSync(out, { recursive: true });
+// Upload under the fixture's name, as a user's file would be named.
+const uploads = mkdtempSync(join(tmpdir(), "pt2onnx-shots-"));
+const upload = (name) => {
+  const path = join(uploads, `${name}.pt2`);
+  copyFileSync(join(FIXTURES, name, "model.pt2"), path);
+  return path;
+};
 
 const server = await startServer(SITE);
 const browser = await launchBrowser();
@@ -21,8 +29,7 @@ try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: scheme });
     await page.goto(server.url);
     await page.waitForSelector('body[data-state="idle"]');
-    if (scheme === "light") await page.screenshot({ path: join(out, "start.png") });
-    await page.setInputFiles("#file-input", join(FIXTURES, "gpt_block", "model.pt2"));
+    await page.setInputFiles("#file-input", upload("gpt_block"));
     await page.click("#convert");
     await page.waitForSelector('body[data-state="done"]');
     await page.screenshot({ path: join(out, `result-${scheme}.png`), fullPage: true });
@@ -30,7 +37,7 @@ try {
   }
   const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   await page.goto(server.url);
-  await page.setInputFiles("#file-input", join(FIXTURES, "unsupported_aten_op", "model.pt2"));
+  await page.setInputFiles("#file-input", upload("unsupported_aten_op"));
   await page.click("#convert");
   await page.waitForSelector('body[data-state="error"]');
   await page.screenshot({ path: join(out, "unsupported.png"), fullPage: true });
