@@ -36,7 +36,6 @@ const FIXTURE_NAMES = ["cnn", "resnet18_shaped", "gpt_block", "dynamic_batch_seq
 for (const [path, what] of [[CLI, "the CLI"], [join(PACKAGE, "pt2onnx.mjs"), "the package"],
   [join(SITE, "index.html"), "the page"]]) requireBuilt(path, what);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (s) => `${(s * 1000).toFixed(1)} ms`;
 const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -108,16 +107,19 @@ function bytesReader(bytes) {
   return { size: bytes.length, readInto(o, d) { d.set(bytes.subarray(o, o + d.length)); } };
 }
 
-// Median seconds of `f` after a second of warm-up (V8 tiers wasm up while it runs).
-async function timed(f) {
+// Median seconds of `f` over `runs` calls, after a second of warm-up: V8
+// first runs wasm through its baseline compiler and tiers hot functions up to
+// the optimizing one while they run. Self-contained, so the page gets the
+// same function (by its source).
+async function timedRuns(f, runs) {
   for (const t0 = performance.now(); performance.now() - t0 < 1000;) await f();
   const times = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t = performance.now();
     await f();
     times.push((performance.now() - t) / 1000);
   }
-  return median(times);
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
 const work = mkdtempSync(join(tmpdir(), "pt2onnx-bench-"));
@@ -130,6 +132,7 @@ try {
     window.pt2onnx = await import("./pt2onnx/pt2onnx.mjs");
     window.core = await (await import("./pt2onnx/pt2onnx-core.mjs")).default();
   });
+  await page.evaluate(`window.timedRuns = ${timedRuns.toString()}`);
 
   console.log(`pt2onnx wasm vs native (in process, -c opt), median of ${RUNS} runs after 1 s of warm-up ` +
     `(this machine: ${(await import("node:os")).cpus().length} cores)`);
@@ -146,24 +149,12 @@ try {
     const input = join(FIXTURES, name, "model.pt2");
     const bytes = new Uint8Array(readFileSync(input));
     const native = natives.get(input);
-    const node = await timed(() => core.convert(bytesReader(bytes), { outputName: "model.onnx" }, () => {}));
+    const node = await timedRuns(() => core.convert(bytesReader(bytes), { outputName: "model.onnx" }, () => {}), RUNS);
     const [chromeCore, chromeApi] = await page.evaluate(async ({ b64, runs }) => {
       const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const reader = { size: data.length, readInto(o, d) { d.set(data.subarray(o, o + d.length)); } };
-      // Warm up for a second: V8 first runs wasm through its baseline compiler
-      // and tiers hot functions up to the optimizing one while they run.
-      const time = async (f) => {
-        for (const t0 = performance.now(); performance.now() - t0 < 1000;) await f();
-        const times = [];
-        for (let i = 0; i < runs; i++) {
-          const t = performance.now();
-          await f();
-          times.push((performance.now() - t) / 1000);
-        }
-        return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
-      };
-      return [await time(() => window.core.convert(reader, { outputName: "model.onnx" }, () => {})),
-        await time(() => window.pt2onnx.convert(data))];
+      return [await window.timedRuns(() => window.core.convert(reader, { outputName: "model.onnx" }, () => {}), runs),
+        await window.timedRuns(() => window.pt2onnx.convert(data), runs)];
     }, { b64: Buffer.from(bytes).toString("base64"), runs: RUNS });
     ratios.node.push(node / native);
     ratios.chromium.push(chromeCore / native);
