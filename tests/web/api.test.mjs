@@ -26,6 +26,8 @@ const CASES = [
   ["dtypes", {}],
   ["cnn_torch27", {}],
   ["cnn_torch28", { externalData: "always" }],
+  ["mlp_dict_list_torch27", { opset: 19 }],
+  ["mlp_dict_list_torch28", {}],
 ];
 
 for (const [name, options] of CASES) {
@@ -47,6 +49,24 @@ for (const [name, options] of CASES) {
     assert.ok(stages.has("read") && stages.has("translate") && stages.has("write"), [...stages].join());
   });
 }
+
+// Every program of the per-operator zoo: the wasm build must write exactly the
+// CLI's bytes for all of them, not only for the tier-1 models above.
+test("every per-operator fixture matches the CLI byte for byte", async () => {
+  const { readdirSync, existsSync } = await import("node:fs");
+  const zoo = join(FIXTURES, "ops");
+  const names = readdirSync(zoo).filter((n) => existsSync(join(zoo, n, "model.pt2")));
+  assert.ok(names.length > 100, `only ${names.length} zoo fixtures found`);
+  const mismatched = [];
+  for (const name of names) {
+    const path = join(zoo, name, "model.pt2");
+    const expected = runCli(path, "model.onnx");
+    assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
+    const result = await convert(readFileSync(path), { outputName: "model.onnx" });
+    if (!(await bytesOf(result.onnx)).equals(expected.onnx)) mismatched.push(name);
+  }
+  assert.deepEqual(mismatched, []);
+});
 
 test("a Blob with a file name gives the CLI's default output name", async () => {
   const file = new File([readFileSync(fixture("cnn"))], "cnn.pt2");
@@ -102,6 +122,14 @@ test("a corrupt file fails like the CLI: invalid_input, exit code 4, same messag
   assert.equal(cli.status, e.exitCode);
   assert.equal(cli.stderr.trim(), `pt2onnx: error: ${e.message}`);
   assert.equal(cli.onnx, null);
+});
+
+test("a torch 2.5 file gets the CLI's advice to re-export", async () => {
+  const e = await rejection(convert(readFileSync(fixture("cnn_torch25"))));
+  const cli = runCli(fixture("cnn_torch25"), "old.onnx");
+  assert.equal(e.exitCode, cli.status);
+  assert.equal(cli.stderr.trim(), `pt2onnx: error: ${e.message}`);
+  assert.match(e.message, /re-export/);
 });
 
 test("not a zip at all", async () => {

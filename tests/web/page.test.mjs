@@ -72,8 +72,12 @@ const CASES = [
   ["dynamic_batch_seq", { dimNames: { s54: "batch" }, inputNames: ["tokens"] }],
   ["mlp_dict_list", { outputNames: ["y0"], optimize: false }],
   ["strided_weights", {}],
+  ["decomposed_cnn", { externalData: "always" }],
+  ["dtypes", {}],
   ["cnn_torch27", {}],
   ["cnn_torch28", { opset: 23 }],
+  ["mlp_dict_list_torch27", {}],
+  ["mlp_dict_list_torch28", { opset: 19 }],
 ];
 
 for (const [name, options] of CASES) {
@@ -128,6 +132,13 @@ test("page: a text file is refused with advice", async () => {
   const page = await openPage();
   assert.equal(await convertIn(page, notes), "error");
   assert.match(await page.textContent("#error-message"), /not a \.pt2 file/);
+  await page.context().close();
+});
+
+test("page: a file from torch 2.5 is refused with the advice to re-export", async () => {
+  const page = await openPage();
+  assert.equal(await convertIn(page, join(FIXTURES, "cnn_torch25", "model.pt2")), "error");
+  assert.match(await page.textContent("#error-message"), /re-export/);
   await page.context().close();
 });
 
