@@ -1,5 +1,6 @@
 #include "ops/translator.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -150,8 +151,13 @@ class ProgramTranslator {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
     PT2ONNX_RETURN_IF_ERROR(CheckDimNames());
     PT2ONNX_RETURN_IF_ERROR(AddInputs());
-    for (const pt2::Node& node : program_.graph.nodes) {
-      PT2ONNX_RETURN_IF_ERROR(TranslateNode(node));
+    const size_t total = program_.graph.nodes.size();
+    const size_t step = std::max<size_t>(1, total / 50);
+    for (size_t i = 0; i < total; ++i) {
+      PT2ONNX_RETURN_IF_ERROR(TranslateNode(program_.graph.nodes[i]));
+      if (options_.on_progress && (i + 1) % step == 0 && i + 1 < total) {
+        options_.on_progress(static_cast<double>(i + 1) / total);
+      }
     }
     PT2ONNX_RETURN_IF_ERROR(AddOutputs());
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, tensor_inputs_, "input"));

@@ -12,6 +12,7 @@
 #ifndef PT2ONNX_OPS_TRANSLATOR_H_
 #define PT2ONNX_OPS_TRANSLATOR_H_
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct TranslateOptions {
   // Symbolic dimension renames ("s0" -> "batch").
   std::map<std::string, std::string> dim_names;
   std::string producer_version;
+  // Called with the fraction of FX nodes translated (about 50 times for a
+  // large graph), so front ends can move a progress bar; may be empty.
+  std::function<void(double)> on_progress;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the

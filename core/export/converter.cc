@@ -33,6 +33,7 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
   const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
   ops::TranslateOptions translate = options.translate;
+  if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
                            ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));

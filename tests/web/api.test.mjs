@@ -76,6 +76,18 @@ test("a Blob with a file name gives the CLI's default output name", async () => 
   assert.ok((await bytesOf(result.onnx)).equals(expected.onnx));
 });
 
+test("progress goes through the stages in order, translation node by node", async () => {
+  const events = [];
+  await convert(readFileSync(fixture("gpt_block")), { onProgress: (p) => events.push(p) });
+  const stages = events.map((e) => e.stage).filter((s, i, all) => s !== all[i - 1]);
+  assert.deepEqual(stages, ["read", "translate", "optimize", "write"]);
+  const translate = events.filter((e) => e.stage === "translate").map((e) => e.fraction);
+  assert.ok(translate.length > 10, `only ${translate.length} translate events`);
+  assert.deepEqual(translate, [...translate].sort((a, b) => a - b));
+  assert.equal(translate[0], 0);
+  assert.equal(translate.at(-1), 1);
+});
+
 test("summary describes the model", async () => {
   const input = readFileSync(fixture("dynamic_batch_seq"));
   const symbol = (await convert(input)).summary.inputs[0].shape[0];
