@@ -1,6 +1,7 @@
 #include "core/input_file.h"
 
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,11 @@ absl::Status InputFile::CheckRange(FileRange range, absl::string_view what) cons
 
 absl::StatusOr<ByteSpan> InputFile::Read(FileRange range) const {
   PT2ONNX_RETURN_IF_ERROR(CheckRange(range, "read"));
+  if (range.length > std::numeric_limits<size_t>::max()) {
+    // wasm32: a span cannot hold it (a multi-GB record that must be parsed).
+    return absl::OutOfRangeError(absl::StrCat("read: ", range.length, " bytes at offset ",
+                                              range.offset, " do not fit in this build's memory"));
+  }
   if (std::optional<ByteSpan> all = InMemory()) {
     return all->subspan(static_cast<size_t>(range.offset), static_cast<size_t>(range.length));
   }

@@ -44,11 +44,11 @@ std::string UsageText() {
       "  -h, --help               this help\n"
       "  --version                print the version\n"
       "\n"
-      "exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read the input or\n"
-      "write the output, 4 the input is not a valid .pt2 (or a rename given with --input-names,\n"
-      "--output-names or --dim-name clashes with a name in it or matches nothing), 5 the program\n"
-      "uses operators or features pt2onnx cannot convert yet. On any error no output file is\n"
-      "left behind.\n");
+      "exit codes: 0 ok, 1 internal error, 2 bad command line (or --no-external-data with over\n"
+      "2 GiB of weights), 3 cannot read the input or write the output, 4 the input is not a\n"
+      "valid .pt2 (or a rename given with --input-names, --output-names or --dim-name clashes\n"
+      "with a name in it or matches nothing), 5 the program uses operators or features pt2onnx\n"
+      "cannot convert yet. On any error no output file is left behind.\n");
 }
 
 absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {

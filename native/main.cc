@@ -127,7 +127,7 @@ int Run(const CliFlags& flags) {
       : flags.external == CliFlags::External::kNever ? ExternalData::kNever
                                                       : ExternalData::kAuto,
       output);
-  if (!plan.ok()) return Fail(kExitUnsupported, plan.status());
+  if (!plan.ok()) return Fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
   const bool external = plan->external;
 
   absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);

@@ -160,7 +160,7 @@ class ProgramTranslator {
       }
     }
     PT2ONNX_RETURN_IF_ERROR(AddOutputs());
-    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, tensor_inputs_, "input"));
+    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, builder_.graph().inputs.size(), "input"));
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.output_names, builder_.graph().outputs.size(), "output"));
     AddValueInfo();
     PT2ONNX_RETURN_IF_ERROR(ApplyRenames());
@@ -203,8 +203,8 @@ class ProgramTranslator {
                                      absl::string_view what) {
     if (names.size() <= count) return absl::OkStatus();
     return absl::InvalidArgumentError(absl::StrCat(names.size(), " ", what, " names were given (",
-                                                   absl::StrJoin(names, ", "), ") but the program has ",
-                                                   count, " tensor ", what, "s"));
+                                                   absl::StrJoin(names, ", "), ") but the graph has ",
+                                                   count, " ", what, count == 1 ? "" : "s"));
   }
 
   absl::Status AddInputs() {
@@ -230,12 +230,16 @@ class ProgramTranslator {
             builder_.Bind(arg.name, name);
             builder_.MarkExternal(name);
             ++user_index;
-            ++tensor_inputs_;
           } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
                       arg.kind == Kind::kSymBool) && arg.sym.is_name) {
             DataType dtype = arg.kind == Kind::kSymInt    ? DataType::kInt64
                              : arg.kind == Kind::kSymBool ? DataType::kBool
                                                           : DataType::kFloat;
+            // Symbolic scalars are graph inputs too, so --input-names counts
+            // them, in graph order (as torch.onnx's input_names does).
+            if (user_index < options_.input_names.size()) {
+              renames_[arg.sym.name] = options_.input_names[user_index];
+            }
             ir::ValueInfo info = ScalarInfo(arg.sym.name, dtype);
             info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
             graph.inputs.push_back(std::move(info));
@@ -455,7 +459,6 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;
-  size_t tensor_inputs_ = 0;  // user inputs that are tensors (what --input-names renames)
   int64_t node_counter_ = 0;
 };
 

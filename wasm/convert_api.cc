@@ -172,7 +172,7 @@ val Convert(val reader, val js_options, val progress) {
 
   absl::StatusOr<OutputPlan> plan =
       PlanOutput(conversion->summary, options.external, options.output_name);
-  if (!plan.ok()) return Error(kExitUnsupported, plan.status());
+  if (!plan.ok()) return Error(kExitUsage, plan.status());
   on_progress("write", 0);
   PartsSink model_sink(file.get());
   PartsSink data_sink(file.get());
@@ -183,9 +183,15 @@ val Convert(val reader, val js_options, val progress) {
   report.push_back(WroteLine(options.output_name, *written, options.convert.translate.opset,
                              conversion->summary));
   report.push_back(OpsLine(conversion->summary));
-  report.push_back(absl::StrCat("read ", HumanBytes(file->bytes_read()), " of the ",
-                                HumanBytes(file->size()), " input into memory (", file->reads(),
-                                " reads); weights were referenced, not copied"));
+  const uint64_t referenced = model_sink.sliced_bytes() + data_sink.sliced_bytes();
+  const uint64_t weights = conversion->summary.initializer_bytes;
+  report.push_back(absl::StrCat(
+      "read ", HumanBytes(file->bytes_read()), " of the ", HumanBytes(file->size()),
+      " input into memory (", file->reads(), " reads); ",
+      referenced >= weights
+          ? "all weights referenced in place, none copied"
+          : absl::StrCat(HumanBytes(referenced), " of weights referenced in place, ",
+                         HumanBytes(weights - referenced), " re-laid out in memory")));
 
   val result = val::object();
   result.set("ok", true);

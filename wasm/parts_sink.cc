@@ -23,6 +23,7 @@ absl::Status PartsSink::WriteSlice(const FileSlice& slice) {
     parts_.push_back(std::move(part));
   }
   size_ += slice.range.length;
+  sliced_bytes_ += slice.range.length;
   return absl::OkStatus();
 }
 

@@ -38,11 +38,14 @@ class PartsSink : public onnx_writer::ByteSink {
 
   const std::vector<OutputPart>& parts() const { return parts_; }
   uint64_t size() const { return size_; }
+  // Bytes written as slices of the input (referenced, not copied).
+  uint64_t sliced_bytes() const { return sliced_bytes_; }
 
  private:
   const InputFile* input_;
   std::vector<OutputPart> parts_;
   uint64_t size_ = 0;
+  uint64_t sliced_bytes_ = 0;
 };
 
 }  // namespace pt2onnx::wasm

@@ -17,7 +17,8 @@ const STAGES = [
 const ADVICE = {
   invalid_input: "pt2onnx could not read this file as an exported program. It must be saved with " +
     "torch.export.save (torch 2.6 or newer); files written by torch.save or torch.jit.save are something else.",
-  // invalid_input also covers names given in the Options (an unknown program, a clashing tensor name).
+  // invalid_input also covers names given in the Options (an unknown program, a clashing tensor name,
+  // a dimension or input rename that matches nothing).
   invalid_names: "Check the Options: the message may be about a model or tensor name given there. Otherwise, " +
     "the file must be a program saved with torch.export.save (torch 2.6 or newer).",
   unsupported: "The file was read, but the program uses operators or features pt2onnx cannot convert yet.",
@@ -438,11 +439,11 @@ function startPage() {
       $("error-code").textContent = errorCode;
     }
     $("error-message").textContent = message;
-    const namesGiven = options.modelName || options.inputNames || options.outputNames;
+    const namesGiven = options.modelName || options.inputNames || options.outputNames || options.dimNames;
     const advice = errorCode === "invalid_input" && namesGiven ? "invalid_names" : errorCode;
     $("error-advice").textContent = ADVICE[advice] ?? "";
     $("unsupported-ops").replaceChildren(...unsupported.map((entry) => {
-      // "aten::cumprod.default (2 nodes)": the operator as code, the count as text.
+      // "aten::eye.default x1 (first at node 'eye')": the operator as code, the rest as text.
       const [, op, rest] = /^(\S+)(.*)$/s.exec(entry) ?? [null, entry, ""];
       const li = document.createElement("li");
       li.append(code(op), rest);

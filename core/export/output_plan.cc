@@ -16,6 +16,10 @@ absl::StatusOr<OutputPlan> PlanOutput(const ConversionSummary& summary,
   const size_t slash = model_file_name.find_last_of('/');
   const absl::string_view base =
       slash == absl::string_view::npos ? model_file_name : model_file_name.substr(slash + 1);
+  if (base.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("output name '", model_file_name, "' has no file name"));
+  }
   plan.write.external_data_location = absl::StrCat(base, ".data");
   plan.external = onnx_writer::UsesExternalData(summary.initializer_bytes, plan.write);
   if (!plan.external && summary.initializer_bytes > kMaxInlineWeightBytes) {

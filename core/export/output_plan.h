@@ -28,7 +28,9 @@ struct OutputPlan {
 // `model_file_name` is the model's base name ("model.onnx"); a path's
 // folders are dropped, since the model names its data file relative to
 // itself. FailedPrecondition when the weights must be external (over
-// protobuf's 2 GiB limit) but kNever was asked for.
+// protobuf's 2 GiB limit) but kNever was asked for (front ends report it as
+// a usage error: the option cannot be honoured), InvalidArgument when the
+// name has no file part.
 absl::StatusOr<OutputPlan> PlanOutput(const ConversionSummary& summary,
                                       onnx_writer::WriteOptions::ExternalData external,
                                       absl::string_view model_file_name);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/ir/half.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::ir {
 namespace {
@@ -103,14 +104,20 @@ uint64_t Tensor::byte_size() const {
 }
 
 absl::StatusOr<ByteSpan> Tensor::ReadBytes() const {
-  if (slice_.file != nullptr) return slice_.file->Read(slice_.range);
-  return bytes();
+  if (slice_.file == nullptr) return bytes();
+  // The file keeps what it reads (views of an mmap, copies of a streamed
+  // file) for its lifetime, so one read per tensor is enough.
+  if (!slice_read_) {
+    PT2ONNX_ASSIGN_OR_RETURN(slice_bytes_, slice_.file->Read(slice_.range));
+    slice_read_ = true;
+  }
+  return slice_bytes_;
 }
 
 ByteSpan Tensor::bytes() const {
   if (owned_ != nullptr) return AsBytes(*owned_);
   if (slice_.file != nullptr) {
-    absl::StatusOr<ByteSpan> read = slice_.file->Read(slice_.range);
+    absl::StatusOr<ByteSpan> read = ReadBytes();
     return read.ok() ? *read : ByteSpan();
   }
   return view_;

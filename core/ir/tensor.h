@@ -49,8 +49,8 @@ class Tensor {
   int64_t numel() const;
   uint64_t byte_size() const;
   // The bytes. A slice of a streamed file (browser) is read on first use and
-  // the copy kept by the file; bytes() is then empty if that read failed,
-  // so use ReadBytes() where the error matters.
+  // the copy kept by the file (once per tensor); bytes() is then empty if
+  // that read failed, so use ReadBytes() where the error matters.
   ByteSpan bytes() const;
   absl::StatusOr<ByteSpan> ReadBytes() const;
   bool is_view() const { return owned_ == nullptr; }
@@ -67,6 +67,8 @@ class Tensor {
   std::vector<int64_t> dims_;
   ByteSpan view_;
   FileSlice slice_;
+  mutable ByteSpan slice_bytes_;  // slice_ once read (see ReadBytes)
+  mutable bool slice_read_ = false;
   std::shared_ptr<const std::string> owned_;
 };
 

@@ -23,14 +23,19 @@ using archive::ZipEntry;
 
 absl::StatusOr<ZipArchive> OpenZip(std::shared_ptr<const InputFile> file) {
   uint8_t magic[2] = {0, 0};
-  if (file->size() < 4 || !file->ReadInto(0, absl::MakeSpan(magic)).ok() || magic[0] != 'P' ||
-      magic[1] != 'K') {
+  if (file->size() >= 4) {
+    // A file that cannot be read is an I/O problem, not a bad format.
+    PT2ONNX_RETURN_IF_ERROR(file->ReadInto(0, absl::MakeSpan(magic)));
+  }
+  if (file->size() < 4 || magic[0] != 'P' || magic[1] != 'K') {
     return absl::InvalidArgumentError(
         "not a .pt2 file: it does not start with a ZIP header. pt2onnx reads the archives "
         "written by torch.export.save(ep, 'model.pt2')");
   }
   absl::StatusOr<ZipArchive> zip = ZipArchive::Open(std::move(file));
-  if (!zip.ok()) return AnnotateStatus(zip.status(), "not a readable .pt2 archive (is the file truncated?)");
+  if (!zip.ok() && zip.status().code() != absl::StatusCode::kUnavailable) {
+    return AnnotateStatus(zip.status(), "not a readable .pt2 archive (is the file truncated?)");
+  }
   return zip;
 }
 

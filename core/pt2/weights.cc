@@ -197,18 +197,29 @@ absl::StatusOr<std::string> Weight::Materialize() const {
         slice->range.offset, absl::MakeSpan(reinterpret_cast<uint8_t*>(out.data()), out.size())));
     return out;
   }
-  // A strided view: read its whole storage once (a temporary copy when the
-  // file is streamed), then gather.
-  std::string storage_copy;
-  ByteSpan storage_bytes;
+  // A strided view: read only the byte window it touches, from its first to
+  // its last element (a temporary copy when the file is streamed; a small
+  // view of a huge storage must not pull in the whole storage), then gather.
+  // CheckView above bounds `last` inside the storage, so nothing overflows.
+  int64_t last = storage_offset;
+  for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
+  const uint64_t window_begin = static_cast<uint64_t>(storage_offset) * elem;
+  const uint64_t window_length = static_cast<uint64_t>(last + 1) * elem - window_begin;
+  if (window_length > std::numeric_limits<size_t>::max()) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "weight '", name, "': its strided view spans ", window_length,
+        " bytes, more than this build can hold in memory"));
+  }
+  std::string window_copy;
+  ByteSpan window;
   if (std::optional<ByteSpan> all = storage.file->InMemory()) {
-    storage_bytes = all->subspan(storage.range.offset, storage.range.length);
+    window = all->subspan(storage.range.offset + window_begin, window_length);
   } else {
-    storage_copy.resize(storage.range.length);
+    window_copy.resize(static_cast<size_t>(window_length));
     PT2ONNX_RETURN_IF_ERROR(storage.file->ReadInto(
-        storage.range.offset,
-        absl::MakeSpan(reinterpret_cast<uint8_t*>(storage_copy.data()), storage_copy.size())));
-    storage_bytes = AsBytes(storage_copy);
+        storage.range.offset + window_begin,
+        absl::MakeSpan(reinterpret_cast<uint8_t*>(window_copy.data()), window_copy.size())));
+    window = AsBytes(window_copy);
   }
   // Odometer over all but the last dimension; the last one is a run of
   // sizes.back() elements `strides.back()` apart (a memcpy when that is 1).
@@ -220,7 +231,7 @@ absl::StatusOr<std::string> Weight::Materialize() const {
   for (;;) {
     int64_t base = storage_offset;
     for (size_t d = 0; d + 1 < rank; ++d) base += index[d] * strides[d];
-    const uint8_t* src = storage_bytes.data() + base * elem;
+    const uint8_t* src = window.data() + (base - storage_offset) * elem;
     if (run_stride == 1) {
       std::memcpy(dst, src, static_cast<size_t>(run * elem));
       dst += run * elem;

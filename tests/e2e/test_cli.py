@@ -91,8 +91,8 @@ def test_renames_that_clash_are_refused(pt2onnx, tmp_path, flags, needle):
 @pytest.mark.parametrize("model, flags, needles", [
     (DYNAMIC, ["--dim-name", "s0=batch"], ["cannot rename dimension 's0'", "it has: s"]),
     (CNN, ["--dim-name", "s0=batch"], ["only static shapes"]),
-    (CNN, ["--input-names", "a,b"], ["2 input names were given (a, b)", "1 tensor inputs"]),
-    (CNN, ["--output-names", "y,z"], ["2 output names were given", "1 tensor outputs"]),
+    (CNN, ["--input-names", "a,b"], ["2 input names were given (a, b)", "but the graph has 1 input"]),
+    (CNN, ["--output-names", "y,z"], ["2 output names were given", "but the graph has 1 output"]),
 ])
 def test_renames_that_match_nothing_are_refused(pt2onnx, tmp_path, model, flags, needles):
     out = tmp_path / "typo.onnx"

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/export/converter.h"
+#include "core/pt2/weights.h"
 #include "core/export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "gtest/gtest.h"
@@ -27,11 +28,18 @@ using ExternalData = onnx_writer::WriteOptions::ExternalData;
 // is a counted copy.
 class StreamedFile : public InputFile {
  public:
-  explicit StreamedFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  // With `fail_at` >= 0, that read (counting from 0) fails as a File that
+  // was removed mid-conversion would.
+  explicit StreamedFile(std::string bytes, int fail_at = -1)
+      : bytes_(std::move(bytes)), fail_at_(fail_at) {}
   uint64_t size() const override { return bytes_.size(); }
   absl::Status ReadInto(uint64_t offset, absl::Span<uint8_t> dst) const override {
     absl::Status in_range = CheckRange({offset, dst.size()}, "read");
     if (!in_range.ok()) return in_range;
+    if (static_cast<int>(reads_.size()) == fail_at_) {
+      reads_.push_back({offset, 0});
+      return absl::UnavailableError("NotReadableError: the file was removed");
+    }
     if (!dst.empty()) std::memcpy(dst.data(), bytes_.data() + offset, dst.size());
     bytes_read_ += dst.size();
     reads_.push_back({offset, dst.size()});
@@ -42,6 +50,7 @@ class StreamedFile : public InputFile {
 
  private:
   std::string bytes_;
+  int fail_at_;
   mutable uint64_t bytes_read_ = 0;
   mutable std::vector<FileRange> reads_;
 };
@@ -88,6 +97,52 @@ TEST(PartsSinkTest, MergesNeighboursAndCopiesForeignSlices) {
   EXPECT_EQ(sink.parts()[2].bytes, "bc");
   EXPECT_EQ(sink.parts()[3].slice, (FileRange{9, 1}));
   EXPECT_EQ(sink.size(), 4u + 5 + 2 + 1);
+  EXPECT_EQ(sink.sliced_bytes(), 5u + 1);
+}
+
+// Whichever read fails (the first included), the conversion reports an I/O
+// error naming the cause, never "not a .pt2 file" and never a crash.
+TEST(StreamedInputTest, AFailedReadIsAnIoErrorWhereverItHappens) {
+  for (const char* fixture : {"cnn", "cnn_torch27", "cnn_torch28", "strided_weights"}) {
+    std::optional<std::string> bytes = testing::ReadFixture(fixture);
+    ASSERT_TRUE(bytes.has_value()) << fixture;
+    const size_t reads = [&] {
+      auto file = std::make_shared<StreamedFile>(*bytes);
+      EXPECT_TRUE(ConvertPt2(file, {}).ok());
+      return file->reads().size();
+    }();
+    ASSERT_GT(reads, 3u);
+    for (size_t k = 0; k < reads; ++k) {
+      absl::StatusOr<Conversion> c = ConvertPt2(std::make_shared<StreamedFile>(*bytes, k), {});
+      ASSERT_FALSE(c.ok()) << fixture << " read " << k;
+      EXPECT_EQ(c.status().code(), absl::StatusCode::kUnavailable) << fixture << " read " << k << ": "
+                                                                   << c.status();
+      EXPECT_NE(c.status().message().find("the file was removed"), absl::string_view::npos);
+    }
+  }
+}
+
+// A small strided view of a big storage reads only the bytes it spans.
+TEST(StreamedInputTest, MaterializeReadsOnlyTheViewsWindow) {
+  std::string storage(4 << 20, '\0');  // 1 Mi floats
+  for (int i = 0; i < 16; ++i) {
+    const float v = static_cast<float>(i);
+    std::memcpy(storage.data() + (100 + i) * sizeof(float), &v, sizeof(float));
+  }
+  auto file = std::make_shared<StreamedFile>(storage);
+  pt2::Weight w;
+  w.name = "w";
+  w.dtype = DataType::kFloat;
+  w.sizes = {2, 2};
+  w.strides = {4, 2};  // elements 100, 102, 104, 106
+  w.storage_offset = 100;
+  w.storage = FileSlice{file, {0, storage.size()}};
+  absl::StatusOr<std::string> dense = w.Materialize();
+  ASSERT_TRUE(dense.ok()) << dense.status();
+  float values[4];
+  std::memcpy(values, dense->data(), sizeof(values));
+  EXPECT_EQ(std::vector<float>(values, values + 4), (std::vector<float>{0, 2, 4, 6}));
+  EXPECT_EQ(file->bytes_read(), 7 * sizeof(float));  // elements 100..106
 }
 
 struct Case {

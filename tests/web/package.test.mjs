@@ -36,3 +36,29 @@ test("npm pack output installs and converts by package name", () => {
   const expected = runCli(input, "gpt.onnx");
   assert.ok(readFileSync(join(app, "gpt.onnx")).equals(expected.onnx));
 });
+
+test("a missing .wasm is a 'load' error, and a later call retries", () => {
+  const app = mkdtempSync(join(tmpdir(), "pt2onnx-hub-"));
+  const pkg = join(app, "node_modules", "pt2onnx");
+  mkdirSync(pkg, { recursive: true });
+  spawnSync("tar", ["-xzf", TARBALL, "-C", pkg, "--strip-components=1"]);
+  const wasm = join(pkg, "pt2onnx-core.wasm");
+  writeFileSync(join(app, "retry.mjs"), `
+    import { renameSync, readFileSync } from "node:fs";
+    import { convert, ConversionError } from "pt2onnx";
+    const input = readFileSync(${JSON.stringify(join(FIXTURES, "cnn", "model.pt2"))});
+    renameSync(${JSON.stringify(wasm)}, ${JSON.stringify(`${wasm}.away`)});
+    try {
+      await convert(input);
+      console.log("converted without the wasm?");
+    } catch (e) {
+      console.log(e instanceof ConversionError, e.code, e.exitCode, /pt2onnx-core/.test(e.message));
+    }
+    renameSync(${JSON.stringify(`${wasm}.away`)}, ${JSON.stringify(wasm)});
+    const r = await convert(input);
+    console.log(r.onnxName);
+  `);
+  const run = spawnSync(process.execPath, ["retry.mjs"], { cwd: app, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "true load 1 true\nmodel.onnx");
+});

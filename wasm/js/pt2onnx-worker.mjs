@@ -1,6 +1,6 @@
 // The worker pt2onnx.mjs starts for convert() calls made on a page's main
 // thread: here FileReaderSync can read the File piece by piece.
-import { convert } from "./pt2onnx.mjs";
+import { convert, ConversionError } from "./pt2onnx.mjs";
 
 self.onmessage = async ({ data }) => {
   const onProgress = ({ stage, fraction }) => self.postMessage({ type: "progress", stage, fraction });
@@ -10,7 +10,11 @@ self.onmessage = async ({ data }) => {
   } catch (e) {
     self.postMessage({
       type: "error",
-      error: { code: e?.code ?? "internal", message: String(e?.message ?? e), unsupportedOps: e?.unsupportedOps ?? [] },
+      // Only our own codes cross over: a DOMException's numeric code or a
+      // node "ENOENT" would mean nothing to the page.
+      error: e instanceof ConversionError
+        ? { code: e.code, message: e.message, unsupportedOps: e.unsupportedOps }
+        : { code: "internal", message: String(e?.message ?? e), unsupportedOps: [] },
     });
   }
 };

@@ -82,15 +82,21 @@ export interface ConversionResult {
   report: string;
 }
 
-/** Error codes, one per CLI exit code (see the README). */
-export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported";
+/**
+ * Error codes, one per CLI exit code (see the README), plus "load": the
+ * module's own files (pt2onnx-core.wasm, the worker) could not be loaded.
+ */
+export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported" | "load";
 
 export declare class ConversionError extends Error {
   readonly name: "ConversionError";
   readonly code: ErrorCode;
-  /** The exit code the CLI uses for the same error. */
+  /** The exit code the CLI uses for the same error ("load": 1). */
   readonly exitCode: number;
-  /** For code "unsupported": the ATen operators with no translation, e.g. "aten::cumprod.default (2 nodes)". */
+  /**
+   * For code "unsupported": the ATen operators with no translation, one entry
+   * each, e.g. "aten::eye.default x1 (first at node 'eye')".
+   */
   readonly unsupportedOps: string[];
 }
 

@@ -16,7 +16,7 @@ const onPageThread = typeof window !== "undefined" && typeof document !== "undef
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
   "modelName", "optimize", "outputName", "onProgress"]);
-const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
+const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1 };
 
 export class ConversionError extends Error {
   constructor(code, message, unsupportedOps = []) {
@@ -31,22 +31,28 @@ export class ConversionError extends Error {
 let corePromise = null;
 
 function loadCore() {
-  corePromise ??= (async () => {
-    const moduleOptions = {};
-    if (inNode) {
-      // Emscripten 3.1.6's ES-module glue still uses CommonJS globals under node.
-      const { createRequire } = await import("node:module");
-      const { fileURLToPath } = await import("node:url");
-      const { dirname } = await import("node:path");
-      const { readFileSync } = await import("node:fs");
-      globalThis.require ??= createRequire(import.meta.url);
-      globalThis.__dirname ??= dirname(fileURLToPath(import.meta.url));
-      moduleOptions.wasmBinary = readFileSync(new URL("./pt2onnx-core.wasm", import.meta.url));
-    }
-    const { default: createPt2OnnxCore } = await import("./pt2onnx-core.mjs");
-    return createPt2OnnxCore(moduleOptions);
-  })();
+  corePromise ??= loadCoreOnce().catch((e) => {
+    corePromise = null;  // let a later call try again (e.g. once the file is in place)
+    throw new ConversionError("load", `could not load the converter (pt2onnx-core.mjs/.wasm beside ` +
+      `pt2onnx.mjs): ${e?.message ?? e}`);
+  });
   return corePromise;
+}
+
+async function loadCoreOnce() {
+  const moduleOptions = {};
+  if (inNode) {
+    // Emscripten 3.1.6's ES-module glue still uses CommonJS globals under node.
+    const { createRequire } = await import("node:module");
+    const { fileURLToPath } = await import("node:url");
+    const { dirname } = await import("node:path");
+    const { readFileSync } = await import("node:fs");
+    globalThis.require ??= createRequire(import.meta.url);
+    globalThis.__dirname ??= dirname(fileURLToPath(import.meta.url));
+    moduleOptions.wasmBinary = readFileSync(new URL("./pt2onnx-core.wasm", import.meta.url));
+  }
+  const { default: createPt2OnnxCore } = await import("./pt2onnx-core.mjs");
+  return createPt2OnnxCore(moduleOptions);
 }
 
 function usage(message) {
@@ -83,8 +89,9 @@ function checkOptions(options) {
   }
   if (modelName !== undefined && typeof modelName !== "string") throw usage("options.modelName must be a string");
   if (optimize !== undefined && typeof optimize !== "boolean") throw usage("options.optimize must be a boolean");
-  if (outputName !== undefined && (typeof outputName !== "string" || outputName.trim() === "")) {
-    throw usage("options.outputName must be a non-empty file name");
+  if (outputName !== undefined &&
+      (typeof outputName !== "string" || outputName.slice(outputName.lastIndexOf("/") + 1).trim() === "")) {
+    throw usage("options.outputName must be a file name such as \"model.onnx\"");
   }
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw usage("options.onProgress must be a function");
@@ -197,7 +204,9 @@ function convertInWorker(input, options) {
     };
     worker.onerror = (event) => {
       worker.terminate();
-      reject(new ConversionError("internal", `the conversion worker failed: ${event.message ?? "unknown error"}`));
+      // Most often the worker script itself could not be fetched or parsed.
+      reject(new ConversionError("load", `the conversion worker (pt2onnx-worker.mjs) failed: ` +
+        `${event.message ?? "it could not be loaded"}`));
     };
     worker.postMessage({ input, options: rest });
   });

@@ -1,6 +1,6 @@
 // The README's embedding example, typed against wasm/js/pt2onnx.d.ts: it must
 // compile with no errors (tests/web/types.test.mjs).
-import { convert, ConversionError, supportedOps, version, type ConversionResult } from "pt2onnx";
+import { convert, ConversionError, supportedOps, version, type ConversionResult, type ErrorCode } from "pt2onnx";
 
 declare const upload: HTMLInputElement;
 declare const bar: HTMLProgressElement;
@@ -18,7 +18,8 @@ upload.onchange = async () => {
     info.textContent = `${r.summary.onnxNodes} nodes, ${r.summary.parameters} parameters, ${shapes.length} inputs`;
   } catch (e) {
     if (e instanceof ConversionError) {
-      const code: "internal" | "usage" | "io" | "invalid_input" | "unsupported" = e.code;
+      const code: ErrorCode = e.code;
+      if (code === "load") info.textContent = "serve pt2onnx-core.wasm beside pt2onnx.mjs";
       info.textContent = `${code} (${e.exitCode}): ${e.message} ${e.unsupportedOps.join(", ")}`;
     }
   }
