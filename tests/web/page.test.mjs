@@ -142,6 +142,15 @@ test("page: a file from torch 2.5 is refused with the advice to re-export", asyn
   await page.context().close();
 });
 
+test("page: a mistyped dimension rename points at the Options, not the file", async () => {
+  const page = await openPage();
+  const state = await convertIn(page, join(FIXTURES, "dynamic_batch_seq", "model.pt2"), { dimNames: { s0: "batch" } });
+  assert.equal(state, "error");
+  assert.match(await page.textContent("#error-message"), /cannot rename dimension 's0'.*it has: s/);
+  assert.match(await page.textContent("#error-advice"), /Check the Options/);
+  await page.context().close();
+});
+
 test("page: unsupported operators are listed", async () => {
   const page = await openPage();
   assert.equal(await convertIn(page, join(FIXTURES, "unsupported_aten_op", "model.pt2")), "error");
