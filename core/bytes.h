@@ -1,10 +1,10 @@
 // File: core/bytes.h
 // -----------------------------------------------------------------------------
-// ByteSpan: the only way file contents enter core/, ops/ and passes/. Natively
-// it views an mmapped file, in the browser a wasm-heap copy of the parts that
-// are needed. A ByteSpan never owns its bytes: whoever created it (the CLI's
-// mmap, the wasm binding) keeps them alive for as long as any span, weight or
-// IR tensor that views them.
+// ByteSpan: a view of bytes someone else owns. File contents reach core/,
+// ops/ and passes/ as ByteSpans returned by an InputFile (core/input_file.h):
+// natively views of the mmapped file, in the browser wasm-heap copies of the
+// parts that must be parsed; weights stay FileRanges and are never read.
+// A ByteSpan never owns its bytes: its creator keeps them alive.
 #ifndef PT2ONNX_CORE_BYTES_H_
 #define PT2ONNX_CORE_BYTES_H_
 

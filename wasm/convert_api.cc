@@ -197,7 +197,7 @@ val Convert(val reader, val js_options, val progress) {
   result.set("ok", true);
   result.set("model", Parts(model_sink));
   result.set("data", plan->external ? Parts(data_sink) : val::null());
-  result.set("onnxName", options.output_name.substr(options.output_name.find_last_of('/') + 1));
+  result.set("onnxName", plan->model_file_name);
   result.set("dataName", plan->external ? val(plan->data_file_name) : val::null());
   result.set("summary", Summary(*conversion, options.convert.translate.opset));
   val warnings = val::array();

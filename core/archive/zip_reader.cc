@@ -233,14 +233,13 @@ absl::Status ApplyZip64Extra(ByteSpan extra, uint64_t record_offset,
 // starts at `cd_base` in the zip (for error offsets).
 absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan cd, uint64_t offset,
                                            uint64_t cd_base, uint64_t index) {
-  const ByteSpan bytes = cd;
   const uint64_t limit = cd.size();
   if (!InRange(offset, kCentralHeaderSize, limit)) {
     return Malformed(absl::StrCat("central directory truncated in entry ",
                                   index),
                      cd_base + offset);
   }
-  const uint8_t* p = bytes.data() + offset;
+  const uint8_t* p = cd.data() + offset;
   if (Le32(p) != kCentralHeaderSig) {
     return Malformed(absl::StrCat("bad signature for central directory entry ",
                                   index),
@@ -265,7 +264,7 @@ absl::StatusOr<ZipEntry> ReadCentralHeader(ByteSpan cd, uint64_t offset,
   entry.central_header_offset = cd_base + offset;
   entry.name.assign(reinterpret_cast<const char*>(p + kCentralHeaderSize),
                     name_len);
-  const ByteSpan extra = bytes.subspan(offset + kCentralHeaderSize + name_len,
+  const ByteSpan extra = cd.subspan(offset + kCentralHeaderSize + name_len,
                                        extra_len);
   PT2ONNX_RETURN_IF_ERROR(ApplyZip64Extra(extra, cd_base + offset, entry));
   return entry;

@@ -20,6 +20,7 @@ absl::StatusOr<OutputPlan> PlanOutput(const ConversionSummary& summary,
     return absl::InvalidArgumentError(
         absl::StrCat("output name '", model_file_name, "' has no file name"));
   }
+  plan.model_file_name = std::string(base);
   plan.write.external_data_location = absl::StrCat(base, ".data");
   plan.external = onnx_writer::UsesExternalData(summary.initializer_bytes, plan.write);
   if (!plan.external && summary.initializer_bytes > kMaxInlineWeightBytes) {

@@ -21,6 +21,7 @@ namespace pt2onnx {
 
 struct OutputPlan {
   onnx_writer::WriteOptions write;
+  std::string model_file_name;  // the base name ("model.onnx")
   bool external = false;
   std::string data_file_name;  // "<model file name>.data" when external
 };
