@@ -51,9 +51,10 @@ function nativeMedians(inputs) {
   return new Map(run.stdout.trim().split("\n").map((l) => l.split(" ")).map(([f, s]) => [f, Number(s)]));
 }
 
-function nativeWall(input, dir, extra = []) {
+// Wall seconds of the CLI converting `input` to `output`.
+function nativeWall(input, output) {
   const t = performance.now();
-  const run = spawnSync(CLI, [input, "-o", join(dir, "model.onnx"), "-q", ...extra], { encoding: "utf8" });
+  const run = spawnSync(CLI, [input, "-o", output, "-q"], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`pt2onnx failed: ${run.stderr}`);
   return (performance.now() - t) / 1000;
 }
@@ -174,7 +175,9 @@ try {
     const size = statSync(LARGE).size;
     console.log(`\nlarge model: ${LARGE} (${gib(size)})`);
     const nativeDir = mkdtempSync(join(work, "native-"));
-    const nativeTime = nativeWall(LARGE, nativeDir);
+    // Named as the page names its download, so the two outputs compare file by file.
+    const base = LARGE.split("/").pop().replace(/\.pt2$/, "");
+    const nativeTime = nativeWall(LARGE, join(nativeDir, `${base}.onnx`));
     console.log(`native CLI: ${nativeTime.toFixed(2)} s (wall, process)`);
 
     const context = await browser.newContext({ acceptDownloads: true });
@@ -207,9 +210,6 @@ try {
       const [d] = await Promise.all([tab.waitForEvent("download"), tab.click(selector)]);
       downloads.push({ name: d.suggestedFilename(), path: await d.path() });
     }
-    const base = LARGE.split("/").pop().replace(/\.pt2$/, "");
-    nativeWall(LARGE, nativeDir, []);  // same output names as the page
-    spawnSync(CLI, [LARGE, "-o", join(nativeDir, `${base}.onnx`), "-q"]);
     for (const d of downloads) {
       const same = (await sha256(d.path)) === (await sha256(join(nativeDir, d.name)));
       console.log(`download ${d.name}: ${gib(statSync(d.path).size)}, ${same ? "identical to" : "DIFFERS from"} the CLI's`);
