@@ -1,5 +1,6 @@
 #include "ops/op_helpers.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -29,6 +30,31 @@ absl::StatusOr<std::vector<int64_t>> ExpandSpatial(const TranslateContext& ctx,
 int64_t NormalizeAxis(int64_t axis, int64_t rank) {
   int64_t r = rank == 0 ? 1 : rank;
   return axis < 0 ? axis + r : axis;
+}
+
+absl::StatusOr<int64_t> CheckedAxis(int64_t axis, int64_t rank, absl::string_view what) {
+  const int64_t r = rank <= 0 ? 1 : rank;
+  if (axis < -r || axis >= r) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": dimension ", axis, " is out of range for a tensor of rank ", rank,
+                     " (expected a value in [", -r, ", ", r - 1, "])"));
+  }
+  return axis < 0 ? axis + r : axis;
+}
+
+absl::StatusOr<std::vector<int64_t>> CheckedAxes(const std::vector<int64_t>& axes, int64_t rank,
+                                                 absl::string_view what) {
+  std::vector<int64_t> out;
+  out.reserve(axes.size());
+  for (int64_t axis : axes) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t a, CheckedAxis(axis, rank, what));
+    if (std::find(out.begin(), out.end(), a) != out.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": dimension ", axis, " appears more than once in the dim list"));
+    }
+    out.push_back(a);
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,

@@ -27,7 +27,17 @@
 namespace pt2onnx::ops {
 
 // Python-style negative axis -> [0, rank). Rank-0 tensors accept 0 and -1.
+// Unchecked: new code uses CheckedAxis.
 int64_t NormalizeAxis(int64_t axis, int64_t rank);
+
+// A dim argument read from the file, checked as torch's maybe_wrap_dim does:
+// valid values are [-rank, rank-1] (rank-0 tensors accept 0 and -1); the
+// result is in [0, max(rank, 1)). Anything else is InvalidArgument naming
+// `what` (e.g. "dim of aten::topk"). Never index a vector with an unchecked dim.
+absl::StatusOr<int64_t> CheckedAxis(int64_t axis, int64_t rank, absl::string_view what);
+// Every entry through CheckedAxis; a dim listed twice is InvalidArgument.
+absl::StatusOr<std::vector<int64_t>> CheckedAxes(const std::vector<int64_t>& axes, int64_t rank,
+                                                 absl::string_view what);
 
 // An int-list argument with one entry per spatial dim (conv, pool). torch
 // expands a single entry to every dim (expand_param_if_needed in
