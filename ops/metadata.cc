@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "core/pt2/sym_expr.h"
+#include "core/pt2/symbol_order.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -195,7 +196,8 @@ ir::Metadata GraphMetadata(const pt2::ExportedProgram& program) {
     lines.push_back(line);
   }
   std::vector<std::string> ranges;
-  for (const auto& [symbol, range] : program.range_constraints) {
+  for (const std::string& symbol : pt2::RangeConstraintSymbols(program)) {
+    const pt2::RangeConstraint& range = program.range_constraints.at(symbol);
     ranges.push_back(absl::StrCat(
         symbol, ": VR[", range.min_val ? absl::StrCat(*range.min_val) : "-int_oo", ", ",
         range.max_val ? absl::StrCat(*range.max_val) : "int_oo", "]"));

@@ -1,7 +1,6 @@
 #include "ops/translator.h"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -11,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/pt2/sym_expr.h"
+#include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
@@ -127,8 +127,7 @@ absl::Status UnsupportedError(const std::vector<UnsupportedOp>& ops, const OpReg
   absl::Status status = absl::UnimplementedError(absl::StrCat(
       ops.size(), " operator(s) in this program have no ONNX translation (", total,
       " node(s)):\n", absl::StrJoin(lines, "\n"),
-      "\nNo ONNX file was written. Re-export with ep.run_decompositions() to lower high-level "
-      "ops to core ATen, replace the ops in the model, or report them to the pt2onnx issue tracker."));
+      "\nNo ONNX file was written. ", kUnsupportedOpsAdvice));
   std::vector<std::string> listed;
   for (const std::string& line : lines) listed.emplace_back(absl::StripLeadingAsciiWhitespace(line));
   status.SetPayload(kUnsupportedOpsPayload, absl::Cord(absl::StrJoin(listed, "\n")));
@@ -179,14 +178,10 @@ class ProgramTranslator {
   // a silent no-op (e.g. --dim-name s0=batch when the program's symbol is s54).
   absl::Status CheckDimNames() const {
     if (options_.dim_names.empty()) return absl::OkStatus();
-    std::set<std::string> symbols;
-    for (const auto& [name, meta] : program_.graph.tensor_values) {
-      for (const pt2::SymInt& s : meta.sizes) {
-        if (s.is_symbolic) symbols.insert(pt2::SymExprToString(s.expr));
-      }
-    }
+    // Listed in input order, so the first one named is the first input's.
+    const std::vector<std::string> symbols = pt2::DimNamesInInputOrder(program_);
     for (const auto& [from, to] : options_.dim_names) {
-      if (symbols.count(from) == 0) {
+      if (std::find(symbols.begin(), symbols.end(), from) == symbols.end()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "cannot rename dimension '", from, "': the program has no such symbolic dimension (",
             symbols.empty() ? "it has only static shapes"

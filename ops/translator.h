@@ -54,6 +54,12 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
 // front ends can list them without parsing the message.
 inline constexpr absl::string_view kUnsupportedOpsPayload = "type.pt2onnx/unsupported_ops";
 
+// What to do about unsupported operators, as the conversion error and
+// --inspect say it.
+inline constexpr absl::string_view kUnsupportedOpsAdvice =
+    "Re-export with ep.run_decompositions() to lower high-level ops to core ATen, replace the ops "
+    "in the model, or report them to the pt2onnx issue tracker.";
+
 struct UnsupportedOp {
   std::string key;         // "aten::linalg_inv.default"
   int count = 0;

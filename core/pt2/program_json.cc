@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -171,6 +172,11 @@ absl::Status ReadProgram(const Value& root, ExportedProgram* ep) {
   if (const Value* ranges = Member(root, "range_constraints")) {
     PT2ONNX_RETURN_IF_ERROR(ReadMap(*ranges, path.Field("range_constraints"),
                                     &ep->range_constraints, ReadRange));
+    // The map sorts; torch.onnx's metadata lists symbols as the file does.
+    std::set<absl::string_view> seen;
+    for (const auto& m : ranges->GetObject()) {
+      if (seen.insert(View(m.name)).second) ep->range_constraint_order.emplace_back(View(m.name));
+    }
   }
   if (const Value* tv = Member(root, "torch_version")) {
     PT2ONNX_ASSIGN_OR_RETURN(ep->torch_version,

@@ -193,6 +193,7 @@ struct ExportedProgram {
   Graph graph;
   GraphSignature signature;
   std::map<std::string, RangeConstraint> range_constraints;  // symbol -> range
+  std::vector<std::string> range_constraint_order;           // its keys, in file order
   std::map<std::string, int64_t> opset_version;              // {"aten": 10}
   int64_t schema_major = 0;
   int64_t schema_minor = 0;

@@ -1,5 +1,6 @@
 #include "core/pt2/sym_expr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <vector>
@@ -116,6 +117,19 @@ std::string Render(const Term& t, bool parenthesize) {
   return absl::StrCat(t.head, "(", RenderArgs(t, ", ", false), ")");
 }
 
+void CollectSymbols(const Term& t, std::vector<std::string>& out) {
+  if (t.head == "Symbol") {
+    if (!t.args.empty() && std::find(out.begin(), out.end(), t.args[0].literal) == out.end()) {
+      out.push_back(t.args[0].literal);
+    }
+    return;
+  }
+  for (const Term& a : t.args) CollectSymbols(a, out);
+}
+
+bool IsIdentifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 }  // namespace
 
 std::string SymExprToString(absl::string_view expr) {
@@ -126,6 +140,35 @@ std::string SymExprToString(absl::string_view expr) {
     return std::string(trimmed);
   }
   return Render(term, false);
+}
+
+std::vector<std::string> SymExprSymbols(absl::string_view expr) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(expr);
+  std::vector<std::string> symbols;
+  Term term;
+  Parser parser(trimmed);
+  if (trimmed.find("Symbol(") != absl::string_view::npos && parser.Parse(term)) {
+    CollectSymbols(term, symbols);
+    return symbols;
+  }
+  // str() form ("2*s0 + 1"): identifiers not followed by '(' (function names).
+  for (size_t i = 0; i < trimmed.size();) {
+    if (!IsIdentifierStart(trimmed[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < trimmed.size() && IsIdentifierChar(trimmed[end])) ++end;
+    size_t next = end;
+    while (next < trimmed.size() && trimmed[next] == ' ') ++next;
+    std::string word(trimmed.substr(i, end - i));
+    if ((next >= trimmed.size() || trimmed[next] != '(') &&
+        std::find(symbols.begin(), symbols.end(), word) == symbols.end()) {
+      symbols.push_back(std::move(word));
+    }
+    i = end;
+  }
+  return symbols;
 }
 
 }  // namespace pt2onnx::pt2

@@ -8,6 +8,7 @@
 #define PT2ONNX_CORE_PT2_SYM_EXPR_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 
@@ -16,6 +17,10 @@ namespace pt2onnx::pt2 {
 // Best effort: text that is not srepr is returned unchanged (whitespace
 // trimmed), so a dim_param is always produced.
 std::string SymExprToString(absl::string_view expr);
+
+// The free symbols of an expression ("s27", "u0"), each once, in order of
+// appearance: Symbol('...') names in srepr text, identifiers in str() text.
+std::vector<std::string> SymExprSymbols(absl::string_view expr);
 
 }  // namespace pt2onnx::pt2
 
