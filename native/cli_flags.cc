@@ -40,6 +40,10 @@ std::string UsageText() {
       "  --check                  validate the result with the ONNX checker and shape\n"
       "                           inference (opsets <= 22)\n"
       "  --list-ops               print the supported ATen operators and exit\n"
+      "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
+      "                           with their symbolic dims and ranges, symbols in input order,\n"
+      "                           operators (unsupported ones marked), weights, layout\n"
+      "  --json                   with --inspect: print JSON (what the JS inspect() returns)\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -71,6 +75,10 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.version = true;
     } else if (name == "--list-ops") {
       flags.list_ops = true;
+    } else if (name == "--inspect") {
+      flags.inspect = true;
+    } else if (name == "--json") {
+      flags.json = true;
     } else if (name == "-q" || name == "--quiet") {
       flags.quiet = true;
     } else if (name == "-o" || name == "--output") {
@@ -124,6 +132,9 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
   }
   if (flags.help || flags.version || flags.list_ops) return flags;
+  if (flags.json && !flags.inspect) {
+    return absl::InvalidArgumentError("--json goes with --inspect (pt2onnx MODEL.pt2 --inspect --json)");
+  }
   if (flags.input.empty()) {
     return absl::InvalidArgumentError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   }
@@ -132,7 +143,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     absl::ConsumeSuffix(&stem, ".pt2");
     flags.output = absl::StrCat(stem, ".onnx");
   }
-  if (flags.output == flags.input) {
+  if (flags.output == flags.input && !flags.inspect) {
     return absl::InvalidArgumentError("the output path equals the input path");
   }
   return flags;

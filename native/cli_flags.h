@@ -29,6 +29,8 @@ struct CliFlags {
   bool help = false;
   bool version = false;
   bool list_ops = false;
+  bool inspect = false;  // describe the program instead of converting it
+  bool json = false;     // --inspect prints JSON
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -22,6 +22,7 @@
 #include "core/onnx/model_writer.h"
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
+#include "native/inspect_command.h"
 #include "native/mapped_file.h"
 #include "ops/registry.h"
 
@@ -190,5 +191,6 @@ int main(int argc, char** argv) {
     }
     return kExitOk;
   }
+  if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
   return Run(*flags);
 }
