@@ -6,6 +6,7 @@
 
 EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("convert", &pt2onnx::wasm::Convert);
+  emscripten::function("inspect", &pt2onnx::wasm::Inspect);
   emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);
   emscripten::function("version", &pt2onnx::wasm::Version);
 }

@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "core/export/converter.h"
 #include "core/export/exit_codes.h"
+#include "core/export/inspect.h"
 #include "core/export/output_plan.h"
 #include "core/export/report.h"
 #include "core/onnx/model_writer.h"
@@ -207,6 +208,23 @@ val Convert(val reader, val js_options, val progress) {
   for (const std::string& line : report) absl::StrAppend(&text, line, "\n");
   result.set("report", text);
   result.set("bytesRead", static_cast<double>(file->bytes_read()));
+  return result;
+}
+
+val Inspect(val reader, val js_options) {
+  const ApiOptions options = ReadOptions(js_options);
+  InspectOptions inspect;
+  inspect.opset = options.convert.translate.opset;
+  inspect.model_name = options.convert.model_name;
+  inspect.registry = &Registry();
+  absl::StatusOr<Inspection> inspection = InspectPt2(std::make_shared<JsInputFile>(reader), inspect);
+  if (!inspection.ok()) {
+    const bool io = inspection.status().code() == absl::StatusCode::kUnavailable;  // as Convert
+    return Error(io ? kExitIo : ExitCodeForConversion(inspection.status()), inspection.status());
+  }
+  val result = val::object();
+  result.set("ok", true);
+  result.set("json", InspectionJson(*inspection));
   return result;
 }
 

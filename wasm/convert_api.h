@@ -24,6 +24,11 @@ namespace pt2onnx::wasm {
 emscripten::val Convert(emscripten::val reader, emscripten::val options,
                         emscripten::val progress);
 
+// Describes the .pt2 behind `reader` without converting it; `options` may
+// carry `opset` and `modelName`. Returns { ok: true, json } with json the
+// text `pt2onnx --inspect --json` prints, or the error object of Convert.
+emscripten::val Inspect(emscripten::val reader, emscripten::val options);
+
 // The supported ATen overloads, sorted.
 emscripten::val SupportedOps();
 

@@ -1,11 +1,14 @@
 // The worker pt2onnx.mjs starts for convert() calls made on a page's main
-// thread: here FileReaderSync can read the File piece by piece.
-import { convert, ConversionError } from "./pt2onnx.mjs";
+// thread (and for inspect()): here FileReaderSync can read the File piece by
+// piece.
+import { convert, inspect, ConversionError } from "./pt2onnx.mjs";
 
 self.onmessage = async ({ data }) => {
   const onProgress = ({ stage, fraction }) => self.postMessage({ type: "progress", stage, fraction });
   try {
-    const result = await convert(data.input, { ...data.options, onProgress });
+    const result = data.op === "inspect"
+      ? await inspect(data.input, data.options)
+      : await convert(data.input, { ...data.options, onProgress });
     self.postMessage({ type: "result", result });
   } catch (e) {
     self.postMessage({

@@ -112,6 +112,82 @@ export declare function convert(
   options?: ConvertOptions,
 ): Promise<ConversionResult>;
 
+/** Options of inspect(): which program, and the opset support is checked at. */
+export interface InspectOptions {
+  /** ONNX opset, 18..23 (default 20): operators are marked supported at this opset. */
+  opset?: number;
+  /** Program to describe in a multi-model archive (default: the only one, or "model"). */
+  modelName?: string;
+}
+
+/** A symbol's range from the program's range constraints; null bounds are unbounded. */
+export interface SymbolRange {
+  min: number | null;
+  max: number | null;
+}
+
+export interface InspectedValue {
+  name: string;
+  /** "tensor", or a symbolic scalar input/output: "SymInt", "SymFloat", "SymBool". */
+  kind: "tensor" | "SymInt" | "SymFloat" | "SymBool";
+  /** ONNX element type name: "float32", "int64", ... */
+  dtype: string;
+  /** Static sizes as numbers, symbolic ones as their ONNX dim_param ("s27", "2*s27"). */
+  shape: Array<number | string>;
+  /** The symbolic dims at their axis, with the range of a plain symbol (else null). */
+  dims: Array<{ axis: number; name: string; range: SymbolRange | null }>;
+}
+
+/** What inspect() returns: the same object `pt2onnx MODEL.pt2 --inspect --json` prints. */
+export interface Inspection {
+  /** pt2onnx version. */
+  pt2onnx: string;
+  /** "PT2 archive" or "legacy zip (torch 2.6/2.7)". */
+  layout: string;
+  /** Root folder of the archive ("model/"), "" for the legacy zip. */
+  archiveRoot: string;
+  /** Program described ("model"). */
+  model: string;
+  schemaVersion: string;
+  /** torch version that exported the program, null if unrecorded. */
+  torchVersion: string | null;
+  opset: number;
+  /** User inputs, in order (the ONNX graph inputs). */
+  inputs: InspectedValue[];
+  /** User outputs, in order. */
+  outputs: InspectedValue[];
+  /**
+   * Symbols by first appearance walking the inputs and their dims in order
+   * (then outputs, then the rest of the graph), with where inputs and
+   * outputs use them ("x[0]"). Rename one with dimNames: { s27: "seq" }.
+   */
+  symbols: Array<{ name: string; range: SymbolRange | null; uses: string[] }>;
+  /** FX nodes, subgraphs included. */
+  fxNodes: number;
+  /** FX targets by first appearance, with node counts and support at `opset`. */
+  ops: Array<{ target: string; key: string; count: number; supported: boolean }>;
+  /** The operators convert() would reject, as its error lists them. */
+  unsupported: Array<{ key: string; count: number; firstNode: string }>;
+  /** What to do about `unsupported` (null when empty). */
+  advice: string | null;
+  /** Weights (parameters, buffers, constants) per dtype. */
+  weights: Array<{ dtype: string; count: number; elements: number; bytes: number }>;
+  warnings: string[];
+}
+
+/**
+ * Describes a .pt2 without converting it: inputs and outputs with their
+ * symbolic dims and ranges, symbols in input order, operators (unsupported
+ * ones marked), weights, layout. Resolves even when operators are
+ * unsupported; rejects with a ConversionError (same code and message as
+ * convert()) for a file that is not a readable .pt2. Runs in a Web Worker on
+ * a page's main thread, like convert().
+ */
+export declare function inspect(
+  input: Blob | ArrayBuffer | Uint8Array,
+  options?: InspectOptions,
+): Promise<Inspection>;
+
 /** The ATen overloads pt2onnx translates ("aten::add.Tensor", ...). */
 export declare function supportedOps(): Promise<string[]>;
 

@@ -135,22 +135,21 @@ function assemble(parts, slice) {
     { type: "application/octet-stream" });
 }
 
-async function convertHere(input, options) {
-  let source;
-  let slice;
+// The synchronous reader the converter pulls bytes through, and how to cut
+// the weights' Blob parts out of the input.
+async function sourceOf(input) {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
     const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    source = bytesReader(bytes);
-    slice = (a, b) => bytes.subarray(a, b);
-  } else if (canReadBlobSync) {
-    source = blobReader(input);
-    slice = (a, b) => input.slice(a, b);
-  } else {
-    // node (no FileReaderSync): Blobs are read whole.
-    const bytes = new Uint8Array(await input.arrayBuffer());
-    source = bytesReader(bytes);
-    slice = (a, b) => bytes.subarray(a, b);
+    return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b) };
   }
+  if (canReadBlobSync) return { source: blobReader(input), slice: (a, b) => input.slice(a, b) };
+  // node (no FileReaderSync): Blobs are read whole.
+  const bytes = new Uint8Array(await input.arrayBuffer());
+  return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b) };
+}
+
+async function convertHere(input, options) {
+  const { source, slice } = await sourceOf(input);
   const core = await loadCore();
   const { onProgress, ...rest } = options;
   const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
@@ -185,7 +184,7 @@ async function convertHere(input, options) {
 
 // On a page's main thread a Blob cannot be read synchronously, and a long
 // conversion would freeze the page: run it in a module worker instead.
-function convertInWorker(input, options) {
+function runInWorker(op, input, options) {
   const { onProgress, ...rest } = options;
   const worker = new Worker(new URL("./pt2onnx-worker.mjs", import.meta.url), { type: "module" });
   return new Promise((resolve, reject) => {
@@ -208,7 +207,7 @@ function convertInWorker(input, options) {
       reject(new ConversionError("load", `the conversion worker (pt2onnx-worker.mjs) failed: ` +
         `${event.message ?? "it could not be loaded"}`));
     };
-    worker.postMessage({ input, options: rest });
+    worker.postMessage({ op, input, options: rest });
   });
 }
 
@@ -219,8 +218,41 @@ export async function convert(input, options = {}) {
     throw usage("convert() takes a File, Blob, ArrayBuffer or Uint8Array holding a .pt2 file");
   }
   checkOptions(options);
-  if (isBlob && onPageThread && !canReadBlobSync) return convertInWorker(input, options);
+  if (isBlob && onPageThread && !canReadBlobSync) return runInWorker("convert", input, options);
   return convertHere(input, options);
+}
+
+const INSPECT_OPTION_KEYS = new Set(["opset", "modelName"]);
+
+async function inspectHere(input, options) {
+  const { source } = await sourceOf(input);
+  const core = await loadCore();
+  let out;
+  try {
+    out = core.inspect(source, options);
+  } catch (e) {
+    corePromise = null;
+    throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
+  }
+  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+  return JSON.parse(out.json);
+}
+
+export async function inspect(input, options = {}) {
+  const isBytes = input instanceof Uint8Array || input instanceof ArrayBuffer;
+  const isBlob = typeof Blob !== "undefined" && input instanceof Blob;
+  if (!isBytes && !isBlob) {
+    throw usage("inspect() takes a File, Blob, ArrayBuffer or Uint8Array holding a .pt2 file");
+  }
+  if (options === null || typeof options !== "object") throw usage("options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!INSPECT_OPTION_KEYS.has(key)) {
+      throw usage(`unknown inspect() option '${key}'; known: ${[...INSPECT_OPTION_KEYS].join(", ")}`);
+    }
+  }
+  checkOptions(options);
+  if (isBlob && onPageThread && !canReadBlobSync) return runInWorker("inspect", input, options);
+  return inspectHere(input, options);
 }
 
 export async function supportedOps() {
