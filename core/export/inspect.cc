@@ -204,21 +204,22 @@ std::string Pad(absl::string_view s, size_t width) {
 
 void AppendValues(std::string& out, absl::string_view title, const std::vector<InspectedValue>& values) {
   absl::StrAppend(&out, title, " (", values.size(), "):\n");
-  std::vector<std::string> names, dtypes;
+  std::vector<std::string> names, dtypes, shapes;
   for (const InspectedValue& v : values) {
     names.push_back(v.name);
     dtypes.push_back(v.dtype);
+    shapes.push_back(ShapeText(v));
   }
-  for (const InspectedValue& v : values) {
+  for (size_t i = 0; i < values.size(); ++i) {
     std::vector<std::string> ranges;
-    for (size_t axis = 0; axis < v.shape.size(); ++axis) {
-      const InspectedDim& d = v.shape[axis];
+    for (const InspectedDim& d : values[i].shape) {
       if (d.symbolic && d.range) ranges.push_back(absl::StrCat(d.name, " in ", RangeText(*d.range)));
     }
-    std::string line = absl::StrCat("  ", Pad(v.name, Widest(names)), "  ", Pad(v.dtype, Widest(dtypes)),
-                                     "  ", ShapeText(v));
-    if (!ranges.empty()) absl::StrAppend(&line, "   ", absl::StrJoin(ranges, ", "));
-    absl::StrAppend(&out, line, "\n");
+    absl::StrAppend(&out, "  ", Pad(names[i], Widest(names)), "  ", Pad(dtypes[i], Widest(dtypes)), "  ",
+                    ranges.empty() ? shapes[i]
+                                   : absl::StrCat(Pad(shapes[i], Widest(shapes)), "  ",
+                                                  absl::StrJoin(ranges, ", ")),
+                    "\n");
   }
 }
 

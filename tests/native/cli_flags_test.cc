@@ -30,6 +30,18 @@ TEST(CliFlagsTest, Defaults) {
   EXPECT_FALSE(flags->help);
   EXPECT_FALSE(flags->version);
   EXPECT_FALSE(flags->list_ops);
+  EXPECT_FALSE(flags->inspect);
+  EXPECT_FALSE(flags->json);
+}
+
+TEST(CliFlagsTest, InspectAndJson) {
+  absl::StatusOr<CliFlags> flags = ParseCliFlags({"m.pt2", "--inspect", "--json", "--opset", "23"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_TRUE(flags->inspect);
+  EXPECT_TRUE(flags->json);
+  EXPECT_EQ(flags->opset, 23);
+  // Nothing is written, so an -o equal to the input does not matter.
+  EXPECT_TRUE(ParseCliFlags({"m.pt2", "--inspect", "-o", "m.pt2"}).ok());
 }
 
 TEST(CliFlagsTest, OutputForInputWithoutPt2Suffix) {
@@ -109,7 +121,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"EmptyOutputName", {"m.pt2", "--output-names=x,"},
                   "--output-names has an empty name"},
         ErrorCase{"OutputEqualsInput", {"m.pt2", "-o", "m.pt2"}, "equals the input"},
-        ErrorCase{"TwoInputs", {"a.pt2", "b.pt2"}, "unexpected argument 'b.pt2'"}),
+        ErrorCase{"TwoInputs", {"a.pt2", "b.pt2"}, "unexpected argument 'b.pt2'"},
+        ErrorCase{"JsonWithoutInspect", {"m.pt2", "--json"}, "--json goes with --inspect"},
+        ErrorCase{"InspectWithoutInput", {"--inspect"}, "no input file"}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
 
 }  // namespace

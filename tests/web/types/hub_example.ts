@@ -1,6 +1,7 @@
 // The README's embedding example, typed against wasm/js/pt2onnx.d.ts: it must
 // compile with no errors (tests/web/types.test.mjs).
-import { convert, ConversionError, supportedOps, version, type ConversionResult, type ErrorCode } from "pt2onnx";
+import { convert, ConversionError, inspect, supportedOps, version, type ConversionResult, type ErrorCode,
+  type Inspection } from "pt2onnx";
 
 declare const upload: HTMLInputElement;
 declare const bar: HTMLProgressElement;
@@ -28,4 +29,13 @@ upload.onchange = async () => {
 export async function listOps(): Promise<string> {
   const ops: string[] = await supportedOps();
   return `${version}: ${ops.length} operators`;
+}
+
+// inspect() first, then name the dims it found (README "How dimensions are named").
+export async function convertWithNamedDims(file: File): Promise<ConversionResult> {
+  const found: Inspection = await inspect(file, { opset: 20 });
+  const [batch, seq] = found.inputs[0].dims.map((d) => d.name);
+  const ranges = found.symbols.map((s) => `${s.name} in [${s.range?.min ?? "-inf"}, ${s.range?.max ?? "inf"}]`);
+  if (found.unsupported.length > 0) throw new Error(`${found.advice}: ${ranges.join(", ")}`);
+  return convert(file, { dimNames: { [batch]: "batch", [seq]: "seq" } });
 }
