@@ -1,8 +1,8 @@
 #include "core/pt2/sym_expr.h"
 
-#include <algorithm>
 #include <cctype>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -117,14 +117,14 @@ std::string Render(const Term& t, bool parenthesize) {
   return absl::StrCat(t.head, "(", RenderArgs(t, ", ", false), ")");
 }
 
-void CollectSymbols(const Term& t, std::vector<std::string>& out) {
+// Appends to `out` the symbols `seen` lacks (a set: an expression may name
+// many symbols, and a file can make it long).
+void CollectSymbols(const Term& t, std::set<std::string>& seen, std::vector<std::string>& out) {
   if (t.head == "Symbol") {
-    if (!t.args.empty() && std::find(out.begin(), out.end(), t.args[0].literal) == out.end()) {
-      out.push_back(t.args[0].literal);
-    }
+    if (!t.args.empty() && seen.insert(t.args[0].literal).second) out.push_back(t.args[0].literal);
     return;
   }
-  for (const Term& a : t.args) CollectSymbols(a, out);
+  for (const Term& a : t.args) CollectSymbols(a, seen, out);
 }
 
 bool IsIdentifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -145,10 +145,11 @@ std::string SymExprToString(absl::string_view expr) {
 std::vector<std::string> SymExprSymbols(absl::string_view expr) {
   absl::string_view trimmed = absl::StripAsciiWhitespace(expr);
   std::vector<std::string> symbols;
+  std::set<std::string> seen;
   Term term;
   Parser parser(trimmed);
   if (trimmed.find("Symbol(") != absl::string_view::npos && parser.Parse(term)) {
-    CollectSymbols(term, symbols);
+    CollectSymbols(term, seen, symbols);
     return symbols;
   }
   // str() form ("2*s0 + 1"): identifiers not followed by '(' (function names).
@@ -162,8 +163,7 @@ std::vector<std::string> SymExprSymbols(absl::string_view expr) {
     size_t next = end;
     while (next < trimmed.size() && trimmed[next] == ' ') ++next;
     std::string word(trimmed.substr(i, end - i));
-    if ((next >= trimmed.size() || trimmed[next] != '(') &&
-        std::find(symbols.begin(), symbols.end(), word) == symbols.end()) {
+    if ((next >= trimmed.size() || trimmed[next] != '(') && seen.insert(word).second) {
       symbols.push_back(std::move(word));
     }
     i = end;
