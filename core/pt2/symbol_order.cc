@@ -69,6 +69,9 @@ std::vector<std::string> SymbolsInInputOrder(const ExportedProgram& program) {
   OrderedSet symbols;
   VisitSymbolicSizes(program, [&](const std::string& expr) {
     for (const std::string& symbol : SymExprSymbols(expr)) symbols.Add(symbol);
+    // A derived dim (Dim("seq") * 2) has its own range under its expression.
+    std::string name = SymExprToString(expr);
+    if (program.range_constraints.count(name) != 0) symbols.Add(name);
   });
   for (const std::string& symbol : RangeConstraintSymbols(program)) symbols.Add(symbol);
   return symbols.Take();

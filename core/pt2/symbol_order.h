@@ -18,8 +18,9 @@ namespace pt2onnx::pt2 {
 // The dim_param texts of every symbolic size ("s27", "2*s27"), each once.
 std::vector<std::string> DimNamesInInputOrder(const ExportedProgram& program);
 
-// The free symbols of those sizes ("s27"), each once, followed by symbols
-// only the range constraints name (e.g. unbacked "u0"), in file order.
+// The free symbols of those sizes ("s27"), each once, with each derived dim
+// that has its own range constraint ("2*s27") where it first appears;
+// then symbols only the range constraints name (e.g. "u0"), in file order.
 std::vector<std::string> SymbolsInInputOrder(const ExportedProgram& program);
 
 // The range-constrained symbols in the order the file lists them (symbols

@@ -10,7 +10,7 @@ import pytest
 from conftest import FIXTURES
 
 NAMED = FIXTURES / "named_dims"
-DYNAMIC_CASES = ["dynamic_batch_seq", "named_dims", "ops/dyn_arange_positions",
+DYNAMIC_CASES = ["dynamic_batch_seq", "named_dims", "derived_dims", "ops/dyn_arange_positions",
                  "ops/dyn_reshape_batch_seq", "ops/dyn_view_new_zeros"]
 STATIC_CASES = ["cnn", "gpt_block", "mlp_dict_list", "dtypes", "strided_weights", "decomposed_cnn",
                 "cnn_torch27", "cnn_torch28", "ops/add", "ops/T"]
@@ -189,9 +189,11 @@ def test_dim_params_and_range_metadata_are_torch_onnx_s(pt2onnx, tmp_path):
     assert ours_ranges.startswith("{" + meta["dynamic"]["x"]["0"] + ": VR[0, int_oo], ")
 
 
-def test_dim_name_renames_give_what_torch_onnx_gives_with_the_dims(pt2onnx, tmp_path):
-    """--dim-name with the user's Dim names reproduces torch.onnx's export of the module itself."""
-    meta = meta_of("named_dims")
+@pytest.mark.parametrize("case", ["named_dims", "derived_dims"])
+def test_dim_name_renames_give_what_torch_onnx_gives_with_the_dims(pt2onnx, tmp_path, case):
+    """--dim-name with the user's Dim names reproduces torch.onnx's export of the module itself
+    (a derived dim such as 2*s98 is renamed as a whole: 2*s98=2*seq)."""
+    meta = meta_of(case)
     renames = []
     for name, dims in meta["dynamic"].items():
         for axis, symbol in dims.items():
@@ -199,8 +201,19 @@ def test_dim_name_renames_give_what_torch_onnx_gives_with_the_dims(pt2onnx, tmp_
             if not spec.startswith("Dim."):
                 renames += ["--dim-name", f"{symbol}={spec}"]
     out = tmp_path / "n.onnx"
-    pt2onnx(NAMED / "model.pt2", "-o", out, "-q", *renames)
-    assert graph_dims(onnx.load(out)) == meta["torch_onnx_from_module_dim_params"]
+    pt2onnx(FIXTURES / case / "model.pt2", "-o", out, "-q", *renames)
+    # Compared in graph order: torch.onnx may rename an output value (mul -> mul_1).
+    assert list(graph_dims(onnx.load(out)).values()) == \
+        list(meta["torch_onnx_from_module_dim_params"].values())
+
+
+def test_derived_dim_keeps_its_own_range(pt2onnx):
+    meta = meta_of("derived_dims")
+    info = inspect_json(pt2onnx, FIXTURES / "derived_dims" / "model.pt2")
+    derived = meta["dynamic"]["b"]["1"]
+    assert derived.startswith("2*")
+    assert info["inputs"][1]["dims"][1] == {"axis": 1, "name": derived, "range": {"min": 4, "max": 256}}
+    assert [s["name"] for s in info["symbols"]] == [meta["dynamic"]["a"]["0"], meta["dynamic"]["a"]["1"], derived]
 
 
 def test_unknown_dim_name_lists_symbols_in_input_order(pt2onnx, tmp_path):

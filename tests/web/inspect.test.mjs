@@ -19,6 +19,7 @@ const cliInspect = (path, ...flags) =>
 
 const CASES = [
   ["named_dims", {}],
+  ["derived_dims", {}],
   ["dynamic_batch_seq", {}],
   ["ops/dyn_arange_positions", {}],
   ["ops/dyn_view_new_zeros", { opset: 23 }],

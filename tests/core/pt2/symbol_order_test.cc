@@ -58,6 +58,12 @@ TEST(SymbolOrderTest, RangeConstrainedSymbolsKeepFileOrderAndFollowTheShapes) {
   EXPECT_EQ(SymbolsInInputOrder(p), (Strings{"s54", "s27", "u0", "u7"}));
 }
 
+TEST(SymbolOrderTest, DerivedDimsWithARangeAreListedWhereTheyFirstAppear) {
+  ExportedProgram p = Program();
+  p.range_constraints["2*s27"] = RangeConstraint{4, 1024};  // Dim("seq") * 2 in dynamic_shapes
+  EXPECT_EQ(SymbolsInInputOrder(p), (Strings{"s54", "s27", "2*s27", "u0"}));
+}
+
 TEST(SymExprSymbolsTest, SreprAndStrForms) {
   EXPECT_EQ(SymExprSymbols("Symbol('s27', integer=True, positive=True)"), (Strings{"s27"}));
   EXPECT_EQ(SymExprSymbols("Add(Mul(Integer(2), Symbol('s9', integer=True)), Symbol('s1'), "
