@@ -1,12 +1,14 @@
-// inspect() from the ES module under node returns exactly what the native
-// CLI prints for `--inspect --json`, for static, dynamic, legacy and
-// unsupported programs; bad files reject with the CLI's code and message.
+// inspect() from the ES module under node (and in Chromium, from a page's main
+// thread through the worker) returns exactly what the native CLI prints for
+// `--inspect --json`, for static, dynamic, legacy and unsupported programs;
+// bad files reject with the CLI's code and message.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { launchBrowser, startServer } from "./browser.mjs";
 import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
@@ -78,5 +80,41 @@ test("inspect() checks its arguments", async () => {
   ]) {
     await assert.rejects(inspect(input, options), (e) => e instanceof ConversionError &&
       e.code === "usage" && needle.test(e.message));
+  }
+});
+
+test("inspect(File) on a page's main thread runs in the worker and equals the CLI's JSON", async () => {
+  const server = await startServer(PACKAGE);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(new URL("pt2onnx.mjs", server.url).href);  // any same-origin document will do
+    for (const name of ["named_dims", "unsupported_aten_op"]) {
+      const base64 = readFileSync(fixture(name)).toString("base64");
+      const got = await page.evaluate(async (b64) => {
+        const { inspect } = await import("/pt2onnx.mjs");
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const workers = [];
+        const RealWorker = window.Worker;
+        window.Worker = class extends RealWorker {
+          constructor(...args) { super(...args); workers.push(String(args[0])); }
+        };
+        try {
+          return { info: await inspect(new File([bytes], "model.pt2")), workers };
+        } finally {
+          window.Worker = RealWorker;
+        }
+      }, base64);
+      const cli = cliInspect(fixture(name));
+      assert.deepEqual(got.info, JSON.parse(cli.stdout));
+      assert.equal(got.workers.length, 1, "one worker started");
+      assert.match(got.workers[0], /pt2onnx-worker\.mjs$/);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
   }
 });
