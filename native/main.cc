@@ -108,6 +108,7 @@ int Run(const CliFlags& flags) {
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
   log(TranslatedLine(summary));
+  if (!summary.symbolic_dims.empty()) log(SymbolicDimsLine(summary));
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {

@@ -170,6 +170,7 @@ val Convert(val reader, val js_options, val progress) {
   }
   for (const std::string& warning : conversion->warnings) report.push_back("warning: " + warning);
   report.push_back(TranslatedLine(conversion->summary));
+  if (!conversion->summary.symbolic_dims.empty()) report.push_back(SymbolicDimsLine(conversion->summary));
 
   absl::StatusOr<OutputPlan> plan =
       PlanOutput(conversion->summary, options.external, options.output_name);

@@ -2,17 +2,51 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/onnx/model_writer.h"
 #include "core/pt2/pt2_reader.h"
+#include "core/pt2/sym_expr.h"
 #include "core/status_macros.h"
 #include "core/version.h"
 #include "ops/registry.h"
 #include "passes/passes.h"
 
 namespace pt2onnx {
+namespace {
+
+std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program,
+                                             const std::map<std::string, std::string>& renames) {
+  std::vector<SymbolicDimSummary> dims;
+  std::set<std::string> seen;
+  auto add = [&](const pt2::Argument& arg) {
+    if (arg.kind != pt2::Argument::Kind::kTensor) return;
+    auto meta = program.graph.tensor_values.find(arg.name);
+    if (meta == program.graph.tensor_values.end()) return;
+    for (const pt2::SymInt& size : meta->second.sizes) {
+      if (!size.is_symbolic) continue;
+      std::string symbol = pt2::SymExprToString(size.expr);
+      if (!seen.insert(symbol).second) continue;
+      auto renamed = renames.find(symbol);
+      auto range = program.range_constraints.find(symbol);
+      dims.push_back(SymbolicDimSummary{
+          symbol, renamed == renames.end() ? symbol : renamed->second,
+          range == program.range_constraints.end() ? std::nullopt
+                                                   : std::optional<pt2::RangeConstraint>(range->second)});
+    }
+  };
+  for (const pt2::InputSpec& spec : program.signature.input_specs) {
+    if (spec.kind == pt2::InputSpec::Kind::kUserInput) add(spec.arg);
+  }
+  for (const pt2::OutputSpec& spec : program.signature.output_specs) {
+    if (spec.kind == pt2::OutputSpec::Kind::kUserOutput) add(spec.arg);
+  }
+  return dims;
+}
+
+}  // namespace
 
 absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
                                       const ProgressFn& progress) {
@@ -56,6 +90,7 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   for (const ir::Node& node : model.graph.nodes) ++s.op_histogram[node.op_type];
   for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
   s.initializer_bytes = onnx_writer::InitializerBytes(model);
+  s.symbolic_dims = SymbolicDims(loaded.program, options.translate.dim_names);
   result.model = std::move(model);
   result.warnings = std::move(loaded.warnings);
   return result;

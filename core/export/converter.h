@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "core/bytes.h"
 #include "core/input_file.h"
 #include "core/ir/graph.h"
+#include "core/pt2/schema.h"
 #include "ops/registry.h"
 #include "ops/translator.h"
 
@@ -40,6 +42,13 @@ struct ConvertOptions {
 // the stage done; lets long conversions report progress.
 using ProgressFn = std::function<void(absl::string_view stage, double fraction)>;
 
+// A symbolic dim of the graph's inputs/outputs, for the report.
+struct SymbolicDimSummary {
+  std::string symbol;     // as in the program: "s27", "2*s27"
+  std::string onnx_name;  // its dim_param after --dim-name renames
+  std::optional<pt2::RangeConstraint> range;
+};
+
 struct ConversionSummary {
   std::string layout;          // "PT2 archive" / "legacy zip (torch 2.6/2.7)"
   std::string torch_version;   // from the program, "" if absent
@@ -50,6 +59,8 @@ struct ConversionSummary {
   int64_t parameters = 0;      // elements in initializers
   uint64_t initializer_bytes = 0;
   std::map<std::string, int64_t> op_histogram;  // ONNX op_type -> count
+  // By first appearance in the user inputs, then the user outputs.
+  std::vector<SymbolicDimSummary> symbolic_dims;
 };
 
 struct Conversion {

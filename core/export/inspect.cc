@@ -225,11 +225,6 @@ void AppendValues(std::string& out, absl::string_view title, const std::vector<I
 
 }  // namespace
 
-std::string RangeText(const pt2::RangeConstraint& range) {
-  return absl::StrCat("[", range.min_val ? absl::StrCat(*range.min_val) : "-int_oo", ", ",
-                      range.max_val ? absl::StrCat(*range.max_val) : "int_oo", "]");
-}
-
 Inspection InspectProgram(const pt2::LoadedProgram& loaded, const InspectOptions& options) {
   const pt2::ExportedProgram& program = loaded.program;
   std::optional<ops::OpRegistry> own_registry;

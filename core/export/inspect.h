@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/export/report.h"  // RangeText
 #include "core/input_file.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/pt2/schema.h"
@@ -93,9 +94,6 @@ Inspection InspectProgram(const pt2::LoadedProgram& loaded, const InspectOptions
 std::string InspectionJson(const Inspection& inspection);
 // The text `--inspect` prints; `file_name` heads it.
 std::string InspectionText(const Inspection& inspection, absl::string_view file_name);
-
-// "[2, 512]", "[0, int_oo]" (torch's notation).
-std::string RangeText(const pt2::RangeConstraint& range);
 
 }  // namespace pt2onnx
 

@@ -24,6 +24,21 @@ std::string WroteLine(absl::string_view model_file_name, const onnx_writer::Writ
                       " parameters");
 }
 
+std::string RangeText(const pt2::RangeConstraint& range) {
+  return absl::StrCat("[", range.min_val ? absl::StrCat(*range.min_val) : "-int_oo", ", ",
+                      range.max_val ? absl::StrCat(*range.max_val) : "int_oo", "]");
+}
+
+std::string SymbolicDimsLine(const ConversionSummary& s) {
+  if (s.symbolic_dims.empty()) return "";
+  std::vector<std::string> dims;
+  for (const SymbolicDimSummary& d : s.symbolic_dims) {
+    dims.push_back(absl::StrCat(d.symbol, d.onnx_name == d.symbol ? "" : absl::StrCat(" -> ", d.onnx_name),
+                                d.range ? absl::StrCat(" ", RangeText(*d.range)) : ""));
+  }
+  return absl::StrCat("symbolic dims (input order): ", absl::StrJoin(dims, ", "));
+}
+
 std::string OpsLine(const ConversionSummary& s) {
   std::vector<std::string> ops;
   for (const auto& [op, count] : s.op_histogram) ops.push_back(absl::StrCat(op, " ", count));

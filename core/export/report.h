@@ -21,6 +21,13 @@ std::string TranslatedLine(const ConversionSummary& summary);
 std::string WroteLine(absl::string_view model_file_name, const onnx_writer::WriteSummary& written,
                       int opset, const ConversionSummary& summary);
 
+// "symbolic dims (input order): s31 -> batch [0, int_oo], s27 [2, 512]";
+// "" for a program with static shapes only.
+std::string SymbolicDimsLine(const ConversionSummary& summary);
+
+// "[2, 512]", "[0, int_oo]" (torch's notation for a range constraint).
+std::string RangeText(const pt2::RangeConstraint& range);
+
 // "ops: Add 3, Conv 2, ..." (sorted by op type).
 std::string OpsLine(const ConversionSummary& summary);
 

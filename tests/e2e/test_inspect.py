@@ -3,6 +3,7 @@ what the fixture generator recorded from torch (meta.json): inputs/outputs with 
 dims at their positions, ranges, symbols in input order, FX targets; unsupported operators
 reported with exit 0; unreadable files failing exactly as a conversion does."""
 import json
+import re
 
 import onnx
 import pytest
@@ -221,3 +222,16 @@ def test_unknown_dim_name_lists_symbols_in_input_order(pt2onnx, tmp_path):
     result = pt2onnx(NAMED / "model.pt2", "-o", tmp_path / "n.onnx", "--dim-name", "s0=batch", check=False)
     assert result.returncode == 4
     assert f"(it has: {', '.join(expected_symbol_order(meta))})" in result.stderr
+
+
+def test_conversion_report_lists_symbolic_dims_in_input_order(pt2onnx, tmp_path):
+    meta = meta_of("named_dims")
+    order = expected_symbol_order(meta)
+    seq = meta["dynamic"]["x"]["1"]
+    result = pt2onnx(NAMED / "model.pt2", "-o", tmp_path / "n.onnx", "--dim-name", f"{seq}=seq")
+    line = next(l for l in result.stderr.splitlines() if "symbolic dims (input order):" in l)
+    listed = line.split("symbolic dims (input order): ", 1)[1]
+    assert re.findall(r"(\S+)(?: -> \S+)? \[[^\]]*\]", listed) == order
+    assert f"{seq} -> seq [2, 512]" in listed
+    static = pt2onnx(FIXTURES / "cnn" / "model.pt2", "-o", tmp_path / "c.onnx")
+    assert "symbolic dims" not in static.stderr
