@@ -170,6 +170,11 @@ std::vector<Case> Cases() {
   add(Unary("as_strided_identity", {"x", kF32, {2, 3}}, "as_strided.default",
             {IntsArg("size", {2, 3}), IntsArg("stride", {3, 1})}, {{"y", kF32, {2, 3}}},
             {"Identity"}));
+  add(Unary("as_strided_windows", {"x", kF32, {4, 3}}, "as_strided.default",
+            {IntsArg("size", {3, 3}), IntsArg("stride", {1, 3}), IntArg("storage_offset", 1)},
+            {{"y", kF32, {3, 3}}},
+            {"Reshape", "Range", "Mul", "Reshape", "Add", "Range", "Mul", "Reshape", "Add",
+             "Gather"}));
   add(Unary("pixel_shuffle", {"x", kF32, {1, 8, 3, 3}}, "pixel_shuffle.default",
             {IntArg("upscale_factor", 2)}, {{"y", kF32, {1, 2, 6, 6}}},
             {"Reshape", "Transpose", "Reshape"}));
@@ -253,11 +258,37 @@ TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
 INSTANTIATE_TEST_SUITE_P(Shape, ShapeOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 // Unsupported argument combinations name what is unsupported.
-TEST(ShapeOpsErrors, AsStridedNonIdentity) {
+TEST(ShapeOpsErrors, AsStridedReadsOutsideInput) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {2, 2}), IntsArg("stride", {8, 9}), IntArg("storage_offset", 1)},
+                 {{"y", kF32, {2, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "reads outside the 16-element input"));
+}
+
+TEST(ShapeOpsErrors, AsStridedOverflowingStride) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {3, 2}), IntsArg("stride", {INT64_MAX, 1})},
+                 {{"y", kF32, {3, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "reads outside"));
+}
+
+TEST(ShapeOpsErrors, AsStridedOfStridedInput) {
   Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
                  {IntsArg("size", {2, 2}), IntsArg("stride", {1, 2})}, {{"y", kF32, {2, 2}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
-                        "as_strided"));
+  pt2::ExportedProgram p = c.program.Build();
+  p.graph.tensor_values["x"].strides[0].value = 1;  // a transposed view
+  p.graph.tensor_values["x"].strides[1].value = 4;
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p), absl::StatusCode::kUnimplemented,
+                        "strided or dynamic-shape input"));
+}
+
+TEST(ShapeOpsErrors, AsStridedSizeStrideMismatch) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {2, 2}), IntsArg("stride", {1})}, {{"y", kF32, {2, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "size and stride differ in length"));
 }
 
 TEST(ShapeOpsErrors, DiagonalSymbolic) {
