@@ -28,3 +28,16 @@ def pt2onnx():
         return result
 
     return run
+
+
+# Fixture runs that ONNX Runtime could not execute and onnx.reference ran
+# instead (tests/e2e/test_fixtures.py fills it; tests/fixtures/ort_fallback.json
+# lists the fixtures allowed to need it).
+ORT_FALLBACKS = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if ORT_FALLBACKS:
+        terminalreporter.write_line(
+            f"onnx.reference instead of ONNX Runtime: {len(ORT_FALLBACKS)} fixture runs: "
+            + ", ".join(ORT_FALLBACKS))
