@@ -131,7 +131,7 @@ absl::Status AtenPermuteDefault(TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("permute dims [", absl::StrJoin(dims, ", "),
                                     "] do not match rank ", rank));
   }
-  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(dims, rank, "dims of aten::permute"));
   if (rank == 0) return ctx.SetOutput(0, x);
   return SetTransposed(ctx, x, dims);
 }

@@ -390,5 +390,26 @@ TEST(ElementwiseErrors, UnknownRoundingMode) {
                         "rounding_mode 'up'"));
 }
 
+TEST(ElementwiseErrors, TrueDivisionIntoIntegers) {
+  Case c = One("div", {{"x", kI64, {2}}, {"y_in", kI64, {2}}}, "div.Tensor", {self(), other()},
+               {"", kI64, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "true division into int64"));
+}
+
+TEST(ElementwiseErrors, RoundDecimalsOfIntegers) {
+  Case c = One("round", {{"x", kI64, {2}}}, "round.decimals", {self(), IntArg("decimals", 1)},
+               {"", kI64, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "round with decimals on integer tensors"));
+}
+
+TEST(ElementwiseErrors, OperandNeitherTensorNorScalar) {
+  Case c = One("add", {{"x", kF32, {2}}}, "add.Tensor", {self(), StringArg("other", "two")},
+               {"", kF32, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "argument 'other' is neither a tensor nor a scalar"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -309,5 +309,128 @@ TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
                         "both a 0 size and -1"));
 }
 
+// ---- Error paths: the message names the argument and the cause ----
+
+absl::Status ConvertStatus(const Case& c) { return ConvertAndCheck(c.program.Build()).status(); }
+
+TEST(ShapeOpsErrors, PermuteBadDims) {
+  Case c = Unary("permute", {"x", kF32, {2, 3}}, "permute.default", {IntsArg("dims", {0, 0})},
+                 {{"y", kF32, {2, 3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument, "dims of aten::permute"));
+  Case out_of_range = Unary("permute", {"x", kF32, {2, 3}}, "permute.default",
+                            {IntsArg("dims", {2, 0})}, {{"y", kF32, {2, 3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(out_of_range), absl::StatusCode::kInvalidArgument,
+                        "dims of aten::permute"));
+  Case short_list = Unary("permute", {"x", kF32, {2, 3}}, "permute.default", {IntsArg("dims", {0})},
+                          {{"y", kF32, {2, 3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(short_list), absl::StatusCode::kInvalidArgument,
+                        "permute dims [0] do not match rank 2"));
+}
+
+TEST(ShapeOpsErrors, MTOfVector) {
+  Case c = Unary("mT", {"x", kF32, {3}}, "mT.default", {}, {{"y", kF32, {3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "mT needs rank >= 2, got 1"));
+}
+
+TEST(ShapeOpsErrors, MovedimLengthMismatch) {
+  Case c = Unary("movedim", {"x", kF32, {2, 3, 4}}, "movedim.intlist",
+                 {IntsArg("source", {0, 1}), IntsArg("destination", {2})}, {{"y", kF32, {3, 4, 2}}},
+                 {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "movedim source and destination differ in length"));
+}
+
+TEST(ShapeOpsErrors, CatAndStackOfNoTensors) {
+  for (const char* op : {"cat.default", "stack.default"}) {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2});
+    b.Node(Aten(op), {TensorsArg("tensors", {}), IntArg("dim", 0)}, {{"y", kF32, {0}}});
+    b.Output("y");
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument,
+                          "of an empty tensor list"))
+        << op;
+  }
+}
+
+TEST(SlicingOpsErrors, SplitSizeNotPositive) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 0), IntArg("dim", 0)}, {{"a", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "split_size must be positive, got 0"));
+}
+
+TEST(SlicingOpsErrors, SplitPieceCountDisagreesWithProgram) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 2), IntArg("dim", 0)},
+                  {{"a", kF32, {2, 2}}, {"b", kF32, {2, 2}}, {"c", kF32, {0, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "splitting size 4 by 2 gives 2 pieces, the program expects 3"));
+}
+
+TEST(SlicingOpsErrors, ChunksNotPositive) {
+  Case c = Listed("chunk", {"x", kF32, {4, 2}}, "chunk.default",
+                  {IntArg("chunks", -1), IntArg("dim", 0)}, {{"a", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "chunks must be positive, got -1"));
+}
+
+TEST(SlicingOpsErrors, SliceStepNotPositive) {
+  Case c = Unary("slice", {"x", kF32, {4, 2}}, "slice.Tensor",
+                 {IntArg("dim", 0), IntArg("start", 0), IntArg("end", 4), IntArg("step", 0)},
+                 {{"y", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "slice step must be positive, got 0"));
+}
+
+TEST(SlicingOpsErrors, RollShiftsAndDims) {
+  Case flat = Unary("roll", {"x", kF32, {4, 2}}, "roll.default",
+                    {IntsArg("shifts", {1, 2}), IntsArg("dims", {})}, {{"y", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(flat), absl::StatusCode::kInvalidArgument,
+                        "roll without dims takes exactly one shift"));
+  Case mismatch = Unary("roll", {"x", kF32, {4, 2}}, "roll.default",
+                        {IntsArg("shifts", {1, 2}), IntsArg("dims", {0})}, {{"y", kF32, {4, 2}}},
+                        {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(mismatch), absl::StatusCode::kInvalidArgument,
+                        "roll shifts and dims differ in length"));
+}
+
+TEST(SlicingOpsErrors, PixelShuffleRankAndFactor) {
+  Case rank2 = Unary("pixel_shuffle", {"x", kF32, {4, 4}}, "pixel_shuffle.default",
+                     {IntArg("upscale_factor", 2)}, {{"y", kF32, {4, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(rank2), absl::StatusCode::kUnimplemented,
+                        "pixel (un)shuffle of a rank-2"));
+  Case zero = Unary("pixel_shuffle", {"x", kF32, {1, 4, 2, 2}}, "pixel_shuffle.default",
+                    {IntArg("upscale_factor", 0)}, {{"y", kF32, {1, 4, 2, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(zero), absl::StatusCode::kInvalidArgument,
+                        "factor must be positive, got 0"));
+}
+
+TEST(SlicingOpsErrors, DiagonalSameDims) {
+  Case c = Unary("diagonal", {"x", kF32, {3, 3}}, "diagonal.default",
+                 {IntArg("offset", 0), IntArg("dim1", 1), IntArg("dim2", -1)}, {{"y", kF32, {3}}},
+                 {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "diagonal needs two distinct dimensions"));
+}
+
+TEST(SlicingOpsErrors, UnfoldArguments) {
+  Case scalar = Unary("unfold", {"x", kF32, {}}, "unfold.default",
+                      {IntArg("dimension", 0), IntArg("size", 1), IntArg("step", 1)},
+                      {{"y", kF32, {1}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(scalar), absl::StatusCode::kUnimplemented,
+                        "unfold of a 0-d tensor"));
+  Case step0 = Unary("unfold", {"x", kF32, {6}}, "unfold.default",
+                     {IntArg("dimension", 0), IntArg("size", 2), IntArg("step", 0)},
+                     {{"y", kF32, {3, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(step0), absl::StatusCode::kInvalidArgument,
+                        "unfold needs size >= 0 and step > 0"));
+  Case symbolic = Unary("unfold", {"x", kF32, {6}, {"s0"}}, "unfold.default",
+                        {IntArg("dimension", 0), IntArg("size", 2), IntArg("step", 2)},
+                        {{"y", kF32, {3, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(symbolic), absl::StatusCode::kUnimplemented,
+                        "unfold over a symbolic dimension"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -225,5 +225,23 @@ TEST(SymbolicErrors, SymSizeDimOutOfRange) {
       HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument, "out of range"));
 }
 
+TEST(SymbolicErrors, MissingOperand) {
+  ProgramBuilder b = Sizes();
+  b.SymNode("_operator.add", {SymIntArg("a", "n")}, "r");
+  b.Output("r");
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument,
+                        "expected at least 2 operands, got 1"));
+}
+
+TEST(SymbolicErrors, OperandNotANumber) {
+  ProgramBuilder b = Sizes();
+  b.SymNode("_operator.lt", {SymIntArg("a", "n"), StringArg("b", "three")}, "r");
+  b.Output("r");
+  pt2::ExportedProgram p = b.Build();
+  Retype(p, "r", Kind::kSymBool);
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p), absl::StatusCode::kInvalidArgument,
+                        "operand 1 ('b') is not a number"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
