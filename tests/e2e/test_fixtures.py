@@ -20,7 +20,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conftest import FIXTURES, ROOT, ORT_FALLBACKS
+from conftest import FIXTURES, FIXTURE_RUNS, ROOT, ORT_FALLBACKS
 
 sys.path.insert(0, str(ROOT / "tools"))
 import update_op_table  # noqa: E402
@@ -116,6 +116,7 @@ def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
         expected = np.load(folder / f"expected{suffix}.npz")
         actual, fallback = run_onnx(out, inputs)
         name = fixture_id(folder)
+        FIXTURE_RUNS.append(name)
         if fallback:
             ORT_FALLBACKS.append(f"{name} (opset {opset}{', ' + suffix[1:] if suffix else ''})")
             assert name in allowed, (
