@@ -395,41 +395,12 @@ TEST(SlicingOpsErrors, RollShiftsAndDims) {
                         "roll shifts and dims differ in length"));
 }
 
-TEST(SlicingOpsErrors, PixelShuffleRankAndFactor) {
-  Case rank2 = Unary("pixel_shuffle", {"x", kF32, {4, 4}}, "pixel_shuffle.default",
-                     {IntArg("upscale_factor", 2)}, {{"y", kF32, {4, 4}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertStatus(rank2), absl::StatusCode::kUnimplemented,
-                        "pixel (un)shuffle of a rank-2"));
-  Case zero = Unary("pixel_shuffle", {"x", kF32, {1, 4, 2, 2}}, "pixel_shuffle.default",
-                    {IntArg("upscale_factor", 0)}, {{"y", kF32, {1, 4, 2, 2}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertStatus(zero), absl::StatusCode::kInvalidArgument,
-                        "factor must be positive, got 0"));
-}
-
 TEST(SlicingOpsErrors, DiagonalSameDims) {
   Case c = Unary("diagonal", {"x", kF32, {3, 3}}, "diagonal.default",
                  {IntArg("offset", 0), IntArg("dim1", 1), IntArg("dim2", -1)}, {{"y", kF32, {3}}},
                  {});
   EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
                         "diagonal needs two distinct dimensions"));
-}
-
-TEST(SlicingOpsErrors, UnfoldArguments) {
-  Case scalar = Unary("unfold", {"x", kF32, {}}, "unfold.default",
-                      {IntArg("dimension", 0), IntArg("size", 1), IntArg("step", 1)},
-                      {{"y", kF32, {1}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertStatus(scalar), absl::StatusCode::kUnimplemented,
-                        "unfold of a 0-d tensor"));
-  Case step0 = Unary("unfold", {"x", kF32, {6}}, "unfold.default",
-                     {IntArg("dimension", 0), IntArg("size", 2), IntArg("step", 0)},
-                     {{"y", kF32, {3, 2}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertStatus(step0), absl::StatusCode::kInvalidArgument,
-                        "unfold needs size >= 0 and step > 0"));
-  Case symbolic = Unary("unfold", {"x", kF32, {6}, {"s0"}}, "unfold.default",
-                        {IntArg("dimension", 0), IntArg("size", 2), IntArg("step", 2)},
-                        {{"y", kF32, {3, 2}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertStatus(symbolic), absl::StatusCode::kUnimplemented,
-                        "unfold over a symbolic dimension"));
 }
 
 TEST(ShapeOpsErrors, DimsOutOfRangeAreRefused) {
@@ -457,9 +428,6 @@ TEST(ShapeOpsErrors, DimsOutOfRangeAreRefused) {
             {{"y", kF32, {2, 3}}}, {}),
       Unary("diagonal", x, "diagonal.default",
             {IntArg("offset", 0), IntArg("dim1", 0), IntArg("dim2", 6)}, {{"y", kF32, {2}}}, {}),
-      Unary("unfold", x, "unfold.default",
-            {IntArg("dimension", 3), IntArg("size", 1), IntArg("step", 1)},
-            {{"y", kF32, {2, 3, 1}}}, {}),
       Listed("chunk", x, "chunk.default", {IntArg("chunks", 2), IntArg("dim", 4)},
              {{"a", kF32, {2, 3}}}, {}),
       Listed("split", x, "split.Tensor", {IntArg("split_size", 1), IntArg("dim", -5)},
