@@ -127,8 +127,8 @@ absl::Status AtenGatherDefault(TranslateContext& ctx) {
                            {Attribute::Int("axis", 0)});
     return ctx.SetOutput(0, Reshape(ctx, y, {}));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::gather"));
-  return ctx.SetOutput(0, ctx.Op("GatherElements", {x, index}, {Attribute::Int("axis", axis)}));
+  return ctx.SetOutput(0, ctx.Op("GatherElements", {x, index},
+                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
 }
 
 // aten::index_select(Tensor self, int dim, Tensor index) -> Tensor
@@ -141,8 +141,8 @@ absl::Status AtenIndexSelectDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (rank == 0) return ctx.SetOutput(0, x);
   if (index_rank == 0) index = Reshape(ctx, index, {1});
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::index_select"));
-  return ctx.SetOutput(0, ctx.Op("Gather", {x, index}, {Attribute::Int("axis", axis)}));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, index},
+                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
 }
 
 // aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
@@ -165,7 +165,7 @@ absl::Status AtenTakeAlongDimDefault(TranslateContext& ctx) {
     return ctx.Unsupported("take_along_dim with indices of a different rank than self; "
                            "unsqueeze them to the same rank before export");
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(*dim, rank, "dim of aten::take_along_dim"));
+  int64_t axis = NormalizeAxis(*dim, rank);
   bool same = true;
   for (int64_t a = 0; a < rank; ++a) {
     if (a == axis) continue;
@@ -393,8 +393,7 @@ absl::StatusOr<std::string> ScatterElements(TranslateContext& ctx, std::string u
   if (rank == 0) {
     return ctx.Unsupported("scatter into a 0-d tensor; reshape it to 1-D before export");
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t checked, CheckedAxis(dim, rank, absl::StrCat("dim of ", ctx.key())));
-  Attribute axis = Attribute::Int("axis", checked);
+  Attribute axis = Attribute::Int("axis", NormalizeAxis(dim, rank));
   if (!include_self) {
     std::string identity = ctx.Op("Expand", {ReductionIdentity(ctx, dtype, reduction),
                                              ctx.Op("Shape", {index})});
@@ -543,7 +542,7 @@ absl::StatusOr<std::string> IndexAlongDim(TranslateContext& ctx, bool fill,
   PT2ONNX_ASSIGN_OR_RETURN(DataType index_dtype, ctx.InputDtype("index"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (rank == 0) return ctx.Unsupported("index_add/copy/fill on a 0-d tensor");
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, absl::StrCat("dim of ", ctx.key())));
+  int64_t axis = NormalizeAxis(dim, rank);
   std::vector<int64_t> perm = {axis};
   for (int64_t a = 0; a < rank; ++a) {
     if (a != axis) perm.push_back(a);
@@ -607,7 +606,7 @@ absl::Status AtenSliceScatterDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
   if (step <= 0) return ctx.Invalid(absl::StrCat("slice step must be positive, got ", step));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::slice_scatter"));
+  int64_t axis = NormalizeAxis(dim, rank);
   std::string start = ctx.ConstantInt64s({0});
   std::string end = ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()});
   if (ctx.Has("start")) {
@@ -637,7 +636,7 @@ absl::Status AtenSelectScatterDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.SymIntAsTensor("index"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::select_scatter"));
+  int64_t axis = NormalizeAxis(dim, rank);
   std::string updates = Unsqueeze(ctx, src, {axis});
   std::string positions = ctx.Op("Expand", {Reshape(ctx, index, std::vector<int64_t>(rank, 1)),
                                             ctx.Op("Shape", {updates})});

@@ -84,8 +84,7 @@ absl::Status AtenFlattenUsingInts(TranslateContext& ctx) {
   if (rank == 0) return ctx.SetOutput(0, Reshape(ctx, x, {1}));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t start_dim, ctx.Int("start_dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t end_dim, ctx.Int("end_dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t start, CheckedAxis(start_dim, rank, "start_dim of aten::flatten"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t end, CheckedAxis(end_dim, rank, "end_dim of aten::flatten"));
+  int64_t start = NormalizeAxis(start_dim, rank), end = NormalizeAxis(end_dim, rank);
   if (start >= end) return ctx.SetOutput(0, x);
   std::vector<SizeExpr> sizes;
   for (int64_t i = 0; i < start; ++i) sizes.push_back(InputSize(ctx, x, *meta, i));
@@ -106,7 +105,7 @@ absl::Status AtenUnflattenInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::unflatten"));
+  int64_t axis = NormalizeAxis(dim, rank);
   if (auto out = StaticSizes(ctx.OutputMeta(0))) {
     return ctx.SetOutput(0, ReshapeToStatic(ctx, x, *out));
   }
@@ -132,7 +131,7 @@ absl::Status AtenPermuteDefault(TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("permute dims [", absl::StrJoin(dims, ", "),
                                     "] do not match rank ", rank));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(dims, rank, "dims of aten::permute"));
+  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
   if (rank == 0) return ctx.SetOutput(0, x);
   return SetTransposed(ctx, x, dims);
 }
@@ -143,11 +142,9 @@ absl::Status SwapAxes(TranslateContext& ctx, absl::string_view arg0, absl::strin
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t d0, ctx.Int(arg0));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, ctx.Int(arg1));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t a0, CheckedAxis(d0, rank, absl::StrCat(arg0, " of ", ctx.key())));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t a1, CheckedAxis(d1, rank, absl::StrCat(arg1, " of ", ctx.key())));
   if (rank < 2) return ctx.SetOutput(0, x);
   std::vector<int64_t> perm = Iota(rank);
-  std::swap(perm[a0], perm[a1]);
+  std::swap(perm[NormalizeAxis(d0, rank)], perm[NormalizeAxis(d1, rank)]);
   return SetTransposed(ctx, x, perm);
 }
 
@@ -196,16 +193,13 @@ absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
   if (source.size() != destination.size()) {
     return ctx.Invalid("movedim source and destination differ in length");
   }
-  PT2ONNX_ASSIGN_OR_RETURN(source, CheckedAxes(source, rank, "source of aten::movedim"));
-  PT2ONNX_ASSIGN_OR_RETURN(destination,
-                           CheckedAxes(destination, rank, "destination of aten::movedim"));
-  if (rank == 0) return ctx.SetOutput(0, x);
   // perm[destination[i]] = source[i]; the remaining axes keep their order.
   std::vector<int64_t> perm(rank, -1);
   std::vector<bool> moved(rank, false);
   for (size_t i = 0; i < source.size(); ++i) {
-    perm[destination[i]] = source[i];
-    moved[source[i]] = true;
+    int64_t s = NormalizeAxis(source[i], rank), d = NormalizeAxis(destination[i], rank);
+    perm[d] = s;
+    moved[s] = true;
   }
   int64_t next = 0;
   for (int64_t& p : perm) {
@@ -213,6 +207,7 @@ absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
     while (moved[next]) ++next;
     p = next++;
   }
+  if (rank == 0) return ctx.SetOutput(0, x);
   return SetTransposed(ctx, x, perm);
 }
 
@@ -237,8 +232,8 @@ absl::Status SqueezeDims(TranslateContext& ctx, std::optional<std::vector<int64_
   if (!dims.has_value()) dims = Iota(rank);
   std::vector<int64_t> axes;
   for (int64_t d : *dims) {
-    PT2ONNX_ASSIGN_OR_RETURN(int64_t a, CheckedAxis(d, rank, absl::StrCat("dim of ", ctx.key())));
     if (rank == 0) continue;
+    int64_t a = NormalizeAxis(d, rank);
     const pt2::SymInt& s = meta->sizes[a];
     if (s.is_symbolic || s.value != 1) continue;
     if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
@@ -350,7 +345,7 @@ absl::Status AtenCatDefault(TranslateContext& ctx) {
   }
   if (kept.empty()) kept.push_back(tensors[0]);  // every input was skipped
   if (kept.size() == 1) return ctx.SetOutput(0, kept[0]);
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, ctx.OutputRank(0), "dim of aten::cat"));
+  int64_t axis = NormalizeAxis(dim, ctx.OutputRank(0));
   return ctx.SetOutput(0, ctx.Op("Concat", kept, {Attribute::Int("axis", axis)}));
 }
 
@@ -359,7 +354,7 @@ absl::Status AtenStackDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (tensors.empty()) return ctx.Invalid("stack of an empty tensor list");
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, ctx.OutputRank(0), "dim of aten::stack"));
+  int64_t axis = NormalizeAxis(dim, ctx.OutputRank(0));
   std::vector<std::string> expanded;
   for (const std::string& t : tensors) expanded.push_back(Unsqueeze(ctx, t, {axis}));
   if (expanded.size() == 1) return ctx.SetOutput(0, expanded[0]);

@@ -117,9 +117,7 @@ absl::Status AtenSplitTensor(TranslateContext& ctx) {
   } else if (*chunk <= 0) {
     return ctx.Invalid(absl::StrCat("split_size must be positive, got ", *chunk));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::split"));
-  if (rank == 0) return ctx.Invalid("split of a 0-d tensor");
-  return SplitEvenly(ctx, chunk, chunk_tensor, axis);
+  return SplitEvenly(ctx, chunk, chunk_tensor, NormalizeAxis(dim, rank));
 }
 
 // aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
@@ -130,8 +128,7 @@ absl::Status AtenChunkDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t chunks, ctx.Int("chunks"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (chunks <= 0) return ctx.Invalid(absl::StrCat("chunks must be positive, got ", chunks));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::chunk"));
-  if (rank == 0) return ctx.Invalid("chunk of a 0-d tensor");
+  int64_t axis = NormalizeAxis(dim, rank);
   const pt2::SymInt& n = meta->sizes[axis];
   if (!n.is_symbolic) {
     int64_t chunk = std::max<int64_t>((n.value + chunks - 1) / chunks, 1);
@@ -150,8 +147,7 @@ absl::Status SplitBySizes(TranslateContext& ctx, absl::string_view sizes_arg) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string sizes, ctx.IntsAsTensor(sizes_arg));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::split_with_sizes"));
-  return SplitInto(ctx, x, axis, sizes, ListOutputSize(ctx));
+  return SplitInto(ctx, x, NormalizeAxis(dim, rank), sizes, ListOutputSize(ctx));
 }
 
 // aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
@@ -166,7 +162,7 @@ absl::Status AtenUnbindInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::unbind"));
+  int64_t axis = NormalizeAxis(dim, rank);
   size_t count = ListOutputSize(ctx);
   std::vector<std::string> parts = {x};
   if (count > 1) {
@@ -196,7 +192,7 @@ absl::Status AtenSliceTensor(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
   if (step <= 0) return ctx.Invalid(absl::StrCat("slice step must be positive, got ", step));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::slice"));
+  int64_t axis = NormalizeAxis(dim, rank);
   std::optional<int64_t> start = 0, end = kInt64Max;
   if (ctx.Has("start")) {
     PT2ONNX_ASSIGN_OR_RETURN(start, StaticSymInt(ctx, "start"));
@@ -231,8 +227,8 @@ absl::Status AtenSelectInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.SymIntAsTensor("index"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::select"));
-  return ctx.SetOutput(0, ctx.Op("Gather", {x, index}, {Attribute::Int("axis", axis)}));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, index},
+                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
 }
 
 // aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)
@@ -241,7 +237,7 @@ absl::Status AtenNarrowDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::narrow"));
+  int64_t axis = NormalizeAxis(dim, rank);
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, StaticSymInt(ctx, "start"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> length, StaticSymInt(ctx, "length"));
   if (start.has_value() && length.has_value()) {
@@ -265,8 +261,8 @@ absl::Status AtenFlipDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.Ints("dims"));
-  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(dims, rank, "dims of aten::flip"));
   if (dims.empty() || rank == 0) return ctx.SetOutput(0, x);
+  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
   size_t n = dims.size();
   return ctx.SetOutput(
       0, ctx.Op("Slice", {x, ctx.ConstantInt64s(std::vector<int64_t>(n, -1)),
@@ -318,9 +314,8 @@ absl::Status AtenRollDefault(TranslateContext& ctx) {
     return ctx.SetOutput(0, ctx.Op("Reshape", {rolled, ctx.Op("Shape", {x})}));
   }
   if (shifts.size() != dims.size()) return ctx.Invalid("roll shifts and dims differ in length");
-  if (rank == 0) return ctx.Invalid("roll of a 0-d tensor over a dim");
   for (size_t i = 0; i < dims.size(); ++i) {
-    PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dims[i], rank, "dims of aten::roll"));
+    int64_t axis = NormalizeAxis(dims[i], rank);
     x = RollAxis(ctx, x, meta->sizes[axis], axis, shifts[i]);
   }
   return ctx.SetOutput(0, x);
@@ -387,8 +382,7 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t offset, ctx.Int("offset"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim1, ctx.Int("dim1"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim2, ctx.Int("dim2"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, CheckedAxis(dim1, rank, "dim1 of aten::diagonal"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d2, CheckedAxis(dim2, rank, "dim2 of aten::diagonal"));
+  int64_t d1 = NormalizeAxis(dim1, rank), d2 = NormalizeAxis(dim2, rank);
   if (rank < 2 || d1 == d2) return ctx.Invalid("diagonal needs two distinct dimensions");
   if (meta->sizes[d1].is_symbolic || meta->sizes[d2].is_symbolic) {
     return ctx.Unsupported("diagonal over symbolic dimensions; export them with static sizes");
@@ -427,7 +421,7 @@ absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   if (rank == 0) {
     return ctx.Unsupported("unfold of a 0-d tensor");
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dimension, rank, "dimension of aten::unfold"));
+  int64_t axis = NormalizeAxis(dimension, rank);
   if (meta->sizes[axis].is_symbolic) {
     return ctx.Unsupported("unfold over a symbolic dimension; export it with a static size");
   }

@@ -264,41 +264,5 @@ TEST(IndexingOpsErrors, IndexAddOnZeroDim) {
                         "index_add/copy/fill on a 0-d tensor"));
 }
 
-TEST(IndexingOpsErrors, DimsOutOfRangeAreRefused) {
-  std::vector<Case> cases = {
-      OneNode("gather", {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}}, "gather.default",
-              {TensorArg("self", "x"), IntArg("dim", 2), TensorArg("index", "i")},
-              {{"y", kF32, {3, 2}}}, {}),
-      OneNode("index_select", {{"x", kF32, {3, 4}}, {"i", kI64, {2}}}, "index_select.default",
-              {TensorArg("self", "x"), IntArg("dim", -3), TensorArg("index", "i")},
-              {{"y", kF32, {2, 4}}}, {}),
-      OneNode("take_along_dim", {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}},
-              "take_along_dim.default",
-              {TensorArg("self", "x"), TensorArg("indices", "i"), IntArg("dim", 5)},
-              {{"y", kF32, {3, 2}}}, {}),
-      OneNode("scatter", {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}, {"s", kF32, {3, 2}}},
-              "scatter.src",
-              {TensorArg("self", "x"), IntArg("dim", 2), TensorArg("index", "i"),
-               TensorArg("src", "s")},
-              {{"y", kF32, {3, 4}}}, {}),
-      OneNode("index_add", {{"x", kF32, {3, 4}}, {"i", kI64, {2}}, {"s", kF32, {2, 4}}},
-              "index_add.default",
-              {TensorArg("self", "x"), IntArg("dim", 3), TensorArg("index", "i"),
-               TensorArg("source", "s")},
-              {{"y", kF32, {3, 4}}}, {}),
-      OneNode("select_scatter", {{"x", kF32, {3, 4}}, {"s", kF32, {4}}}, "select_scatter.default",
-              {TensorArg("self", "x"), TensorArg("src", "s"), IntArg("dim", -3), IntArg("index", 0)},
-              {{"y", kF32, {3, 4}}}, {}),
-      OneNode("slice_scatter", {{"x", kF32, {3, 4}}, {"s", kF32, {3, 4}}}, "slice_scatter.default",
-              {TensorArg("self", "x"), TensorArg("src", "s"), IntArg("dim", 2), IntArg("step", 1)},
-              {{"y", kF32, {3, 4}}}, {}),
-  };
-  for (const Case& c : cases) {
-    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
-                          "is out of range"))
-        << c.name;
-  }
-}
-
 }  // namespace
 }  // namespace pt2onnx::testing
