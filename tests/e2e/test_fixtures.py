@@ -172,3 +172,18 @@ def test_fallback_list_names_existing_fixtures_with_reasons():
     for name, reason in allowed_fallbacks().items():
         assert name in ids, f"{FALLBACK_LIST.name}: {name} is not a positive fixture"
         assert reason.strip(), f"{FALLBACK_LIST.name}: {name} has no reason"
+
+
+def test_op_table_counts_only_proven_overloads():
+    keys = ["aten::add.Tensor", "aten::add.Scalar", "aten::relu.default", "_operator::add"]
+    proven = {"aten::add.Tensor", "_operator::add", "aten::mul.Tensor"}
+    core = ["aten::add.Tensor", "aten::add.Scalar", "aten::relu.default", "aten::mul.Tensor"]
+    text = update_op_table.render(keys, proven, core)
+    assert "2 operator overloads, each checked against torch's numbers by a fixture (4 registered)" in text
+    assert "**aten** (1): `add.Tensor`" in text
+    assert "**_operator** (1): `add`" in text
+    assert ("Registered but not yet checked against torch (2, not counted): `aten::add.Scalar`, "
+            "`aten::relu.default`") in text
+    # add and mul are covered (one proven core overload each), relu is not.
+    assert "**Core ATen**: 2 of 3 core ATen ops covered (2 of 4 core overloads proven)" in text
+    assert "Not covered (1): `relu`" in text

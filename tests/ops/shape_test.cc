@@ -361,6 +361,13 @@ TEST(SlicingOpsErrors, SplitPieceCountDisagreesWithProgram) {
                         "splitting size 4 by 2 gives 2 pieces, the program expects 3"));
 }
 
+TEST(SlicingOpsErrors, SplitIntoNoOutputs) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 2), IntArg("dim", 0)}, {}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "split produces no tensors"));
+}
+
 TEST(SlicingOpsErrors, ChunksNotPositive) {
   Case c = Listed("chunk", {"x", kF32, {4, 2}}, "chunk.default",
                   {IntArg("chunks", -1), IntArg("dim", 0)}, {{"a", kF32, {4, 2}}}, {});
