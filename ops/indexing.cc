@@ -471,6 +471,36 @@ absl::Status AtenScatterAddDefault(TranslateContext& ctx) {
   return SetScatterResult(ctx, y);
 }
 
+// reduce='mean' as ATen computes it: the sum of the contributions (and of
+// self when included) over their count, a count of 0 taken as 1 so untouched
+// positions keep self; integers are floor-divided.
+absl::Status ScatterReduceMean(TranslateContext& ctx, bool include_self) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (dtype == DataType::kBool) return ctx.Unsupported("scatter_reduce mean of bool tensors");
+  PT2ONNX_ASSIGN_OR_RETURN(std::string updates, SrcUpdates(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string sum, ScatterElements(ctx, updates, "add", include_self));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::scatter_reduce"));
+  std::string zero = ctx.ConstantScalar(dtype, 0);
+  std::string one = ctx.ConstantScalar(dtype, 1);
+  std::string start = ctx.Op("Expand", {include_self ? one : zero, ctx.Op("Shape", {x})});
+  std::string ones = ctx.Op("Expand", {one, ctx.Op("Shape", {updates})});
+  std::string count = ctx.Op("ScatterElements", {start, index, ones},
+                             {Attribute::Int("axis", axis), Attribute::String("reduction", "add")});
+  count = ctx.Op("Max", {count, one});
+  std::string mean = ctx.Op("Div", {sum, count});
+  if (!IsFloatingPoint(dtype)) {
+    // Integer Div truncates: a negative inexact quotient drops by one.
+    std::string inexact = ctx.Op("Not", {ctx.Op("Equal", {ctx.Op("Mul", {mean, count}), sum})});
+    std::string adjust = ctx.Op("And", {inexact, ctx.Op("Less", {sum, zero})});
+    mean = ctx.Op("Where", {adjust, ctx.Op("Sub", {mean, one}), mean});
+  }
+  return SetScatterResult(ctx, mean);
+}
+
 // aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
 absl::Status AtenScatterReduceTwo(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string reduce, ctx.String("reduce"));
@@ -487,9 +517,11 @@ absl::Status AtenScatterReduceTwo(TranslateContext& ctx) {
     reduction = "max";
   } else if (reduce == "amin") {
     reduction = "min";
+  } else if (reduce == "mean") {
+    return ScatterReduceMean(ctx, include_self);
   } else {
     return ctx.Unsupported(absl::StrCat("scatter_reduce with reduce='", reduce,
-                                        "'; sum, prod, amax and amin are supported"));
+                                        "'; sum, prod, mean, amax and amin are supported"));
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string updates, SrcUpdates(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ScatterElements(ctx, updates, reduction, include_self));
@@ -620,10 +652,8 @@ void RegisterIndexingOps(OpRegistry& r) {
   r.Add("aten::index_select.default", &AtenIndexSelectDefault);
   r.Add("aten::take_along_dim.default", &AtenTakeAlongDimDefault);
   r.Add("aten::index.Tensor", &AtenIndexTensor);
-  r.Add("aten::index.Tensor_hacked_twin", &AtenIndexTensor);
   r.Add("aten::_unsafe_index.Tensor", &AtenIndexTensor);
   r.Add("aten::index_put.default", &AtenIndexPutDefault);
-  r.Add("aten::index_put.hacked_twin", &AtenIndexPutDefault);
   r.Add("aten::_unsafe_index_put.default", &AtenIndexPutDefault);
   r.Add("aten::index_put_.default", &AtenIndexPutInplace);
   r.Add("aten::scatter.src", &AtenScatterSrc);

@@ -371,33 +371,82 @@ absl::Status AtenAliasCopyDefault(TranslateContext& ctx) {
 }
 
 // aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)
-// ONNX has no strided views: only the identity view (same sizes, contiguous
-// strides, no offset) is translated.
+// ONNX has no strided views. A view of a contiguous input (strides that
+// match its sizes, no storage offset) that stays inside it is a Gather from
+// the flattened input at offset + sum(i_k * stride_k), computed at run time
+// from one Range per dim; anything that would read torch's storage beyond the
+// input is refused.
 absl::Status AtenAsStridedDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
-  std::optional<std::vector<int64_t>> in = StaticSizes(meta);
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, ctx.Ints("size"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, ctx.Ints("stride"));
   int64_t offset = 0;
   if (ctx.Has("storage_offset")) {
     PT2ONNX_ASSIGN_OR_RETURN(offset, ctx.Int("storage_offset"));
   }
+  auto describe = [&] {
+    return absl::StrCat("as_strided with size [", absl::StrJoin(size, ", "), "], stride [",
+                        absl::StrJoin(stride, ", "), "], offset ", offset);
+  };
+  if (size.size() != stride.size()) {
+    return ctx.Invalid(absl::StrCat(describe(), ": size and stride differ in length"));
+  }
+  std::optional<std::vector<int64_t>> in = StaticSizes(meta);
+  bool contiguous_input = in.has_value() && !meta->storage_offset.is_symbolic &&
+                          meta->storage_offset.value == 0 && meta->strides.size() == in->size();
+  int64_t numel = 1;
+  for (int64_t i = static_cast<int64_t>(in ? in->size() : 0) - 1; contiguous_input && i >= 0; --i) {
+    const pt2::SymInt& s = meta->strides[static_cast<size_t>(i)];
+    int64_t dim = (*in)[static_cast<size_t>(i)];
+    contiguous_input = dim == 1 || (!s.is_symbolic && s.value == numel);
+    if (__builtin_mul_overflow(numel, dim, &numel)) contiguous_input = false;
+  }
+  if (!contiguous_input) {
+    return ctx.Unsupported(absl::StrCat(describe(), " of a strided or dynamic-shape input: its "
+                                        "storage is not visible in ONNX; make it .contiguous() "
+                                        "first or use view/slice/unfold"));
+  }
   std::vector<int64_t> contiguous(size.size(), 1);
   for (int64_t i = static_cast<int64_t>(size.size()) - 2; i >= 0; --i) {
     contiguous[i] = contiguous[i + 1] * size[i + 1];
   }
-  bool identity = in.has_value() && *in == size && offset == 0;
+  bool identity = *in == size && offset == 0;
   for (size_t i = 0; identity && i < size.size(); ++i) {
     identity = size[i] == 1 || stride[i] == contiguous[i];
   }
-  if (!identity) {
-    return ctx.Unsupported(absl::StrCat(
-        "as_strided with size [", absl::StrJoin(size, ", "), "], stride [",
-        absl::StrJoin(stride, ", "), "], offset ", offset,
-        " is not expressible in ONNX; rewrite the model with view/slice/unfold"));
+  if (identity) return ctx.SetOutput(0, x);
+  // The last element read: offset + sum((size_k - 1) * stride_k), overflow-checked.
+  bool empty = false;
+  int64_t last = offset;
+  bool ok = offset >= 0;
+  for (size_t k = 0; ok && k < size.size(); ++k) {
+    ok = size[k] >= 0 && stride[k] >= 0;
+    if (size[k] == 0) empty = true;
+    int64_t reach = 0;
+    if (ok && size[k] > 0) {
+      ok = !__builtin_mul_overflow(size[k] - 1, stride[k], &reach) &&
+           !__builtin_add_overflow(last, reach, &last);
+    }
   }
-  return ctx.SetOutput(0, x);
+  if (!ok || (!empty && last >= numel)) {
+    return ctx.Unsupported(absl::StrCat(describe(), " reads outside the ", numel,
+                                        "-element input (torch would read its storage)"));
+  }
+  std::string flat = ctx.Op("Reshape", {x, ctx.ConstantInt64s({-1})});
+  std::string index = ctx.ConstantInt64(offset);
+  std::string zero = ctx.ConstantInt64(0);
+  std::string one = ctx.ConstantInt64(1);
+  const int64_t rank = static_cast<int64_t>(size.size());
+  for (int64_t k = 0; k < rank; ++k) {
+    std::string count = ctx.ConstantInt64(size[k]);
+    std::string steps = ctx.Op("Range", {zero, count, one});
+    steps = ctx.Op("Mul", {steps, ctx.ConstantInt64(stride[k])});
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    shape[static_cast<size_t>(k)] = -1;
+    index = ctx.Op("Add", {index, ctx.Op("Reshape", {steps, ctx.ConstantInt64s(shape)})});
+  }
+  return ctx.SetOutput(0, ctx.Op("Gather", {flat, index}, {ir::Attribute::Int("axis", 0)}));
 }
 
 }  // namespace

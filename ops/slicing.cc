@@ -450,7 +450,6 @@ void RegisterSlicingOps(OpRegistry& r) {
   r.Add("aten::split_copy.Tensor", &AtenSplitTensor);
   r.Add("aten::unsafe_split.Tensor", &AtenSplitTensor);
   r.Add("aten::split.sizes", &AtenSplitSizes);
-  r.Add("aten::split.default", &AtenSplitWithSizesDefault);
   r.Add("aten::split_with_sizes.default", &AtenSplitWithSizesDefault);
   r.Add("aten::split_with_sizes_copy.default", &AtenSplitWithSizesDefault);
   r.Add("aten::unsafe_split_with_sizes.default", &AtenSplitWithSizesDefault);
