@@ -250,7 +250,7 @@ test("at 390 px shapes wrap inside their column and the torch version stays whol
   const overflow = await page.evaluate(() => [...document.querySelectorAll(".table-wrap")].filter((w) => w.offsetParent)
     .map((w) => w.scrollWidth - w.clientWidth));
   assert.ok(overflow.length >= 2 && overflow.every((d) => d <= 0), `overflow ${overflow}`);
-  const clipped = await page.evaluate(() => [...document.querySelectorAll(".shape")].filter((s) => s.offsetParent)
+  const clipped = await page.evaluate(() => [...document.querySelectorAll(".shape, #inspect input")].filter((s) => s.offsetParent)
     .filter((s) => s.getBoundingClientRect().right > s.closest(".table-wrap").getBoundingClientRect().right + 0.5).length);
   assert.equal(clipped, 0);
   assert.equal(await page.evaluate(() => document.querySelector("#sum-torch .nowrap").getClientRects().length), 1);
