@@ -52,9 +52,15 @@ export function createInspectView() {
       for (const v of list) {
         const shape = shapeNode(v.shape);
         for (const s of shape.querySelectorAll(".sym")) s.dataset.symbol = s.textContent;
-        const ranges = v.dims.filter((d) => d.range).map((d) => `${d.name} ∈ ${formatRange(d.range)}`);
+        // "s31 ∈ [0, ∞), s27 ∈ [2, 512]", each symbol renamed with the shape above it.
+        const ranges = span("ranges", "");
+        v.dims.filter((d) => d.range).forEach((d, i) => {
+          const name = span("sym", d.name);
+          name.dataset.symbol = d.name;
+          ranges.append(i ? ", " : "", name, ` ∈ ${formatRange(d.range)}`);
+        });
         rows.push(cell("tr", cell("td", span(`kind ${kind}`, kind)), cell("td", code(v.name)),
-          cell("td", v.kind === "tensor" ? v.dtype : v.kind), cell("td", shape, span("ranges", ranges.join(", ")))));
+          cell("td", v.kind === "tensor" ? v.dtype : v.kind), cell("td", shape, ranges)));
       }
     }
     $("inspect-io-body").replaceChildren(...rows);

@@ -99,6 +99,7 @@ test("inspect view: inputs with each symbol at its position, ranges, symbols in 
   // Named in place: the shapes show the new name, and the conversion is the CLI's with --dim-name.
   await page.fill('#inspect input[data-symbol="s27"]', "seq");
   assert.equal(await page.textContent("#inspect-io-body tr:first-child .shape"), "[s31, seq, 16]");
+  assert.equal(await page.textContent("#inspect-io-body tr:first-child .ranges"), "s31 ∈ [0, ∞), seq ∈ [2, 512]");
   assert.equal(await convertAndWait(page), "done");
   const got = await download(page, "#download-onnx");
   const expected = runCli(upload("named_dims"), "named_dims.onnx", { dimNames: { s27: "seq" } });
