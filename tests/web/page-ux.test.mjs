@@ -74,6 +74,15 @@ test("opened from file:// the page says how to serve it", async () => {
   await page.close();
 });
 
+test("served but with its modules failing, the page says so instead of staying dead", async () => {
+  const page = await browser.newPage();
+  await page.route("**/app.mjs", (route) => route.fulfill({ status: 404, body: "" }));
+  await page.goto(server.url);
+  await page.waitForSelector("#no-module:not([hidden])");
+  assert.match(await page.textContent("#no-module"), /did not start/);
+  await page.close();
+});
+
 test("served, the file:// message stays hidden", async () => {
   const { page } = await openPage();
   await page.evaluate(() => new Promise((r) => (document.readyState === "complete" ? r() : addEventListener("load", r))));
