@@ -43,7 +43,9 @@ std::string UsageText() {
       "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
       "                           with their symbolic dims and ranges, symbols in input order,\n"
       "                           operators (unsupported ones marked), weights, layout\n"
-      "  --json                   with --inspect: print JSON (what the JS inspect() returns)\n"
+      "  --json                   with --inspect: print JSON (what the JS inspect() returns);\n"
+      "                           converting: print a one-line JSON record of the run on\n"
+      "                           stdout, also on failure (code, message, unsupported ops)\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -132,9 +134,6 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
   }
   if (flags.help || flags.version || flags.list_ops) return flags;
-  if (flags.json && !flags.inspect) {
-    return absl::InvalidArgumentError("--json goes with --inspect (pt2onnx MODEL.pt2 --inspect --json)");
-  }
   if (flags.input.empty()) {
     return absl::InvalidArgumentError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   }

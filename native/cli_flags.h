@@ -30,7 +30,7 @@ struct CliFlags {
   bool version = false;
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
-  bool json = false;     // --inspect prints JSON
+  bool json = false;     // JSON on stdout: the inspection, or a conversion's record
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -56,9 +56,11 @@ inline constexpr absl::string_view kUnsupportedOpsPayload = "type.pt2onnx/unsupp
 
 // What to do about unsupported operators, as the conversion error and
 // --inspect say it.
+// One advice everywhere (CLI, JS API, page), ordered by what usually works.
 inline constexpr absl::string_view kUnsupportedOpsAdvice =
-    "Re-export with ep.run_decompositions() to lower high-level ops to core ATen, replace the ops "
-    "in the model, or report them to the pt2onnx issue tracker.";
+    "What to do, in order: (1) re-export with ep = ep.run_decompositions() before "
+    "torch.export.save, which lowers high-level ops to core ATen; (2) if some remain, replace "
+    "them in the model; (3) report them to the pt2onnx issue tracker.";
 
 struct UnsupportedOp {
   std::string key;         // "aten::linalg_inv.default"

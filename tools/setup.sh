@@ -12,7 +12,8 @@
 #   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
 #     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
 #   * tests/web/node_modules: playwright-core (npm ci of tests/web/package-lock.json), which drives the
-#     system Chromium (no browser is downloaded), and TypeScript (checks the package's .d.ts).
+#     system Chromium (no browser is downloaded), TypeScript (checks the package's .d.ts) and esbuild
+#     (bundles the package README's example page).
 # Each step is skipped when its result is already present, so re-running costs a few seconds.
 set -euo pipefail
 

@@ -158,12 +158,6 @@ def test_other_failures_match_conversion(pt2onnx, tmp_path, case, code):
     assert inspected.stderr == converted.stderr
 
 
-def test_json_needs_inspect(pt2onnx):
-    result = pt2onnx(NAMED / "model.pt2", "--json", check=False)
-    assert result.returncode == 2
-    assert "--json goes with --inspect" in result.stderr
-
-
 def test_opset_is_the_one_support_is_checked_at(pt2onnx):
     assert inspect_json(pt2onnx, NAMED / "model.pt2", "--opset", "23")["opset"] == 23
 

@@ -38,23 +38,25 @@ async function openPage() {
   return page;
 }
 
-// Sets the page's option controls for `options` (the API's names).
+// Sets the page's option controls for `options` (the API's names), once a file is chosen: choosing a file
+// clears the file-specific ones, and dimensions are named in the inspect view.
 async function setOptions(page, options) {
   if (Object.keys(options).length === 0) return;
-  await page.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = true; });
+  await page.evaluate(() => { document.getElementById("options").open = true; });
   if (options.opset !== undefined) await page.selectOption("#opt-opset", String(options.opset));
   if (options.externalData !== undefined) await page.selectOption("#opt-external", options.externalData);
   if (options.inputNames) await page.fill("#opt-input-names", options.inputNames.join(", "));
   if (options.outputNames) await page.fill("#opt-output-names", options.outputNames.join(", "));
-  if (options.dimNames) {
-    await page.fill("#opt-dim-names", Object.entries(options.dimNames).map(([k, v]) => `${k}=${v}`).join(", "));
+  for (const [symbol, name] of Object.entries(options.dimNames ?? {})) {
+    await page.fill(`#inspect input[data-symbol="${symbol}"]`, name);
   }
   if (options.optimize === false) await page.uncheck("#opt-optimize");
 }
 
 async function convertIn(page, path, options = {}) {
-  await setOptions(page, options);
   await page.setInputFiles("#file-input", path);
+  if (options.dimNames) await page.waitForSelector("#inspect-body:not([hidden])");
+  await setOptions(page, options);
   await page.click("#convert");
   await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
   return page.evaluate(() => document.body.dataset.state);
@@ -142,12 +144,12 @@ test("page: a file from torch 2.5 is refused with the advice to re-export", asyn
   await page.context().close();
 });
 
-test("page: a mistyped dimension rename points at the Options, not the file", async () => {
+test("page: a clashing input rename points at the Options, not the file", async () => {
   const page = await openPage();
-  const state = await convertIn(page, join(FIXTURES, "dynamic_batch_seq", "model.pt2"), { dimNames: { s0: "batch" } });
+  const state = await convertIn(page, join(FIXTURES, "named_dims", "model.pt2"), { inputNames: ["a", "b", "a2", "x4"] });
   assert.equal(state, "error");
-  assert.match(await page.textContent("#error-message"), /cannot rename dimension 's0'.*it has: s/);
-  assert.match(await page.textContent("#error-advice"), /Check the Options/);
+  assert.match(await page.textContent("#error-code"), /invalid_input/);
+  assert.match(await page.textContent("#error-advice"), /Check the names/);
   await page.context().close();
 });
 
