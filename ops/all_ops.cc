@@ -20,6 +20,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterReductionOps(r);
   RegisterShapeOps(r);
   RegisterSlicingOps(r);
+  RegisterSortingOps(r);
   RegisterSymbolicOps(r);
   return r;
 }

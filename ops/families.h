@@ -24,6 +24,7 @@ void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
+void RegisterSortingOps(OpRegistry& r);         // sorting.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
 
 }  // namespace pt2onnx::ops
