@@ -11,6 +11,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterConversionOps(r);
   RegisterConvOps(r);
   RegisterCreationOps(r);
+  RegisterCumulativeOps(r);
   RegisterDropoutOps(r);
   RegisterElementwiseOps(r);
   RegisterIndexingOps(r);

@@ -15,6 +15,7 @@ void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
+void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
 void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
