@@ -13,6 +13,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterCreationOps(r);
   RegisterCumulativeOps(r);
   RegisterDropoutOps(r);
+  RegisterEncodingOps(r);
   RegisterElementwiseOps(r);
   RegisterIndexingOps(r);
   RegisterLinearAlgebraOps(r);

@@ -17,6 +17,7 @@ void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
 void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
 void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
+void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
