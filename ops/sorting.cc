@@ -1,6 +1,7 @@
 // File: ops/sorting.cc
 // -----------------------------------------------------------------------------
-// Sorting and selection: topk, sort, argsort, msort.
+// Sorting and selection: topk, sort, argsort, msort, kthvalue, median,
+// nanmedian.
 //
 // Every translation produces torch's *stable* order: ascending or descending
 // by value, equal values in index order, NaN above every number (last when
@@ -16,7 +17,10 @@
 // implementation detail); the stable order is one of the orders torch's
 // contract allows, and the values are exactly torch's. topk with
 // sorted=False likewise returns an unspecified order in torch; the sorted
-// order is returned here.
+// order is returned here. kthvalue / median / nanmedian select with a
+// quickselect in torch, so which of several equal values' index they return
+// is unspecified too; the value is exact, and the index is the one at that
+// position of the stable order.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -193,6 +197,115 @@ absl::Status AtenTopk(TranslateContext& ctx) {
   return BindSorted(ctx, s, indices);
 }
 
+// The element at `position` (keepdims-shaped INT64) of the stable ascending
+// order: (value, index), with the sorted axis kept or dropped.
+absl::Status BindSelected(TranslateContext& ctx, const Sortable& s, const std::string& order,
+                          const std::string& position, bool keepdim) {
+  std::string index = ctx.Op("GatherElements", {order, position}, {ir::Attribute::Int("axis", s.axis)});
+  auto shaped = [&](const std::string& v) {
+    return keepdim && !s.was_scalar ? v : Squeeze(ctx, v, {s.axis});
+  };
+  if (ctx.OutputUsed(0) || ctx.num_outputs() == 1) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, shaped(ValuesAt(ctx, s, index))));
+  }
+  if (ctx.num_outputs() > 1 && ctx.OutputUsed(1)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, shaped(index)));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> KeepDim(const TranslateContext& ctx) {
+  if (!ctx.Has("keepdim")) return false;
+  return ctx.Bool("keepdim");
+}
+
+// k is 1-based; a static k outside [1, size] is torch's "selected number k
+// out of range".
+// aten::kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenKthvalue(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, KeepDim(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(Sortable s, ReadSortable(ctx, dim));
+  std::string position;
+  absl::StatusOr<int64_t> static_k = ctx.Int("k");
+  if (static_k.ok()) {
+    if (*static_k < 1 || (s.static_length.has_value() && *static_k > *s.static_length)) {
+      return ctx.Invalid(absl::StrCat("selected number k=", *static_k, " out of range"));
+    }
+    position = ctx.ConstantInt64(*static_k - 1);
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string k, ctx.SymIntAsTensor("k"));
+    position = ctx.Op("Sub", {k, ctx.ConstantInt64(1)});
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string order, StableOrder(ctx, s, Length(ctx, s), false));
+  // The position, broadcast to the order's shape with the axis of size 1.
+  std::string shape = ctx.Op("Shape", {order});
+  std::string one_wide = ctx.Op("ScatterElements", {shape, ctx.ConstantInt64s({s.axis}), ctx.ConstantInt64s({1})});
+  return BindSelected(ctx, s, order, ctx.Op("Expand", {position, one_wide}), keepdim);
+}
+
+// torch's median is the lower median, sorted[(n - 1) / 2]; with any NaN in
+// the row, median returns the first NaN (the NaN of lowest index), while
+// nanmedian takes the lower median of the other values (NaN when all are).
+absl::Status Median(TranslateContext& ctx, std::optional<int64_t> dim, bool keepdim, bool skip_nan) {
+  PT2ONNX_ASSIGN_OR_RETURN(Sortable s, ReadSortable(ctx, dim));
+  if (!dim.has_value() && !s.was_scalar) {
+    s.x = Reshape(ctx, s.x, {-1});  // median over all elements
+    s.axis = 0;
+    s.static_length.reset();
+    PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+    int64_t count = 1;
+    for (const pt2::SymInt& size : meta->sizes) {
+      if (size.is_symbolic || size.value < 0 || (size.value > 0 && count > INT64_MAX / size.value)) {
+        count = -1;
+        break;
+      }
+      count *= size.value;
+    }
+    if (count >= 0) s.static_length = count;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string order, StableOrder(ctx, s, Length(ctx, s), false));
+  std::string n = Length(ctx, s);  // 1-D; broadcasts against keepdims shapes
+  std::string one = ctx.ConstantInt64(1);
+  std::string two = ctx.ConstantInt64(2);
+  std::string position;
+  if (!IsFloatingPoint(s.dtype)) {
+    position = ctx.Op("Div", {ctx.Op("Sub", {n, one}), two});
+    std::string shape = ctx.Op("Shape", {order});
+    std::string one_wide = ctx.Op("ScatterElements", {shape, ctx.ConstantInt64s({s.axis}), ctx.ConstantInt64s({1})});
+    position = ctx.Op("Expand", {position, one_wide});
+  } else {
+    std::string nans = ctx.Op("ReduceSum", {ctx.CastTo(ctx.Op("IsNaN", {s.x}), DataType::kBool, DataType::kInt64),
+                                            ctx.ConstantInt64s({s.axis})},
+                              {ir::Attribute::Int("keepdims", 1)});
+    std::string numbers = ctx.Op("Sub", {n, nans});
+    std::string lower_median =
+        ctx.Op("Div", {ctx.Op("Max", {ctx.Op("Sub", {numbers, one}), ctx.ConstantInt64(0)}), two});
+    position = skip_nan ? lower_median
+                        : ctx.Op("Where", {ctx.Op("Greater", {nans, ctx.ConstantInt64(0)}), numbers,
+                                           lower_median});
+  }
+  return BindSelected(ctx, s, order, position, keepdim);
+}
+
+// aten::median(Tensor self) -> Tensor
+absl::Status AtenMedian(TranslateContext& ctx) { return Median(ctx, std::nullopt, false, false); }
+// aten::nanmedian(Tensor self) -> Tensor
+absl::Status AtenNanmedian(TranslateContext& ctx) { return Median(ctx, std::nullopt, false, true); }
+
+// aten::median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenMedianDim(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, KeepDim(ctx));
+  return Median(ctx, dim, keepdim, false);
+}
+// aten::nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenNanmedianDim(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, KeepDim(ctx));
+  return Median(ctx, dim, keepdim, true);
+}
+
 }  // namespace
 
 void RegisterSortingOps(OpRegistry& r) {
@@ -202,6 +315,11 @@ void RegisterSortingOps(OpRegistry& r) {
   r.Add("aten::argsort.default", &AtenArgsort);
   r.Add("aten::argsort.stable", &AtenArgsort);
   r.Add("aten::msort.default", &AtenMsort);
+  r.Add("aten::kthvalue.default", &AtenKthvalue);
+  r.Add("aten::median.default", &AtenMedian);
+  r.Add("aten::median.dim", &AtenMedianDim);
+  r.Add("aten::nanmedian.default", &AtenNanmedian);
+  r.Add("aten::nanmedian.dim", &AtenNanmedianDim);
 }
 
 }  // namespace pt2onnx::ops

@@ -91,5 +91,26 @@ TEST(Topk, SmallestThreeOfInt32AlongDimZero) {
   EXPECT_TRUE(OpTypesAre(got->model, {"TopK", "GatherElements"}));
 }
 
+TEST(Kthvalue, KOutsideOneToSizeIsInvalid) {
+  for (int64_t k : {0, 6}) {
+    pt2::ExportedProgram program =
+        OneNodeProgram({{"x", kF32, {2, 5}}}, "kthvalue.default", {TensorArg("self", "x"), IntArg("k", k)},
+                       {{"values", kF32, {2}}, {"indices", kI64, {2}}})
+            .Build();
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument,
+                          "out of range"))
+        << k;
+  }
+}
+
+TEST(Median, AllElementsGiveAScalar) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"x", kI32, {3, 4}}}, "median.default", {TensorArg("self", "x")}, {{"y", kI32, {}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
