@@ -8,6 +8,7 @@ OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
+  RegisterBucketingOps(r);
   RegisterConversionOps(r);
   RegisterConvOps(r);
   RegisterCreationOps(r);

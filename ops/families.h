@@ -12,6 +12,7 @@ namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
+void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
