@@ -24,6 +24,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterShapeOps(r);
   RegisterSlicingOps(r);
   RegisterSortingOps(r);
+  RegisterSpecialMathOps(r);
   RegisterSymbolicOps(r);
   return r;
 }

@@ -28,6 +28,7 @@ void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSortingOps(OpRegistry& r);         // sorting.cc
+void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
 
 }  // namespace pt2onnx::ops
