@@ -47,5 +47,43 @@ TEST(Diff, Errors) {
                         absl::StatusCode::kUnimplemented, "order n=65"));
 }
 
+TEST(Cummax, ScalarInputHasIndexZero) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"x", kF32, {}}}, "cummax.default", {TensorArg("self", "x"), IntArg("dim", 0)},
+                     {{"values", kF32, {}}, {"indices", kI64, {}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+}
+
+TEST(Scans, RoundsFollowTheLength) {
+  // 5 elements: 3 rounds of one Mul each.
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"x", kF32, {2, 5}}}, "cumprod.default", {TensorArg("self", "x"), IntArg("dim", 1)},
+                     {{"y", kF32, {2, 5}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  int muls = 0;
+  for (const std::string& op : OpTypes(got->model)) muls += op == "Mul";
+  EXPECT_EQ(muls, 3);
+}
+
+TEST(Scans, Errors) {
+  pt2::ExportedProgram bad_dim =
+      OneNodeProgram({{"x", kF32, {2, 5}}}, "cummin.default", {TensorArg("self", "x"), IntArg("dim", 2)},
+                     {{"values", kF32, {2, 5}}, {"indices", kI64, {2, 5}}})
+          .Build();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(bad_dim), absl::StatusCode::kInvalidArgument,
+                        "dim of aten::cummin.default"));
+  pt2::ExportedProgram int_lse =
+      OneNodeProgram({{"x", kI64, {4}}}, "logcumsumexp.default", {TensorArg("self", "x"), IntArg("dim", 0)},
+                     {{"y", kI64, {4}}})
+          .Build();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(int_lse), absl::StatusCode::kUnimplemented, "int64 result"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
