@@ -1,7 +1,7 @@
 // File: ops/sorting.cc
 // -----------------------------------------------------------------------------
 // Sorting and selection: topk, sort, argsort, msort, kthvalue, median,
-// nanmedian.
+// nanmedian, mode.
 //
 // Every translation produces torch's *stable* order: ascending or descending
 // by value, equal values in index order, NaN above every number (last when
@@ -306,6 +306,39 @@ absl::Status AtenNanmedianDim(TranslateContext& ctx) {
   return Median(ctx, dim, keepdim, true);
 }
 
+// torch's CPU kernel sorts each row and keeps the first (smallest) value of
+// the highest frequency; its index is that of some occurrence (the sort is
+// not stable), here the first in index order. Rows with NaN have no defined
+// mode in torch (NaN breaks its sort); here every NaN counts once.
+// aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+absl::Status AtenMode(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, KeepDim(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(Sortable s, ReadSortable(ctx, dim));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string order, StableOrder(ctx, s, Length(ctx, s), false));
+  ir::Attribute axis = ir::Attribute::Int("axis", s.axis);
+  std::string sorted = ctx.Op("GatherElements", {s.x, order}, {axis});
+  // Runs of equal values: a run starts where the value differs from the one before.
+  std::string axes = ctx.ConstantInt64s({s.axis});
+  std::string big = ctx.ConstantInt64s({INT64_MAX});
+  std::string previous = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({0}), ctx.ConstantInt64s({-1}), axes});
+  std::string current = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({1}), big, axes});
+  std::string first = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({0}), ctx.ConstantInt64s({1}), axes});
+  std::string first_flag = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 1), ctx.Op("Shape", {first})});
+  std::string starts = ctx.Op("Concat", {first_flag, ctx.Op("Not", {ctx.Op("Equal", {current, previous})})}, {axis});
+  std::string run = ctx.Op("Sub", {ctx.Op("CumSum", {ctx.CastTo(starts, DataType::kBool, DataType::kInt64),
+                                                     ctx.ConstantInt64(s.axis)}),
+                                   ctx.ConstantInt64(1)});
+  std::string shape = ctx.Op("Shape", {order});
+  std::string zeros = ctx.Op("Expand", {ctx.ConstantInt64(0), shape});
+  std::string ones = ctx.Op("Expand", {ctx.ConstantInt64(1), shape});
+  std::string counts = ctx.Op("ScatterElements", {zeros, run, ones},
+                              {axis, ir::Attribute::String("reduction", "add")});
+  std::string frequency = ctx.Op("GatherElements", {counts, run}, {axis});
+  std::string best = ctx.Op("ArgMax", {frequency}, {axis, ir::Attribute::Int("keepdims", 1)});
+  return BindSelected(ctx, s, order, best, keepdim);
+}
+
 }  // namespace
 
 void RegisterSortingOps(OpRegistry& r) {
@@ -320,6 +353,7 @@ void RegisterSortingOps(OpRegistry& r) {
   r.Add("aten::median.dim", &AtenMedianDim);
   r.Add("aten::nanmedian.default", &AtenNanmedian);
   r.Add("aten::nanmedian.dim", &AtenNanmedianDim);
+  r.Add("aten::mode.default", &AtenMode);
 }
 
 }  // namespace pt2onnx::ops

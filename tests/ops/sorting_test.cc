@@ -112,5 +112,16 @@ TEST(Median, AllElementsGiveAScalar) {
   EXPECT_TRUE(OutputsMatchProgram(program, *got));
 }
 
+TEST(Mode, ValuesKeepTheDtypeIndicesAreInt64) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"x", kI32, {3, 6}}}, "mode.default",
+                     {TensorArg("self", "x"), IntArg("dim", 0), BoolArg("keepdim", true)},
+                     {{"values", kI32, {1, 6}}, {"indices", kI64, {1, 6}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
