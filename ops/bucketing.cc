@@ -93,7 +93,8 @@ absl::StatusOr<bool> RightSide(const TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("side can only be 'left' or 'right' but got '", side, "'"));
   }
   if (right && side == "left") {
-    return ctx.Invalid("side and right can't be set to opposites, got side of left while right was True");
+    return ctx.Invalid(
+        "side and right can't be set to opposites, got side of left while right was True");
   }
   return side == "right";
 }
@@ -123,7 +124,9 @@ absl::Status SearchSorted(TranslateContext& ctx, absl::string_view sequence_arg,
   std::string values;
   DataType common;
   if (scalar_values) {
-    if (seq_rank != 1) return ctx.Invalid("a scalar is searched in a one-dimensional sequence only");
+    if (seq_rank != 1) {
+      return ctx.Invalid("a scalar is searched in a one-dimensional sequence only");
+    }
     PT2ONNX_ASSIGN_OR_RETURN(ScalarValue scalar, ctx.Scalar(values_arg));
     bool scalar_float = scalar.kind == ScalarValue::Kind::kFloat;
     common = IsFloatingPoint(seq_dtype) || !scalar_float ? seq_dtype : DataType::kFloat;

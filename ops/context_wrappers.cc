@@ -174,7 +174,8 @@ class Inliner {
         claimed.insert(inner);
       }
     }
-    std::string prefix = node.name.empty() ? std::string(key.substr(key.find("::") + 2)) : node.name;
+    std::string prefix =
+        node.name.empty() ? std::string(key.substr(key.find("::") + 2)) : node.name;
     auto map_name = [&](std::string& n) {
       auto it = rename.find(n);
       if (it == rename.end()) it = rename.emplace(n, Fresh(prefix, n)).first;

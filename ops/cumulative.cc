@@ -123,14 +123,20 @@ int Rounds(const ScanAxis& a) {
   return rounds;
 }
 
+// The length along the axis as a 1-D INT64 value.
+std::string Length(TranslateContext& ctx, const ScanAxis& a) {
+  if (a.length.has_value()) return ctx.ConstantInt64s({*a.length});
+  return ctx.Op("Slice",
+                {a.shape, ctx.ConstantInt64s({a.axis}), ctx.ConstantInt64s({a.axis + 1})});
+}
+
 // y shifted `shift` places along the axis, the first places taken from
 // `fill` (a tensor of y's shape).
 std::string Shifted(TranslateContext& ctx, const ScanAxis& a, const std::string& y,
                     const std::string& fill, int64_t shift) {
   std::string axes = ctx.ConstantInt64s({a.axis});
   std::string zero = ctx.ConstantInt64s({0});
-  std::string n = a.length.has_value() ? ctx.ConstantInt64s({*a.length})
-                                       : ctx.Op("Slice", {a.shape, axes, ctx.ConstantInt64s({a.axis + 1})});
+  std::string n = Length(ctx, a);
   std::string s = ctx.Op("Min", {ctx.ConstantInt64s({shift}), n});
   std::string head = ctx.Op("Slice", {fill, zero, s, axes});
   std::string tail = ctx.Op("Slice", {y, zero, ctx.Op("Sub", {n, s}), axes});
@@ -166,7 +172,9 @@ absl::Status AtenCumprod(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(ScanAxis a, ReadScanAxis(ctx, x));
   std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(compute, 1), a.shape});
   std::string y = x;
-  for (int k = 0; k < Rounds(a); ++k) y = ctx.Op("Mul", {y, Shifted(ctx, a, y, ones, int64_t{1} << k)});
+  for (int k = 0; k < Rounds(a); ++k) {
+    y = ctx.Op("Mul", {y, Shifted(ctx, a, y, ones, int64_t{1} << k)});
+  }
   return ctx.SetOutput(0, ctx.CastTo(y, compute, out));
 }
 
@@ -179,15 +187,17 @@ absl::Status AtenLogcumsumexp(TranslateContext& ctx) {
   const DataType f64 = DataType::kDouble;
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", f64));
   PT2ONNX_ASSIGN_OR_RETURN(ScanAxis a, ReadScanAxis(ctx, x));
-  std::string minus_inf = ctx.Op("Expand", {ctx.ConstantScalar(f64, -std::numeric_limits<double>::infinity()), a.shape});
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::string minus_inf = ctx.Op("Expand", {ctx.ConstantScalar(f64, -kInf), a.shape});
   std::string nan = ctx.ConstantScalar(f64, std::numeric_limits<double>::quiet_NaN());
   std::string y = x;
   for (int k = 0; k < Rounds(a); ++k) {
     std::string earlier = Shifted(ctx, a, y, minus_inf, int64_t{1} << k);
     std::string hi = ctx.Op("Max", {earlier, y});
     std::string lo = ctx.Op("Min", {earlier, y});
-    std::string sum = ctx.Op("Add", {hi, ctx.Op("Log", {ctx.Op("Add", {ctx.ConstantScalar(f64, 1),
-                                                                        ctx.Op("Exp", {ctx.Op("Sub", {lo, hi})})})})});
+    std::string exp = ctx.Op("Exp", {ctx.Op("Sub", {lo, hi})});
+    std::string log1p = ctx.Op("Log", {ctx.Op("Add", {ctx.ConstantScalar(f64, 1), exp})});
+    std::string sum = ctx.Op("Add", {hi, log1p});
     // Equal infinities stay as they are (inf - inf would be NaN).
     std::string same_infinity = ctx.Op("And", {ctx.Op("Equal", {lo, hi}), ctx.Op("IsInf", {lo})});
     std::string combined = ctx.Op("Where", {same_infinity, hi, sum});
@@ -220,7 +230,8 @@ absl::Status CumulativeExtreme(TranslateContext& ctx, bool maximum) {
   // Identity: below (above) every value, so any later element wins.
   double identity;
   if (floating) {
-    identity = maximum ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    identity = maximum ? -kInf : kInf;
   } else if (compute == DataType::kInt32) {
     identity = maximum ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
   } else {
@@ -230,10 +241,7 @@ absl::Status CumulativeExtreme(TranslateContext& ctx, bool maximum) {
   std::string fill_value = ctx.Op("Expand", {ctx.ConstantScalar(compute, identity), a.shape});
   std::string fill_index = ctx.Op("Expand", {ctx.ConstantInt64(-1), a.shape});
   // Positions along the axis, broadcast to x's shape.
-  std::string n = a.length.has_value() ? ctx.ConstantInt64(*a.length)
-                                       : Squeeze(ctx, ctx.Op("Slice", {a.shape, ctx.ConstantInt64s({a.axis}),
-                                                                       ctx.ConstantInt64s({a.axis + 1})}),
-                                                 {0});
+  std::string n = Squeeze(ctx, Length(ctx, a), {0});
   std::string iota = ctx.Op("Range", {ctx.ConstantInt64(0), n, ctx.ConstantInt64(1)});
   std::vector<int64_t> trailing;
   for (int64_t d = a.axis + 1; d < rank; ++d) trailing.push_back(d - a.axis);
@@ -247,12 +255,15 @@ absl::Status CumulativeExtreme(TranslateContext& ctx, bool maximum) {
     std::string later_wins = ctx.Op(maximum ? "GreaterOrEqual" : "LessOrEqual", {values, earlier});
     if (floating) {
       std::string not_nan_earlier = ctx.Op("Not", {ctx.Op("IsNaN", {earlier})});
-      later_wins = ctx.Op("Or", {ctx.Op("IsNaN", {values}), ctx.Op("And", {not_nan_earlier, later_wins})});
+      std::string not_nan_later_wins = ctx.Op("And", {not_nan_earlier, later_wins});
+      later_wins = ctx.Op("Or", {ctx.Op("IsNaN", {values}), not_nan_later_wins});
     }
     values = ctx.Op("Where", {later_wins, values, earlier});
     indices = ctx.Op("Where", {later_wins, indices, earlier_index});
   }
-  if (ctx.OutputUsed(0)) PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(values, compute, dtype)));
+  if (ctx.OutputUsed(0)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(values, compute, dtype)));
+  }
   if (ctx.OutputUsed(1)) PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, indices));
   return absl::OkStatus();
 }

@@ -53,7 +53,8 @@ absl::StatusOr<Sortable> ReadSortable(TranslateContext& ctx, std::optional<int64
   PT2ONNX_ASSIGN_OR_RETURN(s.dtype, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
-  PT2ONNX_ASSIGN_OR_RETURN(s.axis, CheckedAxis(dim.value_or(0), rank, absl::StrCat("dim of ", ctx.key())));
+  PT2ONNX_ASSIGN_OR_RETURN(
+      s.axis, CheckedAxis(dim.value_or(0), rank, absl::StrCat("dim of ", ctx.key())));
   if (rank == 0) {
     s.x = Unsqueeze(ctx, s.x, {0});
     s.was_scalar = true;
@@ -98,7 +99,8 @@ absl::StatusOr<std::string> OrderKey(TranslateContext& ctx, const Sortable& s) {
 std::string TopKIndices(TranslateContext& ctx, const std::string& key, const std::string& k,
                         int64_t axis, bool largest) {
   return ctx.AddNode("TopK", {key, k},
-                     {ir::Attribute::Int("axis", axis), ir::Attribute::Int("largest", largest ? 1 : 0),
+                     {ir::Attribute::Int("axis", axis),
+                      ir::Attribute::Int("largest", largest ? 1 : 0),
                       ir::Attribute::Int("sorted", 1)},
                      2)[1];
 }
@@ -113,8 +115,9 @@ absl::StatusOr<std::string> StableOrder(TranslateContext& ctx, const Sortable& s
   std::string nan = ctx.Op("IsNaN", {key});
   std::string by_value = ctx.Op("Where", {nan, ctx.ConstantScalar(key_dtype, 0), key});
   std::string order = TopKIndices(ctx, by_value, Length(ctx, s), s.axis, descending);
-  std::string nan_in_order = ctx.Op("GatherElements", {ctx.CastTo(nan, DataType::kBool, DataType::kInt32), order},
-                                    {ir::Attribute::Int("axis", s.axis)});
+  std::string nan_key = ctx.CastTo(nan, DataType::kBool, DataType::kInt32);
+  std::string nan_in_order =
+      ctx.Op("GatherElements", {nan_key, order}, {ir::Attribute::Int("axis", s.axis)});
   std::string nan_last = TopKIndices(ctx, nan_in_order, k, s.axis, descending);
   return ctx.Op("GatherElements", {order, nan_last}, {ir::Attribute::Int("axis", s.axis)});
 }
@@ -201,7 +204,8 @@ absl::Status AtenTopk(TranslateContext& ctx) {
 // order: (value, index), with the sorted axis kept or dropped.
 absl::Status BindSelected(TranslateContext& ctx, const Sortable& s, const std::string& order,
                           const std::string& position, bool keepdim) {
-  std::string index = ctx.Op("GatherElements", {order, position}, {ir::Attribute::Int("axis", s.axis)});
+  std::string index =
+      ctx.Op("GatherElements", {order, position}, {ir::Attribute::Int("axis", s.axis)});
   auto shaped = [&](const std::string& v) {
     return keepdim && !s.was_scalar ? v : Squeeze(ctx, v, {s.axis});
   };
@@ -212,6 +216,16 @@ absl::Status BindSelected(TranslateContext& ctx, const Sortable& s, const std::s
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, shaped(index)));
   }
   return absl::OkStatus();
+}
+
+// `position` (0-d or keepdims-shaped) broadcast to one entry per row: the
+// shape of `order` with the sorted axis of size 1.
+std::string AcrossRows(TranslateContext& ctx, const Sortable& s, const std::string& order,
+                       const std::string& position) {
+  std::string row_shape = ctx.Op("ScatterElements", {ctx.Op("Shape", {order}),
+                                                     ctx.ConstantInt64s({s.axis}),
+                                                     ctx.ConstantInt64s({1})});
+  return ctx.Op("Expand", {position, row_shape});
 }
 
 absl::StatusOr<bool> KeepDim(const TranslateContext& ctx) {
@@ -238,16 +252,14 @@ absl::Status AtenKthvalue(TranslateContext& ctx) {
     position = ctx.Op("Sub", {k, ctx.ConstantInt64(1)});
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string order, StableOrder(ctx, s, Length(ctx, s), false));
-  // The position, broadcast to the order's shape with the axis of size 1.
-  std::string shape = ctx.Op("Shape", {order});
-  std::string one_wide = ctx.Op("ScatterElements", {shape, ctx.ConstantInt64s({s.axis}), ctx.ConstantInt64s({1})});
-  return BindSelected(ctx, s, order, ctx.Op("Expand", {position, one_wide}), keepdim);
+  return BindSelected(ctx, s, order, AcrossRows(ctx, s, order, position), keepdim);
 }
 
 // torch's median is the lower median, sorted[(n - 1) / 2]; with any NaN in
 // the row, median returns the first NaN (the NaN of lowest index), while
 // nanmedian takes the lower median of the other values (NaN when all are).
-absl::Status Median(TranslateContext& ctx, std::optional<int64_t> dim, bool keepdim, bool skip_nan) {
+absl::Status Median(TranslateContext& ctx, std::optional<int64_t> dim, bool keepdim,
+                    bool skip_nan) {
   PT2ONNX_ASSIGN_OR_RETURN(Sortable s, ReadSortable(ctx, dim));
   if (!dim.has_value() && !s.was_scalar) {
     s.x = Reshape(ctx, s.x, {-1});  // median over all elements
@@ -256,7 +268,8 @@ absl::Status Median(TranslateContext& ctx, std::optional<int64_t> dim, bool keep
     PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
     int64_t count = 1;
     for (const pt2::SymInt& size : meta->sizes) {
-      if (size.is_symbolic || size.value < 0 || (size.value > 0 && count > INT64_MAX / size.value)) {
+      bool overflows = size.value > 0 && count > INT64_MAX / size.value;
+      if (size.is_symbolic || size.value < 0 || overflows) {
         count = -1;
         break;
       }
@@ -270,13 +283,10 @@ absl::Status Median(TranslateContext& ctx, std::optional<int64_t> dim, bool keep
   std::string two = ctx.ConstantInt64(2);
   std::string position;
   if (!IsFloatingPoint(s.dtype)) {
-    position = ctx.Op("Div", {ctx.Op("Sub", {n, one}), two});
-    std::string shape = ctx.Op("Shape", {order});
-    std::string one_wide = ctx.Op("ScatterElements", {shape, ctx.ConstantInt64s({s.axis}), ctx.ConstantInt64s({1})});
-    position = ctx.Op("Expand", {position, one_wide});
+    position = AcrossRows(ctx, s, order, ctx.Op("Div", {ctx.Op("Sub", {n, one}), two}));
   } else {
-    std::string nans = ctx.Op("ReduceSum", {ctx.CastTo(ctx.Op("IsNaN", {s.x}), DataType::kBool, DataType::kInt64),
-                                            ctx.ConstantInt64s({s.axis})},
+    std::string is_nan = ctx.CastTo(ctx.Op("IsNaN", {s.x}), DataType::kBool, DataType::kInt64);
+    std::string nans = ctx.Op("ReduceSum", {is_nan, ctx.ConstantInt64s({s.axis})},
                               {ir::Attribute::Int("keepdims", 1)});
     std::string numbers = ctx.Op("Sub", {n, nans});
     std::string lower_median =
@@ -321,14 +331,18 @@ absl::Status AtenMode(TranslateContext& ctx) {
   // Runs of equal values: a run starts where the value differs from the one before.
   std::string axes = ctx.ConstantInt64s({s.axis});
   std::string big = ctx.ConstantInt64s({INT64_MAX});
-  std::string previous = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({0}), ctx.ConstantInt64s({-1}), axes});
-  std::string current = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({1}), big, axes});
-  std::string first = ctx.Op("Slice", {sorted, ctx.ConstantInt64s({0}), ctx.ConstantInt64s({1}), axes});
-  std::string first_flag = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 1), ctx.Op("Shape", {first})});
-  std::string starts = ctx.Op("Concat", {first_flag, ctx.Op("Not", {ctx.Op("Equal", {current, previous})})}, {axis});
-  std::string run = ctx.Op("Sub", {ctx.Op("CumSum", {ctx.CastTo(starts, DataType::kBool, DataType::kInt64),
-                                                     ctx.ConstantInt64(s.axis)}),
-                                   ctx.ConstantInt64(1)});
+  std::string zero = ctx.ConstantInt64s({0});
+  std::string one = ctx.ConstantInt64s({1});
+  std::string previous = ctx.Op("Slice", {sorted, zero, ctx.ConstantInt64s({-1}), axes});
+  std::string current = ctx.Op("Slice", {sorted, one, big, axes});
+  std::string first = ctx.Op("Slice", {sorted, zero, one, axes});
+  std::string first_flag =
+      ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 1), ctx.Op("Shape", {first})});
+  std::string changed = ctx.Op("Not", {ctx.Op("Equal", {current, previous})});
+  std::string starts = ctx.Op("Concat", {first_flag, changed}, {axis});
+  std::string starts_int = ctx.CastTo(starts, DataType::kBool, DataType::kInt64);
+  std::string run = ctx.Op(
+      "Sub", {ctx.Op("CumSum", {starts_int, ctx.ConstantInt64(s.axis)}), ctx.ConstantInt64(1)});
   std::string shape = ctx.Op("Shape", {order});
   std::string zeros = ctx.Op("Expand", {ctx.ConstantInt64(0), shape});
   std::string ones = ctx.Op("Expand", {ctx.ConstantInt64(1), shape});

@@ -94,11 +94,14 @@ absl::Status AtenErfinv(TranslateContext& ctx) {
   const std::string& y = in.x;
   std::string ay = m.op("Abs", y);
   std::string z = m.mul(y, y);
-  std::string central = m.div(m.mul(y, m.poly(z, {-0.140543331, 0.914624893, -1.645349621, 0.886226899})),
-                              m.poly(z, {0.012229801, -0.329097515, 1.442710462, -2.118377725, 1.0}));
+  std::string central_num = m.poly(z, {-0.140543331, 0.914624893, -1.645349621, 0.886226899});
+  std::string central_den =
+      m.poly(z, {0.012229801, -0.329097515, 1.442710462, -2.118377725, 1.0});
+  std::string central = m.div(m.mul(y, central_num), central_den);
   std::string t = m.op("Sqrt", m.op("Neg", m.op("Log", m.div(m.sub(m.c(1), ay), m.c(2)))));
-  std::string tail = m.mul(m.op("Sign", y), m.div(m.poly(t, {1.641345311, 3.429567803, -1.624906493, -1.970840454}),
-                                                  m.poly(t, {1.637067800, 3.543889200, 1.0})));
+  std::string tail_num = m.poly(t, {1.641345311, 3.429567803, -1.624906493, -1.970840454});
+  std::string tail_den = m.poly(t, {1.637067800, 3.543889200, 1.0});
+  std::string tail = m.mul(m.op("Sign", y), m.div(tail_num, tail_den));
   std::string x = m.where(ctx.Op("LessOrEqual", {ay, m.c(0.7)}), central, tail);
   for (int step = 0; step < 2; ++step) {  // Newton: x -= (erf(x) - y) / (2/sqrt(pi) exp(-x^2))
     std::string slope = m.mul(m.c(2.0 / std::sqrt(kPi)), m.op("Exp", m.op("Neg", m.mul(x, x))));
@@ -172,7 +175,8 @@ absl::Status AtenDigamma(TranslateContext& ctx) {
   std::string r = m.sub(x, m.where(negative, m.op("Ceil", x), m.op("Floor", x)));
   std::string angle = m.mul(m.c(kPi), r);
   std::string cotangent = m.div(m.op("Sin", m.add(angle, m.c(kPi / 2))), m.op("Sin", angle));
-  std::string y = m.where(negative, m.sub(positive_part, m.mul(m.c(kPi), cotangent)), positive_part);
+  std::string reflected = m.sub(positive_part, m.mul(m.c(kPi), cotangent));
+  std::string y = m.where(negative, reflected, positive_part);
   std::string nan = m.c(std::numeric_limits<double>::quiet_NaN());
   y = m.where(m.both(negative, m.eq(m.op("Floor", x), x)), nan, y);
   // +0 -> -inf, -0 -> +inf: copysign(inf, -x), read from 1/x's sign.

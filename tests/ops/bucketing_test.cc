@@ -16,10 +16,11 @@ namespace {
 
 pt2::ExportedProgram Search(std::vector<int64_t> seq_shape, std::vector<pt2::NamedArgument> extra,
                             DataType out = kI64) {
-  std::vector<pt2::NamedArgument> args = {TensorArg("sorted_sequence", "seq"), TensorArg("self", "v")};
+  std::vector<pt2::NamedArgument> args = {TensorArg("sorted_sequence", "seq"),
+                                          TensorArg("self", "v")};
   args.insert(args.end(), extra.begin(), extra.end());
-  return OneNodeProgram({{"seq", kF32, seq_shape}, {"v", kF32, {3}}}, "searchsorted.Tensor", std::move(args),
-                        {{"y", out, {3}}})
+  return OneNodeProgram({{"seq", kF32, seq_shape}, {"v", kF32, {3}}}, "searchsorted.Tensor",
+                        std::move(args), {{"y", out, {3}}})
       .Build();
 }
 
@@ -41,7 +42,8 @@ TEST(Searchsorted, EmptySequenceGivesZeros) {
 }
 
 TEST(Searchsorted, Errors) {
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(Search({4}, {BoolArg("right", true), StringArg("side", "left")})),
+  EXPECT_TRUE(HasStatus(
+      ConvertAndCheck(Search({4}, {BoolArg("right", true), StringArg("side", "left")})),
                         absl::StatusCode::kInvalidArgument, "opposites"));
   EXPECT_TRUE(HasStatus(ConvertAndCheck(Search({4}, {StringArg("side", "middle")})),
                         absl::StatusCode::kInvalidArgument, "'left' or 'right'"));
@@ -54,7 +56,8 @@ TEST(Bucketize, BoundariesMustBeOneDimensional) {
       OneNodeProgram({{"v", kF32, {3}}, {"b", kF32, {2, 2}}}, "bucketize.Tensor",
                      {TensorArg("self", "v"), TensorArg("boundaries", "b")}, {{"y", kI64, {3}}})
           .Build();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument, "1 dimension"));
+  EXPECT_TRUE(
+      HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument, "1 dimension"));
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ TEST(Diff, Errors) {
                         absl::StatusCode::kInvalidArgument, "non-negative"));
   EXPECT_TRUE(HasStatus(ConvertAndCheck(Diff({"x", kF32, {}}, {}, {"", kF32, {}})),
                         absl::StatusCode::kInvalidArgument, "at least one-dimensional"));
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(Diff({"x", kF32, {3}}, {IntArg("dim", 1)}, {"", kF32, {2}})),
+  EXPECT_TRUE(HasStatus(
+      ConvertAndCheck(Diff({"x", kF32, {3}}, {IntArg("dim", 1)}, {"", kF32, {2}})),
                         absl::StatusCode::kInvalidArgument, "dim of aten::diff"));
   TensorSpec symbolic{"x", kF32, {4}, {"s0"}};
   EXPECT_TRUE(HasStatus(ConvertAndCheck(Diff(symbolic, {IntArg("n", 65)}, {"", kF32, {0}, {"s1"}})),
@@ -49,7 +50,8 @@ TEST(Diff, Errors) {
 
 TEST(Cummax, ScalarInputHasIndexZero) {
   pt2::ExportedProgram program =
-      OneNodeProgram({{"x", kF32, {}}}, "cummax.default", {TensorArg("self", "x"), IntArg("dim", 0)},
+      OneNodeProgram({{"x", kF32, {}}}, "cummax.default",
+                     {TensorArg("self", "x"), IntArg("dim", 0)},
                      {{"values", kF32, {}}, {"indices", kI64, {}}})
           .Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program);
@@ -60,7 +62,8 @@ TEST(Cummax, ScalarInputHasIndexZero) {
 TEST(Scans, RoundsFollowTheLength) {
   // 5 elements: 3 rounds of one Mul each.
   pt2::ExportedProgram program =
-      OneNodeProgram({{"x", kF32, {2, 5}}}, "cumprod.default", {TensorArg("self", "x"), IntArg("dim", 1)},
+      OneNodeProgram({{"x", kF32, {2, 5}}}, "cumprod.default",
+                     {TensorArg("self", "x"), IntArg("dim", 1)},
                      {{"y", kF32, {2, 5}}})
           .Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program);
@@ -73,16 +76,19 @@ TEST(Scans, RoundsFollowTheLength) {
 
 TEST(Scans, Errors) {
   pt2::ExportedProgram bad_dim =
-      OneNodeProgram({{"x", kF32, {2, 5}}}, "cummin.default", {TensorArg("self", "x"), IntArg("dim", 2)},
+      OneNodeProgram({{"x", kF32, {2, 5}}}, "cummin.default",
+                     {TensorArg("self", "x"), IntArg("dim", 2)},
                      {{"values", kF32, {2, 5}}, {"indices", kI64, {2, 5}}})
           .Build();
   EXPECT_TRUE(HasStatus(ConvertAndCheck(bad_dim), absl::StatusCode::kInvalidArgument,
                         "dim of aten::cummin.default"));
   pt2::ExportedProgram int_lse =
-      OneNodeProgram({{"x", kI64, {4}}}, "logcumsumexp.default", {TensorArg("self", "x"), IntArg("dim", 0)},
+      OneNodeProgram({{"x", kI64, {4}}}, "logcumsumexp.default",
+                     {TensorArg("self", "x"), IntArg("dim", 0)},
                      {{"y", kI64, {4}}})
           .Build();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(int_lse), absl::StatusCode::kUnimplemented, "int64 result"));
+  EXPECT_TRUE(
+      HasStatus(ConvertAndCheck(int_lse), absl::StatusCode::kUnimplemented, "int64 result"));
 }
 
 }  // namespace

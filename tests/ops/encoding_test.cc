@@ -49,10 +49,11 @@ TEST(Eye, RectangularBool) {
 }
 
 TEST(Eye, NegativeSizeIsInvalid) {
-  pt2::ExportedProgram program = ProgramBuilder()
-                                     .Node(Aten("eye.default"), {IntArg("n", -2)}, {{"y", kF32, {0, 0}}})
-                                     .Output("y")
-                                     .Build();
+  pt2::ExportedProgram program =
+      ProgramBuilder()
+          .Node(Aten("eye.default"), {IntArg("n", -2)}, {{"y", kF32, {0, 0}}})
+          .Output("y")
+          .Build();
   EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument,
                         "n must be greater or equal to 0"));
 }

@@ -70,7 +70,8 @@ TEST(Sort, UnorderableDtypeIsRefused) {
 TEST(Topk, KBeyondTheDimensionIsInvalid) {
   for (int64_t k : {-1, 6}) {
     pt2::ExportedProgram program =
-        OneNodeProgram({{"x", kF32, {2, 5}}}, "topk.default", {TensorArg("self", "x"), IntArg("k", k)},
+        OneNodeProgram({{"x", kF32, {2, 5}}}, "topk.default",
+                       {TensorArg("self", "x"), IntArg("k", k)},
                        {{"values", kF32, {2, 5}}, {"indices", kI64, {2, 5}}})
             .Build();
     EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument,
@@ -82,7 +83,8 @@ TEST(Topk, KBeyondTheDimensionIsInvalid) {
 TEST(Topk, SmallestThreeOfInt32AlongDimZero) {
   pt2::ExportedProgram program =
       OneNodeProgram({{"x", kI32, {5, 2}}}, "topk.default",
-                     {TensorArg("self", "x"), IntArg("k", 3), IntArg("dim", 0), BoolArg("largest", false)},
+                     {TensorArg("self", "x"), IntArg("k", 3), IntArg("dim", 0),
+                      BoolArg("largest", false)},
                      {{"values", kI32, {3, 2}}, {"indices", kI64, {3, 2}}})
           .Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program);
@@ -94,7 +96,8 @@ TEST(Topk, SmallestThreeOfInt32AlongDimZero) {
 TEST(Kthvalue, KOutsideOneToSizeIsInvalid) {
   for (int64_t k : {0, 6}) {
     pt2::ExportedProgram program =
-        OneNodeProgram({{"x", kF32, {2, 5}}}, "kthvalue.default", {TensorArg("self", "x"), IntArg("k", k)},
+        OneNodeProgram({{"x", kF32, {2, 5}}}, "kthvalue.default",
+                       {TensorArg("self", "x"), IntArg("k", k)},
                        {{"values", kF32, {2}}, {"indices", kI64, {2}}})
             .Build();
     EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kInvalidArgument,
@@ -105,7 +108,8 @@ TEST(Kthvalue, KOutsideOneToSizeIsInvalid) {
 
 TEST(Median, AllElementsGiveAScalar) {
   pt2::ExportedProgram program =
-      OneNodeProgram({{"x", kI32, {3, 4}}}, "median.default", {TensorArg("self", "x")}, {{"y", kI32, {}}})
+      OneNodeProgram({{"x", kI32, {3, 4}}}, "median.default", {TensorArg("self", "x")},
+                     {{"y", kI32, {}}})
           .Build();
   absl::StatusOr<Converted> got = ConvertAndCheck(program);
   ASSERT_TRUE(got.ok()) << got.status();

@@ -16,7 +16,8 @@ namespace pt2onnx::testing {
 namespace {
 
 pt2::ExportedProgram Unary(std::string overload, DataType in, DataType out) {
-  return OneNodeProgram({{"x", in, {2, 3}}}, overload, {TensorArg("self", "x")}, {{"y", out, {2, 3}}})
+  return OneNodeProgram({{"x", in, {2, 3}}}, overload, {TensorArg("self", "x")},
+                        {{"y", out, {2, 3}}})
       .Build();
 }
 
