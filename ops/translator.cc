@@ -17,6 +17,7 @@
 #include "ops/metadata.h"
 #include "ops/schema/op_schema.h"
 #include "ops/translate_context.h"
+#include "ops/view_mutations.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -484,12 +485,21 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
   }
   std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
   if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
-  // no_grad / autocast regions are inlined into a flat copy of the program.
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::Graph> flat_graph, InlineContextWrappers(program.graph));
-  if (!flat_graph.has_value()) return ProgramTranslator(program, weights, registry, options).Run();
-  pt2::ExportedProgram flat = program;
-  flat.graph = *std::move(flat_graph);
-  return ProgramTranslator(flat, weights, registry, options).Run();
+  // no_grad / autocast regions are inlined into a flat copy of the program,
+  // then writes through slice/select views are made explicit.
+  const pt2::ExportedProgram* to_translate = &program;
+  std::optional<pt2::ExportedProgram> flat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::Graph> flat_graph,
+                           InlineContextWrappers(program.graph));
+  if (flat_graph.has_value()) {
+    flat = program;
+    flat->graph = *std::move(flat_graph);
+    to_translate = &*flat;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::ExportedProgram> written,
+                           WriteBackViewMutations(*to_translate));
+  if (written.has_value()) to_translate = &*written;
+  return ProgramTranslator(*to_translate, weights, registry, options).Run();
 }
 
 }  // namespace pt2onnx::ops
