@@ -54,6 +54,13 @@ bool IsOtherView(absl::string_view key) {
   return kViews->contains(key);
 }
 
+// Ops returning a list of views of `self`.
+bool IsListView(absl::string_view key) {
+  return key == "aten::split.Tensor" || key == "aten::split_with_sizes.default" ||
+         key == "aten::chunk.default" || key == "aten::unbind.int" ||
+         key == "aten::tensor_split.sections" || key == "aten::tensor_split.indices";
+}
+
 // "aten::add_.Tensor" is in-place; "aten::__and__.Tensor" is not.
 bool IsInPlaceKey(absl::string_view key) {
   size_t colons = key.find("::");
@@ -126,6 +133,12 @@ class Rewriter {
       std::string result = FirstTensorOutput(original[i]);
       nodes.push_back(std::move(node));
       if (!self.empty() && !result.empty()) RecordView(key, self, result, i);
+      if (!self.empty() && IsListView(key) && !original[i].outputs.empty()) {
+        for (const std::string& element : original[i].outputs[0].names) {
+          views_[element] = View{ViewKind::kOther, self, Resolve(self), i};
+          views_of_[self].push_back(element);
+        }
+      }
       if (!IsInPlaceKey(key) || self.empty()) continue;
       PT2ONNX_RETURN_IF_ERROR(NoStaleViews(self, "", i));
       PT2ONNX_RETURN_IF_ERROR(WriteBack(self, result.empty() ? self : result, i, nodes));
@@ -268,7 +281,8 @@ absl::StatusOr<std::optional<pt2::ExportedProgram>> WriteBackViewMutations(
   bool has_view = false, has_in_place = false;
   for (const pt2::Node& node : program.graph.nodes) {
     std::string key = TargetToKey(node.target);
-    has_view |= key == "aten::slice.Tensor" || key == "aten::select.int" || IsOtherView(key);
+    has_view |= key == "aten::slice.Tensor" || key == "aten::select.int" || IsOtherView(key) ||
+                IsListView(key);
     has_in_place |= IsInPlaceKey(key);
   }
   if (!has_view || !has_in_place) return std::optional<pt2::ExportedProgram>();

@@ -78,5 +78,23 @@ TEST(ViewMutations, ViewLeftStaleByAMutationIsRefused) {
                         "its view 's' is read later"));
 }
 
+TEST(ViewMutations, WriteIntoASplitOfABaseReadLaterIsRefused) {
+  // a, b = split(c, 1); relu_(a); out = c + c.
+  pt2::ExportedProgram program =
+      ProgramBuilder()
+          .Input("x", kF32, {2, 3})
+          .Node(Aten("clone.default"), {TensorArg("self", "x")}, {{"c", kF32, {2, 3}}})
+          .ListNode(Aten("split.Tensor"), {TensorArg("self", "c"), IntArg("split_size", 1)},
+                    {{"a", kF32, {1, 3}}, {"b", kF32, {1, 3}}})
+          .Node(Aten("relu_.default"), {TensorArg("self", "a")}, {{"r", kF32, {1, 3}}})
+          .Node(Aten("add.Tensor"), {TensorArg("self", "c"), TensorArg("other", "c")},
+                {{"out", kF32, {2, 3}}})
+          .Output("out")
+          .Output("r")
+          .Build();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kUnimplemented,
+                        "a view of 'c', which is read later"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
