@@ -8,9 +8,13 @@ OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
+  RegisterBucketingOps(r);
   RegisterConversionOps(r);
   RegisterConvOps(r);
   RegisterCreationOps(r);
+  RegisterCumulativeOps(r);
+  RegisterDropoutOps(r);
+  RegisterEncodingOps(r);
   RegisterElementwiseOps(r);
   RegisterIndexingOps(r);
   RegisterLinearAlgebraOps(r);
@@ -19,6 +23,8 @@ OpRegistry CreateDefaultRegistry() {
   RegisterReductionOps(r);
   RegisterShapeOps(r);
   RegisterSlicingOps(r);
+  RegisterSortingOps(r);
+  RegisterSpecialMathOps(r);
   RegisterSymbolicOps(r);
   return r;
 }

@@ -12,9 +12,13 @@ namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
+void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
+void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
+void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
+void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
@@ -23,6 +27,8 @@ void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
+void RegisterSortingOps(OpRegistry& r);         // sorting.cc
+void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
 
 }  // namespace pt2onnx::ops

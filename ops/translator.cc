@@ -12,10 +12,12 @@
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
+#include "ops/context_wrappers.h"
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
 #include "ops/schema/op_schema.h"
 #include "ops/translate_context.h"
+#include "ops/view_mutations.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -97,7 +99,7 @@ void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int
                         absl::flat_hash_map<std::string, size_t>& index) {
   for (const pt2::Node& node : graph.nodes) {
     std::string key = TargetToKey(node.target);
-    if (registry.Find(key, opset) == nullptr) {
+    if (registry.Find(key, opset) == nullptr && !IsContextWrapper(key)) {
       auto [it, inserted] = index.emplace(key, found.size());
       if (inserted) {
         std::vector<std::string> names = DefinedNames(node);
@@ -478,8 +480,21 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
   }
   std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
   if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
-  ProgramTranslator translator(program, weights, registry, options);
-  return translator.Run();
+  // no_grad / autocast regions are inlined into a flat copy of the program,
+  // then writes through slice/select views are made explicit.
+  const pt2::ExportedProgram* to_translate = &program;
+  std::optional<pt2::ExportedProgram> flat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::Graph> flat_graph,
+                           InlineContextWrappers(program.graph));
+  if (flat_graph.has_value()) {
+    flat = program;
+    flat->graph = *std::move(flat_graph);
+    to_translate = &*flat;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::ExportedProgram> written,
+                           WriteBackViewMutations(*to_translate));
+  if (written.has_value()) to_translate = &*written;
+  return ProgramTranslator(*to_translate, weights, registry, options).Run();
 }
 
 }  // namespace pt2onnx::ops
