@@ -12,15 +12,20 @@ namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
-void RegisterConversionOps(OpRegistry& r);      // conversion.cc
+void RegisterBackwardOps(OpRegistry& r);        // backward.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
+void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
+void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
+void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
+void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
+void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
