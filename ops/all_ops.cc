@@ -10,6 +10,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
   RegisterConvOps(r);
+  RegisterConvNormBackwardOps(r);
   RegisterConversionOps(r);
   RegisterCreationOps(r);
   RegisterDataDependentOps(r);

@@ -14,6 +14,7 @@ void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterBackwardOps(OpRegistry& r);        // backward.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
+void RegisterConvNormBackwardOps(OpRegistry& r);  // conv_norm_backward.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
 void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
