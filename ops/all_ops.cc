@@ -16,6 +16,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterDataDependentOps(r);
   RegisterDistanceOps(r);
   RegisterElementwiseOps(r);
+  RegisterEmbeddingBagOps(r);
   RegisterIndexingOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);

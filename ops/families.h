@@ -20,6 +20,7 @@ void RegisterCreationOps(OpRegistry& r);        // creation.cc
 void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
 void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
+void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
