@@ -27,14 +27,21 @@ using ir::Attribute;
 // 0/1/2 = zeros/border/reflection (GridSamplerInterpolation / Padding in
 // aten/src/ATen/native/GridSampler.h). Opset 20 renamed GridSample's modes
 // bilinear -> linear and bicubic -> cubic.
-absl::Status AtenGridSampler2d(TranslateContext& ctx) {
+absl::Status GridSample(TranslateContext& ctx, bool volumetric_allowed) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t interpolation, ctx.Int("interpolation_mode"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t padding, ctx.Int("padding_mode"));
   PT2ONNX_ASSIGN_OR_RETURN(bool align_corners, ctx.Bool("align_corners"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t grid_rank, ctx.InputRank("grid"));
-  if (rank != 4 || grid_rank != 4) {
-    return ctx.Invalid(absl::StrCat("input must be (N, C, H, W) and grid (N, H_out, W_out, 2); got ranks ",
+  if (volumetric_allowed && rank == 5 && grid_rank == 5) {
+    if (ctx.opset() < 20) {
+      return ctx.Unsupported("5-D grid_sampler below opset 20 (ONNX GridSample is 2-D only before); "
+                             "convert with --opset 20 or later");
+    }
+    if (interpolation == 2) return ctx.Invalid("bicubic interpolation needs a 4-D input, as in torch");
+  } else if (rank != 4 || grid_rank != 4) {
+    return ctx.Invalid(absl::StrCat("input must be (N, C, H, W) and grid (N, H_out, W_out, 2)",
+                                    volumetric_allowed ? " (or 5-D, volumetric)" : "", "; got ranks ",
                                     rank, " and ", grid_rank));
   }
   const bool new_names = ctx.opset() >= 20;
@@ -59,6 +66,12 @@ absl::Status AtenGridSampler2d(TranslateContext& ctx) {
                                   Attribute::String("padding_mode", padding_names[padding]),
                                   Attribute::Int("align_corners", align_corners ? 1 : 0)}));
 }
+
+absl::Status AtenGridSampler2d(TranslateContext& ctx) { return GridSample(ctx, false); }
+
+// aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+// torch dispatches 4-D inputs to grid_sampler_2d and 5-D ones to grid_sampler_3d.
+absl::Status AtenGridSampler(TranslateContext& ctx) { return GridSample(ctx, true); }
 
 // aten::col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
 // (N, C * kH * kW, L) or unbatched (C * kH * kW, L) blocks summed into
@@ -91,6 +104,7 @@ absl::Status AtenCol2im(TranslateContext& ctx) {
 }  // namespace
 
 void RegisterSamplingOps(OpRegistry& r) {
+  r.Add("aten::grid_sampler.default", &AtenGridSampler);
   r.Add("aten::grid_sampler_2d.default", &AtenGridSampler2d);
   r.Add("aten::col2im.default", &AtenCol2im);
 }
