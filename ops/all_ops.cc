@@ -25,8 +25,10 @@ OpRegistry CreateDefaultRegistry() {
   RegisterReductionOps(r);
   RegisterSamplingOps(r);
   RegisterShapeOps(r);
+  RegisterShapeMoreOps(r);
   RegisterSlicingOps(r);
   RegisterSymbolicOps(r);
+  RegisterWeightNormOps(r);
   return r;
 }
 

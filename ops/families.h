@@ -29,8 +29,10 @@ void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
+void RegisterShapeMoreOps(OpRegistry& r);       // shape_more.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
+void RegisterWeightNormOps(OpRegistry& r);      // weight_norm.cc
 
 }  // namespace pt2onnx::ops
 
