@@ -71,9 +71,19 @@ absl::Status AtenCdistForward(TranslateContext& ctx) {
   if (mode < 0 || mode > 2) return ctx.Invalid(absl::StrCat("compute_mode must be None, 0, 1 or 2, got ", mode));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("x1", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("x2", dtype));
-  std::string diff = ctx.Op("Sub", {Unsqueeze(ctx, x1, {-2}), Unsqueeze(ctx, x2, {-3})});
-  std::string direct = PNorm(ctx, diff, p, dtype);
-  if (p != 2 || mode == 2) return ctx.SetOutput(0, direct);
+  // Which form torch uses: 0 direct, 1 matrix product, -1 decided at run time.
+  int form = 0;
+  if (p == 2 && mode == 1) form = 1;
+  if (p == 2 && mode == 0) {
+    const pt2::SymInt& r1 = (*ctx.InputMeta("x1"))->sizes[rank1 - 2];
+    const pt2::SymInt& r2 = (*ctx.InputMeta("x2"))->sizes[rank2 - 2];
+    form = (r1.is_symbolic || r2.is_symbolic) ? -1 : (r1.value > 25 || r2.value > 25) ? 1 : 0;
+  }
+  std::string direct;
+  if (form != 1) {
+    direct = PNorm(ctx, ctx.Op("Sub", {Unsqueeze(ctx, x1, {-2}), Unsqueeze(ctx, x2, {-3})}), p, dtype);
+    if (form == 0) return ctx.SetOutput(0, direct);
+  }
 
   // torch's _euclidean_dist: [-2 x, |x|^2, 1] . [y, 1, |y|^2]^T.
   auto square_norm = [&](const std::string& x) {
@@ -91,16 +101,9 @@ absl::Status AtenCdistForward(TranslateContext& ctx) {
   std::swap(swap_last[rank2 - 1], swap_last[rank2 - 2]);
   std::string product = ctx.Op("MatMul", {a, ctx.Op("Transpose", {b}, {Attribute::Ints("perm", swap_last)})});
   std::string by_matmul = ctx.Op("Sqrt", {ctx.Op("Max", {product, ctx.ConstantScalar(dtype, 0)})});
-  if (mode == 1) return ctx.SetOutput(0, by_matmul);
+  if (form == 1) return ctx.SetOutput(0, by_matmul);
 
-  // mode 0: the matrix form only when a point count exceeds 25.
-  const pt2::TensorMeta* m1 = *ctx.InputMeta("x1");
-  const pt2::TensorMeta* m2 = *ctx.InputMeta("x2");
-  const pt2::SymInt& r1 = m1->sizes[rank1 - 2];
-  const pt2::SymInt& r2 = m2->sizes[rank2 - 2];
-  if (!r1.is_symbolic && !r2.is_symbolic) {
-    return ctx.SetOutput(0, (r1.value > 25 || r2.value > 25) ? by_matmul : direct);
-  }
+  // Symbolic point counts: the matrix form only when one exceeds 25.
   std::string counts = ctx.Op("Concat", {ShapeSlice(ctx, x1, rank1 - 2, rank1 - 1), ShapeSlice(ctx, x2, rank2 - 2, rank2 - 1)},
                               {Attribute::Int("axis", 0)});
   std::string large = ctx.Op("Greater", {ctx.Op("ReduceMax", {counts}, {Attribute::Int("keepdims", 0)}),
