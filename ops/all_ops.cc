@@ -28,6 +28,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterShapeMoreOps(r);
   RegisterSlicingOps(r);
   RegisterSymbolicOps(r);
+  RegisterUniqueOps(r);
   RegisterWeightNormOps(r);
   return r;
 }

@@ -32,6 +32,7 @@ void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterShapeMoreOps(OpRegistry& r);       // shape_more.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
+void RegisterUniqueOps(OpRegistry& r);          // unique.cc
 void RegisterWeightNormOps(OpRegistry& r);      // weight_norm.cc
 
 }  // namespace pt2onnx::ops
