@@ -6,7 +6,9 @@
 //  * _unique2 / unique_dim: ONNX Unique with sorted=1. torch's CPU kernels
 //    return ascending values (slices in lexicographic order for unique_dim)
 //    whatever `sorted` says, so sorted=False is translated the same way.
-//    inverse has self's shape (unique_dim: the size of `dim`).
+//    inverse has self's shape (unique_dim: the size of `dim`). torch keeps
+//    each NaN as a distinct value, last; ONNX Runtime's Unique loses them,
+//    so NaNs bypass it (_unique2) or are refused (float unique_dim).
 //  * unique_consecutive: a run starts where an
 //    element (a slice along dim) differs from the previous one; values are
 //    the run starts, inverse counts the runs begun so far, counts are the
@@ -59,11 +61,36 @@ absl::Status AtenUnique2(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(bool want_inverse, Flag(ctx, "return_inverse"));
   PT2ONNX_ASSIGN_OR_RETURN(bool want_counts, Flag(ctx, "return_counts"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  std::vector<std::string> out =
-      ctx.AddNode("Unique", {Reshape(ctx, x, {-1})}, {Attribute::Int("sorted", 1)}, 4);
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, out[0]));
-  std::string inverse = ctx.Op("Reshape", {out[2], ctx.Op("Shape", {x})});
-  return BindExtras(ctx, want_inverse, inverse, want_counts, out[3]);
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  std::string flat = Reshape(ctx, x, {-1});
+  if (!IsFloatingPoint(dtype)) {
+    std::vector<std::string> out = ctx.AddNode("Unique", {flat}, {Attribute::Int("sorted", 1)}, 4);
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, out[0]));
+    std::string inverse = ctx.Op("Reshape", {out[2], ctx.Op("Shape", {x})});
+    return BindExtras(ctx, want_inverse, inverse, want_counts, out[3]);
+  }
+  // torch keeps every NaN as a value of its own, after the others, in input
+  // order; ONNX Runtime's Unique drops them. So only the other elements go
+  // through Unique and the NaNs are appended.
+  std::string is_nan = ctx.Op("IsNaN", {flat});
+  std::string not_nan = ctx.Op("Not", {is_nan});
+  std::vector<std::string> out = ctx.AddNode("Unique", {ctx.Op("Compress", {flat, not_nan}, {Attribute::Int("axis", 0)})},
+                                             {Attribute::Int("sorted", 1)}, 4);
+  std::string nans = ctx.Op("Compress", {flat, is_nan}, {Attribute::Int("axis", 0)});
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.Op("Concat", {out[0], nans}, {Attribute::Int("axis", 0)})));
+  auto rank_among = [&](const std::string& mask) {
+    return ctx.Op("Sub", {ctx.Op("CumSum", {ctx.CastTo(mask, DataType::kBool, DataType::kInt64), ctx.ConstantInt64(0)}),
+                          ctx.ConstantInt64(1)});
+  };
+  // A padded inverse keeps the Gather in range when every element is NaN.
+  std::string clean_inverse = ctx.Op("Concat", {out[2], ctx.ConstantInt64s({0})}, {Attribute::Int("axis", 0)});
+  std::string of_clean = ctx.Op("Gather", {clean_inverse, ctx.Op("Max", {rank_among(not_nan), ctx.ConstantInt64(0)})},
+                                {Attribute::Int("axis", 0)});
+  std::string of_nan = ctx.Op("Add", {rank_among(is_nan), ShapeSlice(ctx, out[0], 0, 1)});
+  std::string inverse = ctx.Op("Reshape", {ctx.Op("Where", {is_nan, of_nan, of_clean}), ctx.Op("Shape", {x})});
+  std::string nan_counts = ctx.Op("Expand", {ctx.ConstantInt64(1), ctx.Op("Shape", {nans})});
+  std::string counts = ctx.Op("Concat", {out[3], nan_counts}, {Attribute::Int("axis", 0)});
+  return BindExtras(ctx, want_inverse, inverse, want_counts, counts);
 }
 
 // aten::unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
@@ -72,6 +99,11 @@ absl::Status AtenUniqueDim(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::unique_dim"));
   if (rank == 0) return ctx.Invalid("unique_dim needs a tensor with at least one dim");
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (IsFloatingPoint(dtype)) {
+    return ctx.Unsupported("unique_dim of a floating-point tensor (torch orders slices holding NaN in a way "
+                           "ONNX Unique does not); unique over int or bool tensors is translated");
+  }
   PT2ONNX_ASSIGN_OR_RETURN(bool want_inverse, Flag(ctx, "return_inverse"));
   PT2ONNX_ASSIGN_OR_RETURN(bool want_counts, Flag(ctx, "return_counts"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
