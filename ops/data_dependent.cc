@@ -81,9 +81,17 @@ absl::Status AtenMaskedScatter(TranslateContext& ctx) {
   std::string flat_mask = Flatten1d(ctx, b.mask);
   std::string counts = ctx.Op("CumSum", {ctx.CastTo(flat_mask, DataType::kBool, DataType::kInt64),
                                          ctx.ConstantInt64(0)});
-  // Positions before the first true one read index 0, which Where discards.
-  std::string index = ctx.Op("Max", {ctx.Op("Sub", {counts, ctx.ConstantInt64(1)}), ctx.ConstantInt64(0)});
-  std::string picked = ctx.Op("Gather", {Flatten1d(ctx, source), index}, {Attribute::Int("axis", 0)});
+  // False positions read a zero appended to source (Where discards it), so
+  // an empty source works when nothing is selected. A true position past the
+  // end of source reads past the zero too: ONNX Runtime fails, as torch does.
+  std::string available = ShapeSlice(ctx, Flatten1d(ctx, source), 0, 1);
+  std::string wanted = ctx.Op("Sub", {counts, ctx.ConstantInt64(1)});
+  std::string past_end = ctx.Op("Add", {available, ctx.ConstantInt64(1)});
+  std::string index = ctx.Op("Where", {flat_mask, ctx.Op("Where", {ctx.Op("Less", {wanted, available}), wanted, past_end}),
+                                       available});
+  std::string padded = ctx.Op("Concat", {Flatten1d(ctx, source), Reshape(ctx, ctx.ConstantScalar(dtype, 0), {1})},
+                              {Attribute::Int("axis", 0)});
+  std::string picked = ctx.Op("Gather", {padded, index}, {Attribute::Int("axis", 0)});
   std::string flat = ctx.Op("Where", {flat_mask, picked, Flatten1d(ctx, b.self)});
   return ctx.SetOutput(0, ctx.Op("Reshape", {flat, ctx.Op("Shape", {b.self})}));
 }
