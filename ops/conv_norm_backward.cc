@@ -9,11 +9,12 @@
 // over the normalized elements (torch's layer_norm_backward /
 // group_norm_backward kernels, regrouped).
 //
-// Convolution (not transposed): grad_input is the transposed convolution of
-// grad, cropped by the leading padding only and then fitted to the input's
-// size at the end (zeros for input cells no window read, the right padding
-// cut off: a negative Pad); grad_weight is a convolution of the input by grad with
+// Convolution: grad_input is the transposed convolution of grad, cropped by
+// the leading padding only and then fitted to the input's size at the end
+// (zeros for input cells no window read, the right padding cut off: a
+// negative Pad); grad_weight is a convolution of the input by grad with
 // stride and dilation swapped (per group: the batch becomes the channels).
+// Transposed convolutions swap the roles (see AtenConvolutionBackward).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -145,14 +146,53 @@ std::string Concat1d(TranslateContext& ctx, std::vector<std::string> parts) {
   return ctx.Op("Concat", std::move(parts), {Attribute::Int("axis", 0)});
 }
 
+// `v` padded (or cut, negative pads) at the end of its spatial dims to the
+// spatial size of `like`.
+std::string FitSpatialEnd(TranslateContext& ctx, const std::string& v, const std::string& like, int64_t rank) {
+  std::string missing = ctx.Op("Sub", {ShapeSlice(ctx, like, 2, rank), ShapeSlice(ctx, v, 2, rank)});
+  std::string end_pads = Concat1d(ctx, {ctx.ConstantInt64s({0, 0}), missing});
+  return ctx.Op("Pad", {v, Concat1d(ctx, {ctx.ConstantInt64s(std::vector<int64_t>(rank, 0)), end_pads})});
+}
+
+struct ConvGeometry {
+  int64_t rank;
+  std::vector<int64_t> stride, pads, dilation;
+  int64_t groups;
+};
+
+// The weight gradient of a convolution reading `in` (N, G*Cg, S...) and
+// producing `out` (N, G*Og, T...) with weights shaped like `w` (G*Og, Cg,
+// K...): in (-> Cg, G*N, S...) convolved by out (-> G*Og, N, T...) with
+// stride and dilation swapped, cut to K, transposed to (G*Og, Cg, K...).
+std::string WeightGrad(TranslateContext& ctx, const std::string& in, const std::string& out,
+                       const std::string& w, const ConvGeometry& g) {
+  const int64_t rank = g.rank;
+  std::vector<int64_t> perm5 = {2, 1, 0};
+  for (int64_t i = 3; i <= rank; ++i) perm5.push_back(i);
+  std::string split = Concat1d(ctx, {ShapeSlice(ctx, in, 0, 1), ctx.ConstantInt64s({g.groups, -1}),
+                                     ShapeSlice(ctx, in, 2, rank)});
+  std::string grouped = ctx.Op("Transpose", {ctx.Op("Reshape", {in, split})}, {Attribute::Ints("perm", perm5)});
+  std::string batch_as_channels =
+      ctx.Op("Reshape", {grouped, Concat1d(ctx, {ctx.ConstantInt64s({0, -1}), ShapeSlice(ctx, in, 2, rank)})});
+  std::vector<int64_t> swap01 = Iota(0, rank);
+  std::swap(swap01[0], swap01[1]);
+  std::string kernel_of_out = ctx.Op("Transpose", {out}, {Attribute::Ints("perm", swap01)});
+  std::string wide = ctx.Op("Conv", {batch_as_channels, kernel_of_out},
+                            {Attribute::Ints("strides", g.dilation), Attribute::Ints("pads", g.pads),
+                             Attribute::Ints("dilations", g.stride), Attribute::Int("group", g.groups)});
+  std::string cut = ctx.Op("Slice", {wide, ctx.ConstantInt64s(std::vector<int64_t>(rank - 2, 0)),
+                                     ShapeSlice(ctx, w, 2, rank), ctx.ConstantInt64s(Iota(2, rank))});
+  return ctx.Op("Transpose", {cut}, {Attribute::Ints("perm", swap01)});
+}
+
 // aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[1]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+// A transposed convolution is the adjoint of the ordinary one with the same
+// weight: its grad_input is that convolution of grad, and its weight
+// gradient is the ordinary one with input and grad exchanged. output_padding
+// only changes sizes, which are fitted to the input's.
 absl::Status AtenConvolutionBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<bool> mask, OutputMask(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(bool transposed, ctx.Bool("transposed"));
-  if (transposed) {
-    return ctx.Unsupported("convolution_backward of a transposed convolution (transposed=True); "
-                           "only the backward of ordinary convolutions is translated");
-  }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("weight"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t input_rank, ctx.InputRank("input"));
   const int64_t n = rank - 2;
@@ -160,56 +200,47 @@ absl::Status AtenConvolutionBackward(TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("input (rank ", input_rank, ") and weight (rank ", rank,
                                     ") must both be (N, C, 1-3 spatial dims)"));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, SpatialInts(ctx, "stride", n));
+  ConvGeometry g;
+  g.rank = rank;
+  PT2ONNX_ASSIGN_OR_RETURN(g.stride, SpatialInts(ctx, "stride", n));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, SpatialInts(ctx, "padding", n));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dilation, SpatialInts(ctx, "dilation", n));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("groups"));
+  PT2ONNX_ASSIGN_OR_RETURN(g.dilation, SpatialInts(ctx, "dilation", n));
+  PT2ONNX_ASSIGN_OR_RETURN(g.groups, ctx.Int("groups"));
   for (int64_t i = 0; i < n; ++i) {
-    if (stride[i] <= 0 || dilation[i] <= 0 || padding[i] < 0) {
+    if (g.stride[i] <= 0 || g.dilation[i] <= 0 || padding[i] < 0) {
       return ctx.Invalid("stride and dilation must be positive and padding non-negative");
     }
   }
-  if (groups <= 0) return ctx.Invalid(absl::StrCat("groups must be positive, got ", groups));
+  if (g.groups <= 0) return ctx.Invalid(absl::StrCat("groups must be positive, got ", g.groups));
   const DataType dtype = ctx.InputDtype("grad_output").value_or(DataType::kUndefined);
   if (!IsFloatingPoint(dtype)) return ctx.Invalid("grad_output must be a floating-point tensor");
   PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.Input("grad_output"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("input", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string w, ctx.InputAs("weight", dtype));
-  std::vector<int64_t> pads = padding;
-  pads.insert(pads.end(), padding.begin(), padding.end());
+  g.pads = padding;
+  g.pads.insert(g.pads.end(), padding.begin(), padding.end());
+  const std::vector<Attribute> conv_attrs = {Attribute::Ints("strides", g.stride), Attribute::Ints("dilations", g.dilation),
+                                             Attribute::Int("group", g.groups)};
 
   if (mask[0]) {
-    // Crop only the leading padding; the end is fitted to the input's size
-    // below: cells past the last window get zeros, right padding is cut.
-    std::vector<int64_t> lead_pads = padding;
-    lead_pads.resize(2 * n, 0);
-    std::string full = ctx.Op("ConvTranspose", {grad, w},
-                              {Attribute::Ints("strides", stride), Attribute::Ints("pads", lead_pads),
-                               Attribute::Ints("dilations", dilation), Attribute::Int("group", groups)});
-    std::string missing = ctx.Op("Sub", {ShapeSlice(ctx, x, 2, rank), ShapeSlice(ctx, full, 2, rank)});
-    std::string end_pads = Concat1d(ctx, {ctx.ConstantInt64s({0, 0}), missing});
-    std::string all_pads = Concat1d(ctx, {ctx.ConstantInt64s(std::vector<int64_t>(rank, 0)), end_pads});
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.Op("Pad", {full, all_pads})));
+    std::vector<Attribute> attrs = conv_attrs;
+    std::string gi;
+    if (transposed) {
+      attrs.push_back(Attribute::Ints("pads", g.pads));
+      gi = ctx.Op("Conv", {grad, w}, attrs);
+    } else {
+      // Crop only the leading padding; the fit below zero-fills input cells
+      // past the last window and cuts the right padding.
+      std::vector<int64_t> lead_pads = padding;
+      lead_pads.resize(2 * n, 0);
+      attrs.push_back(Attribute::Ints("pads", lead_pads));
+      gi = ctx.Op("ConvTranspose", {grad, w}, attrs);
+    }
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, FitSpatialEnd(ctx, gi, x, rank)));
   }
   if (mask[1]) {
-    // x (N, G*Cg, S...) -> (Cg, G*N, S...); grad (N, G*Og, T...) -> (G*Og, N, T...).
-    std::vector<int64_t> perm5 = {2, 1, 0};
-    for (int64_t i = 0; i < n; ++i) perm5.push_back(3 + i);
-    std::string split = Concat1d(ctx, {ShapeSlice(ctx, x, 0, 1), ctx.ConstantInt64s({groups, -1}),
-                                       ShapeSlice(ctx, x, 2, rank)});
-    std::string xs = ctx.Op("Transpose", {ctx.Op("Reshape", {x, split})}, {Attribute::Ints("perm", perm5)});
-    std::string x_batch = ctx.Op("Reshape", {xs, Concat1d(ctx, {ctx.ConstantInt64s({0, -1}), ShapeSlice(ctx, x, 2, rank)})});
-    std::vector<int64_t> perm = Iota(0, rank);
-    std::swap(perm[0], perm[1]);
-    std::string g_kernel = ctx.Op("Transpose", {grad}, {Attribute::Ints("perm", perm)});
-    std::string wide = ctx.Op("Conv", {x_batch, g_kernel},
-                              {Attribute::Ints("strides", dilation), Attribute::Ints("pads", pads),
-                               Attribute::Ints("dilations", stride), Attribute::Int("group", groups)});
-    // (Cg, O, K'...) with K' >= kernel: keep the kernel's extent, then (O, Cg, K...).
-    std::string kernel = ShapeSlice(ctx, w, 2, rank);
-    std::string cut = ctx.Op("Slice", {wide, ctx.ConstantInt64s(std::vector<int64_t>(n, 0)), kernel,
-                                       ctx.ConstantInt64s(Iota(2, rank))});
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, ctx.Op("Transpose", {cut}, {Attribute::Ints("perm", perm)})));
+    std::string gw = transposed ? WeightGrad(ctx, grad, x, w, g) : WeightGrad(ctx, x, grad, w, g);
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, gw));
   } else if (ctx.OutputUsed(1)) {
     return ctx.Invalid("output 1 is read but output_mask[1] is False");
   }

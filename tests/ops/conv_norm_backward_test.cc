@@ -43,9 +43,19 @@ TEST(ConvNormBackward, ConvolutionBackwardInfersShapes) {
   EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
 }
 
-TEST(ConvNormBackward, TransposedConvolutionIsRefused) {
-  ProgramBuilder p = ConvBackward(true, {true, false, false}, {{"gi", kF32, {2, 6, 7, 8}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented, "transposed=True"));
+TEST(ConvNormBackward, TransposedConvolutionInfersShapes) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"g", kF32, {2, 6, 6, 8}}, {"x", kF32, {2, 4, 3, 4}}, {"w", kF32, {4, 3, 3, 2}}},
+                     "convolution_backward.default",
+                     {TensorArg("grad_output", "g"), TensorArg("input", "x"), TensorArg("weight", "w"),
+                      IntsArg("bias_sizes", {6}), IntsArg("stride", {2, 2}), IntsArg("padding", {1, 1}),
+                      IntsArg("dilation", {1, 2}), BoolArg("transposed", true), IntsArg("output_padding", {1, 1}),
+                      IntArg("groups", 2), BoolsArg("output_mask", {true, true, false})},
+                     {{"gi", kF32, {2, 4, 3, 4}}, {"gw", kF32, {4, 3, 3, 2}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
 }
 
 TEST(ConvNormBackward, MaskedOutputThatIsReadIsInvalid) {
