@@ -18,6 +18,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterElementwiseOps(r);
   RegisterEmbeddingBagOps(r);
   RegisterIndexingOps(r);
+  RegisterLinalgMoreOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterPoolingOps(r);

@@ -22,6 +22,7 @@ void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
+void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
