@@ -17,6 +17,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterDistanceOps(r);
   RegisterElementwiseOps(r);
   RegisterEmbeddingBagOps(r);
+  RegisterFftOps(r);
   RegisterIndexingOps(r);
   RegisterLinalgMoreOps(r);
   RegisterLinearAlgebraOps(r);

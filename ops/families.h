@@ -21,6 +21,7 @@ void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
 void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
 void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
+void RegisterFftOps(OpRegistry& r);             // fft.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
