@@ -49,8 +49,11 @@ std::string WindowMatrix(TranslateContext& ctx, const Windows& w, const std::str
   std::string cells = ctx.Op("Range", {ctx.ConstantInt64(0), in_size, ctx.ConstantInt64(1)});
   std::string start = Unsqueeze(ctx, w.start, {1});
   std::string end = Unsqueeze(ctx, w.end, {1});
-  std::string inside = ctx.Op("And", {ctx.Op("GreaterOrEqual", {cells, start}), ctx.Op("Less", {cells, end})});
-  std::string share = ctx.Op("Reciprocal", {ctx.CastTo(Unsqueeze(ctx, w.factor, {1}), DataType::kInt64, dtype)});
+  std::string inside = ctx.Op("And",
+                              {ctx.Op("GreaterOrEqual", {cells, start}),
+                               ctx.Op("Less", {cells, end})});
+  std::string share = ctx.Op("Reciprocal",
+                             {ctx.CastTo(Unsqueeze(ctx, w.factor, {1}), DataType::kInt64, dtype)});
   return ctx.Op("Where", {inside, share, ctx.ConstantScalar(dtype, 0)});
 }
 
@@ -108,12 +111,15 @@ absl::Status AtenAvgPool2dBackward(TranslateContext& ctx) {
   }
   for (int i = 0; i < 2; ++i) {
     if (kernel[i] <= 0 || stride[i] <= 0 || padding[i] < 0 || padding[i] > kernel[i] / 2) {
-      return ctx.Invalid(absl::StrCat("kernel_size ", kernel[i], ", stride ", stride[i], ", padding ",
-                                      padding[i], ": torch needs kernel and stride > 0 and 0 <= padding "
-                                      "<= kernel / 2"));
+      return ctx.Invalid(absl::StrCat("kernel_size ", kernel[i], ", stride ", stride[i],
+                                      ", padding ", padding[i],
+                                      ": torch needs kernel and stride > 0 and 0 <= padding <= "
+                                      "kernel / 2"));
     }
   }
-  if (divisor_override && *divisor_override == 0) return ctx.Invalid("divisor_override must not be 0");
+  if (divisor_override && *divisor_override == 0) {
+    return ctx.Invalid("divisor_override must not be 0");
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.InputAs("grad_output", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.Input("self"));
   std::vector<std::string> p;
@@ -154,14 +160,17 @@ absl::Status AtenMaxPool2dWithIndicesBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string indices, ctx.InputAs("indices", DataType::kInt64));
   std::string plane = ctx.Op("ReduceProd", {ctx.Op("Shape", {self}, {Attribute::Int("start", -2)})},
                              {Attribute::Int("keepdims", 1)});
-  std::string rows_by_plane = ctx.Op("Concat", {ctx.ConstantInt64s({-1}), plane}, {Attribute::Int("axis", 0)});
+  std::string rows_by_plane = ctx.Op("Concat", {ctx.ConstantInt64s({-1}), plane},
+                                     {Attribute::Int("axis", 0)});
   std::string flat_self = ctx.Op("Reshape", {self, rows_by_plane});
-  std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 0), ctx.Op("Shape", {flat_self})});
+  std::string zeros = ctx.Op("Expand",
+                             {ctx.ConstantScalar(dtype, 0), ctx.Op("Shape", {flat_self})});
   std::string rows_by_cell = ctx.Op("Concat", {ctx.ConstantInt64s({-1}), ctx.Op("ReduceProd",
                                     {ctx.Op("Shape", {grad}, {Attribute::Int("start", -2)})},
                                     {Attribute::Int("keepdims", 1)})}, {Attribute::Int("axis", 0)});
   std::string summed = ctx.Op("ScatterElements",
-                              {zeros, ctx.Op("Reshape", {indices, rows_by_cell}), ctx.Op("Reshape", {grad, rows_by_cell})},
+                              {zeros, ctx.Op("Reshape", {indices, rows_by_cell}),
+                               ctx.Op("Reshape", {grad, rows_by_cell})},
                               {Attribute::Int("axis", 1), Attribute::String("reduction", "add")});
   return ctx.SetOutput(0, ctx.Op("Reshape", {summed, ctx.Op("Shape", {self})}));
 }
@@ -183,15 +192,19 @@ absl::Status AtenEmbeddingDenseBackward(TranslateContext& ctx) {
                                                      {Attribute::Int("axis", 0)})});
   if (scale_grad_by_freq) {
     std::string counts = ctx.Op("ScatterElements",
-                                {ctx.Op("Expand", {ctx.ConstantInt64(0), Unsqueeze(ctx, num_weights, {0})}),
-                                 flat_index, ctx.Op("Expand", {ctx.ConstantInt64(1), ctx.Op("Shape", {flat_index})})},
+                                {ctx.Op("Expand",
+                                        {ctx.ConstantInt64(0), Unsqueeze(ctx, num_weights, {0})}),
+                                 flat_index, ctx.Op("Expand",
+                                                    {ctx.ConstantInt64(1),
+                                                     ctx.Op("Shape", {flat_index})})},
                                 {Attribute::Int("axis", 0), Attribute::String("reduction", "add")});
     std::string freq = ctx.Op("Gather", {counts, flat_index}, {Attribute::Int("axis", 0)});
     rows = ctx.Op("Div", {rows, Unsqueeze(ctx, ctx.CastTo(freq, DataType::kInt64, dtype), {1})});
   }
   std::string is_padding = Unsqueeze(ctx, ctx.Op("Equal", {flat_index, padding_idx}), {1});
   rows = ctx.Op("Where", {is_padding, ctx.ConstantScalar(dtype, 0), rows});
-  std::string table_shape = ctx.Op("Concat", {Unsqueeze(ctx, num_weights, {0}), width}, {Attribute::Int("axis", 0)});
+  std::string table_shape = ctx.Op("Concat", {Unsqueeze(ctx, num_weights, {0}), width},
+                                   {Attribute::Int("axis", 0)});
   std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 0), table_shape});
   return ctx.SetOutput(0, ctx.Op("ScatterND", {zeros, Unsqueeze(ctx, flat_index, {1}), rows},
                                  {Attribute::String("reduction", "add")}));

@@ -59,18 +59,32 @@ std::string NormInputGrad(TranslateContext& ctx, const std::string& gw, const st
                           const std::string& rstd, const std::vector<int64_t>& axes) {
   std::string a = ctx.ConstantInt64s(axes);
   std::string mean_gw = ctx.Op("ReduceMean", {gw, a}, {Attribute::Int("keepdims", 1)});
-  std::string mean_gwx = ctx.Op("ReduceMean", {ctx.Op("Mul", {gw, xhat}), a}, {Attribute::Int("keepdims", 1)});
-  std::string inner = ctx.Op("Sub", {ctx.Op("Sub", {gw, mean_gw}), ctx.Op("Mul", {xhat, mean_gwx})});
+  std::string mean_gwx = ctx.Op("ReduceMean", {ctx.Op("Mul", {gw, xhat}), a},
+                                {Attribute::Int("keepdims", 1)});
+  std::string inner = ctx.Op("Sub",
+                             {ctx.Op("Sub", {gw, mean_gw}), ctx.Op("Mul", {xhat, mean_gwx})});
   return ctx.Op("Mul", {rstd, inner});
 }
 
 absl::Status BindIfWanted(TranslateContext& ctx, const std::vector<bool>& mask, int i,
                           const std::string& value) {
   if (!mask[i]) {
-    if (ctx.OutputUsed(i)) return ctx.Invalid(absl::StrCat("output ", i, " is read but output_mask[", i, "] is False"));
+    if (ctx.OutputUsed(i)) {
+      return ctx.Invalid(absl::StrCat("output ", i, " is read but output_mask[", i, "] is False"));
+    }
     return absl::OkStatus();
   }
   return ctx.SetOutput(i, value);
+}
+
+// The dtype of the gradients (output 0, or 1 when grad_input is not wanted).
+absl::StatusOr<DataType> GradDtype(const TranslateContext& ctx) {
+  const DataType first = ctx.OutputDtype(0);
+  const DataType dtype = first != DataType::kUndefined ? first : ctx.OutputDtype(1);
+  if (dtype == DataType::kUndefined) {
+    return ctx.Invalid("the outputs have no dtype in the program's metadata");
+  }
+  return dtype;
 }
 
 // aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
@@ -78,12 +92,13 @@ absl::Status AtenNativeLayerNormBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<bool> mask, OutputMask(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument shape_arg, ctx.Arg("normalized_shape"));
-  const size_t k = shape_arg.kind == pt2::Argument::Kind::kSymInts ? shape_arg.syms.size() : shape_arg.ints.size();
+  const size_t k = shape_arg.kind == pt2::Argument::Kind::kSymInts ? shape_arg.syms.size()
+                                                                    : shape_arg.ints.size();
   if (k == 0 || static_cast<int64_t>(k) > rank) {
-    return ctx.Invalid(absl::StrCat("normalized_shape has ", k, " dims for an input of rank ", rank));
+    return ctx.Invalid(absl::StrCat("normalized_shape has ", k, " dims for an input of rank ",
+                                    rank));
   }
-  const DataType dtype = ctx.OutputDtype(0) != DataType::kUndefined ? ctx.OutputDtype(0) : ctx.OutputDtype(1);
-  if (dtype == DataType::kUndefined) return ctx.Invalid("the outputs have no dtype in the program's metadata");
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, GradDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.InputAs("grad_out", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("input", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.InputAs("mean", dtype));
@@ -100,7 +115,8 @@ absl::Status AtenNativeLayerNormBackward(TranslateContext& ctx) {
     }
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, NormInputGrad(ctx, gw, xhat, rstd, norm_axes)));
   }
-  PT2ONNX_RETURN_IF_ERROR(BindIfWanted(ctx, mask, 1, SumOver(ctx, ctx.Op("Mul", {grad, xhat}), batch_axes)));
+  PT2ONNX_RETURN_IF_ERROR(BindIfWanted(ctx, mask, 1,
+                                       SumOver(ctx, ctx.Op("Mul", {grad, xhat}), batch_axes)));
   return BindIfWanted(ctx, mask, 2, SumOver(ctx, grad, batch_axes));
 }
 
@@ -112,8 +128,7 @@ absl::Status AtenNativeGroupNormBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t group, ctx.Int("group"));
   if (rank < 2) return ctx.Invalid(absl::StrCat("input must be (N, C, ...), got rank ", rank));
   if (group <= 0) return ctx.Invalid(absl::StrCat("group must be positive, got ", group));
-  const DataType dtype = ctx.OutputDtype(0) != DataType::kUndefined ? ctx.OutputDtype(0) : ctx.OutputDtype(1);
-  if (dtype == DataType::kUndefined) return ctx.Invalid("the outputs have no dtype in the program's metadata");
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, GradDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.InputAs("grad_out", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("input", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.InputAs("mean", dtype));
@@ -137,7 +152,8 @@ absl::Status AtenNativeGroupNormBackward(TranslateContext& ctx) {
   std::vector<int64_t> all_but_channel = Iota(2, rank);
   all_but_channel.insert(all_but_channel.begin(), 0);
   std::string xhat = ctx.Op("Reshape", {xhat_g, x_shape});
-  PT2ONNX_RETURN_IF_ERROR(BindIfWanted(ctx, mask, 1, SumOver(ctx, ctx.Op("Mul", {grad, xhat}), all_but_channel)));
+  PT2ONNX_RETURN_IF_ERROR(BindIfWanted(ctx, mask, 1,
+                                       SumOver(ctx, ctx.Op("Mul", {grad, xhat}), all_but_channel)));
   return BindIfWanted(ctx, mask, 2, SumOver(ctx, grad, all_but_channel));
 }
 
@@ -148,10 +164,13 @@ std::string Concat1d(TranslateContext& ctx, std::vector<std::string> parts) {
 
 // `v` padded (or cut, negative pads) at the end of its spatial dims to the
 // spatial size of `like`.
-std::string FitSpatialEnd(TranslateContext& ctx, const std::string& v, const std::string& like, int64_t rank) {
-  std::string missing = ctx.Op("Sub", {ShapeSlice(ctx, like, 2, rank), ShapeSlice(ctx, v, 2, rank)});
+std::string FitSpatialEnd(TranslateContext& ctx, const std::string& v, const std::string& like,
+                          int64_t rank) {
+  std::string missing = ctx.Op("Sub",
+                               {ShapeSlice(ctx, like, 2, rank), ShapeSlice(ctx, v, 2, rank)});
   std::string end_pads = Concat1d(ctx, {ctx.ConstantInt64s({0, 0}), missing});
-  return ctx.Op("Pad", {v, Concat1d(ctx, {ctx.ConstantInt64s(std::vector<int64_t>(rank, 0)), end_pads})});
+  return ctx.Op("Pad",
+                {v, Concat1d(ctx, {ctx.ConstantInt64s(std::vector<int64_t>(rank, 0)), end_pads})});
 }
 
 struct ConvGeometry {
@@ -171,17 +190,22 @@ std::string WeightGrad(TranslateContext& ctx, const std::string& in, const std::
   for (int64_t i = 3; i <= rank; ++i) perm5.push_back(i);
   std::string split = Concat1d(ctx, {ShapeSlice(ctx, in, 0, 1), ctx.ConstantInt64s({g.groups, -1}),
                                      ShapeSlice(ctx, in, 2, rank)});
-  std::string grouped = ctx.Op("Transpose", {ctx.Op("Reshape", {in, split})}, {Attribute::Ints("perm", perm5)});
+  std::string grouped = ctx.Op("Transpose", {ctx.Op("Reshape", {in, split})},
+                               {Attribute::Ints("perm", perm5)});
   std::string batch_as_channels =
-      ctx.Op("Reshape", {grouped, Concat1d(ctx, {ctx.ConstantInt64s({0, -1}), ShapeSlice(ctx, in, 2, rank)})});
+      ctx.Op("Reshape",
+             {grouped, Concat1d(ctx, {ctx.ConstantInt64s({0, -1}), ShapeSlice(ctx, in, 2, rank)})});
   std::vector<int64_t> swap01 = Iota(0, rank);
   std::swap(swap01[0], swap01[1]);
   std::string kernel_of_out = ctx.Op("Transpose", {out}, {Attribute::Ints("perm", swap01)});
   std::string wide = ctx.Op("Conv", {batch_as_channels, kernel_of_out},
-                            {Attribute::Ints("strides", g.dilation), Attribute::Ints("pads", g.pads),
-                             Attribute::Ints("dilations", g.stride), Attribute::Int("group", g.groups)});
+                            {Attribute::Ints("strides", g.dilation),
+                             Attribute::Ints("pads", g.pads),
+                             Attribute::Ints("dilations", g.stride), Attribute::Int("group",
+                                                                                    g.groups)});
   std::string cut = ctx.Op("Slice", {wide, ctx.ConstantInt64s(std::vector<int64_t>(rank - 2, 0)),
-                                     ShapeSlice(ctx, w, 2, rank), ctx.ConstantInt64s(Iota(2, rank))});
+                                     ShapeSlice(ctx, w, 2,
+                                                rank), ctx.ConstantInt64s(Iota(2, rank))});
   return ctx.Op("Transpose", {cut}, {Attribute::Ints("perm", swap01)});
 }
 
@@ -219,7 +243,8 @@ absl::Status AtenConvolutionBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string w, ctx.InputAs("weight", dtype));
   g.pads = padding;
   g.pads.insert(g.pads.end(), padding.begin(), padding.end());
-  const std::vector<Attribute> conv_attrs = {Attribute::Ints("strides", g.stride), Attribute::Ints("dilations", g.dilation),
+  const std::vector<Attribute> conv_attrs = {Attribute::Ints("strides", g.stride),
+                                             Attribute::Ints("dilations", g.dilation),
                                              Attribute::Int("group", g.groups)};
 
   if (mask[0]) {

@@ -87,9 +87,14 @@ absl::Status AtenMaskedScatter(TranslateContext& ctx) {
   std::string available = ShapeSlice(ctx, Flatten1d(ctx, source), 0, 1);
   std::string wanted = ctx.Op("Sub", {counts, ctx.ConstantInt64(1)});
   std::string past_end = ctx.Op("Add", {available, ctx.ConstantInt64(1)});
-  std::string index = ctx.Op("Where", {flat_mask, ctx.Op("Where", {ctx.Op("Less", {wanted, available}), wanted, past_end}),
+  std::string index = ctx.Op("Where",
+                             {flat_mask,
+                              ctx.Op("Where",
+                                     {ctx.Op("Less", {wanted, available}), wanted, past_end}),
                                        available});
-  std::string padded = ctx.Op("Concat", {Flatten1d(ctx, source), Reshape(ctx, ctx.ConstantScalar(dtype, 0), {1})},
+  std::string padded = ctx.Op("Concat",
+                              {Flatten1d(ctx, source),
+                               Reshape(ctx, ctx.ConstantScalar(dtype, 0), {1})},
                               {Attribute::Int("axis", 0)});
   std::string picked = ctx.Op("Gather", {padded, index}, {Attribute::Int("axis", 0)});
   std::string flat = ctx.Op("Where", {flat_mask, picked, Flatten1d(ctx, b.self)});

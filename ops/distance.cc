@@ -68,7 +68,9 @@ absl::Status AtenCdistForward(TranslateContext& ctx) {
     PT2ONNX_ASSIGN_OR_RETURN(compute_mode, ctx.OptionalInt("compute_mode"));
   }
   const int64_t mode = compute_mode.value_or(0);
-  if (mode < 0 || mode > 2) return ctx.Invalid(absl::StrCat("compute_mode must be None, 0, 1 or 2, got ", mode));
+  if (mode < 0 || mode > 2) {
+    return ctx.Invalid(absl::StrCat("compute_mode must be None, 0, 1 or 2, got ", mode));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("x1", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("x2", dtype));
   // Which form torch uses: 0 direct, 1 matrix product, -1 decided at run time.
@@ -81,13 +83,15 @@ absl::Status AtenCdistForward(TranslateContext& ctx) {
   }
   std::string direct;
   if (form != 1) {
-    direct = PNorm(ctx, ctx.Op("Sub", {Unsqueeze(ctx, x1, {-2}), Unsqueeze(ctx, x2, {-3})}), p, dtype);
+    direct = PNorm(ctx, ctx.Op("Sub", {Unsqueeze(ctx, x1, {-2}), Unsqueeze(ctx, x2, {-3})}), p,
+                   dtype);
     if (form == 0) return ctx.SetOutput(0, direct);
   }
 
   // torch's _euclidean_dist: [-2 x, |x|^2, 1] . [y, 1, |y|^2]^T.
   auto square_norm = [&](const std::string& x) {
-    return ctx.Op("ReduceSum", {ctx.Op("Mul", {x, x}), ctx.ConstantInt64s({-1})}, {Attribute::Int("keepdims", 1)});
+    return ctx.Op("ReduceSum", {ctx.Op("Mul", {x, x}), ctx.ConstantInt64s({-1})},
+                  {Attribute::Int("keepdims", 1)});
   };
   std::string n1 = square_norm(x1);
   std::string n2 = square_norm(x2);
@@ -99,14 +103,18 @@ absl::Status AtenCdistForward(TranslateContext& ctx) {
   std::vector<int64_t> swap_last;
   for (int64_t i = 0; i < rank2; ++i) swap_last.push_back(i);
   std::swap(swap_last[rank2 - 1], swap_last[rank2 - 2]);
-  std::string product = ctx.Op("MatMul", {a, ctx.Op("Transpose", {b}, {Attribute::Ints("perm", swap_last)})});
+  std::string product = ctx.Op("MatMul",
+                               {a, ctx.Op("Transpose", {b}, {Attribute::Ints("perm", swap_last)})});
   std::string by_matmul = ctx.Op("Sqrt", {ctx.Op("Max", {product, ctx.ConstantScalar(dtype, 0)})});
   if (form == 1) return ctx.SetOutput(0, by_matmul);
 
   // Symbolic point counts: the matrix form only when one exceeds 25.
-  std::string counts = ctx.Op("Concat", {ShapeSlice(ctx, x1, rank1 - 2, rank1 - 1), ShapeSlice(ctx, x2, rank2 - 2, rank2 - 1)},
+  std::string counts = ctx.Op("Concat",
+                              {ShapeSlice(ctx, x1, rank1 - 2, rank1 - 1),
+                               ShapeSlice(ctx, x2, rank2 - 2, rank2 - 1)},
                               {Attribute::Int("axis", 0)});
-  std::string large = ctx.Op("Greater", {ctx.Op("ReduceMax", {counts}, {Attribute::Int("keepdims", 0)}),
+  std::string large = ctx.Op("Greater",
+                             {ctx.Op("ReduceMax", {counts}, {Attribute::Int("keepdims", 0)}),
                                          ctx.ConstantInt64(25)});
   return ctx.SetOutput(0, ctx.Op("Where", {large, by_matmul, direct}));
 }
@@ -120,8 +128,10 @@ absl::Status AtenPdistForward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   if (rank != 2) return ctx.Invalid(absl::StrCat("self must be an (N, M) matrix, got rank ", rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  std::string all = PNorm(ctx, ctx.Op("Sub", {Unsqueeze(ctx, x, {1}), Unsqueeze(ctx, x, {0})}), p, dtype);
-  std::string rows = ctx.Op("Range", {ctx.ConstantInt64(0), Squeeze(ctx, ShapeSlice(ctx, x, 0, 1), {0}),
+  std::string all = PNorm(ctx, ctx.Op("Sub", {Unsqueeze(ctx, x, {1}), Unsqueeze(ctx, x, {0})}), p,
+                          dtype);
+  std::string rows = ctx.Op("Range",
+                            {ctx.ConstantInt64(0), Squeeze(ctx, ShapeSlice(ctx, x, 0, 1), {0}),
                                       ctx.ConstantInt64(1)});
   std::string upper = ctx.Op("Less", {Unsqueeze(ctx, rows, {1}), Unsqueeze(ctx, rows, {0})});
   return ctx.SetOutput(0, ctx.Op("Compress", {Reshape(ctx, all, {-1}), Reshape(ctx, upper, {-1})},

@@ -56,8 +56,9 @@ absl::StatusOr<int64_t> PaddingRow(const TranslateContext& ctx, bool wraps) {
 absl::Status EmbeddingBag(TranslateContext& ctx, bool wraps_padding) {
   for (int i = 1; i < ctx.num_outputs(); ++i) {
     if (ctx.OutputUsed(i)) {
-      return ctx.Unsupported(absl::StrCat("reading output ", i, " (offset2bag, bag_size, max_indices: "
-                                          "backward bookkeeping); only the pooled output is translated"));
+      return ctx.Unsupported(absl::StrCat("reading output ", i,
+                                          " (offset2bag, bag_size, max_indices: backward "
+                                          "bookkeeping); only the pooled output is translated"));
     }
   }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t mode, ctx.Int("mode"));
@@ -72,7 +73,8 @@ absl::Status EmbeddingBag(TranslateContext& ctx, bool wraps_padding) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t index_rank, ctx.InputRank("indices"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t weight_rank, ctx.InputRank("weight"));
   if (index_rank != 1 || weight_rank != 2) {
-    return ctx.Invalid("indices must be 1-D and weight 2-D (F.embedding_bag flattens 2-D inputs first)");
+    return ctx.Invalid(
+        "indices must be 1-D and weight 2-D (F.embedding_bag flattens 2-D inputs first)");
   }
   std::optional<std::string> per_sample_weights;
   if (ctx.Has("per_sample_weights")) {
@@ -96,10 +98,13 @@ absl::Status EmbeddingBag(TranslateContext& ctx, bool wraps_padding) {
   marks = ctx.Op("ScatterElements", {marks, offsets, ones},
                  {Attribute::Int("axis", 0), Attribute::String("reduction", "add")});
   std::string started = ctx.Op("CumSum", {marks, i64(0)});
-  std::string bag = ctx.Op("Sub", {ctx.Op("Slice", {started, ctx.ConstantInt64s({0}), count}), i64(1)});
+  std::string bag = ctx.Op("Sub",
+                           {ctx.Op("Slice", {started, ctx.ConstantInt64s({0}), count}), i64(1)});
   // A position counts if it is in a bag and does not hold padding_idx.
   std::string bag_count = Squeeze(ctx, bags, {0});
-  std::string valid = ctx.Op("And", {ctx.Op("GreaterOrEqual", {bag, i64(0)}), ctx.Op("Less", {bag, bag_count})});
+  std::string valid = ctx.Op("And",
+                             {ctx.Op("GreaterOrEqual", {bag, i64(0)}),
+                              ctx.Op("Less", {bag, bag_count})});
   valid = ctx.Op("And", {valid, ctx.Op("Not", {ctx.Op("Equal", {indices, i64(padding_row)})})});
   std::string target = Unsqueeze(ctx, ctx.Op("Where", {valid, bag, i64(0)}), {1});
   std::string valid_rows = Unsqueeze(ctx, valid, {1});
@@ -109,15 +114,18 @@ absl::Status EmbeddingBag(TranslateContext& ctx, bool wraps_padding) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string psw, ctx.InputAs("per_sample_weights", dtype));
     rows = ctx.Op("Mul", {rows, Unsqueeze(ctx, psw, {1})});
   }
-  std::string out_shape = ctx.Op("Concat", {bags, ShapeSlice(ctx, weight, 1, 2)}, {Attribute::Int("axis", 0)});
+  std::string out_shape = ctx.Op("Concat", {bags, ShapeSlice(ctx, weight, 1, 2)},
+                                 {Attribute::Int("axis", 0)});
   std::string zero = ctx.ConstantScalar(dtype, 0);
-  std::string members = ctx.Op("ScatterElements", {ctx.Op("Expand", {zero, bags}), Squeeze(ctx, target, {1}),
+  std::string members = ctx.Op("ScatterElements",
+                               {ctx.Op("Expand", {zero, bags}), Squeeze(ctx, target, {1}),
                                                    ctx.CastTo(valid, DataType::kBool, dtype)},
                                {Attribute::Int("axis", 0), Attribute::String("reduction", "add")});
   if (mode == kMax) {
     std::string lowest = ctx.ConstantScalar(dtype, -std::numeric_limits<double>::infinity());
     std::string contrib = ctx.Op("Where", {valid_rows, rows, lowest});
-    std::string maxima = ctx.Op("ScatterND", {ctx.Op("Expand", {lowest, out_shape}), target, contrib},
+    std::string maxima = ctx.Op("ScatterND",
+                                {ctx.Op("Expand", {lowest, out_shape}), target, contrib},
                                 {Attribute::String("reduction", "max")});
     std::string empty = Unsqueeze(ctx, ctx.Op("Equal", {members, zero}), {1});
     return ctx.SetOutput(0, ctx.Op("Where", {empty, zero, maxima}));
@@ -126,7 +134,8 @@ absl::Status EmbeddingBag(TranslateContext& ctx, bool wraps_padding) {
   std::string sums = ctx.Op("ScatterND", {ctx.Op("Expand", {zero, out_shape}), target, contrib},
                             {Attribute::String("reduction", "add")});
   if (mode == kSum) return ctx.SetOutput(0, sums);
-  std::string divisor = ctx.Op("Max", {members, ctx.ConstantScalar(dtype, 1)});  // empty bags: 0 / 1
+  std::string divisor = ctx.Op("Max",
+                               {members, ctx.ConstantScalar(dtype, 1)});  // empty bags: 0 / 1
   return ctx.SetOutput(0, ctx.Op("Div", {sums, Unsqueeze(ctx, divisor, {1})}));
 }
 

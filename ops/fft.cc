@@ -71,8 +71,9 @@ absl::Status CheckComplexReaders(const TranslateContext& ctx) {
   const pt2::Graph& graph = ctx.fx_graph();
   for (const pt2::Argument& out : graph.outputs) {
     if (ArgumentNames(out, name)) {
-      return ctx.Unsupported("a complex program output (ONNX has no complex arithmetic here; return "
-                             "torch.view_as_real(x) instead)");
+      return ctx.Unsupported(
+          "a complex program output (ONNX has no complex arithmetic here; return "
+          "torch.view_as_real(x) instead)");
     }
   }
   for (const pt2::Node& reader : graph.nodes) {
@@ -82,9 +83,10 @@ absl::Status CheckComplexReaders(const TranslateContext& ctx) {
     bool aware = false;
     for (absl::string_view target : kComplexReaders) aware = aware || reader.target == target;
     if (!aware) {
-      return ctx.Unsupported(absl::StrCat("its complex result is read by ", reader.target,
-                                          "; complex tensors are translated only into _fft_c2c, _fft_c2r and "
-                                          "view_as_real (e.g. write torch.view_as_real(x) and real arithmetic)"));
+      return ctx.Unsupported(absl::StrCat(
+          "its complex result is read by ", reader.target,
+          "; complex tensors are translated only into _fft_c2c, _fft_c2r and view_as_real (e.g. "
+          "write torch.view_as_real(x) and real arithmetic)"));
     }
   }
   return absl::OkStatus();
@@ -101,19 +103,22 @@ absl::StatusOr<std::string> ComplexOperand(TranslateContext& ctx) {
     }
     producer = writer.target;
   }
-  return ctx.Unsupported(absl::StrCat("a complex operand from ", producer,
-                                      "; only complex values made by _fft_r2c / _fft_c2c are translated"));
+  return ctx.Unsupported(absl::StrCat(
+      "a complex operand from ", producer,
+      "; only complex values made by _fft_r2c / _fft_c2c are translated"));
 }
 
 // The real dtype of a complex one (complex64 -> float32).
 absl::StatusOr<DataType> PartDtype(const TranslateContext& ctx, DataType complex) {
   if (complex == DataType::kComplex64) return DataType::kFloat;
   if (complex == DataType::kComplex128) return DataType::kDouble;
-  return ctx.Invalid(absl::StrCat("expected a complex64 or complex128 tensor, got ", DataTypeName(complex)));
+  return ctx.Invalid(absl::StrCat("expected a complex64 or complex128 tensor, got ",
+                                  DataTypeName(complex)));
 }
 
 // One DFT along `axis` of x (..., 1 or 2).
-std::string Dft(TranslateContext& ctx, const std::string& x, int64_t axis, bool inverse, bool onesided) {
+std::string Dft(TranslateContext& ctx, const std::string& x, int64_t axis, bool inverse,
+                bool onesided) {
   std::vector<Attribute> attrs = {Attribute::Int("inverse", inverse ? 1 : 0),
                                   Attribute::Int("onesided", onesided ? 1 : 0)};
   if (ctx.opset() >= 20) return ctx.Op("DFT", {x, "", ctx.ConstantInt64(axis)}, attrs);
@@ -128,14 +133,16 @@ std::string SizeAs(TranslateContext& ctx, const std::string& x, int64_t axis, Da
 
 // x * scale, with torch's normalization of a transform over sizes whose
 // product is `n`; `undo_onnx_inverse` multiplies by `inverse_n` too.
-absl::StatusOr<std::string> Normalize(TranslateContext& ctx, const std::string& x, int64_t normalization,
-                                      const std::string& n, const std::string& inverse_n, DataType dtype) {
+absl::StatusOr<std::string> Normalize(TranslateContext& ctx, const std::string& x,
+                                      int64_t normalization, const std::string& n,
+                                      const std::string& inverse_n, DataType dtype) {
   std::string scale = inverse_n.empty() ? ctx.ConstantScalar(dtype, 1) : inverse_n;
   switch (normalization) {
     case 0: break;
     case 1: scale = ctx.Op("Div", {scale, ctx.Op("Sqrt", {n})}); break;
     case 2: scale = ctx.Op("Div", {scale, n}); break;
-    default: return ctx.Invalid(absl::StrCat("normalization must be 0, 1 or 2, got ", normalization));
+    default: return ctx.Invalid(absl::StrCat("normalization must be 0, 1 or 2, got ",
+                                             normalization));
   }
   if (normalization == 0 && inverse_n.empty()) return x;
   return ctx.Op("Mul", {x, scale});
@@ -148,7 +155,8 @@ absl::StatusOr<std::vector<int64_t>> TransformAxes(TranslateContext& ctx, int64_
 }
 
 // Product of the sizes of `axes` of x, as a 0-d value of `dtype`.
-std::string SizeProduct(TranslateContext& ctx, const std::string& x, const std::vector<int64_t>& axes,
+std::string SizeProduct(TranslateContext& ctx, const std::string& x,
+                        const std::vector<int64_t>& axes,
                         DataType dtype) {
   std::string n = ctx.ConstantScalar(dtype, 1);
   for (int64_t axis : axes) n = ctx.Op("Mul", {n, SizeAs(ctx, x, axis, dtype)});
@@ -192,7 +200,8 @@ absl::Status AtenFftC2c(TranslateContext& ctx) {
 absl::Status AtenFftC2r(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   if (dtype != DataType::kFloat && dtype != DataType::kDouble) {
-    return ctx.Invalid(absl::StrCat("expected a float32 or float64 result, got ", DataTypeName(dtype)));
+    return ctx.Invalid(absl::StrCat("expected a float32 or float64 result, got ",
+                                    DataTypeName(dtype)));
   }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, TransformAxes(ctx, rank));
@@ -209,7 +218,8 @@ absl::Status AtenFftC2r(TranslateContext& ctx) {
   // H cut or zero-padded to n / 2 + 1 entries along the last dim.
   std::string have = ShapeSlice(ctx, h, last, last + 1);
   std::string short_by = ctx.Op("Max", {ctx.Op("Sub", {half, have}), i64(0)});
-  std::string padded = ctx.Op("Pad", {h, ctx.Op("Concat", {i64(0), short_by}, {Attribute::Int("axis", 0)}),
+  std::string padded = ctx.Op("Pad",
+                              {h, ctx.Op("Concat", {i64(0), short_by}, {Attribute::Int("axis", 0)}),
                                       ctx.ConstantScalar(dtype, 0), i64(last)});
   std::string front = ctx.Op("Slice", {padded, i64(0), half, i64(last)});
   // full[k] = conj(H[n - k]) for k in (n / 2, n): H[n - n/2 - 1], ..., H[1].

@@ -30,10 +30,13 @@ using ir::Attribute;
 absl::Status Det(TranslateContext& ctx, absl::string_view arg) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(arg));
-  if (rank < 2) return ctx.Invalid(absl::StrCat("the determinant needs (..., n, n) matrices, got rank ", rank));
+  if (rank < 2) {
+    return ctx.Invalid(absl::StrCat("the determinant needs (..., n, n) matrices, got rank ", rank));
+  }
   for (int i = 1; i < ctx.num_outputs(); ++i) {
     if (ctx.OutputUsed(i)) {
-      return ctx.Unsupported(absl::StrCat("reading output ", i, " (the LU factors or pivots) of the determinant"));
+      return ctx.Unsupported(absl::StrCat("reading output ", i,
+                                          " (the LU factors or pivots) of the determinant"));
     }
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs(arg, dtype));
@@ -56,8 +59,8 @@ absl::Status Cross(TranslateContext& ctx, int64_t dim) {
   const int64_t rank = ctx.OutputRank(0);
   PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::cross"));
   const pt2::TensorMeta* out = ctx.OutputMeta(0);
-  if (out == nullptr || static_cast<int64_t>(out->sizes.size()) != rank || out->sizes[axis].is_symbolic ||
-      out->sizes[axis].value != 3) {
+  if (out == nullptr || static_cast<int64_t>(out->sizes.size()) != rank ||
+      out->sizes[axis].is_symbolic || out->sizes[axis].value != 3) {
     return ctx.Invalid("the cross product needs size 3 along dim");
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("self", dtype));
@@ -66,7 +69,8 @@ absl::Status Cross(TranslateContext& ctx, int64_t dim) {
   a = ctx.Op("Expand", {a, ctx.Op("Shape", {b})});
   b = ctx.Op("Expand", {b, a_shape});
   auto rolled = [&](const std::string& v, std::vector<int64_t> order) {
-    return ctx.Op("Gather", {v, ctx.ConstantInt64s(std::move(order))}, {Attribute::Int("axis", axis)});
+    return ctx.Op("Gather", {v, ctx.ConstantInt64s(std::move(order))},
+                  {Attribute::Int("axis", axis)});
   };
   std::string first = ctx.Op("Mul", {rolled(a, {1, 2, 0}), rolled(b, {2, 0, 1})});
   std::string second = ctx.Op("Mul", {rolled(a, {2, 0, 1}), rolled(b, {1, 2, 0})});
@@ -106,27 +110,33 @@ std::string Reduce(TranslateContext& ctx, absl::string_view op, const std::strin
 }
 
 // The vector p-norm over `axes` (all when empty), as linalg_vector_norm.
-std::string VectorNorm(TranslateContext& ctx, const std::string& x, double ord, const std::vector<int64_t>& axes,
+std::string VectorNorm(TranslateContext& ctx, const std::string& x, double ord,
+                       const std::vector<int64_t>& axes,
                        bool keepdim, DataType dtype) {
   if (ord == 2) return Reduce(ctx, "ReduceL2", x, axes, keepdim);
   if (ord == 1) return Reduce(ctx, "ReduceL1", x, axes, keepdim);
   std::string magnitude = ctx.Op("Abs", {x});
-  if (std::isinf(ord)) return Reduce(ctx, ord > 0 ? "ReduceMax" : "ReduceMin", magnitude, axes, keepdim);
+  if (std::isinf(ord)) return Reduce(ctx, ord > 0 ? "ReduceMax" : "ReduceMin", magnitude, axes,
+                                     keepdim);
   if (ord == 0) {
     std::string nonzero = ctx.Op("Not", {ctx.Op("Equal", {x, ctx.ConstantScalar(dtype, 0)})});
     return Reduce(ctx, "ReduceSum", ctx.CastTo(nonzero, DataType::kBool, dtype), axes, keepdim);
   }
   std::string powered = ctx.Op("Pow", {magnitude, ctx.ConstantScalar(dtype, ord)});
-  return ctx.Op("Pow", {Reduce(ctx, "ReduceSum", powered, axes, keepdim), ctx.ConstantScalar(dtype, 1.0 / ord)});
+  return ctx.Op("Pow",
+                {Reduce(ctx, "ReduceSum", powered, axes, keepdim),
+                 ctx.ConstantScalar(dtype, 1.0 / ord)});
 }
 
 // Matrix norms over (row, col): 'fro', and the max/min absolute column
 // (ord 1, -1) or row (ord inf, -inf) sums.
-absl::StatusOr<std::string> MatrixNorm(TranslateContext& ctx, const std::string& x, double ord, bool fro,
+absl::StatusOr<std::string> MatrixNorm(TranslateContext& ctx, const std::string& x, double ord,
+                                       bool fro,
                                        int64_t row, int64_t col, bool keepdim) {
   if (fro) return Reduce(ctx, "ReduceL2", x, {row, col}, keepdim);
   if (ord != 1 && ord != -1 && !std::isinf(ord)) {
-    return ctx.Unsupported(absl::StrCat("matrix norm of order ", ord, " (it needs singular values; orders 'fro', "
+    return ctx.Unsupported(absl::StrCat("matrix norm of order ", ord,
+                                        " (it needs singular values; orders 'fro', "
                                         "1, -1, inf and -inf are translated)"));
   }
   const bool columns = std::abs(ord) == 1;
@@ -145,7 +155,8 @@ struct NormArgs {
 };
 absl::StatusOr<NormArgs> ReadNormArgs(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
-  if (!IsFloatingPoint(dtype)) return ctx.Unsupported(absl::StrCat("norms of dtype ", DataTypeName(dtype)));
+  if (!IsFloatingPoint(dtype)) return ctx.Unsupported(absl::StrCat("norms of dtype ",
+                                                                   DataTypeName(dtype)));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
@@ -163,7 +174,9 @@ absl::Status AtenLinalgMatrixNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(NormArgs n, ReadNormArgs(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, MatrixDims(ctx, n.rank));
   PT2ONNX_ASSIGN_OR_RETURN(ScalarValue ord, ctx.Scalar("ord"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, MatrixNorm(ctx, n.x, ord.AsDouble(), false, dims[0], dims[1], n.keepdim));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y,
+                           MatrixNorm(ctx, n.x, ord.AsDouble(), false, dims[0], dims[1],
+                                      n.keepdim));
   return ctx.SetOutput(0, y);
 }
 
@@ -172,8 +185,10 @@ absl::Status AtenLinalgMatrixNormStr(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(NormArgs n, ReadNormArgs(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, MatrixDims(ctx, n.rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string ord, ctx.String("ord"));
-  if (ord != "fro") return ctx.Unsupported(absl::StrCat("matrix norm '", ord, "' (it needs singular values)"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, MatrixNorm(ctx, n.x, 2, true, dims[0], dims[1], n.keepdim));
+  if (ord != "fro") return ctx.Unsupported(absl::StrCat("matrix norm '", ord,
+                                                        "' (it needs singular values)"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y,
+                           MatrixNorm(ctx, n.x, 2, true, dims[0], dims[1], n.keepdim));
   return ctx.SetOutput(0, y);
 }
 
@@ -224,11 +239,15 @@ absl::Status AtenNonzeroStatic(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t fill, ctx.Int("fill_value"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string size, ctx.SymIntAsTensor("size"));
   std::string size1 = Reshape(ctx, size, {1});
-  std::string found = ctx.Op("Transpose", {ctx.Op("NonZero", {self})}, {Attribute::Ints("perm", {1, 0})});
+  std::string found = ctx.Op("Transpose", {ctx.Op("NonZero", {self})},
+                             {Attribute::Ints("perm", {1, 0})});
   std::string filler = ctx.Op("Expand", {ctx.ConstantInt64(fill),
-                                         ctx.Op("Concat", {size1, ctx.ConstantInt64s({rank})}, {Attribute::Int("axis", 0)})});
+                                         ctx.Op("Concat", {size1, ctx.ConstantInt64s({rank})},
+                                                {Attribute::Int("axis", 0)})});
   std::string both = ctx.Op("Concat", {found, filler}, {Attribute::Int("axis", 0)});
-  return ctx.SetOutput(0, ctx.Op("Slice", {both, ctx.ConstantInt64s({0}), size1, ctx.ConstantInt64s({0})}));
+  return ctx.SetOutput(0,
+                       ctx.Op("Slice",
+                              {both, ctx.ConstantInt64s({0}), size1, ctx.ConstantInt64s({0})}));
 }
 
 }  // namespace

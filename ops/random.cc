@@ -62,7 +62,8 @@ absl::Status Uniform(TranslateContext& ctx, const std::string& shape) {
   }
   const double scale = static_cast<double>(int64_t{1} << *digits);
   std::string u = UniformDouble(ctx, shape);
-  std::string steps = ctx.Op("Floor", {ctx.Op("Mul", {u, ctx.ConstantScalar(DataType::kDouble, scale)})});
+  std::string steps = ctx.Op("Floor",
+                             {ctx.Op("Mul", {u, ctx.ConstantScalar(DataType::kDouble, scale)})});
   steps = ctx.Op("Min", {steps, ctx.ConstantScalar(DataType::kDouble, scale - 1)});
   std::string q = ctx.Op("Div", {steps, ctx.ConstantScalar(DataType::kDouble, scale)});
   return ctx.SetOutput(0, ctx.CastTo(q, DataType::kDouble, dtype));
@@ -163,7 +164,8 @@ absl::Status AtenRandperm(TranslateContext& ctx) {
   std::string keys = UniformDouble(ctx, n1);
   std::vector<std::string> sorted =
       ctx.AddNode("TopK", {keys, n1},
-                  {Attribute::Int("axis", 0), Attribute::Int("largest", 0), Attribute::Int("sorted", 1)}, 2);
+                  {Attribute::Int("axis", 0), Attribute::Int("largest", 0),
+                   Attribute::Int("sorted", 1)}, 2);
   return ctx.SetOutput(0, ctx.CastTo(sorted[1], DataType::kInt64, dtype));
 }
 

@@ -35,14 +35,17 @@ absl::Status GridSample(TranslateContext& ctx, bool volumetric_allowed) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t grid_rank, ctx.InputRank("grid"));
   if (volumetric_allowed && rank == 5 && grid_rank == 5) {
     if (ctx.opset() < 20) {
-      return ctx.Unsupported("5-D grid_sampler below opset 20 (ONNX GridSample is 2-D only before); "
-                             "convert with --opset 20 or later");
+      return ctx.Unsupported(
+          "5-D grid_sampler below opset 20 (ONNX GridSample is 2-D only before); convert with "
+          "--opset 20 or later");
     }
-    if (interpolation == 2) return ctx.Invalid("bicubic interpolation needs a 4-D input, as in torch");
+    if (interpolation == 2) {
+      return ctx.Invalid("bicubic interpolation needs a 4-D input, as in torch");
+    }
   } else if (rank != 4 || grid_rank != 4) {
     return ctx.Invalid(absl::StrCat("input must be (N, C, H, W) and grid (N, H_out, W_out, 2)",
-                                    volumetric_allowed ? " (or 5-D, volumetric)" : "", "; got ranks ",
-                                    rank, " and ", grid_rank));
+                                    volumetric_allowed ? " (or 5-D, volumetric)" : "",
+                                    "; got ranks ", rank, " and ", grid_rank));
   }
   const bool new_names = ctx.opset() >= 20;
   std::string mode;
@@ -51,12 +54,14 @@ absl::Status GridSample(TranslateContext& ctx, bool volumetric_allowed) {
     case 1: mode = "nearest"; break;
     case 2: mode = new_names ? "cubic" : "bicubic"; break;
     default:
-      return ctx.Invalid(absl::StrCat("interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 (bicubic), got ",
-                                      interpolation));
+      return ctx.Invalid(absl::StrCat(
+          "interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 (bicubic), got ",
+          interpolation));
   }
   const char* padding_names[] = {"zeros", "border", "reflection"};
   if (padding < 0 || padding > 2) {
-    return ctx.Invalid(absl::StrCat("padding_mode must be 0 (zeros), 1 (border) or 2 (reflection), got ", padding));
+    return ctx.Invalid(absl::StrCat(
+        "padding_mode must be 0 (zeros), 1 (border) or 2 (reflection), got ", padding));
   }
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string input, ctx.InputAs("input", dtype));
@@ -79,7 +84,8 @@ absl::Status AtenGridSampler(TranslateContext& ctx) { return GridSample(ctx, tru
 absl::Status AtenCol2im(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   if (rank != 2 && rank != 3) {
-    return ctx.Invalid(absl::StrCat("self must be (N, C*kH*kW, L) or (C*kH*kW, L), got rank ", rank));
+    return ctx.Invalid(absl::StrCat("self must be (N, C*kH*kW, L) or (C*kH*kW, L), got rank ",
+                                    rank));
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, SpatialInts(ctx, "kernel_size", 2));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dilation, SpatialInts(ctx, "dilation", 2));
@@ -87,7 +93,8 @@ absl::Status AtenCol2im(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, SpatialInts(ctx, "stride", 2));
   for (int i = 0; i < 2; ++i) {
     if (kernel[i] <= 0 || dilation[i] <= 0 || stride[i] <= 0 || padding[i] < 0) {
-      return ctx.Invalid("kernel_size, dilation and stride must be positive and padding non-negative");
+      return ctx.Invalid(
+          "kernel_size, dilation and stride must be positive and padding non-negative");
     }
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
@@ -95,7 +102,8 @@ absl::Status AtenCol2im(TranslateContext& ctx) {
   if (rank == 2) x = Unsqueeze(ctx, x, {0});
   std::string out = ctx.Op("Col2Im", {x, image_shape, ctx.ConstantInt64s(kernel)},
                            {Attribute::Ints("dilations", dilation),
-                            Attribute::Ints("pads", {padding[0], padding[1], padding[0], padding[1]}),
+                            Attribute::Ints("pads",
+                                            {padding[0], padding[1], padding[0], padding[1]}),
                             Attribute::Ints("strides", stride)});
   if (rank == 2) out = Squeeze(ctx, out, {0});
   return ctx.SetOutput(0, out);

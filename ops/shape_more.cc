@@ -54,11 +54,14 @@ absl::Status AtenTensorSplitIndices(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("indices"));
   const size_t cuts = arg.kind == pt2::Argument::Kind::kSymInts ? arg.syms.size() : arg.ints.size();
   if (ListOutputSize(ctx) != cuts + 1) {
-    return ctx.Invalid(absl::StrCat(cuts, " indices give ", cuts + 1, " pieces, the program expects ",
+    return ctx.Invalid(absl::StrCat(cuts, " indices give ", cuts + 1,
+                                    " pieces, the program expects ",
                                     ListOutputSize(ctx)));
   }
-  std::string starts = ctx.Op("Concat", {ctx.ConstantInt64s({0}), bounds}, {Attribute::Int("axis", 0)});
-  std::string ends = ctx.Op("Concat", {bounds, ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()})},
+  std::string starts = ctx.Op("Concat", {ctx.ConstantInt64s({0}), bounds},
+                              {Attribute::Int("axis", 0)});
+  std::string ends = ctx.Op("Concat",
+                            {bounds, ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()})},
                             {Attribute::Int("axis", 0)});
   std::vector<std::string> parts;
   for (size_t j = 0; j <= cuts; ++j) {
@@ -77,7 +80,8 @@ absl::Status AtenTensorSplitSections(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t sections, ctx.Int("sections"));
   if (sections <= 0) return ctx.Invalid(absl::StrCat("sections must be positive, got ", sections));
   if (ListOutputSize(ctx) != static_cast<size_t>(sections)) {
-    return ctx.Invalid(absl::StrCat(sections, " sections, but the program expects ", ListOutputSize(ctx),
+    return ctx.Invalid(absl::StrCat(sections, " sections, but the program expects ",
+                                    ListOutputSize(ctx),
                                     " pieces"));
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
@@ -86,7 +90,9 @@ absl::Status AtenTensorSplitSections(TranslateContext& ctx) {
   std::string s = ctx.ConstantInt64s({sections});
   std::string q = ctx.Op("Div", {n, s});
   std::string r = ctx.Op("Sub", {n, ctx.Op("Mul", {q, s})});
-  std::string piece = ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(sections), ctx.ConstantInt64(1)});
+  std::string piece = ctx.Op("Range",
+                             {ctx.ConstantInt64(0), ctx.ConstantInt64(sections),
+                              ctx.ConstantInt64(1)});
   std::string extra = ctx.CastTo(ctx.Op("Less", {piece, r}), DataType::kBool, DataType::kInt64);
   std::string sizes = ctx.Op("Add", {q, extra});
   return ctx.SetListOutput(0, ctx.AddNode("Split", {x, sizes}, {Attribute::Int("axis", axis)},

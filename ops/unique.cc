@@ -74,20 +74,29 @@ absl::Status AtenUnique2(TranslateContext& ctx) {
   // through Unique and the NaNs are appended.
   std::string is_nan = ctx.Op("IsNaN", {flat});
   std::string not_nan = ctx.Op("Not", {is_nan});
-  std::vector<std::string> out = ctx.AddNode("Unique", {ctx.Op("Compress", {flat, not_nan}, {Attribute::Int("axis", 0)})},
+  std::vector<std::string> out = ctx.AddNode("Unique",
+                                             {ctx.Op("Compress", {flat, not_nan},
+                                                     {Attribute::Int("axis", 0)})},
                                              {Attribute::Int("sorted", 1)}, 4);
   std::string nans = ctx.Op("Compress", {flat, is_nan}, {Attribute::Int("axis", 0)});
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.Op("Concat", {out[0], nans}, {Attribute::Int("axis", 0)})));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0,
+                                        ctx.Op("Concat", {out[0], nans},
+                                               {Attribute::Int("axis", 0)})));
   auto rank_among = [&](const std::string& mask) {
-    return ctx.Op("Sub", {ctx.Op("CumSum", {ctx.CastTo(mask, DataType::kBool, DataType::kInt64), ctx.ConstantInt64(0)}),
-                          ctx.ConstantInt64(1)});
+    std::string as_int = ctx.CastTo(mask, DataType::kBool, DataType::kInt64);
+    std::string running = ctx.Op("CumSum", {as_int, ctx.ConstantInt64(0)});
+    return ctx.Op("Sub", {running, ctx.ConstantInt64(1)});
   };
   // A padded inverse keeps the Gather in range when every element is NaN.
-  std::string clean_inverse = ctx.Op("Concat", {out[2], ctx.ConstantInt64s({0})}, {Attribute::Int("axis", 0)});
-  std::string of_clean = ctx.Op("Gather", {clean_inverse, ctx.Op("Max", {rank_among(not_nan), ctx.ConstantInt64(0)})},
+  std::string clean_inverse = ctx.Op("Concat", {out[2], ctx.ConstantInt64s({0})},
+                                     {Attribute::Int("axis", 0)});
+  std::string of_clean = ctx.Op("Gather",
+                                {clean_inverse,
+                                 ctx.Op("Max", {rank_among(not_nan), ctx.ConstantInt64(0)})},
                                 {Attribute::Int("axis", 0)});
   std::string of_nan = ctx.Op("Add", {rank_among(is_nan), ShapeSlice(ctx, out[0], 0, 1)});
-  std::string inverse = ctx.Op("Reshape", {ctx.Op("Where", {is_nan, of_nan, of_clean}), ctx.Op("Shape", {x})});
+  std::string inverse = ctx.Op("Reshape",
+                               {ctx.Op("Where", {is_nan, of_nan, of_clean}), ctx.Op("Shape", {x})});
   std::string nan_counts = ctx.Op("Expand", {ctx.ConstantInt64(1), ctx.Op("Shape", {nans})});
   std::string counts = ctx.Op("Concat", {out[3], nan_counts}, {Attribute::Int("axis", 0)});
   return BindExtras(ctx, want_inverse, inverse, want_counts, counts);
@@ -101,8 +110,9 @@ absl::Status AtenUniqueDim(TranslateContext& ctx) {
   if (rank == 0) return ctx.Invalid("unique_dim needs a tensor with at least one dim");
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   if (IsFloatingPoint(dtype)) {
-    return ctx.Unsupported("unique_dim of a floating-point tensor (torch orders slices holding NaN in a way "
-                           "ONNX Unique does not); unique over int or bool tensors is translated");
+    return ctx.Unsupported(
+        "unique_dim of a floating-point tensor (torch orders slices holding NaN in a way ONNX "
+        "Unique does not); unique over int or bool tensors is translated");
   }
   PT2ONNX_ASSIGN_OR_RETURN(bool want_inverse, Flag(ctx, "return_inverse"));
   PT2ONNX_ASSIGN_OR_RETURN(bool want_counts, Flag(ctx, "return_counts"));
@@ -123,7 +133,9 @@ absl::Status Consecutive(TranslateContext& ctx, std::optional<int64_t> dim) {
   int64_t axis = 0;
   std::string rows = Reshape(ctx, x, {-1});  // (n,) or (n, rest)
   if (dim) {
-    if (rank == 0) return ctx.Invalid("unique_consecutive with dim needs a tensor with at least one dim");
+    if (rank == 0) {
+      return ctx.Invalid("unique_consecutive with dim needs a tensor with at least one dim");
+    }
     PT2ONNX_ASSIGN_OR_RETURN(axis, CheckedAxis(*dim, rank, "dim of aten::unique_consecutive"));
     std::vector<int64_t> perm = {axis};
     for (int64_t i = 0; i < rank; ++i) {
@@ -132,22 +144,31 @@ absl::Status Consecutive(TranslateContext& ctx, std::optional<int64_t> dim) {
     rows = Reshape(ctx, ctx.Op("Transpose", {x}, {Attribute::Ints("perm", perm)}), {0, -1});
   }
   auto slice0 = [&](const std::string& v, int64_t start, int64_t end) {
-    return ctx.Op("Slice", {v, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}), ctx.ConstantInt64s({0})});
+    return ctx.Op("Slice",
+                  {v, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}),
+                   ctx.ConstantInt64s({0})});
   };
   std::string n = ShapeSlice(ctx, rows, 0, 1);
-  std::string differs = ctx.Op("Not", {ctx.Op("Equal", {slice0(rows, 1, kToEnd), slice0(rows, 0, -1)})});
+  std::string differs = ctx.Op("Not",
+                               {ctx.Op("Equal", {slice0(rows, 1, kToEnd), slice0(rows, 0, -1)})});
   if (dim) {  // a slice differs if any element does
-    differs = ctx.Op("ReduceMax", {ctx.CastTo(differs, DataType::kBool, DataType::kInt32), ctx.ConstantInt64s({1})},
+    differs = ctx.Op("ReduceMax",
+                     {ctx.CastTo(differs, DataType::kBool, DataType::kInt32),
+                      ctx.ConstantInt64s({1})},
                      {Attribute::Int("keepdims", 0)});
     differs = ctx.CastTo(differs, DataType::kInt32, DataType::kBool);
   }
   // The first element starts a run (cut back to n for an empty input).
-  std::string starts_run = ctx.Op("Concat", {ctx.CastTo(ctx.ConstantInt64s({1}), DataType::kInt64, DataType::kBool),
+  std::string starts_run = ctx.Op("Concat",
+                                  {ctx.CastTo(ctx.ConstantInt64s({1}), DataType::kInt64,
+                                              DataType::kBool),
                                              differs}, {Attribute::Int("axis", 0)});
   starts_run = ctx.Op("Slice", {starts_run, ctx.ConstantInt64s({0}), n});
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.Op("Compress", {dim ? x : rows, starts_run},
                                                   {Attribute::Int("axis", axis)})));
-  std::string inverse = ctx.Op("Sub", {ctx.Op("CumSum", {ctx.CastTo(starts_run, DataType::kBool, DataType::kInt64),
+  std::string inverse = ctx.Op("Sub",
+                               {ctx.Op("CumSum",
+                                       {ctx.CastTo(starts_run, DataType::kBool, DataType::kInt64),
                                                          ctx.ConstantInt64(0)}),
                                        ctx.ConstantInt64(1)});
   if (!dim) inverse = ctx.Op("Reshape", {inverse, ctx.Op("Shape", {x})});

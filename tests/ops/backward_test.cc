@@ -11,10 +11,13 @@
 namespace pt2onnx::testing {
 namespace {
 
-ProgramBuilder AvgBackward(std::vector<int64_t> x, std::vector<int64_t> g, std::vector<int64_t> padding) {
+ProgramBuilder AvgBackward(std::vector<int64_t> x, std::vector<int64_t> g,
+                           std::vector<int64_t> padding) {
   return OneNodeProgram({{"g", kF32, g}, {"x", kF32, x}}, "avg_pool2d_backward.default",
-                        {TensorArg("grad_output", "g"), TensorArg("self", "x"), IntsArg("kernel_size", {3, 3}),
-                         IntsArg("stride", {2, 2}), IntsArg("padding", padding), BoolArg("ceil_mode", false),
+                        {TensorArg("grad_output", "g"), TensorArg("self", "x"),
+                         IntsArg("kernel_size", {3, 3}),
+                         IntsArg("stride", {2, 2}), IntsArg("padding",
+                                                            padding), BoolArg("ceil_mode", false),
                          BoolArg("count_include_pad", true), NoneArg("divisor_override")},
                         {{"y", kF32, x}});
 }
@@ -22,8 +25,10 @@ ProgramBuilder AvgBackward(std::vector<int64_t> x, std::vector<int64_t> g, std::
 TEST(Backward, ConvertsWithInferredShapes) {
   std::vector<ProgramBuilder> programs = {
       AvgBackward({2, 3, 7, 7}, {2, 3, 4, 4}, {1, 1}),
-      OneNodeProgram({{"g", kF32, {2, 4, 5}}, {"i", kI64, {2, 4}}}, "embedding_dense_backward.default",
-                     {TensorArg("grad_output", "g"), TensorArg("indices", "i"), IntArg("num_weights", 10),
+      OneNodeProgram({{"g", kF32, {2, 4, 5}}, {"i", kI64, {2, 4}}},
+                     "embedding_dense_backward.default",
+                     {TensorArg("grad_output", "g"), TensorArg("indices", "i"),
+                      IntArg("num_weights", 10),
                       IntArg("padding_idx", -1), BoolArg("scale_grad_by_freq", true)},
                      {{"y", kF32, {10, 5}}}),
   };
@@ -43,7 +48,8 @@ TEST(Backward, Refusals) {
        "(C, H, W) or (N, C, H, W)"},
   };
   for (const ErrorCase& c : cases) {
-    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message)) << c.name;
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code,
+                          c.message)) << c.name;
   }
 }
 

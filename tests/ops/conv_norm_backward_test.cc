@@ -28,7 +28,8 @@ ProgramBuilder ConvBackward(bool transposed, std::vector<bool> mask, std::vector
       "convolution_backward.default",
       {TensorArg("grad_output", "g"), TensorArg("input", "x"), TensorArg("weight", "w"),
        IntsArg("bias_sizes", {4}), IntsArg("stride", {2, 3}), IntsArg("padding", {0, 1}),
-       IntsArg("dilation", {1, 1}), BoolArg("transposed", transposed), IntsArg("output_padding", {0, 0}),
+       IntsArg("dilation", {1, 1}), BoolArg("transposed", transposed), IntsArg("output_padding",
+                                                                               {0, 0}),
        IntArg("groups", 2), BoolsArg("output_mask", std::move(mask))},
       std::move(outs));
 }
@@ -45,11 +46,15 @@ TEST(ConvNormBackward, ConvolutionBackwardInfersShapes) {
 
 TEST(ConvNormBackward, TransposedConvolutionInfersShapes) {
   pt2::ExportedProgram program =
-      OneNodeProgram({{"g", kF32, {2, 6, 6, 8}}, {"x", kF32, {2, 4, 3, 4}}, {"w", kF32, {4, 3, 3, 2}}},
+      OneNodeProgram({{"g", kF32, {2, 6, 6, 8}}, {"x", kF32, {2, 4, 3, 4}},
+                      {"w", kF32, {4, 3, 3, 2}}},
                      "convolution_backward.default",
-                     {TensorArg("grad_output", "g"), TensorArg("input", "x"), TensorArg("weight", "w"),
-                      IntsArg("bias_sizes", {6}), IntsArg("stride", {2, 2}), IntsArg("padding", {1, 1}),
-                      IntsArg("dilation", {1, 2}), BoolArg("transposed", true), IntsArg("output_padding", {1, 1}),
+                     {TensorArg("grad_output", "g"), TensorArg("input", "x"),
+                      TensorArg("weight", "w"),
+                      IntsArg("bias_sizes", {6}), IntsArg("stride", {2, 2}), IntsArg("padding",
+                                                                                     {1, 1}),
+                      IntsArg("dilation", {1, 2}), BoolArg("transposed",
+                                                           true), IntsArg("output_padding", {1, 1}),
                       IntArg("groups", 2), BoolsArg("output_mask", {true, true, false})},
                      {{"gi", kF32, {2, 4, 3, 4}}, {"gw", kF32, {4, 3, 3, 2}}})
           .Build();
@@ -60,8 +65,10 @@ TEST(ConvNormBackward, TransposedConvolutionInfersShapes) {
 
 TEST(ConvNormBackward, MaskedOutputThatIsReadIsInvalid) {
   ProgramBuilder p = ConvBackward(false, {true, false, true},
-                                  {{"gi", kF32, {2, 6, 7, 8}}, {"gw", kF32, {4, 3, 3, 2}}, {"gb", kF32, {4}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument, "output_mask[1]"));
+                                  {{"gi", kF32, {2, 6, 7, 8}}, {"gw", kF32, {4, 3, 3, 2}},
+                                   {"gb", kF32, {4}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument,
+                        "output_mask[1]"));
 }
 
 TEST(ConvNormBackward, LayerNormBackwardInfersShapes) {
@@ -69,7 +76,8 @@ TEST(ConvNormBackward, LayerNormBackwardInfersShapes) {
       OneNodeProgram({{"g", kF32, {2, 3, 4}}, {"x", kF32, {2, 3, 4}}, {"m", kF32, {2, 1, 1}},
                       {"r", kF32, {2, 1, 1}}, {"w", kF32, {3, 4}}},
                      "native_layer_norm_backward.default",
-                     {TensorArg("grad_out", "g"), TensorArg("input", "x"), IntsArg("normalized_shape", {3, 4}),
+                     {TensorArg("grad_out", "g"), TensorArg("input", "x"),
+                      IntsArg("normalized_shape", {3, 4}),
                       TensorArg("mean", "m"), TensorArg("rstd", "r"), TensorArg("weight", "w"),
                       NoneArg("bias"), BoolsArg("output_mask", {true, true, false})},
                      {{"gi", kF32, {2, 3, 4}}, {"gw", kF32, {3, 4}}})
@@ -83,11 +91,13 @@ TEST(ConvNormBackward, GroupNormBackwardNeedsPositiveGroups) {
   ProgramBuilder p = OneNodeProgram(
       {{"g", kF32, {2, 4, 5}}, {"x", kF32, {2, 4, 5}}, {"m", kF32, {2, 2}}, {"r", kF32, {2, 2}}},
       "native_group_norm_backward.default",
-      {TensorArg("grad_out", "g"), TensorArg("input", "x"), TensorArg("mean", "m"), TensorArg("rstd", "r"),
+      {TensorArg("grad_out", "g"), TensorArg("input", "x"), TensorArg("mean", "m"),
+       TensorArg("rstd", "r"),
        NoneArg("weight"), IntArg("N", 2), IntArg("C", 4), IntArg("HxW", 5), IntArg("group", 0),
        BoolsArg("output_mask", {true, false, false})},
       {{"gi", kF32, {2, 4, 5}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument, "group must be positive"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument,
+                        "group must be positive"));
 }
 
 }  // namespace

@@ -14,8 +14,10 @@ namespace {
 
 TEST(DataDependent, ConvertsWithInferredRanks) {
   std::vector<ProgramBuilder> programs = {
-      OneNodeProgram({{"x", kF32, {3, 4}}}, "nonzero.default", {TensorArg("self", "x")}, {{"y", kI64, {5, 2}}}),
-      OneNodeProgram({{"x", kF32, {}}}, "nonzero.default", {TensorArg("self", "x")}, {{"y", kI64, {1, 0}}}),
+      OneNodeProgram({{"x", kF32, {3, 4}}}, "nonzero.default", {TensorArg("self", "x")},
+                     {{"y", kI64, {5, 2}}}),
+      OneNodeProgram({{"x", kF32, {}}}, "nonzero.default", {TensorArg("self", "x")},
+                     {{"y", kI64, {1, 0}}}),
       OneNodeProgram({{"x", kF32, {3, 4}}, {"m", kBool, {4}}}, "masked_select.default",
                      {TensorArg("self", "x"), TensorArg("mask", "m")}, {{"y", kF32, {5}}}),
   };
@@ -28,9 +30,12 @@ TEST(DataDependent, ConvertsWithInferredRanks) {
 }
 
 TEST(DataDependent, FloatMaskIsRefused) {
-  ProgramBuilder p = OneNodeProgram({{"x", kF32, {3, 4}}, {"m", kF32, {3, 4}}}, "masked_select.default",
-                                    {TensorArg("self", "x"), TensorArg("mask", "m")}, {{"y", kF32, {5}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument, "mask must be a bool"));
+  ProgramBuilder p = OneNodeProgram({{"x", kF32, {3, 4}}, {"m", kF32, {3, 4}}},
+                                    "masked_select.default",
+                                    {TensorArg("self", "x"),
+                                     TensorArg("mask", "m")}, {{"y", kF32, {5}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument,
+                        "mask must be a bool"));
 }
 
 }  // namespace

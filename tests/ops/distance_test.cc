@@ -14,7 +14,8 @@ namespace {
 
 ProgramBuilder Cdist(int64_t points, double p) {
   return OneNodeProgram({{"a", kF32, {points, 3}}, {"b", kF32, {4, 3}}}, "_cdist_forward.default",
-                        {TensorArg("x1", "a"), TensorArg("x2", "b"), FloatArg("p", p), NoneArg("compute_mode")},
+                        {TensorArg("x1", "a"), TensorArg("x2", "b"), FloatArg("p", p),
+                         NoneArg("compute_mode")},
                         {{"y", kF32, {points, 4}}});
 }
 

@@ -26,14 +26,16 @@ TEST(Fft, RoundTripThroughViewAsRealConverts) {
   p.Node(Aten("_fft_r2c.default"), R2c("x"), {{"f", kC64, {2, 5}}});
   p.Node(Aten("view_as_real.default"), {TensorArg("self", "f")}, {{"r", kF32, {2, 5, 2}}});
   p.Node(Aten("_fft_c2r.default"),
-         {TensorArg("self", "f"), IntsArg("dim", {1}), IntArg("normalization", 2), IntArg("last_dim_size", 8)},
+         {TensorArg("self", "f"), IntsArg("dim", {1}), IntArg("normalization", 2),
+          IntArg("last_dim_size", 8)},
          {{"y", kF32, {2, 8}}});
   p.Output("r").Output("y");
   for (int opset : {18, 20}) {
     pt2::ExportedProgram program = p.Build();
     absl::StatusOr<Converted> got = ConvertAndCheck(program, opset);
     ASSERT_TRUE(got.ok()) << got.status();
-    EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true})) << "opset " << opset;
+    EXPECT_TRUE(OutputsMatchProgram(program, *got,
+                                    {.static_dims_may_be_unknown = true})) << "opset " << opset;
   }
 }
 
@@ -41,7 +43,8 @@ TEST(Fft, ComplexReadByAnOtherOpIsRefused) {
   ProgramBuilder p;
   p.Input("x", kF32, {2, 8});
   p.Node(Aten("_fft_r2c.default"), R2c("x"), {{"f", kC64, {2, 5}}});
-  p.Node(Aten("mul.Tensor"), {TensorArg("self", "f"), TensorArg("other", "f")}, {{"m", kC64, {2, 5}}});
+  p.Node(Aten("mul.Tensor"), {TensorArg("self", "f"), TensorArg("other", "f")},
+         {{"m", kC64, {2, 5}}});
   p.Node(Aten("view_as_real.default"), {TensorArg("self", "m")}, {{"r", kF32, {2, 5, 2}}});
   p.Output("r");
   EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented,
@@ -49,12 +52,15 @@ TEST(Fft, ComplexReadByAnOtherOpIsRefused) {
 }
 
 TEST(Fft, ComplexProgramOutputIsRefused) {
-  ProgramBuilder p = OneNodeProgram({{"x", kF32, {2, 8}}}, "_fft_r2c.default", R2c("x"), {{"f", kC64, {2, 5}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented, "complex program output"));
+  ProgramBuilder p = OneNodeProgram({{"x", kF32, {2, 8}}}, "_fft_r2c.default", R2c("x"),
+                                    {{"f", kC64, {2, 5}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented,
+                        "complex program output"));
 }
 
 TEST(Fft, ComplexProgramInputIsRefused) {
-  ProgramBuilder p = OneNodeProgram({{"z", kC64, {2, 5}}}, "view_as_real.default", {TensorArg("self", "z")},
+  ProgramBuilder p = OneNodeProgram({{"z", kC64, {2, 5}}}, "view_as_real.default",
+                                    {TensorArg("self", "z")},
                                     {{"r", kF32, {2, 5, 2}}});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented,
                         "a complex operand from a program input"));

@@ -14,7 +14,8 @@ namespace {
 
 TEST(LinalgMore, ConvertsWithInferredShapes) {
   std::vector<ProgramBuilder> programs = {
-      OneNodeProgram({{"a", kF32, {2, 3, 3}}}, "linalg_det.default", {TensorArg("A", "a")}, {{"y", kF32, {2}}}),
+      OneNodeProgram({{"a", kF32, {2, 3, 3}}}, "linalg_det.default", {TensorArg("A", "a")},
+                     {{"y", kF32, {2}}}),
       OneNodeProgram({{"a", kF32, {2, 3, 4}}}, "linalg_matrix_norm.default",
                      {TensorArg("self", "a"), FloatArg("ord", 1.0)}, {{"y", kF32, {2}}}),
       OneNodeProgram({{"u", kF32, {4, 3}}, {"v", kF32, {1, 3}}}, "linalg_cross.default",
@@ -48,7 +49,8 @@ TEST(LinalgMore, Refusals) {
        absl::StatusCode::kInvalidArgument, "size 3"},
   };
   for (const ErrorCase& c : cases) {
-    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message)) << c.name;
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code,
+                          c.message)) << c.name;
   }
 }
 

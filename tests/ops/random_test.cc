@@ -14,9 +14,12 @@ namespace {
 
 TEST(Random, ConvertsWithFxShapesAndDtypes) {
   std::vector<ProgramBuilder> programs = {
-      OneNodeProgram({}, "rand.default", {IntsArg("size", {3, 4}), DtypeArg("dtype", kF16)}, {{"y", kF16, {3, 4}}}),
-      OneNodeProgram({{"x", kF64, {2, 5}}}, "randn_like.default", {TensorArg("self", "x")}, {{"y", kF64, {2, 5}}}),
-      OneNodeProgram({}, "randint.low", {IntArg("low", -3), IntArg("high", 4), IntsArg("size", {6})},
+      OneNodeProgram({}, "rand.default", {IntsArg("size", {3, 4}), DtypeArg("dtype", kF16)},
+                     {{"y", kF16, {3, 4}}}),
+      OneNodeProgram({{"x", kF64, {2, 5}}}, "randn_like.default", {TensorArg("self", "x")},
+                     {{"y", kF64, {2, 5}}}),
+      OneNodeProgram({}, "randint.low",
+                     {IntArg("low", -3), IntArg("high", 4), IntsArg("size", {6})},
                      {{"y", kI64, {6}}}),
       OneNodeProgram({}, "randperm.default", {IntArg("n", 9)}, {{"y", kI64, {9}}}),
   };
@@ -29,9 +32,11 @@ TEST(Random, ConvertsWithFxShapesAndDtypes) {
 }
 
 TEST(Random, IntegerUniformIsRefused) {
-  ProgramBuilder p = OneNodeProgram({}, "rand.default", {IntsArg("size", {3}), DtypeArg("dtype", kI32)},
+  ProgramBuilder p = OneNodeProgram({}, "rand.default",
+                                    {IntsArg("size", {3}), DtypeArg("dtype", kI32)},
                                     {{"y", kI32, {3}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented, "dtype int32"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented,
+                        "dtype int32"));
 }
 
 }  // namespace

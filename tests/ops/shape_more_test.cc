@@ -24,7 +24,8 @@ ProgramBuilder Split(std::vector<pt2::NamedArgument> args, std::vector<TensorSpe
 ProgramBuilder Grid(std::string indexing) {
   ProgramBuilder p;
   p.Input("a", kF32, {3}).Input("b", kF32, {4});
-  p.ListNode(Aten("meshgrid.indexing"), {TensorsArg("tensors", {"a", "b"}), StringArg("indexing", indexing)},
+  p.ListNode(Aten("meshgrid.indexing"),
+             {TensorsArg("tensors", {"a", "b"}), StringArg("indexing", indexing)},
              {{"ga", kF32, {4, 3}}, {"gb", kF32, {4, 3}}});
   p.Output("ga").Output("gb");
   return p;
@@ -47,12 +48,15 @@ TEST(ShapeMore, Refusals) {
        absl::StatusCode::kInvalidArgument, "dim of aten::tensor_split"},
       {"zero_sections", Split({IntArg("sections", 0), IntArg("dim", 0)}, {{"p0", kF32, {3, 8}}}),
        absl::StatusCode::kInvalidArgument, "sections must be positive"},
-      {"sections_vs_outputs", Split({IntArg("sections", 2), IntArg("dim", 0)}, {{"p0", kF32, {3, 8}}}),
+      {"sections_vs_outputs",
+       Split({IntArg("sections", 2), IntArg("dim", 0)}, {{"p0", kF32, {3, 8}}}),
        absl::StatusCode::kInvalidArgument, "the program expects 1"},
-      {"bad_indexing", Grid("yx"), absl::StatusCode::kInvalidArgument, "indexing must be 'ij' or 'xy'"},
+      {"bad_indexing", Grid("yx"), absl::StatusCode::kInvalidArgument,
+       "indexing must be 'ij' or 'xy'"},
   };
   for (const ErrorCase& c : cases) {
-    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message)) << c.name;
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code,
+                          c.message)) << c.name;
   }
 }
 

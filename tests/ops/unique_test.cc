@@ -14,7 +14,8 @@ namespace {
 
 ProgramBuilder UniqueDim(DataType dtype, int64_t dim) {
   return OneNodeProgram({{"x", dtype, {4, 3}}}, "unique_dim.default",
-                        {TensorArg("self", "x"), IntArg("dim", dim), BoolArg("return_counts", true)},
+                        {TensorArg("self", "x"), IntArg("dim", dim),
+                         BoolArg("return_counts", true)},
                         {{"v", dtype, {2, 3}}, {"v_unused_1", kI64, {0}}, {"c", kI64, {2}}});
 }
 
@@ -37,9 +38,11 @@ TEST(Unique, ConvertsWithInferredRanks) {
 }
 
 TEST(Unique, Refusals) {
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(UniqueDim(kF32, 0).Build()), absl::StatusCode::kUnimplemented,
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(UniqueDim(kF32, 0).Build()),
+                        absl::StatusCode::kUnimplemented,
                         "unique_dim of a floating-point tensor"));
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(UniqueDim(kI64, 2).Build()), absl::StatusCode::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(UniqueDim(kI64, 2).Build()),
+                        absl::StatusCode::kInvalidArgument,
                         "dim of aten::unique_dim"));
 }
 

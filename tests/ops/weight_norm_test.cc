@@ -13,7 +13,8 @@ namespace {
 
 ProgramBuilder WeightNorm(int64_t dim, std::vector<int64_t> g) {
   return OneNodeProgram({{"v", kF32, {4, 3, 2}}, {"g", kF32, g}}, "_weight_norm.default",
-                        {TensorArg("v", "v"), TensorArg("g", "g"), IntArg("dim", dim)}, {{"y", kF32, {4, 3, 2}}});
+                        {TensorArg("v", "v"), TensorArg("g", "g"),
+                         IntArg("dim", dim)}, {{"y", kF32, {4, 3, 2}}});
 }
 
 TEST(WeightNorm, ConvertsWithInferredShapes) {
@@ -27,7 +28,8 @@ TEST(WeightNorm, ConvertsWithInferredShapes) {
 }
 
 TEST(WeightNorm, DimOutOfRangeIsRefused) {
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(WeightNorm(3, {1, 1, 1}).Build()), absl::StatusCode::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(WeightNorm(3, {1, 1, 1}).Build()),
+                        absl::StatusCode::kInvalidArgument,
                         "dim of aten::_weight_norm"));
 }
 
