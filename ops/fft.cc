@@ -35,6 +35,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/complex_layout.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
 #include "ops/registry.h"
@@ -49,10 +50,13 @@ constexpr absl::string_view kComplexReaders[] = {
     "torch.ops.aten._fft_c2c.default", "torch.ops.aten._fft_c2r.default",
     "torch.ops.aten.fft_fft.default",  "torch.ops.aten.fft_ifft.default",
     "torch.ops.aten.fft_irfft.default", "torch.ops.aten.view_as_real.default"};
+// Real -> complex conversions go through BindRealAsComplex (conversion.cc).
 constexpr absl::string_view kComplexWriters[] = {
     "torch.ops.aten._fft_r2c.default", "torch.ops.aten._fft_c2c.default",
     "torch.ops.aten.fft_rfft.default", "torch.ops.aten.fft_fft.default",
-    "torch.ops.aten.fft_ifft.default"};
+    "torch.ops.aten.fft_ifft.default", "torch.ops.aten._to_copy.default",
+    "torch.ops.aten.to.dtype",         "torch.ops.aten.to.dtype_layout",
+    "torch.ops.aten.to.device",        "torch.ops.aten.type_as.default"};
 
 bool ArgumentNames(const pt2::Argument& arg, const std::string& name) {
   if (arg.kind == pt2::Argument::Kind::kTensor) return arg.name == name;
@@ -97,7 +101,16 @@ absl::Status CheckComplexReaders(const TranslateContext& ctx) {
   return absl::OkStatus();
 }
 
-// A complex operand in the (..., 2) layout: it must come from an FFT op.
+// The real dtype of a complex one (complex64 -> float32).
+absl::StatusOr<DataType> PartDtype(const TranslateContext& ctx, DataType complex) {
+  if (complex == DataType::kComplex64) return DataType::kFloat;
+  if (complex == DataType::kComplex128) return DataType::kDouble;
+  return ctx.Invalid(absl::StrCat("expected a complex64 or complex128 tensor, got ",
+                                  DataTypeName(complex)));
+}
+
+// A complex operand in the (..., 2) layout: it must come from an op that
+// writes the layout (a complex program input is refused).
 absl::StatusOr<std::string> ComplexOperand(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("self"));
   std::string producer = "a program input";
@@ -110,15 +123,7 @@ absl::StatusOr<std::string> ComplexOperand(TranslateContext& ctx) {
   }
   return ctx.Unsupported(absl::StrCat(
       "a complex operand from ", producer,
-      "; only complex values made by FFT ops are translated"));
-}
-
-// The real dtype of a complex one (complex64 -> float32).
-absl::StatusOr<DataType> PartDtype(const TranslateContext& ctx, DataType complex) {
-  if (complex == DataType::kComplex64) return DataType::kFloat;
-  if (complex == DataType::kComplex128) return DataType::kDouble;
-  return ctx.Invalid(absl::StrCat("expected a complex64 or complex128 tensor, got ",
-                                  DataTypeName(complex)));
+      "; only complex values made by FFT ops or converted from real ones are translated"));
 }
 
 // One DFT along `axis` of x (..., 1 or 2).
@@ -356,6 +361,18 @@ absl::Status AtenViewAsReal(TranslateContext& ctx) {
 }
 
 }  // namespace
+
+absl::Status BindRealAsComplex(TranslateContext& ctx) {
+  PT2ONNX_RETURN_IF_ERROR(CheckComplexReaders(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType part, PartDtype(ctx, ctx.OutputDtype(0)));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType from, ctx.InputDtype("self"));
+  if (IsComplex(from)) return ctx.Unsupported("a conversion between complex dtypes");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", part));
+  std::string real = Unsqueeze(ctx, x, {rank});
+  std::string imaginary = ctx.Op("Expand", {ctx.ConstantScalar(part, 0), ctx.Op("Shape", {real})});
+  return ctx.SetOutput(0, ctx.Op("Concat", {real, imaginary}, {Attribute::Int("axis", rank)}));
+}
 
 void RegisterFftOps(OpRegistry& r) {
   r.Add("aten::_fft_c2c.default", &AtenFftC2c);

@@ -51,6 +51,34 @@ TEST(Fft, ComplexReadByAnOtherOpIsRefused) {
                         "read by torch.ops.aten.mul.Tensor"));
 }
 
+TEST(Fft, RealToComplexConversionFeedsOnlyFftOps) {
+  ProgramBuilder p;
+  p.Input("x", kF32, {2, 8});
+  p.Node(Aten("_to_copy.default"), {TensorArg("self", "x"), DtypeArg("dtype", kC64)},
+         {{"z", kC64, {2, 8}}});
+  p.Node(Aten("_fft_c2c.default"),
+         {TensorArg("self", "z"), IntsArg("dim", {1}), IntArg("normalization", 0),
+          BoolArg("forward", true)},
+         {{"f", kC64, {2, 8}}});
+  p.Node(Aten("view_as_real.default"), {TensorArg("self", "f")}, {{"r", kF32, {2, 8, 2}}});
+  p.Output("r");
+  pt2::ExportedProgram program = p.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
+
+  ProgramBuilder bad;
+  bad.Input("x", kF32, {2, 8});
+  bad.Node(Aten("_to_copy.default"), {TensorArg("self", "x"), DtypeArg("dtype", kC64)},
+           {{"z", kC64, {2, 8}}});
+  bad.Node(Aten("mul.Tensor"), {TensorArg("self", "z"), TensorArg("other", "z")},
+           {{"m", kC64, {2, 8}}});
+  bad.Node(Aten("view_as_real.default"), {TensorArg("self", "m")}, {{"r", kF32, {2, 8, 2}}});
+  bad.Output("r");
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(bad.Build()), absl::StatusCode::kUnimplemented,
+                        "read by torch.ops.aten.mul.Tensor"));
+}
+
 TEST(Fft, ComplexProgramOutputIsRefused) {
   ProgramBuilder p = OneNodeProgram({{"x", kF32, {2, 8}}}, "_fft_r2c.default", R2c("x"),
                                     {{"f", kC64, {2, 5}}});
