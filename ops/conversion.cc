@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/complex_layout.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
 #include "ops/registry.h"
@@ -26,6 +27,7 @@ namespace {
 // type_as); layout, device, memory format and copy flags have no ONNX meaning.
 absl::Status CastToOutput(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (IsComplex(dtype)) return BindRealAsComplex(ctx);  // ops/complex_layout.h
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
   return ctx.SetOutput(0, x);
 }

@@ -77,6 +77,13 @@ absl::Status AtenNewEmptyStrided(TranslateContext& ctx) { return FillSize(ctx, 0
 
 // aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 absl::Status AtenZerosLike(TranslateContext& ctx) { return FillLike(ctx, 0); }
+
+// aten::zero(Tensor self) -> Tensor  (and zero_: Tensor.zero_())
+absl::Status AtenZero(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
+  return BindResult(ctx, ctx.Op("Expand", {ctx.ConstantScalar(dtype, 0), shape}));
+}
 // aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 absl::Status AtenOnesLike(TranslateContext& ctx) { return FillLike(ctx, 1); }
 // aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
@@ -202,6 +209,7 @@ void RegisterCreationOps(OpRegistry& r) {
   r.Add("aten::new_empty.default", &AtenNewEmpty);
   r.Add("aten::new_empty_strided.default", &AtenNewEmptyStrided);
   r.Add("aten::zeros_like.default", &AtenZerosLike);
+  AddWithInPlace(r, "aten::zero", "default", &AtenZero);
   r.Add("aten::ones_like.default", &AtenOnesLike);
   r.Add("aten::full_like.default", &AtenFullLike);
   r.Add("aten::empty_like.default", &AtenEmptyLike);

@@ -402,7 +402,13 @@ class ProgramTranslator {
       for (const std::string& out : node.outputs) {
         if (skip.contains(out) || graph.value_info.count(out)) continue;
         const pt2::TensorMeta* meta = builder_.Meta(out);
-        if (meta != nullptr) graph.value_info[out] = ValueInfoFromMeta(out, *meta, options_);
+        if (meta == nullptr) continue;
+        ir::ValueInfo info = ValueInfoFromMeta(out, *meta, options_);
+        if (IsComplex(info.dtype)) {  // ops/fft.cc carries complex as (..., 2) reals
+          info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
+          if (info.shape) info.shape->push_back(ir::Dim::Static(2));
+        }
+        graph.value_info[out] = std::move(info);
       }
     }
   }
