@@ -351,6 +351,11 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
   if (rank != n + 2) {
     return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
   }
+  if (m.antialias && align_corners) {
+    // torch's anti-aliased kernels then centre taps at (i + 0.5) * (in - 1) / (out - 1),
+    // a mapping no Resize coordinate mode has.
+    return ctx.Unsupported("antialias=True with align_corners=True; use align_corners=False");
+  }
   std::vector<ir::Attribute> attrs = ResizeAttributes(m, align_corners);
   if (scales) {
     if (static_cast<int64_t>(scales->size()) != n) {
@@ -396,20 +401,27 @@ absl::Status UpsampleDefault(TranslateContext& ctx, int64_t n, const ResizeMode&
     if (!s) break;
     scales.push_back(*s);
   }
-  // With align_corners torch ignores the scales (it maps by the sizes).
-  bool use_scales = scales.size() == names.size() && !align_corners;
+  // With align_corners torch ignores the scales (it maps by the sizes);
+  // otherwise it maps coordinates by 1/scale, so the scales must be used.
+  const bool use_scales = scales.size() == names.size() && !align_corners;
   if (use_scales) {
-    // Resize derives its output size from scales: use them only when that
-    // size is torch's output_size.
+    // Resize derives its output size from the scales: where the sizes are
+    // known, that must be torch's output_size. (Symbolic sizes come from
+    // torch's own floor(in * scale).)
     const char* input_arg = ctx.Has("self") ? "self" : "input";
     std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, n);
-    if (!in || !ctx.IsStaticInts("output_size")) {
-      use_scales = false;
-    } else {
+    if (in && ctx.IsStaticInts("output_size")) {
       PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out, ctx.Ints("output_size"));
-      for (int64_t i = 0; i < n && use_scales; ++i) {
-        use_scales = static_cast<int64_t>(out.size()) == n &&
-                     static_cast<int64_t>(std::floor((*in)[i] * scales[i])) == out[i];
+      if (static_cast<int64_t>(out.size()) != n) {
+        return ctx.Invalid(absl::StrCat("output_size has ", out.size(), " entries, expected ", n));
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        if (static_cast<int64_t>(std::floor((*in)[i] * scales[i])) != out[i]) {
+          return ctx.Unsupported(absl::StrCat(
+              "output_size ", out[i], " is not floor(", (*in)[i], " * scale ", scales[i],
+              "): torch maps coordinates by the scale, ONNX Resize cannot with another size; "
+              "pass either the size or the scale factor"));
+        }
       }
     }
   }
