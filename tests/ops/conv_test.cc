@@ -130,5 +130,29 @@ TEST(ConvOpsErrorsTest, UnknownPaddingModeIsRejected) {
       HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument, "'full'"));
 }
 
+TEST(ConvOpsErrorsTest, WeightOfRankTwoIsRejected) {
+  Case c = Conv("rank2_weight", {2, 3}, {4, 3}, {}, "conv1d.default", {}, {2, 4}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "weight has rank 2, expected at least 3"));
+}
+
+TEST(ConvOpsErrorsTest, SamePaddingWithSymbolicKernelIsRejected) {
+  ProgramBuilder program = OneNodeProgram(
+      {{"x", kF32, {1, 2, 6}}, {"w", kF32, {3, 2, 3}, {"", "", "k"}}}, "conv1d.padding",
+      {TensorArg("input", "x"), TensorArg("weight", "w"), StringArg("padding", "same")},
+      {{"y", kF32, {1, 3, 6}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program.Build()), absl::StatusCode::kUnimplemented,
+                        "symbolic kernel size"));
+}
+
+TEST(ConvOpsErrorsTest, ComplexInputIsRejected) {
+  ProgramBuilder program = OneNodeProgram(
+      {{"x", DataType::kComplex64, {1, 2, 6}}, {"w", DataType::kComplex64, {3, 2, 3}}},
+      "conv1d.default", {TensorArg("input", "x"), TensorArg("weight", "w")},
+      {{"y", DataType::kComplex64, {1, 3, 4}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program.Build()), absl::StatusCode::kUnimplemented,
+                        "complex convolution"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
