@@ -17,6 +17,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterNormalizationOps(r);
   RegisterPoolingOps(r);
   RegisterReductionOps(r);
+  RegisterResampleOps(r);
   RegisterShapeOps(r);
   RegisterSlicingOps(r);
   RegisterSymbolicOps(r);

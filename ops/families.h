@@ -21,6 +21,7 @@ void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
+void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
