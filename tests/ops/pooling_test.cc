@@ -214,6 +214,26 @@ std::vector<Case> Cases() {
             {IntsArg("padding", {2, 1})}, {{"y", kF32, {2, 6}}}, {"Pad"}));
   add(Unary("constant_pad_nd_symbolic", x23, "constant_pad_nd.default",
             {SymIntsArg("pad", {"1", "2"})}, {{"y", kF32, {1, 2, 3, 7}}}, {"Pad"}));
+  // Uneven adaptive pools: windows gathered dim by dim.
+  const std::vector<std::string> gather_windows = {
+      "Range", "Mul",   "Div",       "Add", "Mul", "Add", "Div", "Unsqueeze",
+      "Unsqueeze", "Range", "Unsqueeze", "Add", "Sub", "Min", "Gather"};
+  std::vector<std::string> uneven_avg = gather_windows;  // H: W trails it
+  for (const char* op : {"Less", "Unsqueeze", "Where", "ReduceSum", "Sub", "Cast", "Unsqueeze",
+                         "Div"}) {
+    uneven_avg.push_back(op);
+  }
+  uneven_avg.insert(uneven_avg.end(), gather_windows.begin(), gather_windows.end());
+  for (const char* op : {"Less", "Where", "ReduceSum", "Sub", "Cast", "Div"}) {
+    uneven_avg.push_back(op);  // W: the last dim
+  }
+  std::vector<std::string> uneven_max = gather_windows;
+  uneven_max.push_back("ReduceMax");
+  add(Unary("adaptive_avg_pool2d_uneven", x55, "adaptive_avg_pool2d.default",
+            {IntsArg("output_size", {3, 2})}, {{"y", kF32, {1, 2, 3, 2}}}, uneven_avg));
+  add(Unary("adaptive_max_pool1d_uneven", {"x", kF32, {2, 3, 10}}, "adaptive_max_pool1d.default",
+            {IntsArg("output_size", {4})},
+            {{"y", kF32, {2, 3, 4}}, {"i_unused_1", kI64, {2, 3, 4}}}, uneven_max));
   return cases;
 }
 
@@ -244,10 +264,14 @@ INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()), Ca
 std::vector<ErrorCase> ErrorCases() {
   const TensorSpec x{"x", kF32, {1, 2, 5, 5}};
   return {
-      {"adaptive_uneven",
-       Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {3, 3})},
-             {{"y", kF32, {1, 2, 3, 3}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "not a divisor"},
+      {"adaptive_uneven_with_indices",
+       Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {3, 3})},
+             {{"y", kF32, {1, 2, 3, 3}}, {"i", kI64, {1, 2, 3, 3}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "does not divide the input size"},
+      {"adaptive_output_size_zero",
+       Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {0, 3})},
+             {{"y", kF32, {1, 2, 0, 3}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "adaptive pooling from size 5 to 0"},
       {"adaptive_symbolic",
        Unary("a", {"x", kF32, {1, 2, 4, 4}, {"", "", "s0", "s1"}}, "adaptive_avg_pool2d.default",
              {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
