@@ -91,6 +91,19 @@ absl::StatusOr<PoolAttrs> ReadPoolAttrs(const TranslateContext& ctx, int64_t n, 
     PT2ONNX_ASSIGN_OR_RETURN(a.dilations, SpatialInts(ctx, "dilation", n, a.dilations));
   }
   PT2ONNX_ASSIGN_OR_RETURN(a.ceil_mode, ctx.Bool("ceil_mode"));
+  // torch's limits (pool_output_sizes / pooling_shape_check), bounded above
+  // so that the window arithmetic below cannot overflow.
+  constexpr int64_t kMax = int64_t{1} << 31;
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "kernel_size", a.kernel, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "stride", a.strides, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "dilation", a.dilations, 1, kMax));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
+    if (a.pads[i] < 0 || a.pads[i] > window / 2) {
+      return ctx.Invalid(absl::StrCat("padding ", a.pads[i], " should be in [0, ", window / 2,
+                                      "], at most half of the effective kernel size (as torch)"));
+    }
+  }
   return a;
 }
 

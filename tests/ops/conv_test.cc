@@ -130,6 +130,32 @@ TEST(ConvOpsErrorsTest, UnknownPaddingModeIsRejected) {
       HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument, "'full'"));
 }
 
+TEST(ConvOpsErrorsTest, ArgumentsOutsideTorchsLimitsAreRejected) {
+  struct Bad {
+    std::string target;
+    std::vector<pt2::NamedArgument> args;
+    std::string message;
+  };
+  const std::vector<Bad> bad = {
+      {"conv2d.default", {IntsArg("stride", {0, 1})}, "stride entry 0 is outside [1, "},
+      {"conv2d.default", {IntsArg("dilation", {1, -2})}, "dilation entry -2 is outside [1, "},
+      {"conv2d.default", {IntsArg("padding", {-1, 0})}, "padding entry -1 is outside [0, "},
+      {"conv2d.default", {IntArg("groups", 0)}, "groups entry 0 is outside [1, "},
+      {"conv2d.padding",
+       {StringArg("padding", "same"), IntsArg("dilation", {int64_t{1} << 62, 1})},
+       "dilation entry 4611686018427387904 is outside"},
+      {"conv_transpose2d.input",
+       {IntsArg("stride", {2, 2}), IntsArg("output_padding", {2, 0})},
+       "output_padding 2 should be in [0, 2)"},
+  };
+  for (const Bad& b : bad) {
+    Case c = Conv("bad", {1, 2, 6, 6}, {2, 2, 3, 3}, {}, b.target, b.args, {1, 2, 4, 4}, {});
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                          b.message))
+        << b.message;
+  }
+}
+
 TEST(ConvOpsErrorsTest, WeightOfRankTwoIsRejected) {
   Case c = Conv("rank2_weight", {2, 3}, {4, 3}, {}, "conv1d.default", {}, {2, 4}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
