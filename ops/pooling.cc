@@ -222,11 +222,11 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
           "divisor_override with ceil_mode windows or uncounted padding is not supported");
     }
     attrs.back() = ir::Attribute::Int("count_include_pad", 1);
-    int64_t cells = 1;
-    for (int64_t k : a.kernel) cells *= k;
+    double cells = 1;  // kernel entries are < 2^31: their product may not fit int64
+    for (int64_t k : a.kernel) cells *= static_cast<double>(k);
     PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
     out = ctx.Op("Mul", {ctx.Op("AveragePool", {x.value}, attrs),
-                         ctx.ConstantScalar(dtype, static_cast<double>(cells) / *divisor)});
+                         ctx.ConstantScalar(dtype, cells / static_cast<double>(*divisor))});
   }
   return ctx.SetOutput(0, Unbatch(ctx, x, out));
 }
