@@ -65,6 +65,91 @@ std::vector<ir::Attribute> ResizeAttributes(const ResizeMode& m, bool align_corn
   return attrs;
 }
 
+// A float Constant [1, 1, values...] (Resize scales for N and C too).
+std::string ScalesConstant(TranslateContext& ctx, const std::vector<double>& scales) {
+  std::vector<float> values = {1.0f, 1.0f};
+  for (double s : scales) values.push_back(static_cast<float>(s));
+  return ctx.Constant(ir::Tensor::Owned(
+      DataType::kFloat, {static_cast<int64_t>(values.size())},
+      std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float))));
+}
+
+// The scales torch's kernels really map coordinates with. Where a dim's
+// output size floor(in * s) equals its input size, legacy nearest and the
+// linear kernels copy that dim (nearest_idx, and the linear kernels' own
+// shortcut) instead of mapping by 1/s; legacy nearest also maps an output of
+// exactly twice the input by i / 2. Those dims get scale 1 (or 2).
+// nearest-exact and cubic never copy, but ONNX Runtime does when no size
+// changes: refused.
+// Only non-integer scales can hit these cases: with static sizes it is
+// decided here, otherwise (linear, legacy nearest) at run time from the
+// input's shape.
+absl::StatusOr<std::string> EffectiveScales(TranslateContext& ctx, const ResizeMode& m,
+                                            const std::string& x, absl::string_view input_arg,
+                                            int64_t n, std::vector<double> scales) {
+  const bool legacy_nearest = std::string(m.mode) == "nearest" && !m.nearest_exact;
+  const bool copies_equal_size = legacy_nearest || std::string(m.mode) == "linear";
+  // The anti-aliased cubic kernel copies when no size changes, as ONNX
+  // Runtime does.
+  if (!copies_equal_size && m.antialias) return ScalesConstant(ctx, scales);
+  if (!copies_equal_size) {
+    // nearest-exact and cubic map by 1/s even when no dim changes size, but
+    // ONNX Runtime then copies the input instead of resampling it.
+    std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, n);
+    bool all_equal = true, unknown = false;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!(scales[i] > 1.0 && scales[i] < 2.0)) {
+        all_equal = all_equal && scales[i] == 1.0;
+      } else if (!in) {
+        unknown = true;
+      } else {
+        all_equal = all_equal && std::floor((*in)[i] * scales[i]) == (*in)[i];
+      }
+    }
+    bool identity_scales = true;
+    for (double v : scales) identity_scales = identity_scales && v == 1.0;
+    if (unknown || (all_equal && !identity_scales)) {
+      return ctx.Unsupported(absl::StrCat(
+          "scale factors that ", unknown ? "may " : "", "leave every size unchanged: torch's ",
+          m.nearest_exact ? "nearest-exact" : m.mode,
+          " kernel still maps by 1/scale, ONNX Runtime copies the input; pass the output size "
+          "instead"));
+    }
+    return ScalesConstant(ctx, scales);
+  }
+  auto at_risk = [&](double s) {
+    return (s > 1.0 && s < 2.0) || (legacy_nearest && s > 2.0 && s < 3.0);
+  };
+  std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, n);
+  bool runtime = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!at_risk(scales[i])) continue;
+    if (!in) {
+      runtime = true;
+      continue;
+    }
+    const int64_t size = (*in)[i];
+    const double out = std::floor(static_cast<double>(size) * scales[i]);
+    if (out == static_cast<double>(size)) scales[i] = 1.0;
+    if (legacy_nearest && out == 2.0 * static_cast<double>(size)) scales[i] = 2.0;
+  }
+  if (!runtime) return ScalesConstant(ctx, scales);
+  // Per dim, as ONNX Runtime sizes the output: out = floor(in * s) in float.
+  std::string given = ctx.Op("Slice", {ScalesConstant(ctx, scales), ctx.ConstantInt64s({2}),
+                                       ctx.ConstantInt64s({n + 2})});
+  std::string in_f = ctx.CastTo(ShapeSlice(ctx, x, 2, n + 2), DataType::kInt64, DataType::kFloat);
+  std::string out_f = ctx.Op("Floor", {ctx.Op("Mul", {in_f, given})});
+  std::string effective =
+      ctx.Op("Where", {ctx.Op("Equal", {out_f, in_f}), ctx.ConstantScalar(DataType::kFloat, 1.0),
+                       given});
+  if (legacy_nearest) {
+    std::string twice = ctx.Op("Mul", {in_f, ctx.ConstantScalar(DataType::kFloat, 2.0)});
+    effective = ctx.Op("Where", {ctx.Op("Equal", {out_f, twice}),
+                                 ctx.ConstantScalar(DataType::kFloat, 2.0), effective});
+  }
+  return ctx.Op("Concat", {ScalesConstant(ctx, {}), effective}, {ir::Attribute::Int("axis", 0)});
+}
+
 // Resize to explicit sizes (`output_size` argument) or by scale factors.
 // Scales, when torch has them, are what its kernels map coordinates with, so
 // they are preferred over the sizes they imply.
@@ -81,17 +166,29 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
     // a mapping no Resize coordinate mode has.
     return ctx.Unsupported("antialias=True with align_corners=True; use align_corners=False");
   }
+  if (m.antialias && n == 2) {
+    // torch 2.15's anti-aliased kernels fill every row with the first one
+    // when the width shrinks to 1 while the height is resized (a torch bug:
+    // resizing the two dims one at a time differs); refused, not copied.
+    const pt2::TensorMeta* out = ctx.OutputMeta(0);
+    std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, 2);
+    if (out != nullptr && out->sizes.size() == 4 && !out->sizes[3].is_symbolic &&
+        out->sizes[3].value == 1 && (!in || (*in)[1] != 1) &&
+        (out->sizes[2].is_symbolic || out->sizes[2].value != 1) &&
+        (!in || out->sizes[2].is_symbolic || out->sizes[2].value != (*in)[0])) {
+      return ctx.Unsupported(
+          "antialias=True resizing the height while the width shrinks to 1: torch's kernel "
+          "repeats the first row there (resize the two dims in two calls instead)");
+    }
+  }
   std::vector<ir::Attribute> attrs = ResizeAttributes(m, align_corners);
   if (scales) {
     if (static_cast<int64_t>(scales->size()) != n) {
       return ctx.Invalid(absl::StrCat("expected ", n, " scale factors, got ", scales->size()));
     }
-    std::vector<float> values = {1.0f, 1.0f};
-    for (double s : *scales) values.push_back(static_cast<float>(s));
-    ir::Tensor t = ir::Tensor::Owned(
-        DataType::kFloat, {static_cast<int64_t>(values.size())},
-        std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
-    return ctx.SetOutput(0, ctx.Op("Resize", {x, "", ctx.Constant(t)}, attrs));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string scale_values,
+                             EffectiveScales(ctx, m, x, input_arg, n, *scales));
+    return ctx.SetOutput(0, ctx.Op("Resize", {x, "", scale_values}, attrs));
   }
   std::string sizes;
   std::optional<std::vector<int64_t>> lead = StaticDims(ctx, input_arg, 0, 2);

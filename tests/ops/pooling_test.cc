@@ -312,6 +312,23 @@ std::vector<ErrorCase> ErrorCases() {
              {NoneArg("output_size"), FloatsArg("scale_factors", {2.0})},
              {{"y", kF32, {1, 2, 10, 10}}}, {}, "input").program,
        absl::StatusCode::kInvalidArgument, "expected 2 scale factors, got 1"},
+      {"upsample_bicubic_scale_keeps_sizes",
+       Unary("a", {"x", kF32, {1, 2, 7, 13}}, "upsample_bicubic2d.vec",
+             {NoneArg("output_size"), BoolArg("align_corners", false),
+              FloatsArg("scale_factors", {1.05, 1.05})},
+             {{"y", kF32, {1, 2, 7, 13}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "leave every size unchanged: torch's cubic kernel"},
+      {"upsample_nearest_exact_symbolic_scale_near_one",
+       Unary("a", {"x", kF32, {1, 2, 7, 13}, {"", "", "h", "w"}}, "_upsample_nearest_exact2d.vec",
+             {NoneArg("output_size"), FloatsArg("scale_factors", {1.5, 1.5})},
+             {{"y", kF32, {1, 2, 10, 19}, {"", "", "h2", "w2"}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "may leave every size unchanged"},
+      {"upsample_antialias_width_to_one",
+       Unary("a", {"x", kF32, {1, 2, 20, 3}}, "_upsample_bilinear2d_aa.vec",
+             {NoneArg("output_size"), BoolArg("align_corners", false),
+              FloatsArg("scale_factors", {0.3, 0.34})},
+             {{"y", kF32, {1, 2, 6, 1}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "while the width shrinks to 1"},
       {"pad_odd_count",
        Unary("a", x, "constant_pad_nd.default", {IntsArg("pad", {1, 2, 3})},
              {{"y", kF32, {1, 2, 5, 8}}}, {}).program,
@@ -348,6 +365,20 @@ std::vector<ErrorCase> ErrorCases() {
              {{"y", kF32, {1, 2, 5, 7}}}, {}).program,
        absl::StatusCode::kUnimplemented, "opset 19", 18},
   };
+}
+
+// Scale 1.1 over symbolic sizes: whether a dim keeps its size (torch then
+// copies it) is decided at run time. (ONNX shape inference loses N and C
+// through the computed scales, so only the graph is checked here; the
+// upsample_size_shortcuts_dynamic fixture checks the numbers.)
+TEST(ResampleOpsTest, ScaleNearOneOverSymbolicSizesIsDecidedAtRunTime) {
+  Case c = Unary("n", {"x", kF32, {1, 2, 7, 13}, {"", "", "h", "w"}}, "upsample_nearest2d.vec",
+                 {NoneArg("output_size"), FloatsArg("scale_factors", {1.1, 1.1})},
+                 {{"y", kF32, {1, 2, 7, 14}, {"", "", "h2", "w2"}}}, {}, "input");
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OpTypesAre(got->model, {"Slice", "Shape", "Cast", "Mul", "Floor", "Equal", "Where",
+                                      "Mul", "Equal", "Where", "Concat", "Resize"}));
 }
 
 class PoolingOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};
