@@ -108,23 +108,27 @@ absl::StatusOr<PoolAttrs> ReadPoolAttrs(const TranslateContext& ctx, int64_t n, 
 }
 
 // Resolves ceil_mode (see the file comment). With static sizes: floor mode
-// when both modes agree; otherwise, if `extra_pad_ok`, floor mode with extra
-// end padding giving torch's window count. Otherwise ceil_mode stays set.
-void ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok, PoolAttrs& a) {
-  if (!a.ceil_mode) return;
+// when both modes agree; otherwise, if `extra_pad_ok` and the pads stay
+// below the kernel (ONNX Runtime's limit), floor mode with extra end padding
+// giving torch's window count. Otherwise ceil_mode stays set, refused below
+// opset 22 where ONNX shape inference would count other windows.
+absl::Status ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok,
+                             PoolAttrs& a) {
+  if (!a.ceil_mode) return absl::OkStatus();
   std::optional<std::vector<int64_t>> dims = StaticTrailingDims(ctx, "self", n);
-  if (!dims) return;
-  std::vector<int64_t> extra(n, 0);
+  if (!dims) return absl::OkStatus();
+  std::vector<int64_t> extra(n, 0), torch_out(n, 0);
   bool differs = false;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t size = (*dims)[i], p = a.pads[i], s = a.strides[i];
     const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
     const int64_t span = size + 2 * p - window;
-    if (span < 0 || s <= 0) return;  // torch rejects these; let ONNX report them
+    if (span < 0 || s <= 0) return absl::OkStatus();  // torch rejects these; ONNX reports them
     const int64_t floor_out = span / s + 1;
     int64_t ceil_out = (span + s - 1) / s + 1;
     // torch: the last window must start inside the input or the left padding.
     if ((ceil_out - 1) * s >= size + p) --ceil_out;
+    torch_out[i] = ceil_out;
     if (ceil_out != floor_out) {
       differs = true;
       extra[i] = (ceil_out - 1) * s + window - (size + 2 * p);
@@ -132,11 +136,32 @@ void ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok, 
   }
   if (!differs) {
     a.ceil_mode = false;
-    return;
+    return absl::OkStatus();
   }
-  if (!extra_pad_ok) return;
-  for (int64_t i = 0; i < n; ++i) a.pads[n + i] += extra[i];
-  a.ceil_mode = false;
+  // ONNX Runtime wants every pad smaller than the kernel.
+  bool pads_fit = extra_pad_ok;
+  for (int64_t i = 0; i < n && pads_fit; ++i) pads_fit = a.pads[n + i] + extra[i] < a.kernel[i];
+  if (pads_fit) {
+    for (int64_t i = 0; i < n; ++i) a.pads[n + i] += extra[i];
+    a.ceil_mode = false;
+    return absl::OkStatus();
+  }
+  // ceil_mode stays on the node. ONNX Runtime drops a last window that
+  // starts in the right padding, as torch; ONNX shape inference does so
+  // only from opset 22, and must agree with the program's sizes.
+  if (ctx.opset() < 22) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t span = (*dims)[i] + 2 * a.pads[i] - a.dilations[i] * (a.kernel[i] - 1) - 1;
+      const int64_t onnx_out = (span + a.strides[i] - 1) / a.strides[i] + 1;
+      if (onnx_out != torch_out[i]) {
+        return ctx.Unsupported(
+            "ceil_mode=True with a last window that starts in the padding and cannot be "
+            "expressed by extra end padding; ONNX shape inference drops such windows from "
+            "opset 22 on: convert with --opset 22 or later");
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::vector<ir::Attribute> PoolAttributes(const PoolAttrs& a, bool dilations) {
@@ -169,7 +194,7 @@ std::string PlaneIndices(TranslateContext& ctx, const Batched& x, const std::str
 absl::Status MaxPoolNd(TranslateContext& ctx, int64_t n, bool with_indices) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(PoolAttrs a, ReadPoolAttrs(ctx, n, /*dilation=*/true));
-  ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a);
+  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a));
   const bool indices_used = with_indices && ctx.OutputUsed(1);
   std::vector<std::string> outs =
       ctx.AddNode("MaxPool", {x.value}, PoolAttributes(a, true), indices_used ? 2 : 1);
@@ -205,7 +230,7 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
     PT2ONNX_ASSIGN_OR_RETURN(divisor, ctx.OptionalInt("divisor_override"));
   }
   // Extra end padding is exact only when padded cells are not counted.
-  ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a);
+  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a));
   std::vector<ir::Attribute> attrs = PoolAttributes(a, false);
   attrs.push_back(ir::Attribute::Int("count_include_pad", count_include_pad ? 1 : 0));
   std::string out;

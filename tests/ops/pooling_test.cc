@@ -214,6 +214,16 @@ std::vector<Case> Cases() {
             {IntsArg("padding", {2, 1})}, {{"y", kF32, {2, 6}}}, {"Pad"}));
   add(Unary("constant_pad_nd_symbolic", x23, "constant_pad_nd.default",
             {SymIntsArg("pad", {"1", "2"})}, {{"y", kF32, {1, 2, 3, 7}}}, {"Pad"}));
+  // ceil_mode whose extra window needs end padding >= the kernel: ceil_mode
+  // stays on the node (ONNX shape inference drops the window from opset 22).
+  add(WithPool(AtOpset(Unary("max_pool3d_ceil_window_in_padding", {"x", kF32, {1, 2, 8, 5, 4}},
+                             "max_pool3d.default",
+                             {IntsArg("kernel_size", {2, 3, 3}), IntsArg("stride", {3, 2, 3}),
+                              IntsArg("padding", {1, 0, 1}), IntsArg("dilation", {1, 1, 2}),
+                              BoolArg("ceil_mode", true)},
+                             {{"y", kF32, {1, 2, 3, 2, 2}}}, {"MaxPool"}),
+                       22),
+               {1, 0, 1, 1, 0, 1}, 1));
   // Uneven adaptive pools: windows gathered dim by dim.
   const std::vector<std::string> gather_windows = {
       "Range", "Mul",   "Div",       "Add", "Mul", "Add", "Div", "Unsqueeze",
@@ -360,6 +370,13 @@ std::vector<ErrorCase> ErrorCases() {
              {IntsArg("kernel_size", {2, 2}), IntsArg("padding", {2, 0})},
              {{"y", kF32, {1, 2, 4, 2}}}, {}).program,
        absl::StatusCode::kInvalidArgument, "padding 2 should be in [0, 1]"},
+      {"ceil_mode_window_in_padding_below_opset22",
+       Unary("a", {"x", kF32, {1, 2, 8, 5, 4}}, "max_pool3d.default",
+             {IntsArg("kernel_size", {2, 3, 3}), IntsArg("stride", {3, 2, 3}),
+              IntsArg("padding", {1, 0, 1}), IntsArg("dilation", {1, 1, 2}),
+              BoolArg("ceil_mode", true)},
+             {{"y", kF32, {1, 2, 3, 2, 2}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "convert with --opset 22 or later"},
       {"circular_opset18",
        Unary("a", x, "pad.default", {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
              {{"y", kF32, {1, 2, 5, 7}}}, {}).program,
