@@ -108,15 +108,28 @@ absl::StatusOr<std::vector<int64_t>> IntPadding(const TranslateContext& ctx, int
   return padding;
 }
 
-// torch requires 0 <= output_padding < max(stride, dilation) per dim.
-absl::Status CheckOutputPadding(const TranslateContext& ctx, const ConvAttrs& attrs) {
-  for (size_t i = 0; i < attrs.output_padding.size(); ++i) {
-    const int64_t p = attrs.output_padding[i];
+// torch requires 0 <= output_padding < max(stride, dilation) per dim; ONNX
+// Runtime also wants it below the stride. An output padding op that the end
+// padding p covers is the same as end padding p - op (both crop the full
+// transposed output to the same cells), which is how such dims are emitted.
+absl::Status CheckOutputPadding(const TranslateContext& ctx, ConvAttrs& attrs) {
+  const size_t n = attrs.output_padding.size();
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t op = attrs.output_padding[i];
     const int64_t limit = std::max(attrs.strides[i], attrs.dilations[i]);
-    if (p < 0 || p >= limit) {
-      return ctx.Invalid(absl::StrCat("output_padding ", p, " should be in [0, ", limit,
+    if (op < 0 || op >= limit) {
+      return ctx.Invalid(absl::StrCat("output_padding ", op, " should be in [0, ", limit,
                                       "): smaller than the stride or the dilation (as torch)"));
     }
+    if (op < attrs.strides[i]) continue;
+    if (attrs.pads[n + i] < op) {
+      return ctx.Unsupported(absl::StrCat(
+          "output_padding ", op, " not smaller than the stride ", attrs.strides[i],
+          " and larger than the padding ", attrs.pads[n + i],
+          " (ONNX Runtime's ConvTranspose rejects it)"));
+    }
+    attrs.pads[n + i] -= op;
+    attrs.output_padding[i] = 0;
   }
   return absl::OkStatus();
 }

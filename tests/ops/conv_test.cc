@@ -156,6 +156,26 @@ TEST(ConvOpsErrorsTest, ArgumentsOutsideTorchsLimitsAreRejected) {
   }
 }
 
+TEST(ConvOpsTest, OutputPaddingFromDilationBecomesSmallerEndPadding) {
+  Case c = Conv("t", {1, 2, 7}, {2, 3, 3}, {}, "conv_transpose1d.default",
+                {IntsArg("padding", {1}), IntsArg("output_padding", {1}), IntsArg("dilation", {2})},
+                {1, 3, 10}, {"ConvTranspose"});
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  const ir::Node* node = FindNode(got->model, "ConvTranspose");
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->FindAttribute("pads")->ints, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(node->FindAttribute("output_padding")->ints, (std::vector<int64_t>{0}));
+}
+
+TEST(ConvOpsErrorsTest, OutputPaddingBeyondStrideAndPaddingIsRejected) {
+  Case c = Conv("t", {1, 2, 7}, {2, 3, 3}, {}, "conv_transpose1d.default",
+                {IntsArg("output_padding", {1}), IntsArg("dilation", {2})}, {1, 3, 12}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "output_padding 1 not smaller than the stride 1 and larger than the "
+                        "padding 0"));
+}
+
 TEST(ConvOpsErrorsTest, WeightOfRankTwoIsRejected) {
   Case c = Conv("rank2_weight", {2, 3}, {4, 3}, {}, "conv1d.default", {}, {2, 4}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
