@@ -251,6 +251,7 @@ absl::Status SoftmaxLike(TranslateContext& ctx, absl::string_view op_type,
                          const std::string& x) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(dim, CheckedAxis(dim, rank, "dim"));
   if (rank == 0) {
     std::string y = ctx.Op(op_type, {Unsqueeze(ctx, x, {0})}, {ir::Attribute::Int("axis", 0)});
     return ctx.SetOutput(0, Squeeze(ctx, y, {0}));
@@ -291,6 +292,7 @@ absl::Status AtenSafeSoftmax(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   if (rank == 0) return SoftmaxLike(ctx, "Softmax", x);
+  PT2ONNX_ASSIGN_OR_RETURN(dim, CheckedAxis(dim, rank, "dim"));
   DataType dtype = ctx.OutputDtype(0);
   std::string softmax = ctx.Op("Softmax", {x}, {ir::Attribute::Int("axis", dim)});
   // IsInf takes 16-bit floats only from opset 20.

@@ -29,6 +29,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
   RegisterReductionOps(r);
+  RegisterResampleOps(r);
   RegisterSamplingOps(r);
   RegisterShapeOps(r);
   RegisterShapeMoreOps(r);

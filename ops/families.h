@@ -33,6 +33,7 @@ void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
+void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterShapeMoreOps(OpRegistry& r);       // shape_more.cc

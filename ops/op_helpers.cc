@@ -70,6 +70,16 @@ absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, ab
   return ExpandSpatial(ctx, arg, std::move(values), n);
 }
 
+absl::Status CheckIntsInRange(const TranslateContext& ctx, absl::string_view arg,
+                              const std::vector<int64_t>& values, int64_t lo, int64_t hi) {
+  for (int64_t v : values) {
+    if (v < lo || v > hi) {
+      return ctx.Invalid(absl::StrCat(arg, " entry ", v, " is outside [", lo, ", ", hi, "]"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string Unsqueeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes) {
   return ctx.Op("Unsqueeze", {x, ctx.ConstantInt64s(std::move(axes))});
 }

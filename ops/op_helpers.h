@@ -49,6 +49,11 @@ absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, ab
 // kernel_size" (stride) or "default" (padding, dilation) as [].
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
                                                  int64_t n, const std::vector<int64_t>& fallback);
+// InvalidArgument naming `arg` unless every entry of `values` is in
+// [lo, hi]: keeps file-chosen strides, paddings and dilations where torch
+// accepts them and their arithmetic far from int64 overflow.
+absl::Status CheckIntsInRange(const TranslateContext& ctx, absl::string_view arg,
+                              const std::vector<int64_t>& values, int64_t lo, int64_t hi);
 
 std::string Unsqueeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);
 std::string Squeeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);

@@ -31,12 +31,13 @@ namespace {
 
 using ir::Attribute;
 
-// Reduced axes, normalized; an empty result means "all dimensions". A rank-0
-// input accepts dim 0 / -1 as torch does, which also means "all" there.
-std::vector<int64_t> NormalizeAxes(const std::vector<int64_t>& dims, int64_t rank) {
-  if (rank == 0) return {};
-  std::vector<int64_t> axes;
-  for (int64_t d : dims) axes.push_back(NormalizeAxis(d, rank));
+// Reduced axes, checked and normalized; an empty result means "all
+// dimensions". A rank-0 input accepts dim 0 / -1 as torch does, which also
+// means "all" there.
+absl::StatusOr<std::vector<int64_t>> NormalizeAxes(const std::vector<int64_t>& dims,
+                                                   int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, CheckedAxes(dims, rank, "reduction dim"));
+  if (rank == 0) return std::vector<int64_t>{};
   return axes;
 }
 
@@ -204,7 +205,8 @@ absl::Status AtenProdDimInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return ReduceInOutputDtype(ctx, "ReduceProd", NormalizeAxes({dim}, rank), keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, NormalizeAxes({dim}, rank));
+  return ReduceInOutputDtype(ctx, "ReduceProd", axes, keepdim);
 }
 
 // ---- amax / amin / max / min ----
@@ -262,7 +264,7 @@ absl::Status ValuesAndIndices(TranslateContext& ctx, absl::string_view reduce_op
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, x));
     return ctx.SetOutput(1, ctx.ConstantInt64(0));
   }
-  int64_t axis = NormalizeAxis(dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string values, ReduceMaxMin(ctx, reduce_op, {axis}, keepdim));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string indices, ArgReduce(ctx, arg_op, x, dtype, axis, keepdim));
@@ -289,8 +291,8 @@ absl::Status ArgMaxMin(TranslateContext& ctx, absl::string_view arg_op) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   if (dim.has_value() && rank > 0) {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, x, dtype,
-                                                      NormalizeAxis(*dim, rank), keepdim));
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(*dim, rank, "dim"));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, x, dtype, axis, keepdim));
     return ctx.SetOutput(0, y);
   }
   std::string flat = Reshape(ctx, x, {-1});
@@ -381,8 +383,9 @@ absl::Status AtenCumsumDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim"));
   if (rank == 0) return ctx.SetOutput(0, x);  // a 0-d cumsum is the value itself
-  return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(NormalizeAxis(dim, rank))}));
+  return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(axis)}));
 }
 
 // aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
@@ -467,7 +470,9 @@ absl::Status AtenCountNonzeroDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
   std::vector<int64_t> axes;
-  if (dim.has_value()) axes = NormalizeAxes({*dim}, rank);
+  if (dim.has_value()) {
+    PT2ONNX_ASSIGN_OR_RETURN(axes, NormalizeAxes({*dim}, rank));
+  }
   return CountNonzero(ctx, axes);
 }
 

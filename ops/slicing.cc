@@ -336,7 +336,10 @@ absl::Status PixelShuffle(TranslateContext& ctx, absl::string_view factor_arg, b
     return ctx.Unsupported(absl::StrCat("pixel (un)shuffle of a rank-", rank,
                                         " tensor; only [C, H, W] and [N, C, H, W] are handled"));
   }
-  if (r <= 0) return ctx.Invalid(absl::StrCat("factor must be positive, got ", r));
+  // Bounded so that r * r cannot overflow.
+  if (r <= 0 || r > (int64_t{1} << 31)) {
+    return ctx.Invalid(absl::StrCat("factor must be in [1, 2^31], got ", r));
+  }
   int64_t b = rank - 3;  // index of C
   std::vector<SizeExpr> lead;
   if (b == 1) lead.push_back(InputSize(ctx, x, *meta, 0));
@@ -409,8 +412,10 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
 }
 
 // aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
-// Windows [i*step, i*step + size) of `dimension`, gathered with a constant
-// [windows, size] index; the window axis then moves last. Needs a static size.
+// Windows [i*step, i*step + size) of `dimension`, gathered with a
+// [windows, size] index computed at run time (Range, so that no constant of
+// file-chosen size is folded); the window axis then moves last. Needs a
+// static size.
 absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
@@ -421,18 +426,23 @@ absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   if (rank == 0) {
     return ctx.Unsupported("unfold of a 0-d tensor");
   }
-  int64_t axis = NormalizeAxis(dimension, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dimension, rank, "dimension of aten::unfold"));
   if (meta->sizes[axis].is_symbolic) {
     return ctx.Unsupported("unfold over a symbolic dimension; export it with a static size");
   }
   if (step <= 0 || size < 0) return ctx.Invalid("unfold needs size >= 0 and step > 0");
-  int64_t n = meta->sizes[axis].value;
-  int64_t windows = n >= size ? (n - size) / step + 1 : 0;
-  std::vector<int64_t> index;
-  for (int64_t i = 0; i < windows; ++i) {
-    for (int64_t j = 0; j < size; ++j) index.push_back(i * step + j);
+  const int64_t n = meta->sizes[axis].value;
+  if (size > n) {
+    return ctx.Invalid(absl::StrCat("unfold size ", size, " exceeds the dimension's size ", n));
   }
-  std::string idx = ctx.Constant(ir::Tensor::Int64s({windows, size}, index));
+  const int64_t windows = (n - size) / step + 1;
+  auto range = [&](int64_t count) {
+    return ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(count), ctx.ConstantInt64(1)});
+  };
+  // index[i][j] = i * step + j
+  std::string idx = ctx.Op(
+      "Add", {Unsqueeze(ctx, ctx.Op("Mul", {range(windows), ctx.ConstantInt64(step)}), {1}),
+              Unsqueeze(ctx, range(size), {0})});
   std::string gathered = ctx.Op("Gather", {x, idx}, {Attribute::Int("axis", axis)});
   // gathered: [..., windows, size, ...rest]; move `size` (axis + 1) last.
   std::vector<int64_t> perm;

@@ -194,7 +194,8 @@ std::vector<Case> Cases() {
             {"Reshape", "Gather"}));
   add(Unary("unfold", {"x", kF32, {2, 10}}, "unfold.default",
             {IntArg("dimension", 1), IntArg("size", 4), IntArg("step", 3)},
-            {{"y", kF32, {2, 3, 4}}}, {"Gather"}));
+            {{"y", kF32, {2, 3, 4}}},
+            {"Range", "Mul", "Unsqueeze", "Range", "Unsqueeze", "Add", "Gather"}));
 
   // symbolic sizes
   add(Symbolic(Unary("reshape_symbolic", {"x", kF32, {2, 4}, {"s0", ""}}, "reshape.default",
@@ -297,6 +298,50 @@ TEST(ShapeOpsErrors, DiagonalSymbolic) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
                         "diagonal over symbolic"));
 }
+
+std::vector<ErrorCase> ErrorCases() {
+  const TensorSpec x{"x", kF32, {2, 10}}, img{"x", kF32, {1, 8, 4, 4}};
+  auto unfold = [&](int64_t dimension, int64_t size, int64_t step, TensorSpec in) {
+    return Unary("u", in, "unfold.default",
+                 {IntArg("dimension", dimension), IntArg("size", size), IntArg("step", step)},
+                 {{"y", kF32, {2, 1, 1}}}, {})
+        .program;
+  };
+  auto shuffle = [&](std::string target, std::string factor_arg, int64_t r, TensorSpec in) {
+    return Unary("p", in, target, {IntArg(factor_arg, r)}, {{"y", kF32, {1, 2, 8, 8}}}, {})
+        .program;
+  };
+  return {
+      {"unfold_dimension_out_of_range", unfold(2, 2, 1, x), absl::StatusCode::kInvalidArgument,
+       "dimension of aten::unfold"},
+      {"unfold_size_exceeds_dim", unfold(1, 11, 1, x), absl::StatusCode::kInvalidArgument,
+       "unfold size 11 exceeds the dimension's size 10"},
+      {"unfold_step_zero", unfold(1, 2, 0, x), absl::StatusCode::kInvalidArgument,
+       "step > 0"},
+      {"unfold_0d", unfold(0, 1, 1, {"x", kF32, {}}), absl::StatusCode::kUnimplemented,
+       "0-d tensor"},
+      {"unfold_symbolic", unfold(1, 2, 1, {"x", kF32, {2, 10}, {"", "s0"}}),
+       absl::StatusCode::kUnimplemented, "symbolic dimension"},
+      {"pixel_shuffle_rank_5", shuffle("pixel_shuffle.default", "upscale_factor", 2,
+                                       {"x", kF32, {1, 1, 8, 4, 4}}),
+       absl::StatusCode::kUnimplemented, "rank-5"},
+      {"pixel_shuffle_factor_zero", shuffle("pixel_shuffle.default", "upscale_factor", 0, img),
+       absl::StatusCode::kInvalidArgument, "factor must be in [1, 2^31], got 0"},
+      {"pixel_unshuffle_factor_huge",
+       shuffle("pixel_unshuffle.default", "downscale_factor", int64_t{1} << 40, img),
+       absl::StatusCode::kInvalidArgument, "factor must be in [1, 2^31]"},
+  };
+}
+
+class ShapeOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ShapeOpsRejectedTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ShapeOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
+                         CaseName());
 
 TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
   ProgramBuilder b;
