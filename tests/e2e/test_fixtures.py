@@ -40,7 +40,11 @@ def positive_fixtures():
         folder = meta_path.parent
         if meta.get("negative") or not (folder / "expected.npz").exists():
             continue
-        cases.append(pytest.param(folder, id=str(folder.relative_to(FIXTURES))))
+        # Real models (tests/fixtures/models) that use operators pt2onnx lacks name them in
+        # "blocked_by"; strict, so the mark must go once they land.
+        blocked = meta.get("blocked_by", [])
+        marks = [pytest.mark.xfail(strict=True, reason="unsupported operators: " + ", ".join(blocked))] if blocked else []
+        cases.append(pytest.param(folder, id=str(folder.relative_to(FIXTURES)), marks=marks))
     return cases
 
 

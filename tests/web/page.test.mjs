@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchBrowser, startServer } from "./browser.mjs";
 import { runCli } from "./cli.mjs";
+import { realModels } from "./models.mjs";
 import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
@@ -109,6 +110,26 @@ for (const [name, options] of CASES) {
     await page.context().close();
   });
 }
+
+// The real-model zoo: every model that converts (no "blocked_by") downloads the CLI's bytes.
+test("page: every real-model fixture that converts downloads the CLI's exact bytes", async () => {
+  const models = realModels().filter((m) => m.blockedBy.length === 0);
+  assert.ok(models.length >= 10, `only ${models.length} convertible real-model fixtures`);
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
+  const mismatched = [];
+  for (const { name, path } of models) {
+    const upload = join(dir, `${name}.pt2`);
+    writeFileSync(upload, readFileSync(path));
+    const expected = runCli(upload, `${name}.onnx`);
+    assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
+    const page = await openPage();
+    assert.equal(await convertIn(page, upload), "done", `${name}: ${await page.textContent("body")}`);
+    const onnx = await download(page, "#download-onnx");
+    if (onnx.name !== `${name}.onnx` || !onnx.bytes.equals(expected.onnx)) mismatched.push(name);
+    await page.context().close();
+  }
+  assert.deepEqual(mismatched, []);
+});
 
 test("page: a corrupt file shows the CLI's error", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
