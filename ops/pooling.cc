@@ -231,6 +231,14 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
   }
   // Extra end padding is exact only when padded cells are not counted.
   PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a));
+  // AveragePool before opset 19 also counts a ceil_mode window's overhang
+  // past the padding; torch counts only input and padding cells.
+  if (a.ceil_mode && count_include_pad && ctx.opset() < 19) {
+    return ctx.Unsupported(
+        "ceil_mode=True with count_include_pad=True and a partial last window: ONNX AveragePool "
+        "divides such windows as torch does only from opset 19 on: convert with --opset 19 or "
+        "later");
+  }
   std::vector<ir::Attribute> attrs = PoolAttributes(a, false);
   attrs.push_back(ir::Attribute::Int("count_include_pad", count_include_pad ? 1 : 0));
   std::string out;

@@ -415,8 +415,9 @@ absl::Status AtenPad(TranslateContext& ctx) {
   if (mode == "circular") {
     // Pad's "wrap" mode arrived in opset 19.
     if (ctx.opset() < 19) {
-      return ctx.Unsupported("mode='circular' needs ONNX Pad 'wrap' (opset 19+); export with "
-                             "opset >= 19");
+      return ctx.Unsupported(
+          "mode='circular' needs ONNX Pad mode 'wrap' (opset 19 on): convert with --opset 19 or "
+          "later");
     }
     return EmitPad(ctx, "pad", "wrap", std::nullopt);
   }

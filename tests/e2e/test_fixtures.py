@@ -7,7 +7,10 @@ written by real torch (tools/fixtures/); these tests need no torch.
 
 Where ONNX Runtime's CPU provider lacks a kernel, onnx.reference runs the model
 instead; only the fixtures listed in tests/fixtures/ort_fallback.json may need
-that (the count is printed at the end of the run). Every registered overload
+that (the count is printed at the end of the run), at the opsets listed there.
+Fixtures in tests/fixtures/opset_limits.json need a minimum opset: below it
+the CLI must refuse them (exit 5, naming the opset to use), never convert
+them approximately. Every registered overload
 must appear in some fixture's targets, except those in
 tests/fixtures/unproven_ops.txt, a list that may only shrink.
 """
@@ -30,6 +33,7 @@ import update_op_table  # noqa: E402
 DEFAULT_OPSET = 20
 OPSETS = (DEFAULT_OPSET, 18, 21, 22, 23)
 FALLBACK_LIST = FIXTURES / "ort_fallback.json"
+OPSET_LIMITS = FIXTURES / "opset_limits.json"
 UNPROVEN_LIST = FIXTURES / "unproven_ops.txt"
 
 
@@ -53,8 +57,21 @@ def fixture_id(folder: pathlib.Path) -> str:
 
 
 def allowed_fallbacks() -> dict:
-    """Fixture id -> why ONNX Runtime cannot run it."""
-    return json.loads(FALLBACK_LIST.read_text())["fixtures"]
+    """Fixture id -> {"reason": why ONNX Runtime cannot run it, "opsets": where (None: all)}."""
+    entries = json.loads(FALLBACK_LIST.read_text())["fixtures"]
+    return {name: ({"reason": e, "opsets": None} if isinstance(e, str) else
+                   {"reason": e.get("reason", ""), "opsets": e.get("opsets")})
+            for name, e in entries.items()}
+
+
+def fallback_allowed(allowed: dict, name: str, opset: int) -> bool:
+    entry = allowed.get(name)
+    return entry is not None and (entry["opsets"] is None or opset in entry["opsets"])
+
+
+def opset_limits() -> dict:
+    """Fixture id -> {"min_opset": N, "reason": why lower opsets cannot express it}."""
+    return json.loads(OPSET_LIMITS.read_text())["fixtures"]
 
 
 def run_onnx(model_path: pathlib.Path, inputs: dict):
@@ -101,6 +118,13 @@ def declared_dtypes(model: onnx.ModelProto) -> list:
 def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
     meta = json.loads((folder / "meta.json").read_text())
     out = tmp_path / "model.onnx"
+    limit = opset_limits().get(fixture_id(folder))
+    if limit and opset < limit["min_opset"]:
+        result = pt2onnx(folder / "model.pt2", "-o", out, "-q", "--opset", opset, check=False)
+        assert result.returncode == 5, result.stderr
+        assert "--opset" in result.stderr, result.stderr
+        assert not out.exists()
+        return
     pt2onnx(folder / "model.pt2", "-o", out, "-q", "--opset", opset)
 
     model = onnx.load(str(out))
@@ -123,11 +147,11 @@ def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
         FIXTURE_RUNS.append(name)
         if fallback:
             ORT_FALLBACKS.append(f"{name} (opset {opset}{', ' + suffix[1:] if suffix else ''})")
-            assert name in allowed, (
+            assert fallback_allowed(allowed, name, opset), (
                 f"ONNX Runtime cannot run {name} ({fallback}); fix the translation, or list the "
                 f"fixture with the reason in {FALLBACK_LIST.relative_to(ROOT)}")
         else:
-            assert name not in allowed, (
+            assert not fallback_allowed(allowed, name, opset), (
                 f"ONNX Runtime now runs {name} at opset {opset}: remove it from "
                 f"{FALLBACK_LIST.relative_to(ROOT)}")
         assert len(actual) == len(expected.files)
@@ -173,9 +197,14 @@ def test_target_names_map_to_registry_keys():
 
 def test_fallback_list_names_existing_fixtures_with_reasons():
     ids = {p.values[0].relative_to(FIXTURES).as_posix() for p in positive_fixtures()}
-    for name, reason in allowed_fallbacks().items():
+    for name, entry in allowed_fallbacks().items():
         assert name in ids, f"{FALLBACK_LIST.name}: {name} is not a positive fixture"
-        assert reason.strip(), f"{FALLBACK_LIST.name}: {name} has no reason"
+        assert entry["reason"].strip(), f"{FALLBACK_LIST.name}: {name} has no reason"
+        assert entry["opsets"] is None or set(entry["opsets"]) <= set(OPSETS), entry
+    for name, entry in opset_limits().items():
+        assert name in ids, f"{OPSET_LIMITS.name}: {name} is not a positive fixture"
+        assert entry["reason"].strip(), f"{OPSET_LIMITS.name}: {name} has no reason"
+        assert min(OPSETS) < entry["min_opset"] <= DEFAULT_OPSET, entry
 
 
 def test_op_table_counts_only_proven_overloads():
