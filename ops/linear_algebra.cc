@@ -283,11 +283,13 @@ absl::Status AtenTensordot(TranslateContext& ctx) {
     return ctx.Invalid("dims_self and dims_other have different lengths");
   }
   if (rank_a + rank_b > 52) return ctx.Unsupported("more than 52 dimensions in total");
+  PT2ONNX_ASSIGN_OR_RETURN(dims_a, CheckedAxes(ctx, "dims_self", dims_a, rank_a));
+  PT2ONNX_ASSIGN_OR_RETURN(dims_b, CheckedAxes(ctx, "dims_other", dims_b, rank_b));
   std::string sub_a(rank_a, ' '), sub_b(rank_b, ' '), out;
   int next = 0;
   for (size_t i = 0; i < dims_a.size(); ++i) {
     char c = Letter(next++);
-    int64_t da = NormalizeAxis(dims_a[i], rank_a), db = NormalizeAxis(dims_b[i], rank_b);
+    int64_t da = dims_a[i], db = dims_b[i];  // a 0-d operand still passes 0
     if (da < 0 || da >= rank_a || db < 0 || db >= rank_b) return ctx.Invalid("dim out of range");
     sub_a[da] = c;
     sub_b[db] = c;

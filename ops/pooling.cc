@@ -27,6 +27,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
+#include "core/checked_math.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
@@ -108,6 +109,22 @@ absl::StatusOr<PoolAttrs> ReadPoolAttrs(const TranslateContext& ctx, int64_t n, 
     PT2ONNX_ASSIGN_OR_RETURN(a.dilations, SpatialInts(ctx, "dilation", n, a.dilations));
   }
   PT2ONNX_ASSIGN_OR_RETURN(a.ceil_mode, ctx.Bool("ceil_mode"));
+  // torch's pool shape checks (aten/src/ATen/native/Pool.h): positive kernel,
+  // stride and dilation, padding in [0, kernel / 2].
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.kernel[i] <= 0 || a.strides[i] <= 0 || a.dilations[i] <= 0) {
+      return ctx.Invalid(absl::StrCat("kernel_size, stride and dilation must be positive, got ",
+                                      a.kernel[i], ", ", a.strides[i], ", ", a.dilations[i]));
+    }
+    if (padding[i] < 0 || padding[i] > a.kernel[i] / 2) {
+      return ctx.Invalid(absl::StrCat("padding ", padding[i],
+                                      " must be in [0, kernel_size / 2] (kernel_size ",
+                                      a.kernel[i], ")"));
+    }
+    if (!CheckedProduct({a.dilations[i], a.kernel[i]}).has_value()) {
+      return ctx.Invalid("dilation * kernel_size overflows int64");
+    }
+  }
   return a;
 }
 
@@ -122,16 +139,23 @@ void ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok, 
   bool differs = false;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t size = (*dims)[i], p = a.pads[i], s = a.strides[i];
+    // Checked by ReadPoolAttrs: 0 <= p <= kernel / 2, kernel * dilation fits.
     const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
-    const int64_t span = size + 2 * p - window;
+    std::optional<int64_t> padded = CheckedAdd(size, 2 * p);
+    if (!padded.has_value()) return;  // leave ceil_mode set; nothing folded
+    const int64_t span = *padded - window;
     if (span < 0 || s <= 0) return;  // torch rejects these; let ONNX report them
     const int64_t floor_out = span / s + 1;
-    int64_t ceil_out = (span + s - 1) / s + 1;
+    // ceil(span / s) + 1, without span + s - 1
+    int64_t ceil_out = span / s + (span % s != 0 ? 1 : 0) + 1;
     // torch: the last window must start inside the input or the left padding.
-    if ((ceil_out - 1) * s >= size + p) --ceil_out;
+    // (ceil_out - 1) * s <= span + s - 1 < padded + s: may exceed int64.
+    std::optional<int64_t> last_start = CheckedMul(ceil_out - 1, s);
+    if (!last_start.has_value()) return;
+    if (*last_start >= size + p) --ceil_out;
     if (ceil_out != floor_out) {
       differs = true;
-      extra[i] = (ceil_out - 1) * s + window - (size + 2 * p);
+      extra[i] = (ceil_out - 1) * s + window - *padded;
     }
   }
   if (!differs) {
