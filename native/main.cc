@@ -190,5 +190,6 @@ int main(int argc, char** argv) {
     }
     return kExitOk;
   }
+  InstallOutputSignalHandlers();
   return Run(*flags);
 }
