@@ -78,17 +78,22 @@ absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string
         "; pt2onnx writes only regular files (give a new or regular file path)"));
   }
   std::string temp = absl::StrCat(path, ".tmp.", ::getpid());
+  // Registered before it exists: a signal right after open() still finds it.
+  int slot = RegisterTemp(temp);
   // O_EXCL | O_NOFOLLOW: never write through a link or file planted there.
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   std::FILE* file = fd < 0 ? nullptr : ::fdopen(fd, "wb");
   if (file == nullptr) {
     int error = errno;
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0) {  // ours (fdopen failed); otherwise it was never created by us
+      ::close(fd);
+      ::unlink(temp.c_str());
+    }
+    UnregisterTemp(slot);
     return absl::PermissionDeniedError(absl::StrCat("cannot create '", path, "': ",
                                                     std::strerror(error),
                                                     " (check that the folder exists and is writable)"));
   }
-  int slot = RegisterTemp(temp);
   return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, file, slot));
 }
 

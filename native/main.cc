@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -191,5 +193,16 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   InstallOutputSignalHandlers();
-  return Run(*flags);
+  // The last line of defence: an allocation or a dependency that throws is
+  // reported as an internal error (exit 1), never an abort. Temporaries are
+  // deleted by the unwinding AtomicFile destructors.
+  try {
+    return Run(*flags);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "pt2onnx: error: out of memory while converting '%s'\n",
+                 flags->input.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pt2onnx: error: internal error: %s\n", e.what());
+  }
+  return kExitInternal;
 }

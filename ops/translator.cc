@@ -10,6 +10,8 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/checked_math.h"
+#include "core/dtype.h"
 #include "core/pt2/sym_expr.h"
 #include "core/status_macros.h"
 #include "ops/graph_builder.h"
@@ -270,6 +272,57 @@ class ProgramTranslator {
     return absl::OkStatus();
   }
 
+  // The payload config (or pickle) and the graph's placeholder metadata must
+  // agree on dtype and static sizes: the model is typed from the graph and
+  // filled from the weights.
+  absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight) {
+    const pt2::TensorMeta* meta = builder_.Meta(spec.arg.name);
+    if (meta == nullptr) return absl::OkStatus();
+    bool same = meta->dtype == weight.dtype && meta->sizes.size() == weight.sizes.size();
+    for (size_t d = 0; same && d < weight.sizes.size(); ++d) {
+      same = meta->sizes[d].is_symbolic || meta->sizes[d].value == weight.sizes[d];
+    }
+    if (same) return absl::OkStatus();
+    std::vector<std::string> graph_sizes;
+    for (const pt2::SymInt& s : meta->sizes) {
+      graph_sizes.push_back(s.is_symbolic ? s.expr : absl::StrCat(s.value));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the stored tensor '", spec.target, "' is ", DataTypeName(weight.dtype), " [",
+        absl::StrJoin(weight.sizes, ", "), "] but the graph declares '", spec.arg.name, "' as ",
+        DataTypeName(meta->dtype), " [", absl::StrJoin(graph_sizes, ", "),
+        "]; the .pt2 is inconsistent"));
+  }
+
+  // Counts bytes copied out of the file (re-laid-out views); refuses past
+  // the limit, so a small file cannot claim gigabytes of copies.
+  absl::Status ChargeMaterialized(const pt2::Weight& weight) {
+    std::optional<int64_t> product = std::max(ElementSize(weight.dtype), 1);
+    for (int64_t size : weight.sizes) {
+      if (product.has_value()) product = size < 0 ? std::nullopt : CheckedMul(*product, size);
+    }
+    int64_t bytes = product.value_or(-1);
+    uint64_t limit = options_.max_materialized_bytes;
+    if (bytes < 0 || static_cast<uint64_t>(bytes) > limit - std::min(limit, materialized_bytes_)) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "re-laying out the stored tensor '", weight.name, "' needs ", bytes,
+          " bytes, over the limit of ", limit, " bytes of copied weights (the input's size plus ",
+          kMaterializeSlackBytes >> 20, " MiB)"));
+    }
+    materialized_bytes_ += static_cast<uint64_t>(bytes);
+    return absl::OkStatus();
+  }
+
+  std::string ShapeConstant(const std::vector<int64_t>& sizes, const std::string& fqn) {
+    std::string name = builder_.AddNode(
+        "Constant", {},
+        {ir::Attribute::TensorValue(
+            "value", ir::Tensor::Int64s({static_cast<int64_t>(sizes.size())}, sizes))},
+        1, "")[0];
+    builder_.graph().nodes.back().name = absl::StrCat("node_", fqn, "_shape");
+    return name;
+  }
+
   absl::Status AddWeight(const pt2::InputSpec& spec) {
     const pt2::Weight* weight = weights_.Find(spec.target);
     if (weight == nullptr) {
@@ -278,21 +331,46 @@ class ProgramTranslator {
           "' has no stored tensor in the archive; the .pt2 is incomplete (was it saved with "
           "torch.export.save?)"));
     }
+    PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight));
+    if (!initializer_names_.insert(spec.target).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the stored tensor '", spec.target, "' is bound to two graph inputs; the program's "
+          "input specs are inconsistent"));
+    }
     ir::Initializer init;
     init.name = spec.target;
+    std::string value = init.name;  // what the FX placeholder reads
     if (std::optional<FileSlice> slice = weight->ContiguousSlice()) {
       init.tensor = ir::Tensor::FromFile(weight->dtype, weight->sizes, *std::move(slice));
     } else {
-      // Strided or aliased views need their own row-major bytes.
-      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, weight->Materialize());
-      init.tensor = ir::Tensor::Owned(weight->dtype, weight->sizes, std::move(copy));
+      // Strided or aliased views need their own row-major bytes. Broadcast
+      // (stride-0) dims and all-zero records are stored once and expanded by
+      // the model: the file chooses their sizes, so their bytes are not
+      // multiplied out here.
+      pt2::Weight stored = *weight;
+      bool broadcast = false;
+      for (size_t d = 0; d < stored.sizes.size(); ++d) {
+        const bool zero_stride = d < stored.strides.size() && stored.strides[d] == 0;
+        if ((zero_stride || stored.storage.size() == 0) && stored.sizes[d] > 1) {
+          stored.sizes[d] = 1;
+          broadcast = true;
+        }
+      }
+      PT2ONNX_RETURN_IF_ERROR(ChargeMaterialized(stored));
+      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, stored.Materialize());
+      init.tensor = ir::Tensor::Owned(stored.dtype, stored.sizes, std::move(copy));
+      if (broadcast) {
+        value = builder_.AddNode("Expand", {init.name, ShapeConstant(weight->sizes, spec.target)},
+                                 {}, 1, "")[0];
+        builder_.graph().nodes.back().name = absl::StrCat("node_", spec.target, "_expand");
+      }
     }
     init.metadata.emplace_back(kInputKindKey, pt2::InputKindName(spec.kind));
     if (spec.kind == pt2::InputSpec::Kind::kBuffer) {
       init.metadata.emplace_back(kPersistentKey, spec.persistent ? "True" : "False");
     }
     init.metadata.emplace_back(kOriginalNameKey, spec.arg.name);
-    builder_.Bind(spec.arg.name, init.name);
+    builder_.Bind(spec.arg.name, value);
     builder_.MarkExternal(init.name);
     builder_.Take(init.name);
     builder_.graph().initializers.push_back(std::move(init));
@@ -459,6 +537,8 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;
+  std::set<std::string> initializer_names_;
+  uint64_t materialized_bytes_ = 0;
   int64_t node_counter_ = 0;
 };
 

@@ -25,6 +25,7 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
     if (progress) progress(stage, fraction);
   };
   report("read", 0);
+  const uint64_t loaded_size = file->size();
   PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name));
   report("read", 1);
 
@@ -33,6 +34,7 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
   const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
   ops::TranslateOptions translate = options.translate;
+  translate.max_materialized_bytes = loaded_size + ops::kMaterializeSlackBytes;
   if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
