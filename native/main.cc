@@ -100,6 +100,7 @@ int Run(const CliFlags& flags) {
   options.translate.output_names = flags.output_names;
   options.translate.dim_names = flags.dim_names;
   options.optimize = flags.optimize;
+  options.verify_weight_crc = flags.verify_crc;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
@@ -109,6 +110,10 @@ int Run(const CliFlags& flags) {
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
   log(TranslatedLine(summary));
+  // Always on (cheap): operator names and input/output counts per ONNX schema.
+  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
+    return Fail(kExitInternal, arity);
+  }
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {

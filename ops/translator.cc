@@ -223,6 +223,7 @@ class ProgramTranslator {
                   absl::StrCat("user input '", arg.name, "' has no tensor metadata"));
             }
             std::string name = arg.name;
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(name, "user input"));
             if (user_index < options_.input_names.size()) {
               renames_[name] = options_.input_names[user_index];
             }
@@ -242,6 +243,7 @@ class ProgramTranslator {
             if (user_index < options_.input_names.size()) {
               renames_[arg.sym.name] = options_.input_names[user_index];
             }
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(arg.sym.name, "user input"));
             ir::ValueInfo info = ScalarInfo(arg.sym.name, dtype);
             info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
             graph.inputs.push_back(std::move(info));
@@ -275,6 +277,19 @@ class ProgramTranslator {
   // The payload config (or pickle) and the graph's placeholder metadata must
   // agree on dtype and static sizes: the model is typed from the graph and
   // filled from the weights.
+  // Graph inputs and initializers share one namespace in ONNX: each name once.
+  absl::Status ClaimGraphName(const std::string& name, absl::string_view what) {
+    auto [it, inserted] = graph_names_.emplace(name, std::string(what));
+    if (inserted) return absl::OkStatus();
+    if (it->second == what) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the ", what, " '", name, "' appears twice in the program's input specs"));
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "a user input and a stored tensor are both named '", name,
+        "'; rename the forward() argument and export again"));
+  }
+
   absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight) {
     const pt2::TensorMeta* meta = builder_.Meta(spec.arg.name);
     if (meta == nullptr) return absl::OkStatus();
@@ -332,11 +347,7 @@ class ProgramTranslator {
           "torch.export.save?)"));
     }
     PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight));
-    if (!initializer_names_.insert(spec.target).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the stored tensor '", spec.target, "' is bound to two graph inputs; the program's "
-          "input specs are inconsistent"));
-    }
+    PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(spec.target, "stored tensor"));
     ir::Initializer init;
     init.name = spec.target;
     std::string value = init.name;  // what the FX placeholder reads
@@ -377,6 +388,35 @@ class ProgramTranslator {
     return absl::OkStatus();
   }
 
+  // A node's arguments must be the schema's: each name once, none unknown
+  // (a renamed or extra argument would otherwise be ignored and the default
+  // used silently), every argument without a default present.
+  static absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
+                                         const OpSchema* schema) {
+    absl::flat_hash_set<std::string> seen;
+    for (const pt2::NamedArgument& a : node.inputs) {
+      if (!seen.insert(a.name).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
+      }
+      if (schema != nullptr && schema->FindArgument(a.name) == nullptr) {
+        std::vector<std::string> names;
+        for (const SchemaArgument& s : schema->arguments) names.push_back(s.name);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): unknown argument '", a.name,
+            "' (the schema has: ", absl::StrJoin(names, ", "), ")"));
+      }
+    }
+    if (schema == nullptr) return absl::OkStatus();
+    for (const SchemaArgument& s : schema->arguments) {
+      if (!s.default_value.has_value() && !seen.contains(s.name)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): required argument '", s.name, "' is missing"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status TranslateNode(const pt2::Node& fx_node) {
     std::string key = TargetToKey(fx_node.target);
     const OpEntry* entry = registry_.Find(key, options_.opset);
@@ -394,7 +434,9 @@ class ProgramTranslator {
     }
     ++node_counter_;
     size_t first_node = builder_.graph().nodes.size();
-    TranslateContext ctx(builder_, *node, SchemaTable::Default().Find(key), options_.opset);
+    const OpSchema* schema = SchemaTable::Default().Find(key);
+    PT2ONNX_RETURN_IF_ERROR(CheckNodeArguments(*node, key, schema));
+    TranslateContext ctx(builder_, *node, schema, options_.opset);
     absl::Status status = entry->fn(ctx);
     if (status.ok()) status = ctx.Commit();
     if (!status.ok()) return status;
@@ -416,6 +458,23 @@ class ProgramTranslator {
   }
 
   absl::Status AddOutputs() {
+    // The FX graph's own output list must name values that exist, even where
+    // the signature (which the ONNX outputs follow) does not read them.
+    for (const Argument& out : program_.graph.outputs) {
+      std::vector<std::string> names;
+      if (out.kind == Kind::kTensor) names.push_back(out.name);
+      if (out.kind == Kind::kTensors) names = out.names;
+      if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat ||
+           out.kind == Kind::kSymBool) && out.sym.is_name) {
+        names.push_back(out.sym.name);
+      }
+      for (const std::string& name : names) {
+        if (!builder_.IsBound(name)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "the graph's output '", name, "' names no input or node output"));
+        }
+      }
+    }
     ir::Graph& graph = builder_.graph();
     absl::flat_hash_set<std::string> used;
     size_t user_index = 0;
@@ -537,7 +596,7 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;
-  std::set<std::string> initializer_names_;
+  std::map<std::string, std::string> graph_names_;  // name -> what it is
   uint64_t materialized_bytes_ = 0;
   int64_t node_counter_ = 0;
 };
