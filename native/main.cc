@@ -114,6 +114,11 @@ int Run(const CliFlags& flags) {
   if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
     return Fail(kExitInternal, arity);
   }
+  // Shapes and dtypes declared from the file's metadata must match what the
+  // operators compute; a hostile file can make them disagree.
+  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    return Fail(kExitInvalidInput, shapes);
+  }
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {

@@ -236,7 +236,10 @@ absl::Status AtenLinalgVecdot(TranslateContext& ctx) {
   if (IsComplex(dtype)) return ctx.Unsupported("complex operands are not supported");
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("x", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("y", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank_x, ctx.InputRank("x"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank_y, ctx.InputRank("y"));
+  // dim indexes the broadcast of x and y.
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", std::max(rank_x, rank_y)));
   std::string product = ctx.Op("Mul", {x, y});
   return ctx.SetOutput(0, ctx.Op("ReduceSum", {product, ctx.ConstantInt64s({dim})},
                                  {ir::Attribute::Int("keepdims", 0)}));

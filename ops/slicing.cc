@@ -161,6 +161,25 @@ absl::Status SplitBySizes(TranslateContext& ctx, absl::string_view sizes_arg) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  if (ctx.IsStaticInts(sizes_arg) && !meta->sizes[axis].is_symbolic) {
+    // torch: non-negative sizes summing to the dimension, one per output.
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(sizes_arg));
+    int64_t total = 0;
+    for (int64_t v : values) {
+      std::optional<int64_t> sum = CheckedAdd(total, v);
+      if (v < 0 || !sum.has_value()) {
+        return ctx.Invalid(absl::StrCat(sizes_arg, " holds ", v, "; sizes must be >= 0"));
+      }
+      total = *sum;
+    }
+    if (total != meta->sizes[axis].value || values.size() != ListOutputSize(ctx)) {
+      return ctx.Invalid(absl::StrCat(sizes_arg, " sum to ", total, " in ", values.size(),
+                                      " pieces; dimension ", axis, " has size ",
+                                      meta->sizes[axis].value, " and the program expects ",
+                                      ListOutputSize(ctx), " pieces"));
+    }
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string sizes, ctx.IntsAsTensor(sizes_arg));
   return SplitInto(ctx, x, axis, sizes, ListOutputSize(ctx));
 }

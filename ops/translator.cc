@@ -409,7 +409,9 @@ class ProgramTranslator {
     }
     if (schema == nullptr) return absl::OkStatus();
     for (const SchemaArgument& s : schema->arguments) {
-      if (!s.default_value.has_value() && !seen.contains(s.name)) {
+      // An omitted optional ("Tensor?") reads as None, as the translations expect.
+      const bool optional = !s.type.empty() && s.type.back() == '?';
+      if (!s.default_value.has_value() && !optional && !seen.contains(s.name)) {
         return absl::InvalidArgumentError(absl::StrCat(
             "node '", node.name, "' (", key, "): required argument '", s.name, "' is missing"));
       }

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "core/onnx/model_writer.h"
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
@@ -31,6 +32,25 @@ absl::Status CheckModel(::onnx::ModelProto& model) {
     ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("ONNX checker: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckInferredShapes(const ir::Model& model) {
+  for (const ir::OpsetImport& op : model.opset_imports) {
+    if ((op.domain.empty() || op.domain == "ai.onnx") && op.version > CheckerMaxOpset()) {
+      return absl::OkStatus();
+    }
+  }
+  ::onnx::ModelProto proto = ToModelProtoWithoutWeightData(model);
+  try {
+    ::onnx::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/1,
+                                          /*enable_data_propagation=*/false};
+    ::onnx::shape_inference::InferShapes(proto, ::onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the program's metadata contradicts its operators (ONNX shape inference: ", e.what(),
+        ")"));
   }
   return absl::OkStatus();
 }

@@ -26,6 +26,13 @@ absl::Status CheckModel(::onnx::ModelProto& model);
 // Internal error naming the first offending node.
 absl::Status CheckArity(const ir::Model& model);
 
+// Strict ONNX shape inference over the model (weights reduced to their
+// shapes): every declared shape and dtype (taken from the program's
+// metadata) must agree with what the operators compute, or the model is
+// invalid. InvalidArgument naming the node; skipped (OK) above
+// CheckerMaxOpset().
+absl::Status CheckInferredShapes(const ir::Model& model);
+
 }  // namespace pt2onnx::onnx_writer
 
 #endif  // PT2ONNX_CORE_ONNX_CHECKER_H_

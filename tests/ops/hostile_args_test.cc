@@ -70,7 +70,9 @@ TEST_P(HostileDimTest, OutOfRangeDimIsInvalidArgument) {
     absl::StatusOr<Converted> got = ConvertAndCheck(Program(c, dim));
     EXPECT_TRUE(HasStatus(got, absl::StatusCode::kInvalidArgument, "out of range"))
         << got.status();
-    if (!got.ok()) EXPECT_NE(got.status().message().find(c.dim_arg), std::string::npos);
+    if (!got.ok()) {
+      EXPECT_NE(got.status().message().find(c.dim_arg), std::string::npos);
+    }
   }
 }
 
