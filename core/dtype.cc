@@ -94,8 +94,9 @@ bool IsComplex(DataType dtype) {
 }
 
 absl::StatusOr<DataType> FromTorchScalarType(int64_t code) {
+  // -1 marks rows with no serialized code; it must never match a file's -1.
   for (const DtypeInfo& info : kDtypes) {
-    if (info.torch_code == code) return info.dtype;
+    if (code >= 0 && info.torch_code == code) return info.dtype;
   }
   if (code == 9) {
     return absl::UnimplementedError(

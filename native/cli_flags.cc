@@ -37,6 +37,8 @@ std::string UsageText() {
       "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
       "  --model NAME             program to convert in a multi-model archive\n"
       "  --no-optimize            skip the graph optimizations\n"
+      "  --no-crc                 skip the CRC-32 check of the weights (the program JSON and\n"
+      "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
       "                           inference (opsets <= 22)\n"
       "  --list-ops               print the supported ATen operators and exit\n"
@@ -122,6 +124,8 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.model_name = *v;
     } else if (name == "--no-optimize") {
       flags.optimize = false;
+    } else if (name == "--no-crc") {
+      flags.verify_crc = false;
     } else if (name == "--check") {
       flags.check = true;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {

@@ -24,6 +24,7 @@ struct CliFlags {
   std::map<std::string, std::string> dim_names;
   std::string model_name;
   bool optimize = true;
+  bool verify_crc = true;  // of the weights too (--no-crc: program and pickles only)
   bool check = false;
   bool quiet = false;
   bool help = false;

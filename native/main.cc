@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,7 @@ int Run(const CliFlags& flags) {
   options.translate.output_names = flags.output_names;
   options.translate.dim_names = flags.dim_names;
   options.optimize = flags.optimize;
+  options.verify_weight_crc = flags.verify_crc;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
@@ -115,6 +118,15 @@ int Run(const CliFlags& flags) {
   const ConversionSummary& summary = conversion->summary;
   log(TranslatedLine(summary));
   if (!summary.symbolic_dims.empty()) log(SymbolicDimsLine(summary));
+  // Always on (cheap): operator names and input/output counts per ONNX schema.
+  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
+    return Fail(kExitInternal, arity);
+  }
+  // Shapes and dtypes declared from the file's metadata must match what the
+  // operators compute; a hostile file can make them disagree.
+  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    return Fail(kExitInvalidInput, shapes);
+  }
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {
@@ -204,6 +216,18 @@ int main(int argc, char** argv) {
     }
     return kExitOk;
   }
-  if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
-  return Run(*flags);
+  InstallOutputSignalHandlers();
+  // The last line of defence: an allocation or a dependency that throws is
+  // reported as an internal error (exit 1), never an abort. Temporaries are
+  // deleted by the unwinding AtomicFile destructors.
+  try {
+    if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
+    return Run(*flags);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "pt2onnx: error: out of memory while converting '%s'\n",
+                 flags->input.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pt2onnx: error: internal error: %s\n", e.what());
+  }
+  return kExitInternal;
 }

@@ -236,9 +236,10 @@ absl::Status AtenLinalgVecdot(TranslateContext& ctx) {
   if (IsComplex(dtype)) return ctx.Unsupported("complex operands are not supported");
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("x", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("y", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  // The broadcast product has the output's rank plus the reduced dim.
-  PT2ONNX_ASSIGN_OR_RETURN(dim, CheckedAxis(dim, ctx.OutputRank(0) + 1, "dim of aten::linalg_vecdot"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank_x, ctx.InputRank("x"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank_y, ctx.InputRank("y"));
+  // dim indexes the broadcast of x and y.
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", std::max(rank_x, rank_y)));
   std::string product = ctx.Op("Mul", {x, y});
   return ctx.SetOutput(0, ctx.Op("ReduceSum", {product, ctx.ConstantInt64s({dim})},
                                  {ir::Attribute::Int("keepdims", 0)}));
@@ -285,8 +286,8 @@ absl::Status AtenTensordot(TranslateContext& ctx) {
     return ctx.Invalid("dims_self and dims_other have different lengths");
   }
   if (rank_a + rank_b > 52) return ctx.Unsupported("more than 52 dimensions in total");
-  PT2ONNX_ASSIGN_OR_RETURN(dims_a, CheckedAxes(dims_a, rank_a, "dims_self of aten::tensordot"));
-  PT2ONNX_ASSIGN_OR_RETURN(dims_b, CheckedAxes(dims_b, rank_b, "dims_other of aten::tensordot"));
+  PT2ONNX_ASSIGN_OR_RETURN(dims_a, CheckedAxes(ctx, "dims_self", dims_a, rank_a));
+  PT2ONNX_ASSIGN_OR_RETURN(dims_b, CheckedAxes(ctx, "dims_other", dims_b, rank_b));
   if (rank_a == 0 || rank_b == 0) {
     if (!dims_a.empty()) return ctx.Invalid("tensordot contracts a dim of a 0-d tensor");
   }
@@ -294,8 +295,10 @@ absl::Status AtenTensordot(TranslateContext& ctx) {
   int next = 0;
   for (size_t i = 0; i < dims_a.size(); ++i) {
     char c = Letter(next++);
-    sub_a[dims_a[i]] = c;
-    sub_b[dims_b[i]] = c;
+    int64_t da = dims_a[i], db = dims_b[i];  // a 0-d operand still passes 0
+    if (da < 0 || da >= rank_a || db < 0 || db >= rank_b) return ctx.Invalid("dim out of range");
+    sub_a[da] = c;
+    sub_b[db] = c;
   }
   for (char& c : sub_a) {
     if (c == ' ') out.push_back(c = Letter(next++));

@@ -27,11 +27,6 @@ absl::StatusOr<std::vector<int64_t>> ExpandSpatial(const TranslateContext& ctx,
 
 }  // namespace
 
-int64_t NormalizeAxis(int64_t axis, int64_t rank) {
-  int64_t r = rank == 0 ? 1 : rank;
-  return axis < 0 ? axis + r : axis;
-}
-
 absl::StatusOr<int64_t> CheckedAxis(int64_t axis, int64_t rank, absl::string_view what) {
   const int64_t r = rank <= 0 ? 1 : rank;
   if (axis < -r || axis >= r) {
@@ -55,6 +50,27 @@ absl::StatusOr<std::vector<int64_t>> CheckedAxes(const std::vector<int64_t>& axe
     out.push_back(a);
   }
   return out;
+}
+
+absl::StatusOr<int64_t> CheckedAxis(const TranslateContext& ctx, absl::string_view arg,
+                                    int64_t axis, int64_t rank) {
+  absl::StatusOr<int64_t> checked = CheckedAxis(axis, rank, arg);
+  if (!checked.ok()) return ctx.Invalid(checked.status().message());
+  return checked;
+}
+
+absl::StatusOr<std::vector<int64_t>> CheckedAxes(const TranslateContext& ctx,
+                                                 absl::string_view arg,
+                                                 const std::vector<int64_t>& axes, int64_t rank) {
+  absl::StatusOr<std::vector<int64_t>> checked = CheckedAxes(axes, rank, arg);
+  if (!checked.ok()) return ctx.Invalid(checked.status().message());
+  return checked;
+}
+
+absl::StatusOr<int64_t> AxisArg(const TranslateContext& ctx, absl::string_view arg,
+                                int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, ctx.Int(arg));
+  return CheckedAxis(ctx, arg, axis, rank);
 }
 
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,

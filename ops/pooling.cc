@@ -27,6 +27,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
+#include "core/checked_math.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
@@ -121,17 +122,24 @@ absl::Status ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_
   bool differs = false;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t size = (*dims)[i], p = a.pads[i], s = a.strides[i];
+    // Checked by ReadPoolAttrs: kernel, stride, dilation in [1, 2^31], 0 <= p <= window / 2.
     const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
-    const int64_t span = size + 2 * p - window;
-    if (span < 0 || s <= 0) return absl::OkStatus();  // torch rejects these; ONNX reports them
+    std::optional<int64_t> padded = CheckedAdd(size, 2 * p);
+    if (!padded.has_value()) return absl::OkStatus();  // leave ceil_mode set; nothing folded
+    const int64_t span = *padded - window;
+    if (span < 0 || s <= 0) return absl::OkStatus();  // torch rejects these; let ONNX report them
     const int64_t floor_out = span / s + 1;
-    int64_t ceil_out = (span + s - 1) / s + 1;
+    // ceil(span / s) + 1, without span + s - 1
+    int64_t ceil_out = span / s + (span % s != 0 ? 1 : 0) + 1;
     // torch: the last window must start inside the input or the left padding.
-    if ((ceil_out - 1) * s >= size + p) --ceil_out;
+    // (ceil_out - 1) * s <= span + s - 1 < padded + s: may exceed int64.
+    std::optional<int64_t> last_start = CheckedMul(ceil_out - 1, s);
+    if (!last_start.has_value()) return absl::OkStatus();
+    if (*last_start >= size + p) --ceil_out;
     torch_out[i] = ceil_out;
     if (ceil_out != floor_out) {
       differs = true;
-      extra[i] = (ceil_out - 1) * s + window - (size + 2 * p);
+      extra[i] = (ceil_out - 1) * s + window - *padded;
     }
   }
   if (!differs) {

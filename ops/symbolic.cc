@@ -13,11 +13,13 @@
 // what export already guaranteed; they emit nothing, like torch.onnx, which
 // removes them before translating. Their functional forms return an effect
 // token that only orders other assertions: it becomes an empty constant.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
@@ -264,10 +266,8 @@ absl::Status AtenSymSizeInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
-  dim = NormalizeAxis(dim, rank);
-  if (dim < 0 || dim >= rank) {
-    return ctx.Invalid(absl::StrCat("dim ", dim, " is out of range for rank ", rank));
-  }
+  PT2ONNX_ASSIGN_OR_RETURN(dim, CheckedAxis(ctx, "dim", dim, rank));
+  if (dim >= rank) return ctx.Invalid("a 0-d tensor has no sizes");
   if (!meta->sizes[dim].is_symbolic) {
     return ctx.SetOutput(0, ctx.ConstantInt64(meta->sizes[dim].value));
   }
@@ -282,7 +282,10 @@ absl::Status AtenSymNumel(TranslateContext& ctx) {
   bool is_static = true;
   for (const pt2::SymInt& s : meta->sizes) {
     is_static = is_static && !s.is_symbolic;
-    numel *= s.value;
+    if (s.is_symbolic) continue;
+    std::optional<int64_t> product = CheckedMul(numel, s.value);
+    if (!product.has_value()) return ctx.Invalid("the element count overflows int64");
+    numel = *product;
   }
   if (is_static) return ctx.SetOutput(0, ctx.ConstantInt64(numel));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));

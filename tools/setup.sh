@@ -30,6 +30,8 @@ DEB_PACKAGES=(
   protobuf-compiler libprotobuf-dev googletest libgtest-dev rapidjson-dev
   emscripten python3-venv xz-utils
   chromium fonts-liberation
+  # --config=asan/ubsan use gcc's libasan/libubsan; --config=fuzz uses clang 14 and its libFuzzer.
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -194,14 +194,14 @@ std::vector<ErrorCase> ErrorCases() {
       {"tensordot_lengths_differ", tensordot({1, 2}, {1}), absl::StatusCode::kInvalidArgument,
        "different lengths"},
       {"tensordot_dim_out_of_range", tensordot({1, 3}, {1, 0}), absl::StatusCode::kInvalidArgument,
-       "dims_self of aten::tensordot"},
+       "dims_self: dimension"},
       {"tensordot_dim_repeated", tensordot({1, 2}, {0, 0}), absl::StatusCode::kInvalidArgument,
-       "dims_other of aten::tensordot"},
+       "dims_other: dimension"},
       {"vecdot_dim_out_of_range",
        One("v", {{"x", kF32, {3, 4}}, {"z", kF32, {3, 4}}}, "linalg_vecdot.default",
            {TensorArg("x", "x"), TensorArg("y", "z"), IntArg("dim", 2)}, {{"y", kF32, {3}}}, {})
            .program,
-       absl::StatusCode::kInvalidArgument, "dim of aten::linalg_vecdot"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"mm_complex",
        One("m", {c1, c2}, "mm.default", {TensorArg("self", "c"), TensorArg("mat2", "d")},
            {{"y", DataType::kComplex64, {3, 5}}}, {})

@@ -226,6 +226,8 @@ std::vector<ErrorCase> ErrorCases() {
   training.push_back(BoolArg("training", true));
   training.push_back(FloatArg("momentum", 0.1));
   training.push_back(FloatArg("eps", 1e-5));
+  std::vector<pt2::NamedArgument> training_bn = training;  // batch_norm also has cudnn_enabled
+  training_bn.push_back(BoolArg("cudnn_enabled", true));
   std::vector<pt2::NamedArgument> no_stats = BatchNormArgs(true, false);
   no_stats.push_back(BoolArg("training", false));
   no_stats.push_back(FloatArg("momentum", 0.1));
@@ -242,7 +244,7 @@ std::vector<ErrorCase> ErrorCases() {
            {}).program,
        absl::StatusCode::kUnimplemented, "re-export in eval mode"},
       {"batch_norm_training_with_running_stats",
-       One("t", {kX, kW, kB, kMean, kVar}, "batch_norm.default", training,
+       One("t", {kX, kW, kB, kMean, kVar}, "batch_norm.default", training_bn,
            {{"y", kF32, {2, 3, 4, 4}}}, {}).program,
        absl::StatusCode::kUnimplemented, "re-export in eval mode"},
       {"batch_norm_eval_without_running_stats",

@@ -175,23 +175,23 @@ std::vector<ErrorCase> ErrorCases() {
   return {
       {"sum_dim_out_of_range",
        Unary("s", x, "sum.dim_IntList", {IntsArg("dim", {2})}, {{"y", kF32, {2}}}, {}).program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"var_dim_repeated",
        Unary("v", x, "var.correction", {IntsArg("dim", {1, -1})}, {{"y", kF32, {2}}}, {}).program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"std_mean_dim_out_of_range",
        Unary("s", x, "std_mean.dim", {IntsArg("dim", {-3})},
              {{"y", kF32, {3}}, {"m", kF32, {3}}}, {})
            .program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"norm_dim_out_of_range",
        Unary("n", x, "norm.ScalarOpt_dim", {ScalarArg("p", 2), IntsArg("dim", {5})},
              {{"y", kF32, {2}}}, {})
            .program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"count_nonzero_dim_out_of_range",
        Unary("c", x, "count_nonzero.default", {IntArg("dim", 2)}, {{"y", kI64, {2}}}, {}).program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
       {"max_dim_out_of_range",
        Unary("m", x, "max.dim", {IntArg("dim", 2)}, {{"v", kF32, {2}}, {"i", kI64, {2}}}, {})
            .program,
@@ -203,7 +203,7 @@ std::vector<ErrorCase> ErrorCases() {
        Unary("a", {"b", kBool, {2, 3}}, "all.dims", {IntsArg("dim", {0, 4})}, {{"y", kBool, {}}},
              {})
            .program,
-       absl::StatusCode::kInvalidArgument, "reduction dim: dimension"},
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
   };
 }
 

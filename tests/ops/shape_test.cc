@@ -313,7 +313,7 @@ std::vector<ErrorCase> ErrorCases() {
   };
   return {
       {"unfold_dimension_out_of_range", unfold(2, 2, 1, x), absl::StatusCode::kInvalidArgument,
-       "dimension of aten::unfold"},
+       "dimension: dimension 2 is out of range"},
       {"unfold_size_exceeds_dim", unfold(1, 11, 1, x), absl::StatusCode::kInvalidArgument,
        "unfold size 11 exceeds the dimension's size 10"},
       {"unfold_step_zero", unfold(1, 2, 0, x), absl::StatusCode::kInvalidArgument,
