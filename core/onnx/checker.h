@@ -23,7 +23,8 @@ absl::Status CheckModel(::onnx::ModelProto& model);
 // A quick structural check the CLI runs on every result: each ai.onnx node
 // names an operator that exists at the model's opset (capped at
 // CheckerMaxOpset()) and has an input and output count its schema allows.
-// Internal error naming the first offending node.
+// Above CheckerMaxOpset(), operators the library does not know yet are
+// skipped. Internal error naming the first offending node.
 absl::Status CheckArity(const ir::Model& model);
 
 // Strict ONNX shape inference over the model (weights reduced to their

@@ -81,6 +81,31 @@ std::string Prop(const google::protobuf::RepeatedPtrField<::onnx::StringStringEn
   return "<missing>";
 }
 
+ir::Model OneNodeModel(int opset, std::string op_type, std::vector<std::string> inputs) {
+  ir::Model model;
+  model.opset_imports = {{"", opset}};
+  AddNode(model.graph, "n", std::move(op_type), std::move(inputs), {"y"});
+  return model;
+}
+
+TEST(CheckArityTest, NamesUnknownOperatorsAndWrongInputCounts) {
+  EXPECT_TRUE(CheckArity(OneNodeModel(20, "Relu", {"x"})).ok());
+  absl::Status unknown = CheckArity(OneNodeModel(20, "NoSuchOp", {"x"}));
+  EXPECT_EQ(unknown.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(unknown.message().find("ONNX has no operator NoSuchOp at opset 20"), std::string::npos);
+  absl::Status arity = CheckArity(OneNodeModel(20, "Relu", {"x", "z"}));
+  EXPECT_NE(arity.message().find("(Relu) has 2 inputs"), std::string::npos) << arity;
+}
+
+// Operators newer than the onnx library (RMSNormalization-23) are skipped
+// above its opset; the ones it knows are still checked there.
+TEST(CheckArityTest, SkipsOperatorsNewerThanTheLibrary) {
+  ASSERT_LT(CheckerMaxOpset(), 23);
+  EXPECT_TRUE(CheckArity(OneNodeModel(23, "RMSNormalization", {"x", "scale"})).ok());
+  EXPECT_FALSE(CheckArity(OneNodeModel(23, "Relu", {"x", "z"})).ok());
+  EXPECT_FALSE(CheckArity(OneNodeModel(CheckerMaxOpset(), "RMSNormalization", {"x"})).ok());
+}
+
 TEST(WriteModelTest, InlineBytesParseToToModelProto) {
   Weights weights;
   const ir::Model model = SmallModel(weights);
