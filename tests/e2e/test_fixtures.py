@@ -37,7 +37,24 @@ OPSET_LIMITS = FIXTURES / "opset_limits.json"
 UNPROVEN_LIST = FIXTURES / "unproven_ops.txt"
 
 
+def torch_onnx_verdicts() -> dict:
+    """Real-model fixture id -> "torch_onnx_wrong" / "torch_onnx_fails" where torch.onnx, run on
+    the same model.pt2 (tests/fixtures/models/zoo_record.json), gives other numbers than eager
+    torch or fails, while pt2onnx is expected to match: the test's name says so."""
+    record = json.loads((FIXTURES / "models" / "zoo_record.json").read_text())
+    models = record["models"]
+    verdicts = {}
+    for entry in (models.values() if isinstance(models, dict) else models):
+        theirs = entry.get("torch_onnx", {})
+        if not theirs.get("converts", True):
+            verdicts["models/" + entry["name"]] = "torch_onnx_fails"
+        elif theirs.get("matches") is False:
+            verdicts["models/" + entry["name"]] = "torch_onnx_wrong"
+    return verdicts
+
+
 def positive_fixtures():
+    verdicts = torch_onnx_verdicts()
     cases = []
     for meta_path in sorted(FIXTURES.glob("**/meta.json")):
         meta = json.loads(meta_path.read_text())
@@ -48,7 +65,9 @@ def positive_fixtures():
         # "blocked_by"; strict, so the mark must go once they land.
         blocked = meta.get("blocked_by", [])
         marks = [pytest.mark.xfail(strict=True, reason="unsupported operators: " + ", ".join(blocked))] if blocked else []
-        cases.append(pytest.param(folder, id=str(folder.relative_to(FIXTURES)), marks=marks))
+        name = str(folder.relative_to(FIXTURES))
+        case_id = f"{name}-{verdicts[name]}" if name in verdicts else name
+        cases.append(pytest.param(folder, id=case_id, marks=marks))
     return cases
 
 
