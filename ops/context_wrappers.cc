@@ -41,23 +41,6 @@ std::string ValueName(const Argument& a) {
   return "";
 }
 
-// Applies `f` to every value name an argument reads or defines. Subgraph
-// arguments are closed scopes and are left alone.
-void ForEachName(Argument& a, const std::function<void(std::string&)>& f) {
-  if (a.kind == Kind::kTensor || (a.kind == Kind::kOptionalTensor && a.b)) f(a.name);
-  for (std::string& n : a.names) f(n);
-  for (auto& n : a.optional_names) {
-    if (n.has_value()) f(*n);
-  }
-  if (a.sym.is_name) f(a.sym.name);
-  for (pt2::SymArg& s : a.syms) {
-    if (s.is_name) f(s.name);
-  }
-  for (auto& list : a.nested_names) {
-    for (std::string& n : list) f(n);
-  }
-  for (auto& [key, value] : a.named) ForEachName(value, f);
-}
 
 // Every value name `graph` defines or reads at its top level.
 void CollectNames(const pt2::Graph& graph, absl::flat_hash_set<std::string>& names) {
@@ -67,7 +50,9 @@ void CollectNames(const pt2::Graph& graph, absl::flat_hash_set<std::string>& nam
   for (const auto& [name, v] : graph.sym_float_values) names.insert(name);
   for (const pt2::Node& node : graph.nodes) {
     names.insert(node.name);
-    for (Argument out : node.outputs) ForEachName(out, [&](std::string& n) { names.insert(n); });
+    for (Argument out : node.outputs) {
+      pt2::ForEachValueName(out, [&](std::string& n) { names.insert(n); });
+    }
   }
 }
 
@@ -182,8 +167,8 @@ class Inliner {
       n = it->second;
     };
     for (pt2::Node& inner : body.nodes) {
-      for (pt2::NamedArgument& a : inner.inputs) ForEachName(a.arg, map_name);
-      for (Argument& out : inner.outputs) ForEachName(out, map_name);
+      for (pt2::NamedArgument& a : inner.inputs) pt2::ForEachValueName(a.arg, map_name);
+      for (Argument& out : inner.outputs) pt2::ForEachValueName(out, map_name);
       if (!inner.name.empty()) inner.name = Fresh(prefix, inner.name);
       graph_.nodes.push_back(std::move(inner));
     }

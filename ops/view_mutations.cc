@@ -70,22 +70,6 @@ bool IsInPlaceKey(absl::string_view key) {
   return !name.empty() && name.back() == '_' && !absl::StartsWith(name, "__");
 }
 
-// Every value name an argument reads (subgraphs are closed scopes).
-void ForEachName(Argument& a, const std::function<void(std::string&)>& f) {
-  if (a.kind == Kind::kTensor || (a.kind == Kind::kOptionalTensor && a.b)) f(a.name);
-  for (std::string& n : a.names) f(n);
-  for (auto& n : a.optional_names) {
-    if (n.has_value()) f(*n);
-  }
-  if (a.sym.is_name) f(a.sym.name);
-  for (pt2::SymArg& s : a.syms) {
-    if (s.is_name) f(s.name);
-  }
-  for (auto& list : a.nested_names) {
-    for (std::string& n : list) f(n);
-  }
-  for (auto& [key, value] : a.named) ForEachName(value, f);
-}
 
 std::string TensorInput(const pt2::Node& node, absl::string_view arg) {
   for (const pt2::NamedArgument& a : node.inputs) {
@@ -112,12 +96,14 @@ class Rewriter {
     for (size_t i = 0; i < program.graph.nodes.size(); ++i) {
       pt2::Node node = program.graph.nodes[i];
       for (pt2::NamedArgument& a : node.inputs) {
-        ForEachName(a.arg, [&](std::string& n) { last_read_[n] = i; });
+        pt2::ForEachValueName(a.arg, [&](std::string& n) { last_read_[n] = i; });
       }
-      for (Argument out : node.outputs) ForEachName(out, [&](std::string& n) { taken_.insert(n); });
+      for (Argument out : node.outputs) {
+        pt2::ForEachValueName(out, [&](std::string& n) { taken_.insert(n); });
+      }
     }
     for (Argument out : program.graph.outputs) {
-      ForEachName(out, [&](std::string& n) { last_read_[n] = kAtEnd; });
+      pt2::ForEachValueName(out, [&](std::string& n) { last_read_[n] = kAtEnd; });
     }
     for (const auto& [name, meta] : program.graph.tensor_values) taken_.insert(name);
   }
@@ -127,7 +113,7 @@ class Rewriter {
     const std::vector<pt2::Node>& original = in_.graph.nodes;
     for (size_t i = 0; i < original.size(); ++i) {
       pt2::Node node = original[i];
-      for (pt2::NamedArgument& a : node.inputs) ForEachName(a.arg, resolve_);
+      for (pt2::NamedArgument& a : node.inputs) pt2::ForEachValueName(a.arg, resolve_);
       std::string key = TargetToKey(node.target);
       std::string self = TensorInput(original[i], "self");
       std::string result = FirstTensorOutput(original[i]);
@@ -144,8 +130,10 @@ class Rewriter {
       PT2ONNX_RETURN_IF_ERROR(WriteBack(self, result.empty() ? self : result, i, nodes));
     }
     out_.graph.nodes = std::move(nodes);
-    for (Argument& out : out_.graph.outputs) ForEachName(out, resolve_);
-    for (pt2::OutputSpec& spec : out_.signature.output_specs) ForEachName(spec.arg, resolve_);
+    for (Argument& out : out_.graph.outputs) pt2::ForEachValueName(out, resolve_);
+    for (pt2::OutputSpec& spec : out_.signature.output_specs) {
+      pt2::ForEachValueName(spec.arg, resolve_);
+    }
     return std::move(out_);
   }
 
@@ -245,7 +233,7 @@ class Rewriter {
       scatter.inputs = {self, src};
       for (pt2::NamedArgument a : view_node.inputs) {
         if (a.name == "self") continue;
-        ForEachName(a.arg, resolve_);
+        pt2::ForEachValueName(a.arg, resolve_);
         scatter.inputs.push_back(std::move(a));
       }
       Argument out;

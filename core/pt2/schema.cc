@@ -47,4 +47,21 @@ const char* OutputKindName(OutputSpec::Kind kind) {
   return "UNKNOWN";
 }
 
+void ForEachValueName(Argument& a, const std::function<void(std::string&)>& f) {
+  using Kind = Argument::Kind;
+  if (a.kind == Kind::kTensor || (a.kind == Kind::kOptionalTensor && a.b)) f(a.name);
+  for (std::string& n : a.names) f(n);
+  for (auto& n : a.optional_names) {
+    if (n.has_value()) f(*n);
+  }
+  if (a.sym.is_name) f(a.sym.name);
+  for (SymArg& s : a.syms) {
+    if (s.is_name) f(s.name);
+  }
+  for (auto& list : a.nested_names) {
+    for (std::string& n : list) f(n);
+  }
+  for (auto& [key, value] : a.named) ForEachValueName(value, f);
+}
+
 }  // namespace pt2onnx::pt2

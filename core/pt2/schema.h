@@ -12,6 +12,7 @@
 #define PT2ONNX_CORE_PT2_SCHEMA_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -117,6 +118,11 @@ struct Argument {
   std::vector<std::vector<std::string>> nested_names;
   std::vector<std::pair<std::string, Argument>> named;
 };
+
+// Applies `f` to every value name `a` reads or defines (tensors, optional
+// tensors, symbolic ints, nested lists and named entries). Subgraph arguments
+// are closed scopes and are left alone.
+void ForEachValueName(Argument& a, const std::function<void(std::string&)>& f);
 
 enum class ArgumentKind { kUnknown = 0, kPositional = 1, kKeyword = 2 };
 
