@@ -106,11 +106,12 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     step.op_type = node.op_type;
     step.inputs = in_slots;
     step.outputs = out_slots;
+    bool accelerated = false;
     if (options.accelerate) {
       auto fast = CreateAcceleratedKernel(info);
       if (!fast.ok()) return NodeError(node.name, node.op_type, fast.status());
       step.kernel = std::move(*fast);
-      if (step.kernel != nullptr) ++s.accelerated_nodes_;
+      accelerated = step.kernel != nullptr;
     }
     const KernelRegistration* reg = FindKernel(node.op_type);
     step.half_mode = reg->half_mode;  // accelerated kernels take float32, like the portable ones
@@ -119,6 +120,22 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       if (!kernel.ok()) return NodeError(node.name, node.op_type, kernel.status());
       step.kernel = std::move(*kernel);
     }
+    // A node of constants only (e.g. Transpose of a weight) runs once here,
+    // so the nodes reading it see a constant and can pre-pack it.
+    bool foldable = !in_slots.empty();
+    for (size_t i = 0; i < in_slots.size(); ++i) {
+      if (in_slots[i] >= 0 && (const_inputs[i] == nullptr || IsHalf(const_inputs[i]->dtype()))) foldable = false;
+    }
+    if (foldable) {
+      KernelContext ctx(const_inputs, out_slots.size(), nullptr, options.threadpool);
+      absl::Status folded = step.kernel->Run(ctx);
+      if (!folded.ok()) return NodeError(node.name, node.op_type, folded);
+      for (size_t i = 0; i < out_slots.size(); ++i) {
+        if (out_slots[i] >= 0) constants[out_slots[i]] = std::move(ctx.outputs()[i]);
+      }
+      continue;
+    }
+    if (accelerated) ++s.accelerated_nodes_;
     s.steps_.push_back(std::move(step));
   }
   for (const ir::ValueInfo& out : g.outputs) {
