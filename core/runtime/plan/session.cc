@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "core/runtime/kernels/accelerated.h"
 #include "core/runtime/kernels/registry.h"
+#include "core/runtime/plan/fold_batchnorm.h"
 #include "core/runtime/tensor/convert.h"
 
 namespace pt2onnx::runtime {
@@ -27,7 +28,10 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
   std::unique_ptr<Session> session(new Session());
   Session& s = *session;
   s.options_ = options;
-  const ir::Graph& g = model.graph;
+  // The accelerated plan folds Conv -> BatchNormalization; the portable one
+  // runs the graph as written (the reference).
+  const ir::Graph folded = options.accelerate ? FoldConvBatchNorm(model.graph) : ir::Graph();
+  const ir::Graph& g = options.accelerate ? folded : model.graph;
   const int64_t opset = model.OnnxOpset();
   std::map<std::string, int> slot;
   auto define = [&](const std::string& name) -> absl::StatusOr<int> {
