@@ -48,6 +48,7 @@ class ReshapeKernel : public OpKernel {
       } else if (dims[i] < 0) {
         return absl::InvalidArgumentError(absl::StrCat("Reshape: invalid dim ", dims[i]));
       } else {
+        if (dims[i] > 0 && known > INT64_MAX / dims[i]) return absl::InvalidArgumentError("Reshape: shape too large");
         known *= dims[i];
       }
     }
@@ -183,7 +184,9 @@ class TileKernel : public OpKernel {
     }
     Dims dims(x.rank());
     for (int64_t i = 0; i < x.rank(); ++i) {
-      if ((*repeats)[i] < 0) return absl::InvalidArgumentError("Tile: negative repeat");
+      if ((*repeats)[i] < 0 || (x.dim(i) > 0 && (*repeats)[i] > (int64_t{1} << 40) / x.dim(i))) {
+        return absl::InvalidArgumentError("Tile: repeat negative or too large");
+      }
       dims[i] = x.dim(i) * (*repeats)[i];
     }
     auto out = ctx.AllocateOutput(0, x.dtype(), dims);
