@@ -2,8 +2,8 @@
 .onnx files, 1 and 2 threads, median of N runs after 3 warm-up runs each. Figures, not a test.
 
     bazel build //native:pt2onnx //native:onnxrun
-    /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py /tmp/bench   # optional, needs torch
-    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--extra /tmp/bench]
+    /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py OUT_DIR   # optional, needs torch
+    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--extra OUT_DIR]
 
 Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
 Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
