@@ -48,7 +48,7 @@ fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly: core and ops tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/...
+  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/... //tests/runtime/...
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
