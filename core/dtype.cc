@@ -26,8 +26,8 @@ constexpr DtypeInfo kDtypes[] = {
     {DataType::kBool, 1, "bool", "BoolStorage", 12},
     {DataType::kFloat16, 2, "float16", "HalfStorage", 6},
     {DataType::kDouble, 8, "float64", "DoubleStorage", 8},
-    {DataType::kUint32, 4, "uint32", "", -1},
-    {DataType::kUint64, 8, "uint64", "", -1},
+    {DataType::kUint32, 4, "uint32", "", 34},
+    {DataType::kUint64, 8, "uint64", "", 35},
     {DataType::kComplex64, 8, "complex64", "ComplexFloatStorage", 10},
     {DataType::kComplex128, 16, "complex128", "ComplexDoubleStorage", 11},
     {DataType::kBFloat16, 2, "bfloat16", "BFloat16Storage", 13},
@@ -94,8 +94,9 @@ bool IsComplex(DataType dtype) {
 }
 
 absl::StatusOr<DataType> FromTorchScalarType(int64_t code) {
+  // -1 marks rows with no serialized code; it must never match a file's -1.
   for (const DtypeInfo& info : kDtypes) {
-    if (info.torch_code == code) return info.dtype;
+    if (code >= 0 && info.torch_code == code) return info.dtype;
   }
   if (code == 9) {
     return absl::UnimplementedError(

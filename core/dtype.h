@@ -50,7 +50,8 @@ bool IsInteger(DataType dtype);  // signed or unsigned, not bool
 bool IsComplex(DataType dtype);
 
 // Maps torch.export's serialized ScalarType (torch/_export/serde/schema.py:
-// BYTE=1 ... FLOAT=7, BOOL=12, BFLOAT16=13, UINT16=28, FLOAT8* = 29..32).
+// BYTE=1 ... FLOAT=7, BOOL=12, BFLOAT16=13, UINT16=28, FLOAT8* = 29..32,
+// UINT32=34, UINT64=35).
 // Unknown or unsupported codes give InvalidArgument naming the code.
 absl::StatusOr<DataType> FromTorchScalarType(int64_t code);
 

@@ -37,13 +37,17 @@ std::string UsageText() {
       "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
       "  --model NAME             program to convert in a multi-model archive\n"
       "  --no-optimize            skip the graph optimizations\n"
+      "  --no-crc                 skip the CRC-32 check of the weights (the program JSON and\n"
+      "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
       "                           inference (opsets <= 22)\n"
       "  --list-ops               print the supported ATen operators and exit\n"
       "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
       "                           with their symbolic dims and ranges, symbols in input order,\n"
       "                           operators (unsupported ones marked), weights, layout\n"
-      "  --json                   with --inspect: print JSON (what the JS inspect() returns)\n"
+      "  --json                   with --inspect: print JSON (what the JS inspect() returns);\n"
+      "                           converting: print a one-line JSON record of the run on\n"
+      "                           stdout, also on failure (code, message, unsupported ops)\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -120,6 +124,8 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.model_name = *v;
     } else if (name == "--no-optimize") {
       flags.optimize = false;
+    } else if (name == "--no-crc") {
+      flags.verify_crc = false;
     } else if (name == "--check") {
       flags.check = true;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
@@ -132,9 +138,6 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
   }
   if (flags.help || flags.version || flags.list_ops) return flags;
-  if (flags.json && !flags.inspect) {
-    return absl::InvalidArgumentError("--json goes with --inspect (pt2onnx MODEL.pt2 --inspect --json)");
-  }
   if (flags.input.empty()) {
     return absl::InvalidArgumentError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   }

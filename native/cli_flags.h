@@ -24,13 +24,14 @@ struct CliFlags {
   std::map<std::string, std::string> dim_names;
   std::string model_name;
   bool optimize = true;
+  bool verify_crc = true;  // of the weights too (--no-crc: program and pickles only)
   bool check = false;
   bool quiet = false;
   bool help = false;
   bool version = false;
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
-  bool json = false;     // --inspect prints JSON
+  bool json = false;     // JSON on stdout: the inspection, or a conversion's record
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

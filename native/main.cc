@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
 #include "native/inspect_command.h"
+#include "native/json_record.h"
 #include "native/mapped_file.h"
 #include "ops/registry.h"
 
@@ -86,11 +89,16 @@ int Run(const CliFlags& flags) {
   auto log = [&](const std::string& line) {
     if (!flags.quiet) std::fprintf(stderr, "[%6.2fs] %s\n", clock.Seconds(), line.c_str());
   };
+  // --json: one record on stdout for the run, success or failure (json_record.h).
+  auto fail = [&](int code, const absl::Status& status) {
+    if (flags.json) std::fputs(FailureRecord(flags.input, code, status, clock.Seconds()).c_str(), stdout);
+    return Fail(code, status);
+  };
   std::string input = ResolvePath(flags.input);
   std::string output = ResolvePath(flags.output);
 
   absl::StatusOr<MappedFile> file = MappedFile::Open(input);
-  if (!file.ok()) return Fail(kExitIo, file.status());
+  if (!file.ok()) return fail(kExitIo, file.status());
   log(absl::StrCat("reading ", flags.input, " (", HumanBytes(file->bytes().size()), ")"));
 
   ConvertOptions options;
@@ -99,16 +107,26 @@ int Run(const CliFlags& flags) {
   options.translate.output_names = flags.output_names;
   options.translate.dim_names = flags.dim_names;
   options.optimize = flags.optimize;
+  options.verify_weight_crc = flags.verify_crc;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
   };
   absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
-  if (!conversion.ok()) return Fail(ExitCodeForConversion(conversion.status()), conversion.status());
+  if (!conversion.ok()) return fail(ExitCodeForConversion(conversion.status()), conversion.status());
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
   log(TranslatedLine(summary));
   if (!summary.symbolic_dims.empty()) log(SymbolicDimsLine(summary));
+  // Always on (cheap): operator names and input/output counts per ONNX schema.
+  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
+    return Fail(kExitInternal, arity);
+  }
+  // Shapes and dtypes declared from the file's metadata must match what the
+  // operators compute; a hostile file can make them disagree.
+  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    return Fail(kExitInvalidInput, shapes);
+  }
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {
@@ -117,7 +135,7 @@ int Run(const CliFlags& flags) {
     } else {
       ::onnx::ModelProto proto = onnx_writer::ToModelProto(conversion->model);
       absl::Status checked = onnx_writer::CheckModel(proto);
-      if (!checked.ok()) return Fail(kExitInternal, checked);
+      if (!checked.ok()) return fail(kExitInternal, checked);
       log("ONNX checker and shape inference: ok");
     }
   }
@@ -129,16 +147,16 @@ int Run(const CliFlags& flags) {
       : flags.external == CliFlags::External::kNever ? ExternalData::kNever
                                                       : ExternalData::kAuto,
       output);
-  if (!plan.ok()) return Fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
+  if (!plan.ok()) return fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
   const bool external = plan->external;
 
   absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
-  if (!model_file.ok()) return Fail(kExitIo, model_file.status());
+  if (!model_file.ok()) return fail(kExitIo, model_file.status());
   std::unique_ptr<AtomicFile> data_file;
   if (external) {
     absl::StatusOr<std::unique_ptr<AtomicFile>> created =
         AtomicFile::Create(absl::StrCat(output, ".data"));
-    if (!created.ok()) return Fail(kExitIo, created.status());
+    if (!created.ok()) return fail(kExitIo, created.status());
     data_file = *std::move(created);
   }
   log(absl::StrCat("writing ", flags.output, external ? " (+ external data)" : ""));
@@ -153,16 +171,22 @@ int Run(const CliFlags& flags) {
   if (report && data_file == nullptr) model_sink = &progress_sink;
   absl::StatusOr<onnx_writer::WriteSummary> written =
       onnx_writer::WriteModel(conversion->model, plan->write, *model_sink, data_sink);
-  if (!written.ok()) return Fail(kExitIo, written.status());
+  if (!written.ok()) return fail(kExitIo, written.status());
   if (data_file != nullptr) {
     absl::Status committed = data_file->Commit();
-    if (!committed.ok()) return Fail(kExitIo, committed);
+    if (!committed.ok()) return fail(kExitIo, committed);
   }
   absl::Status committed = (*model_file)->Commit();
-  if (!committed.ok()) return Fail(kExitIo, committed);
+  if (!committed.ok()) return fail(kExitIo, committed);
 
   log(WroteLine(flags.output, *written, flags.opset, summary));
   if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(summary).c_str());
+  if (flags.json) {
+    WrittenFiles files{flags.output, external ? absl::StrCat(flags.output, ".data") : "",
+                       written->model_bytes, written->external_bytes};
+    std::fputs(SuccessRecord(flags.input, files, flags.opset, summary, conversion->warnings,
+                             clock.Seconds()).c_str(), stdout);
+  }
   return kExitOk;
 }
 
@@ -192,6 +216,18 @@ int main(int argc, char** argv) {
     }
     return kExitOk;
   }
-  if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
-  return Run(*flags);
+  InstallOutputSignalHandlers();
+  // The last line of defence: an allocation or a dependency that throws is
+  // reported as an internal error (exit 1), never an abort. Temporaries are
+  // deleted by the unwinding AtomicFile destructors.
+  try {
+    if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
+    return Run(*flags);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "pt2onnx: error: out of memory while converting '%s'\n",
+                 flags->input.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pt2onnx: error: internal error: %s\n", e.what());
+  }
+  return kExitInternal;
 }

@@ -237,7 +237,14 @@ absl::Status AtenSoftshrink(TranslateContext& ctx) { return Shrink(ctx, true); }
 // aten::glu(Tensor self, int dim=-1) -> Tensor
 absl::Status AtenGlu(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  const int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  if (rank == 0) return ctx.Invalid("glu does not support 0-d tensors");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", rank));
+  if (!meta->sizes[dim].is_symbolic && meta->sizes[dim].value % 2 != 0) {
+    return ctx.Invalid(absl::StrCat("glu halves dimension ", dim, ", whose size ",
+                                    meta->sizes[dim].value, " is odd"));
+  }
   std::vector<std::string> halves =
       ctx.AddNode("Split", {in.x},
                   {ir::Attribute::Int("axis", dim), ir::Attribute::Int("num_outputs", 2)}, 2);
@@ -249,8 +256,8 @@ absl::Status AtenGlu(TranslateContext& ctx) {
 // `op_type` over `dim` of x; a 0-d input is handled as a 1-element vector.
 absl::Status SoftmaxLike(TranslateContext& ctx, absl::string_view op_type,
                          const std::string& x) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", rank));
   if (rank == 0) {
     std::string y = ctx.Op(op_type, {Unsqueeze(ctx, x, {0})}, {ir::Attribute::Int("axis", 0)});
     return ctx.SetOutput(0, Squeeze(ctx, y, {0}));
@@ -288,8 +295,8 @@ absl::Status AtenLogSoftmax(TranslateContext& ctx) { return AtenLogSoftmaxInt(ct
 // aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
 absl::Status AtenSafeSoftmax(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, SoftmaxInput(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", rank));
   if (rank == 0) return SoftmaxLike(ctx, "Softmax", x);
   DataType dtype = ctx.OutputDtype(0);
   std::string softmax = ctx.Op("Softmax", {x}, {ir::Attribute::Int("axis", dim)});

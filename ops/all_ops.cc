@@ -8,18 +8,37 @@ OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
-  RegisterConversionOps(r);
+  RegisterBackwardOps(r);
+  RegisterBucketingOps(r);
   RegisterConvOps(r);
+  RegisterConvNormBackwardOps(r);
+  RegisterConversionOps(r);
   RegisterCreationOps(r);
+  RegisterCumulativeOps(r);
+  RegisterDataDependentOps(r);
+  RegisterDistanceOps(r);
+  RegisterDropoutOps(r);
   RegisterElementwiseOps(r);
+  RegisterEmbeddingBagOps(r);
+  RegisterEncodingOps(r);
+  RegisterFftOps(r);
   RegisterIndexingOps(r);
+  RegisterLinalgMoreOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterPoolingOps(r);
+  RegisterRandomOps(r);
   RegisterReductionOps(r);
+  RegisterResampleOps(r);
+  RegisterSamplingOps(r);
   RegisterShapeOps(r);
+  RegisterShapeMoreOps(r);
   RegisterSlicingOps(r);
+  RegisterSortingOps(r);
+  RegisterSpecialMathOps(r);
   RegisterSymbolicOps(r);
+  RegisterUniqueOps(r);
+  RegisterWeightNormOps(r);
   return r;
 }
 

@@ -17,6 +17,8 @@
 //   out    = softmax(scores, -1) @ v   rows with every entry masked give 0
 //                                      (torch's _safe_softmax), not NaN
 //
+// enable_gqa repeats each key/value head Hq/Hk times first (static heads).
+//
 // The causal mask is built from the runtime sizes L = q.size(-2) and
 // S = k.size(-2) (Trilu over ones(L, S), top-left aligned as torch's
 // ones(L, S).tril()), so symbolic sequence lengths work. ONNX's Attention
@@ -47,6 +49,41 @@ struct AttentionResult {
   std::string logsumexp;  // (N..., L) in float; empty unless requested
 };
 
+// enable_gqa: torch repeats each key/value head Hq/Hk times along dim -3
+// (repeat_interleave), so query head h reads key/value head h / (Hq/Hk).
+// Head counts must be static; equal counts need nothing.
+absl::StatusOr<std::string> RepeatKeyValueHeads(TranslateContext& ctx, absl::string_view arg,
+                                                const std::string& kv,
+                                                const pt2::TensorMeta* q_meta) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* kv_meta, ctx.InputMeta(arg));
+  const int64_t q_rank = static_cast<int64_t>(q_meta->sizes.size());
+  const int64_t rank = static_cast<int64_t>(kv_meta->sizes.size());
+  if (q_rank < 3 || rank != q_rank) {
+    return ctx.Invalid("enable_gqa=True needs query, key and value of equal rank >= 3");
+  }
+  const pt2::SymInt& hq = q_meta->sizes[q_rank - 3];
+  const pt2::SymInt& hk = kv_meta->sizes[rank - 3];
+  if (hq.is_symbolic || hk.is_symbolic) {
+    return ctx.Unsupported("enable_gqa=True with a symbolic number of heads");
+  }
+  if (hk.value <= 0 || hq.value % hk.value != 0) {
+    return ctx.Invalid(absl::StrCat("enable_gqa=True: ", hq.value, " query heads are not a "
+                                    "multiple of ", hk.value, " ", arg, " heads"));
+  }
+  if (hq.value == hk.value) return kv;
+  // (..., Hk, S, E) -> (..., Hk, G, S, E) -> (..., Hq, S, E)
+  std::string expanded = ctx.Op(
+      "Expand", {Unsqueeze(ctx, kv, {rank - 2}),
+                 ctx.Op("Concat", {ShapeSlice(ctx, kv, 0, rank - 2),
+                                   ctx.ConstantInt64s({hq.value / hk.value}),
+                                   ShapeSlice(ctx, kv, rank - 2, rank)},
+                        {ir::Attribute::Int("axis", 0)})});
+  return ctx.Op("Reshape", {expanded, ctx.Op("Concat", {ShapeSlice(ctx, kv, 0, rank - 3),
+                                                        ctx.ConstantInt64s({hq.value}),
+                                                        ShapeSlice(ctx, kv, rank - 2, rank)},
+                                             {ir::Attribute::Int("axis", 0)})});
+}
+
 // The decomposition in the file comment. `mask_arg` names the optional
 // mask/bias argument ("" for overloads without one).
 absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::string_view mask_arg,
@@ -70,14 +107,9 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
   PT2ONNX_ASSIGN_OR_RETURN(bool is_causal, ctx.Bool("is_causal"));
   if (ctx.Has("enable_gqa")) {
     PT2ONNX_ASSIGN_OR_RETURN(bool gqa, ctx.Bool("enable_gqa"));
-    PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* k_meta, ctx.InputMeta("key"));
-    const bool same_heads = q_rank >= 3 && k_rank == q_rank &&
-                            !q_meta->sizes[q_rank - 3].is_symbolic &&
-                            !k_meta->sizes[k_rank - 3].is_symbolic &&
-                            q_meta->sizes[q_rank - 3].value == k_meta->sizes[k_rank - 3].value;
-    if (gqa && !same_heads) {
-      return ctx.Unsupported("enable_gqa=True with fewer key/value heads than query heads; "
-                             "repeat key/value heads (repeat_interleave) before attention");
+    if (gqa) {
+      PT2ONNX_ASSIGN_OR_RETURN(k, RepeatKeyValueHeads(ctx, "key", k, q_meta));
+      PT2ONNX_ASSIGN_OR_RETURN(v, RepeatKeyValueHeads(ctx, "value", v, q_meta));
     }
   }
 
@@ -107,7 +139,6 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
   const bool has_mask = !mask_arg.empty() && ctx.Has(mask_arg);
   if (is_causal && has_mask) return ctx.Invalid("is_causal=True together with an attention mask");
   std::string neg_inf = ctx.ConstantScalar(dtype, -INFINITY);
-  bool guard_nan = false;
   if (is_causal) {
     std::string size = ctx.Op("Concat", {ShapeSlice(ctx, q, q_rank - 2, q_rank - 1),
                                          ShapeSlice(ctx, k, k_rank - 2, k_rank - 1)},
@@ -121,26 +152,52 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
     PT2ONNX_ASSIGN_OR_RETURN(DataType mask_dtype, ctx.InputDtype(mask_arg));
     if (mask_dtype == DataType::kBool) {
       scores = ctx.Op("Where", {mask, scores, neg_inf});
-      guard_nan = true;
     } else {
       scores = ctx.Op("Add", {scores, ctx.CastTo(mask, mask_dtype, dtype)});
     }
   }
   std::string weights = ctx.Op("Softmax", {scores}, {ir::Attribute::Int("axis", -1)});
-  if (guard_nan) {
-    // Fully masked rows: softmax over all -inf is NaN; torch returns 0.
-    std::string zero = ctx.ConstantScalar(dtype, 0.0);
-    weights = ctx.Op("Where", {ctx.Op("IsNaN", {weights}), zero, weights});
+  std::string masked_row;  // bool (..., L, 1): every score -inf
+  if (has_mask) {
+    // Fully masked rows: softmax over all -inf is NaN; torch (_safe_softmax,
+    // and its fused kernels) gives 0, for bool and additive float masks.
+    // IsInf takes 16-bit floats only from opset 20.
+    std::string s32 = ctx.opset() < 20 && ElementSize(dtype) == 2
+                          ? ctx.CastTo(scores, dtype, DataType::kFloat)
+                          : scores;
+    std::string is_neg_inf =
+        ctx.CastTo(ctx.Op("IsInf", {s32}, {ir::Attribute::Int("detect_positive", 0)}),
+                   DataType::kBool, DataType::kInt32);
+    masked_row = ctx.CastTo(ctx.Op("ReduceMin", {is_neg_inf, ctx.ConstantInt64s({-1})},
+                                   {ir::Attribute::Int("keepdims", 1)}),
+                            DataType::kInt32, DataType::kBool);
+    weights = ctx.Op("Where", {masked_row, ctx.ConstantScalar(dtype, 0.0), weights});
   }
   AttentionResult result;
   result.out = ctx.Op("MatMul", {weights, v});
   if (want_logsumexp) {
-    result.logsumexp = ctx.CastTo(
-        ctx.Op("ReduceLogSumExp", {scores, ctx.ConstantInt64s({-1})},
-               {ir::Attribute::Int("keepdims", 0)}),
-        dtype, DataType::kFloat);
+    std::string lse = ctx.Op("ReduceLogSumExp", {scores, ctx.ConstantInt64s({-1})},
+                             {ir::Attribute::Int("keepdims", has_mask ? 1 : 0)});
+    if (has_mask) {
+      // torch's CPU flash kernel reports 0 for a fully masked row.
+      lse = ctx.Op("Squeeze",
+                   {ctx.Op("Where", {masked_row, ctx.ConstantScalar(dtype, 0.0), lse}),
+                    ctx.ConstantInt64s({-1})});
+    }
+    result.logsumexp = ctx.CastTo(lse, dtype, DataType::kFloat);
   }
   return result;
+}
+
+// Static size of dim `dim` (negative: from the back) of tensor `arg`.
+std::optional<int64_t> StaticDim(const TranslateContext& ctx, absl::string_view arg,
+                                 int64_t dim) {
+  absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
+  if (!meta.ok() || *meta == nullptr) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>((*meta)->sizes.size());
+  if (dim < 0) dim += rank;
+  if (dim < 0 || dim >= rank || (*meta)->sizes[dim].is_symbolic) return std::nullopt;
+  return (*meta)->sizes[dim].value;
 }
 
 // Outputs an overload cannot produce must be unread.
@@ -186,6 +243,18 @@ absl::Status AtenScaledDotProductFlashAttentionForCpu(TranslateContext& ctx) {
 //     Tensor debug_attn_mask)
 absl::Status AtenScaledDotProductFlashAttention(TranslateContext& ctx) {
   PT2ONNX_RETURN_IF_ERROR(RequireUnused(ctx, 2, 8));
+  // The CUDA flash kernel aligns its causal mask to the bottom-right corner
+  // when L != S (the other forms: top-left); equal static lengths agree.
+  PT2ONNX_ASSIGN_OR_RETURN(bool is_causal, ctx.Bool("is_causal"));
+  if (is_causal) {
+    std::optional<int64_t> l = StaticDim(ctx, "query", -2), s = StaticDim(ctx, "key", -2);
+    if (!l || !s || *l != *s) {
+      return ctx.Unsupported(
+          "is_causal=True with query and key lengths that are not equal static sizes (the "
+          "flash kernel aligns the causal mask bottom-right then); re-export with "
+          "F.scaled_dot_product_attention or an explicit mask");
+    }
+  }
   return EmitWithLogsumexp(ctx, "");
 }
 

@@ -13,6 +13,7 @@
 // Unbatched inputs (rank = weight rank - 1, accepted by conv1d/2d/3d) get a
 // leading batch dimension added and removed around the ONNX node.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -91,7 +92,46 @@ absl::StatusOr<ConvAttrs> CommonAttrs(const TranslateContext& ctx, int64_t n) {
   PT2ONNX_ASSIGN_OR_RETURN(attrs.strides, SpatialInts(ctx, "stride", n));
   PT2ONNX_ASSIGN_OR_RETURN(attrs.dilations, SpatialInts(ctx, "dilation", n));
   PT2ONNX_ASSIGN_OR_RETURN(attrs.groups, ctx.Int("groups"));
+  // torch's limits (check_shape_forward), bounded above so that the 'same'
+  // padding arithmetic cannot overflow.
+  constexpr int64_t kMax = int64_t{1} << 31;
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "stride", attrs.strides, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "dilation", attrs.dilations, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "groups", {attrs.groups}, 1, kMax));
   return attrs;
+}
+
+// Explicit int padding: torch rejects negative entries.
+absl::StatusOr<std::vector<int64_t>> IntPadding(const TranslateContext& ctx, int64_t n) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, SpatialInts(ctx, "padding", n));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "padding", padding, 0, int64_t{1} << 31));
+  return padding;
+}
+
+// torch requires 0 <= output_padding < max(stride, dilation) per dim; ONNX
+// Runtime also wants it below the stride. An output padding op that the end
+// padding p covers is the same as end padding p - op (both crop the full
+// transposed output to the same cells), which is how such dims are emitted.
+absl::Status CheckOutputPadding(const TranslateContext& ctx, ConvAttrs& attrs) {
+  const size_t n = attrs.output_padding.size();
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t op = attrs.output_padding[i];
+    const int64_t limit = std::max(attrs.strides[i], attrs.dilations[i]);
+    if (op < 0 || op >= limit) {
+      return ctx.Invalid(absl::StrCat("output_padding ", op, " should be in [0, ", limit,
+                                      "): smaller than the stride or the dilation (as torch)"));
+    }
+    if (op < attrs.strides[i]) continue;
+    if (attrs.pads[n + i] < op) {
+      return ctx.Unsupported(absl::StrCat(
+          "output_padding ", op, " not smaller than the stride ", attrs.strides[i],
+          " and larger than the padding ", attrs.pads[n + i],
+          " (ONNX Runtime's ConvTranspose rejects it)"));
+    }
+    attrs.pads[n + i] -= op;
+    attrs.output_padding[i] = 0;
+  }
+  return absl::OkStatus();
 }
 
 std::vector<int64_t> SymmetricPads(const std::vector<int64_t>& padding) {
@@ -115,7 +155,7 @@ absl::StatusOr<int64_t> SpatialRank(const TranslateContext& ctx) {
 absl::Status AtenConvNd(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t n, SpatialRank(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(ConvAttrs attrs, CommonAttrs(ctx, n));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, SpatialInts(ctx, "padding", n));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, IntPadding(ctx, n));
   attrs.pads = SymmetricPads(padding);
   return EmitConv(ctx, attrs);
 }
@@ -160,11 +200,12 @@ absl::Status AtenConvNdPadding(TranslateContext& ctx) {
 absl::Status AtenConvolution(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t n, SpatialRank(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(ConvAttrs attrs, CommonAttrs(ctx, n));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, SpatialInts(ctx, "padding", n));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, IntPadding(ctx, n));
   attrs.pads = SymmetricPads(padding);
   PT2ONNX_ASSIGN_OR_RETURN(attrs.transposed, ctx.Bool("transposed"));
   if (attrs.transposed) {
     PT2ONNX_ASSIGN_OR_RETURN(attrs.output_padding, SpatialInts(ctx, "output_padding", n));
+    PT2ONNX_RETURN_IF_ERROR(CheckOutputPadding(ctx, attrs));
   }
   return EmitConv(ctx, attrs);
 }
@@ -176,10 +217,11 @@ absl::Status AtenConvolution(TranslateContext& ctx) {
 absl::Status AtenConvTransposeNd(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t n, SpatialRank(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(ConvAttrs attrs, CommonAttrs(ctx, n));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, SpatialInts(ctx, "padding", n));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, IntPadding(ctx, n));
   attrs.pads = SymmetricPads(padding);
   attrs.transposed = true;
   PT2ONNX_ASSIGN_OR_RETURN(attrs.output_padding, SpatialInts(ctx, "output_padding", n));
+  PT2ONNX_RETURN_IF_ERROR(CheckOutputPadding(ctx, attrs));
   return EmitConv(ctx, attrs);
 }
 

@@ -2,7 +2,7 @@
 // -----------------------------------------------------------------------------
 // Dtype conversions, copies and identity-like ops: to/_to_copy/type_as,
 // clone/alias/detach/contiguous/lift_fresh_copy, and the functional copy and
-// fill (with their in-place twins copy_/fill_).
+// fill (with their in-place twins copy_/fill_), and item/_local_scalar_dense.
 //
 // A functional graph has no aliasing, so copies and views are the value
 // itself; only dtype changes (Cast) and broadcasts to self's shape (Expand)
@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/complex_layout.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
 #include "ops/registry.h"
@@ -26,6 +27,7 @@ namespace {
 // type_as); layout, device, memory format and copy flags have no ONNX meaning.
 absl::Status CastToOutput(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (IsComplex(dtype)) return BindRealAsComplex(ctx);  // ops/complex_layout.h
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
   return ctx.SetOutput(0, x);
 }
@@ -97,6 +99,34 @@ absl::Status AtenFill(TranslateContext& ctx) {
   return ExpandToSelf(ctx, value, nullptr);
 }
 
+// Tensor -> Python scalar (`x.item()`): the single element as a 0-d value in
+// the symbolic-scalar convention of symbolic.cc (SymInt INT64, SymFloat
+// FLOAT, SymBool BOOL).
+// aten::_local_scalar_dense(Tensor self) -> Scalar
+// aten::item(Tensor self) -> Scalar
+absl::Status AtenLocalScalarDense(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  bool single = true;
+  for (const pt2::SymInt& size : meta->sizes) {
+    if (size.is_symbolic || size.value != 1) single = false;
+  }
+  if (!single) {
+    return ctx.Invalid("a tensor with other than one element cannot be converted to a scalar");
+  }
+  if (ctx.num_outputs() != 1) return ctx.Invalid("expected one scalar result");
+  DataType to = DataType::kUndefined;
+  switch (ctx.node().outputs[0].kind) {
+    case pt2::Argument::Kind::kSymInt: to = DataType::kInt64; break;
+    case pt2::Argument::Kind::kSymFloat: to = DataType::kFloat; break;
+    case pt2::Argument::Kind::kSymBool: to = DataType::kBool; break;
+    default: return ctx.Unsupported("the result is not a symbolic int, float or bool");
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType from, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  std::string scalar = meta->sizes.empty() ? x : Reshape(ctx, x, {});
+  return ctx.SetOutput(0, ctx.CastTo(scalar, from, to));
+}
+
 }  // namespace
 
 void RegisterConversionOps(OpRegistry& r) {
@@ -115,6 +145,8 @@ void RegisterConversionOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::copy", "default", &AtenCopy);
   AddWithInPlace(r, "aten::fill", "Scalar", &AtenFill);
   AddWithInPlace(r, "aten::fill", "Tensor", &AtenFill);
+  r.Add("aten::_local_scalar_dense.default", &AtenLocalScalarDense);
+  r.Add("aten::item.default", &AtenLocalScalarDense);
 }
 
 }  // namespace pt2onnx::ops

@@ -77,6 +77,13 @@ absl::Status AtenNewEmptyStrided(TranslateContext& ctx) { return FillSize(ctx, 0
 
 // aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 absl::Status AtenZerosLike(TranslateContext& ctx) { return FillLike(ctx, 0); }
+
+// aten::zero(Tensor self) -> Tensor  (and zero_: Tensor.zero_())
+absl::Status AtenZero(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "self"));
+  return BindResult(ctx, ctx.Op("Expand", {ctx.ConstantScalar(dtype, 0), shape}));
+}
 // aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 absl::Status AtenOnesLike(TranslateContext& ctx) { return FillLike(ctx, 1); }
 // aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
@@ -144,6 +151,36 @@ std::vector<double> LinspaceValues(T start, T end, int64_t steps) {
   return values;
 }
 
+// Above this many steps linspace is computed by the model, not folded: the
+// file chooses `steps`, and a folded constant would grow with it.
+constexpr int64_t kMaxFoldedLinspace = 4096;  // well below kMaxFoldedElements
+
+// The same two-halves formula as LinspaceValues, as ONNX ops over
+// Range(0, steps): i < steps / 2 ? start + step * i : end - step * (steps - 1 - i),
+// in float (double for double and integer outputs). steps > 1 here.
+absl::Status LinspaceAtRunTime(TranslateContext& ctx, DataType dtype, double start, double end,
+                               int64_t steps) {
+  const bool in_double = dtype == DataType::kDouble || !IsFloatingPoint(dtype);
+  const DataType compute = in_double ? DataType::kDouble : DataType::kFloat;
+  const double step = in_double ? (end - start) / static_cast<double>(steps - 1)
+                                : static_cast<double>((static_cast<float>(end) -
+                                                       static_cast<float>(start)) /
+                                                      static_cast<float>(steps - 1));
+  std::string index = ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(steps),
+                                       ctx.ConstantInt64(1)});
+  std::string from_end = ctx.Op("Sub", {ctx.ConstantInt64(steps - 1), index});
+  std::string step_t = ctx.ConstantScalar(compute, step);
+  std::string low = ctx.Op("Add", {ctx.ConstantScalar(compute, start),
+                                   ctx.Op("Mul", {step_t, ctx.CastTo(index, DataType::kInt64,
+                                                                     compute)})});
+  std::string high = ctx.Op("Sub", {ctx.ConstantScalar(compute, end),
+                                    ctx.Op("Mul", {step_t, ctx.CastTo(from_end, DataType::kInt64,
+                                                                      compute)})});
+  std::string first_half = ctx.Op("Less", {index, ctx.ConstantInt64(steps / 2)});
+  std::string values = ctx.Op("Where", {first_half, low, high});
+  return ctx.SetOutput(0, ctx.CastTo(values, compute, dtype));
+}
+
 // aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 absl::Status AtenLinspace(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
@@ -154,6 +191,7 @@ absl::Status AtenLinspace(TranslateContext& ctx) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t steps, ctx.Int("steps"));
   if (steps < 0) return ctx.Invalid(absl::StrCat("steps is negative (", steps, ")"));
+  if (steps > kMaxFoldedLinspace) return LinspaceAtRunTime(ctx, dtype, *start, *end, steps);
   std::vector<double> values =
       dtype == DataType::kDouble || !IsFloatingPoint(dtype)
           ? LinspaceValues<double>(*start, *end, steps)
@@ -202,6 +240,7 @@ void RegisterCreationOps(OpRegistry& r) {
   r.Add("aten::new_empty.default", &AtenNewEmpty);
   r.Add("aten::new_empty_strided.default", &AtenNewEmptyStrided);
   r.Add("aten::zeros_like.default", &AtenZerosLike);
+  AddWithInPlace(r, "aten::zero", "default", &AtenZero);
   r.Add("aten::ones_like.default", &AtenOnesLike);
   r.Add("aten::full_like.default", &AtenFullLike);
   r.Add("aten::empty_like.default", &AtenEmptyLike);

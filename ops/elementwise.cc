@@ -136,6 +136,30 @@ std::string FloorDivInt(TranslateContext& ctx, const std::string& a, const std::
   return ctx.Op("Where", {adjust, ctx.Op("Sub", {q, ctx.ConstantScalar(dtype, 1)}), q});
 }
 
+// Floor division for floats as ATen computes it (div_floor_floating in
+// c10/util/generic_math.h): from fmod, so 1 // 0.1 is 9 (not floor(1 / 0.1)
+// = 10) and inf // b is NaN; a zero divisor gives IEEE a / b.
+std::string FloorDivFloat(TranslateContext& ctx, const std::string& a, const std::string& b,
+                          DataType dtype) {
+  std::string zero = Zero(ctx, dtype);
+  std::string one = ctx.ConstantScalar(dtype, 1);
+  std::string mod = ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)});
+  std::string div = ctx.Op("Div", {ctx.Op("Sub", {a, mod}), b});
+  std::string signs_differ =
+      ctx.Op("Xor", {ctx.Op("Less", {b, zero}), ctx.Op("Less", {mod, zero})});
+  std::string adjust = ctx.Op("And", {ctx.Op("Not", {ctx.Op("Equal", {mod, zero})}), signs_differ});
+  div = ctx.Op("Where", {adjust, ctx.Op("Sub", {div, one}), div});
+  std::string floor = ctx.Op("Floor", {div});
+  std::string round_up =
+      ctx.Op("Greater", {ctx.Op("Sub", {div, floor}), ctx.ConstantScalar(dtype, 0.5)});
+  floor = ctx.Op("Where", {round_up, ctx.Op("Add", {floor, one}), floor});
+  // A zero quotient takes the sign of a / b (finite here: |a| < |b|).
+  std::string quotient = ctx.Op("Div", {a, b});
+  std::string signed_zero = ctx.Op("Mul", {quotient, zero});
+  std::string result = ctx.Op("Where", {ctx.Op("Equal", {div, zero}), signed_zero, floor});
+  return ctx.Op("Where", {ctx.Op("Equal", {b, zero}), quotient, result});
+}
+
 // Python modulo (result has the divisor's sign). Integers: Mod with fmod=0.
 // Floats: ONNX requires fmod=1, so fix the sign afterwards as ATen's
 // remainder kernel does (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp).
@@ -212,7 +236,7 @@ absl::Status DivMode(TranslateContext& ctx, absl::string_view mode) {
     return BindResult(ctx, is_float ? TruncFloat(ctx, q, dtype) : q);
   }
   if (mode == "floor") {
-    if (is_float) return BindResult(ctx, ctx.Op("Floor", {ctx.Op("Div", {a, b})}));
+    if (is_float) return BindResult(ctx, FloorDivFloat(ctx, a, b, dtype));
     return BindResult(ctx, FloorDivInt(ctx, a, b, dtype));
   }
   return ctx.Invalid(absl::StrCat("unknown rounding_mode '", mode, "'"));
@@ -238,6 +262,8 @@ absl::Status AtenFloorDivide(TranslateContext& ctx) { return DivMode(ctx, "floor
 // aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
 // aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
 // aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
+// aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
+// aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
 absl::Status AtenPow(TranslateContext& ctx) {
   return BinaryInOutputType(ctx, "Pow", "self", "exponent");
 }
@@ -262,22 +288,34 @@ absl::Status AtenFmod(TranslateContext& ctx) {
   return BindResult(ctx, ctx.Op("Mod", {a, b}, {ir::Attribute::Int("fmod", 1)}));
 }
 
-// ONNX has no Atan2: atan(y/x), moved by +-pi in the left half-plane; (0, 0)
-// gives 0 as in torch instead of atan(nan).
+// True where the sign bit of float `v` is set (v < 0, -0 and -inf included:
+// 1 / -0 is -inf).
+std::string SignBit(TranslateContext& ctx, const std::string& v, DataType dtype) {
+  std::string zero = Zero(ctx, dtype);
+  return ctx.Op("Or", {ctx.Op("Less", {v, zero}),
+                       ctx.Op("Less", {ctx.Op("Reciprocal", {v}), zero})});
+}
+
+// ONNX has no Atan2. The angle of (|x|, |y|) in [0, pi/2] is atan(|y| / |x|)
+// (0 at the origin, pi/4 for two infinities, as std::atan2), then mirrored
+// into x's half-plane and given y's sign, signed zeros included.
 // aten::atan2(Tensor self, Tensor other) -> Tensor
 absl::Status AtenAtan2(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("other", dtype));
   std::string zero = Zero(ctx, dtype);
-  std::string pi = ctx.ConstantScalar(dtype, kPi);
-  std::string atan = ctx.Op("Atan", {ctx.Op("Div", {y, x})});
-  std::string shifted = ctx.Op("Where", {ctx.Op("GreaterOrEqual", {y, zero}),
-                                         ctx.Op("Add", {atan, pi}), ctx.Op("Sub", {atan, pi})});
-  std::string result = ctx.Op("Where", {ctx.Op("Less", {x, zero}), shifted, atan});
-  std::string origin =
-      ctx.Op("And", {ctx.Op("Equal", {x, zero}), ctx.Op("Equal", {y, zero})});
-  return BindResult(ctx, ctx.Op("Where", {origin, zero, result}));
+  std::string ax = ctx.Op("Abs", {x});
+  std::string ay = ctx.Op("Abs", {y});
+  std::string angle = ctx.Op("Atan", {ctx.Op("Div", {ay, ax})});
+  std::string origin = ctx.Op("And", {ctx.Op("Equal", {ax, zero}), ctx.Op("Equal", {ay, zero})});
+  angle = ctx.Op("Where", {origin, zero, angle});
+  std::string inf = ctx.ConstantScalar(dtype, std::numeric_limits<double>::infinity());
+  std::string infinities = ctx.Op("And", {ctx.Op("Equal", {ax, inf}), ctx.Op("Equal", {ay, inf})});
+  angle = ctx.Op("Where", {infinities, ctx.ConstantScalar(dtype, kPi / 4), angle});
+  std::string mirrored = ctx.Op("Sub", {ctx.ConstantScalar(dtype, kPi), angle});
+  angle = ctx.Op("Where", {SignBit(ctx, x, dtype), mirrored, angle});
+  return BindResult(ctx, ctx.Op("Where", {SignBit(ctx, y, dtype), ctx.Op("Neg", {angle}), angle}));
 }
 
 // ONNX Min/Max have no bool kernels; on bools they are and/or.
@@ -471,8 +509,13 @@ absl::Status AtenCosh(TranslateContext& ctx) { return Unary(ctx, "Cosh"); }
 absl::Status AtenTanh(TranslateContext& ctx) { return Unary(ctx, "Tanh"); }
 // aten::sigmoid(Tensor self) -> Tensor
 absl::Status AtenSigmoid(TranslateContext& ctx) { return Unary(ctx, "Sigmoid"); }
+// ONNX Runtime's Erf gives 1 for NaN; torch gives NaN.
 // aten::erf(Tensor self) -> Tensor
-absl::Status AtenErf(TranslateContext& ctx) { return Unary(ctx, "Erf"); }
+absl::Status AtenErf(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return BindResult(ctx, ctx.Op("Where", {ctx.Op("IsNaN", {x}), x, ctx.Op("Erf", {x})}));
+}
 // aten::reciprocal(Tensor self) -> Tensor
 absl::Status AtenReciprocal(TranslateContext& ctx) { return Unary(ctx, "Reciprocal"); }
 
@@ -509,11 +552,15 @@ absl::Status AtenRoundDecimals(TranslateContext& ctx) {
   return BindResult(ctx, ctx.Op(out, {ctx.Op("Round", {ctx.Op(in, {x, scale})}), scale}));
 }
 
+// torch.sign(NaN) is 0, ONNX Sign(NaN) is NaN.
 // aten::sign(Tensor self) -> Tensor  (bool stays bool)
 absl::Status AtenSign(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  return BindResult(ctx, dtype == DataType::kBool ? x : ctx.Op("Sign", {x}));
+  if (dtype == DataType::kBool) return BindResult(ctx, x);
+  std::string sign = ctx.Op("Sign", {x});
+  if (!IsFloatingPoint(dtype)) return BindResult(ctx, sign);
+  return BindResult(ctx, ctx.Op("Where", {ctx.Op("IsNaN", {x}), Zero(ctx, dtype), sign}));
 }
 
 // IsInf takes 16-bit floats only from opset 20; below, test a float32 copy
@@ -568,28 +615,16 @@ absl::Status AtenNanToNum(TranslateContext& ctx) {
 
 // ---- Selection and clamping --------------------------------------------------
 
-// Scalar bounds go to Clip as 0-d values; None leaves the input empty.
+// max(x, min) then min(., max), as torch (a min above max gives max). Not
+// Clip: ONNX Runtime's Clip turns -inf into the lowest float when min is
+// absent, and its bounds do not broadcast.
 // aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
 // aten::clamp_min(Tensor self, Scalar min) -> Tensor
 // aten::clamp_max(Tensor self, Scalar max) -> Tensor
-absl::Status AtenClamp(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  std::vector<std::string> inputs = {x, "", ""};
-  const char* names[] = {"min", "max"};
-  for (int i = 0; i < 2; ++i) {
-    if (!ctx.Has(names[i])) continue;
-    PT2ONNX_ASSIGN_OR_RETURN(inputs[i + 1], ctx.InputOrScalarAs(names[i], dtype));
-  }
-  if (inputs[2].empty()) inputs.pop_back();
-  return BindResult(ctx, ctx.Op("Clip", inputs));
-}
-
-// Tensor bounds broadcast, which Clip's do not: max(x, min) then min(., max).
 // aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
 // aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
 // aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
-absl::Status AtenClampTensor(TranslateContext& ctx) {
+absl::Status AtenClamp(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
   if (ctx.Has("min")) {
@@ -644,8 +679,11 @@ void RegisterElementwiseOps(OpRegistry& r) {
   r.Add("aten::floor_divide.default", &AtenFloorDivide);
   r.Add("aten::floor_divide_.Tensor", &AtenFloorDivide);
   AddWithInPlace(r, "aten::floor_divide", "Scalar", &AtenFloorDivide);
-  AddWithInPlace(r, "aten::pow", "Tensor_Tensor", &AtenPow);
-  AddWithInPlace(r, "aten::pow", "Tensor_Scalar", &AtenPow);
+  // The in-place twins are named pow_.Tensor / pow_.Scalar in ATen.
+  r.Add("aten::pow.Tensor_Tensor", &AtenPow);
+  r.Add("aten::pow_.Tensor", &AtenPow);
+  r.Add("aten::pow.Tensor_Scalar", &AtenPow);
+  r.Add("aten::pow_.Scalar", &AtenPow);
   r.Add("aten::pow.Scalar", &AtenPow);
   AddWithInPlace(r, "aten::remainder", "Tensor", &AtenRemainder);
   AddWithInPlace(r, "aten::remainder", "Scalar", &AtenRemainder);
@@ -724,11 +762,11 @@ void RegisterElementwiseOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::nan_to_num", "default", &AtenNanToNum);
   // Selection and clamping.
   AddWithInPlace(r, "aten::clamp", "default", &AtenClamp);
-  AddWithInPlace(r, "aten::clamp", "Tensor", &AtenClampTensor);
+  AddWithInPlace(r, "aten::clamp", "Tensor", &AtenClamp);
   AddWithInPlace(r, "aten::clamp_min", "default", &AtenClamp);
-  AddWithInPlace(r, "aten::clamp_min", "Tensor", &AtenClampTensor);
+  AddWithInPlace(r, "aten::clamp_min", "Tensor", &AtenClamp);
   AddWithInPlace(r, "aten::clamp_max", "default", &AtenClamp);
-  AddWithInPlace(r, "aten::clamp_max", "Tensor", &AtenClampTensor);
+  AddWithInPlace(r, "aten::clamp_max", "Tensor", &AtenClamp);
   r.Add("aten::where.self", &AtenWhere);
   r.Add("aten::where.ScalarSelf", &AtenWhere);
   r.Add("aten::where.ScalarOther", &AtenWhere);

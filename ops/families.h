@@ -12,18 +12,37 @@ namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
-void RegisterConversionOps(OpRegistry& r);      // conversion.cc
+void RegisterBackwardOps(OpRegistry& r);        // backward.cc
+void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
 void RegisterConvOps(OpRegistry& r);            // conv.cc
+void RegisterConvNormBackwardOps(OpRegistry& r);  // conv_norm_backward.cc
+void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
+void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
+void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
+void RegisterDistanceOps(OpRegistry& r);        // distance.cc
+void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
 void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
+void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
+void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
+void RegisterFftOps(OpRegistry& r);             // fft.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
+void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
+void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
+void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
+void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
+void RegisterShapeMoreOps(OpRegistry& r);       // shape_more.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
+void RegisterSortingOps(OpRegistry& r);         // sorting.cc
+void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
+void RegisterUniqueOps(OpRegistry& r);          // unique.cc
+void RegisterWeightNormOps(OpRegistry& r);      // weight_norm.cc
 
 }  // namespace pt2onnx::ops
 

@@ -121,14 +121,13 @@ absl::Status AtenGatherDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.Input("index"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   if (rank == 0) {
     std::string y = ctx.Op("GatherElements", {Reshape(ctx, x, {1}), Reshape(ctx, index, {1})},
                            {Attribute::Int("axis", 0)});
     return ctx.SetOutput(0, Reshape(ctx, y, {}));
   }
-  return ctx.SetOutput(0, ctx.Op("GatherElements", {x, index},
-                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
+  return ctx.SetOutput(0, ctx.Op("GatherElements", {x, index}, {Attribute::Int("axis", axis)}));
 }
 
 // aten::index_select(Tensor self, int dim, Tensor index) -> Tensor
@@ -138,11 +137,10 @@ absl::Status AtenIndexSelectDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.Input("index"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t index_rank, ctx.InputRank("index"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   if (rank == 0) return ctx.SetOutput(0, x);
   if (index_rank == 0) index = Reshape(ctx, index, {1});
-  return ctx.SetOutput(0, ctx.Op("Gather", {x, index},
-                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, index}, {Attribute::Int("axis", axis)}));
 }
 
 // aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
@@ -165,7 +163,7 @@ absl::Status AtenTakeAlongDimDefault(TranslateContext& ctx) {
     return ctx.Unsupported("take_along_dim with indices of a different rank than self; "
                            "unsqueeze them to the same rank before export");
   }
-  int64_t axis = NormalizeAxis(*dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", *dim, rank));
   bool same = true;
   for (int64_t a = 0; a < rank; ++a) {
     if (a == axis) continue;
@@ -389,11 +387,11 @@ absl::StatusOr<std::string> ScatterElements(TranslateContext& ctx, std::string u
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.Input("index"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, AxisArg(ctx, "dim", rank));
   if (rank == 0) {
     return ctx.Unsupported("scatter into a 0-d tensor; reshape it to 1-D before export");
   }
-  Attribute axis = Attribute::Int("axis", NormalizeAxis(dim, rank));
+  Attribute axis = Attribute::Int("axis", dim);
   if (!include_self) {
     std::string identity = ctx.Op("Expand", {ReductionIdentity(ctx, dtype, reduction),
                                              ctx.Op("Shape", {index})});
@@ -471,6 +469,36 @@ absl::Status AtenScatterAddDefault(TranslateContext& ctx) {
   return SetScatterResult(ctx, y);
 }
 
+// reduce='mean' as ATen computes it: the sum of the contributions (and of
+// self when included) over their count, a count of 0 taken as 1 so untouched
+// positions keep self; integers are floor-divided.
+absl::Status ScatterReduceMean(TranslateContext& ctx, bool include_self) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (dtype == DataType::kBool) return ctx.Unsupported("scatter_reduce mean of bool tensors");
+  PT2ONNX_ASSIGN_OR_RETURN(std::string updates, SrcUpdates(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string sum, ScatterElements(ctx, updates, "add", include_self));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, "dim of aten::scatter_reduce"));
+  std::string zero = ctx.ConstantScalar(dtype, 0);
+  std::string one = ctx.ConstantScalar(dtype, 1);
+  std::string start = ctx.Op("Expand", {include_self ? one : zero, ctx.Op("Shape", {x})});
+  std::string ones = ctx.Op("Expand", {one, ctx.Op("Shape", {updates})});
+  std::string count = ctx.Op("ScatterElements", {start, index, ones},
+                             {Attribute::Int("axis", axis), Attribute::String("reduction", "add")});
+  count = ctx.Op("Max", {count, one});
+  std::string mean = ctx.Op("Div", {sum, count});
+  if (!IsFloatingPoint(dtype)) {
+    // Integer Div truncates: a negative inexact quotient drops by one.
+    std::string inexact = ctx.Op("Not", {ctx.Op("Equal", {ctx.Op("Mul", {mean, count}), sum})});
+    std::string adjust = ctx.Op("And", {inexact, ctx.Op("Less", {sum, zero})});
+    mean = ctx.Op("Where", {adjust, ctx.Op("Sub", {mean, one}), mean});
+  }
+  return SetScatterResult(ctx, mean);
+}
+
 // aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
 absl::Status AtenScatterReduceTwo(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string reduce, ctx.String("reduce"));
@@ -487,9 +515,11 @@ absl::Status AtenScatterReduceTwo(TranslateContext& ctx) {
     reduction = "max";
   } else if (reduce == "amin") {
     reduction = "min";
+  } else if (reduce == "mean") {
+    return ScatterReduceMean(ctx, include_self);
   } else {
     return ctx.Unsupported(absl::StrCat("scatter_reduce with reduce='", reduce,
-                                        "'; sum, prod, amax and amin are supported"));
+                                        "'; sum, prod, mean, amax and amin are supported"));
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string updates, SrcUpdates(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ScatterElements(ctx, updates, reduction, include_self));
@@ -508,9 +538,8 @@ absl::StatusOr<std::string> IndexAlongDim(TranslateContext& ctx, bool fill,
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType index_dtype, ctx.InputDtype("index"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   if (rank == 0) return ctx.Unsupported("index_add/copy/fill on a 0-d tensor");
-  int64_t axis = NormalizeAxis(dim, rank);
   std::vector<int64_t> perm = {axis};
   for (int64_t a = 0; a < rank; ++a) {
     if (a != axis) perm.push_back(a);
@@ -574,7 +603,8 @@ absl::Status AtenSliceScatterDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
   if (step <= 0) return ctx.Invalid(absl::StrCat("slice step must be positive, got ", step));
-  int64_t axis = NormalizeAxis(dim, rank);
+  if (rank == 0) return ctx.Invalid("slice_scatter into a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, rank));
   std::string start = ctx.ConstantInt64s({0});
   std::string end = ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()});
   if (ctx.Has("start")) {
@@ -604,7 +634,8 @@ absl::Status AtenSelectScatterDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.SymIntAsTensor("index"));
-  int64_t axis = NormalizeAxis(dim, rank);
+  if (rank == 0) return ctx.Invalid("select_scatter into a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, rank));
   std::string updates = Unsqueeze(ctx, src, {axis});
   std::string positions = ctx.Op("Expand", {Reshape(ctx, index, std::vector<int64_t>(rank, 1)),
                                             ctx.Op("Shape", {updates})});
@@ -620,10 +651,8 @@ void RegisterIndexingOps(OpRegistry& r) {
   r.Add("aten::index_select.default", &AtenIndexSelectDefault);
   r.Add("aten::take_along_dim.default", &AtenTakeAlongDimDefault);
   r.Add("aten::index.Tensor", &AtenIndexTensor);
-  r.Add("aten::index.Tensor_hacked_twin", &AtenIndexTensor);
   r.Add("aten::_unsafe_index.Tensor", &AtenIndexTensor);
   r.Add("aten::index_put.default", &AtenIndexPutDefault);
-  r.Add("aten::index_put.hacked_twin", &AtenIndexPutDefault);
   r.Add("aten::_unsafe_index_put.default", &AtenIndexPutDefault);
   r.Add("aten::index_put_.default", &AtenIndexPutInplace);
   r.Add("aten::scatter.src", &AtenScatterSrc);

@@ -289,6 +289,18 @@ absl::Status AtenNativeLayerNorm(TranslateContext& ctx) { return LayerNormImpl(c
 struct GroupNormResult {
   std::string y, mean, rstd;
 };
+
+// torch's group-norm checks: a positive group count dividing the channels.
+absl::Status CheckGroups(const TranslateContext& ctx, int64_t groups) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("input"));
+  if (meta->sizes.size() < 2) return ctx.Invalid("group norm needs an input of rank >= 2");
+  if (groups <= 0) return ctx.Invalid(absl::StrCat("num_groups must be positive, got ", groups));
+  const pt2::SymInt& c = meta->sizes[1];
+  if (!c.is_symbolic && c.value % groups != 0) {
+    return ctx.Invalid(absl::StrCat(c.value, " channels are not divisible by num_groups ", groups));
+  }
+  return absl::OkStatus();
+}
 absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64_t groups,
                                                     double eps, bool stats) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
@@ -330,6 +342,7 @@ absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64
 // torch's per-channel ones), so it is decomposed.
 absl::Status AtenGroupNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("num_groups"));
+  PT2ONNX_RETURN_IF_ERROR(CheckGroups(ctx, groups));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
   PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, false));
   return ctx.SetOutput(0, r.y);
@@ -338,6 +351,7 @@ absl::Status AtenGroupNorm(TranslateContext& ctx) {
 // Opset 21+: GroupNormalization-21 takes per-channel scale and bias, as torch.
 absl::Status AtenGroupNormOpset21(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("num_groups"));
+  PT2ONNX_RETURN_IF_ERROR(CheckGroups(ctx, groups));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
@@ -353,6 +367,7 @@ absl::Status AtenGroupNormOpset21(TranslateContext& ctx) {
 //                         SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
 absl::Status AtenNativeGroupNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("group"));
+  PT2ONNX_RETURN_IF_ERROR(CheckGroups(ctx, groups));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
   const bool stats = ctx.OutputUsed(1) || ctx.OutputUsed(2);
   PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, stats));

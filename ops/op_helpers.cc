@@ -27,11 +27,6 @@ absl::StatusOr<std::vector<int64_t>> ExpandSpatial(const TranslateContext& ctx,
 
 }  // namespace
 
-int64_t NormalizeAxis(int64_t axis, int64_t rank) {
-  int64_t r = rank == 0 ? 1 : rank;
-  return axis < 0 ? axis + r : axis;
-}
-
 absl::StatusOr<int64_t> CheckedAxis(int64_t axis, int64_t rank, absl::string_view what) {
   const int64_t r = rank <= 0 ? 1 : rank;
   if (axis < -r || axis >= r) {
@@ -57,6 +52,27 @@ absl::StatusOr<std::vector<int64_t>> CheckedAxes(const std::vector<int64_t>& axe
   return out;
 }
 
+absl::StatusOr<int64_t> CheckedAxis(const TranslateContext& ctx, absl::string_view arg,
+                                    int64_t axis, int64_t rank) {
+  absl::StatusOr<int64_t> checked = CheckedAxis(axis, rank, arg);
+  if (!checked.ok()) return ctx.Invalid(checked.status().message());
+  return checked;
+}
+
+absl::StatusOr<std::vector<int64_t>> CheckedAxes(const TranslateContext& ctx,
+                                                 absl::string_view arg,
+                                                 const std::vector<int64_t>& axes, int64_t rank) {
+  absl::StatusOr<std::vector<int64_t>> checked = CheckedAxes(axes, rank, arg);
+  if (!checked.ok()) return ctx.Invalid(checked.status().message());
+  return checked;
+}
+
+absl::StatusOr<int64_t> AxisArg(const TranslateContext& ctx, absl::string_view arg,
+                                int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, ctx.Int(arg));
+  return CheckedAxis(ctx, arg, axis, rank);
+}
+
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
                                                  int64_t n) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(arg));
@@ -68,6 +84,16 @@ absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, ab
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(arg));
   if (values.empty()) return fallback;
   return ExpandSpatial(ctx, arg, std::move(values), n);
+}
+
+absl::Status CheckIntsInRange(const TranslateContext& ctx, absl::string_view arg,
+                              const std::vector<int64_t>& values, int64_t lo, int64_t hi) {
+  for (int64_t v : values) {
+    if (v < lo || v > hi) {
+      return ctx.Invalid(absl::StrCat(arg, " entry ", v, " is outside [", lo, ", ", hi, "]"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string Unsqueeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes) {

@@ -1,6 +1,6 @@
 // File: ops/op_helpers.h
 // -----------------------------------------------------------------------------
-// Small helpers several op families share: axis normalisation, per-spatial-dim
+// Small helpers several op families share: checked dim arguments, per-spatial-dim
 // int-list arguments, reshapes with constant shapes, unsqueeze/squeeze by
 // constant axes, the output dtype and input shapes, defaulted Scalars, and the
 // in-place overload convention (below).
@@ -26,10 +26,6 @@
 
 namespace pt2onnx::ops {
 
-// Python-style negative axis -> [0, rank). Rank-0 tensors accept 0 and -1.
-// Unchecked: new code uses CheckedAxis.
-int64_t NormalizeAxis(int64_t axis, int64_t rank);
-
 // A dim argument read from the file, checked as torch's maybe_wrap_dim does:
 // valid values are [-rank, rank-1] (rank-0 tensors accept 0 and -1); the
 // result is in [0, max(rank, 1)). Anything else is InvalidArgument naming
@@ -38,6 +34,21 @@ absl::StatusOr<int64_t> CheckedAxis(int64_t axis, int64_t rank, absl::string_vie
 // Every entry through CheckedAxis; a dim listed twice is InvalidArgument.
 absl::StatusOr<std::vector<int64_t>> CheckedAxes(const std::vector<int64_t>& axes, int64_t rank,
                                                  absl::string_view what);
+// The same for argument `arg` of the node `ctx` translates: the error names
+// the node and the argument ("node 'x' (aten::transpose.int): dim1: ...").
+absl::StatusOr<int64_t> CheckedAxis(const TranslateContext& ctx, absl::string_view arg,
+                                    int64_t axis, int64_t rank);
+absl::StatusOr<std::vector<int64_t>> CheckedAxes(const TranslateContext& ctx,
+                                                 absl::string_view arg,
+                                                 const std::vector<int64_t>& axes, int64_t rank);
+// Int argument `arg` read and checked as a dim of a rank-`rank` tensor.
+absl::StatusOr<int64_t> AxisArg(const TranslateContext& ctx, absl::string_view arg, int64_t rank);
+
+// The most elements a translation folds into one constant computed from the
+// program's sizes (gather positions of diagonal/unfold, linspace values).
+// Beyond it the translation computes at run time or refuses: the file
+// chooses those sizes, so the output must not grow with them.
+inline constexpr int64_t kMaxFoldedElements = int64_t{1} << 22;
 
 // An int-list argument with one entry per spatial dim (conv, pool). torch
 // expands a single entry to every dim (expand_param_if_needed in
@@ -49,6 +60,11 @@ absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, ab
 // kernel_size" (stride) or "default" (padding, dilation) as [].
 absl::StatusOr<std::vector<int64_t>> SpatialInts(const TranslateContext& ctx, absl::string_view arg,
                                                  int64_t n, const std::vector<int64_t>& fallback);
+// InvalidArgument naming `arg` unless every entry of `values` is in
+// [lo, hi]: keeps file-chosen strides, paddings and dilations where torch
+// accepts them and their arithmetic far from int64 overflow.
+absl::Status CheckIntsInRange(const TranslateContext& ctx, absl::string_view arg,
+                              const std::vector<int64_t>& values, int64_t lo, int64_t hi);
 
 std::string Unsqueeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);
 std::string Squeeze(TranslateContext& ctx, const std::string& x, std::vector<int64_t> axes);

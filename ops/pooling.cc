@@ -1,7 +1,7 @@
 // File: ops/pooling.cc
 // -----------------------------------------------------------------------------
-// Pooling, resampling and padding: max/avg pools (1-3d, with indices),
-// adaptive pools, upsample_* (Resize) and the pad family (Pad).
+// Pooling: max/avg pools (1-3d, with indices) and adaptive pools. (Resampling
+// and padding live in resample.cc.)
 //
 // Pools: torch gives one symmetric padding per spatial dim (ONNX pads
 // [p..., p...]), an empty stride meaning "= kernel", and accepts unbatched
@@ -18,7 +18,7 @@
 // tensor, torch's the flattened spatial plane only; index mod plane-size
 // converts one to the other.
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,35 +27,19 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
+#include "core/checked_math.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
 #include "ops/registry.h"
+#include "ops/shape_helpers.h"
 #include "ops/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {
 
 // ---- shared helpers ----------------------------------------------------------
-
-// Static sizes of dims [begin, begin + n) of tensor argument `arg`, or
-// nullopt when any is symbolic. A negative `begin` counts from the back.
-std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl::string_view arg,
-                                               int64_t begin, int64_t n) {
-  absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
-  if (!meta.ok() || *meta == nullptr) return std::nullopt;
-  const std::vector<pt2::SymInt>& sizes = (*meta)->sizes;
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  if (begin < 0) begin += rank;
-  if (begin < 0 || begin + n > rank) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (int64_t i = begin; i < begin + n; ++i) {
-    if (sizes[i].is_symbolic) return std::nullopt;
-    dims.push_back(sizes[i].value);
-  }
-  return dims;
-}
 
 std::optional<std::vector<int64_t>> StaticTrailingDims(const TranslateContext& ctx,
                                                        absl::string_view arg, int64_t n) {
@@ -108,39 +92,84 @@ absl::StatusOr<PoolAttrs> ReadPoolAttrs(const TranslateContext& ctx, int64_t n, 
     PT2ONNX_ASSIGN_OR_RETURN(a.dilations, SpatialInts(ctx, "dilation", n, a.dilations));
   }
   PT2ONNX_ASSIGN_OR_RETURN(a.ceil_mode, ctx.Bool("ceil_mode"));
+  // torch's limits (pool_output_sizes / pooling_shape_check), bounded above
+  // so that the window arithmetic below cannot overflow.
+  constexpr int64_t kMax = int64_t{1} << 31;
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "kernel_size", a.kernel, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "stride", a.strides, 1, kMax));
+  PT2ONNX_RETURN_IF_ERROR(CheckIntsInRange(ctx, "dilation", a.dilations, 1, kMax));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
+    if (a.pads[i] < 0 || a.pads[i] > window / 2) {
+      return ctx.Invalid(absl::StrCat("padding ", a.pads[i], " should be in [0, ", window / 2,
+                                      "], at most half of the effective kernel size (as torch)"));
+    }
+  }
   return a;
 }
 
 // Resolves ceil_mode (see the file comment). With static sizes: floor mode
-// when both modes agree; otherwise, if `extra_pad_ok`, floor mode with extra
-// end padding giving torch's window count. Otherwise ceil_mode stays set.
-void ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok, PoolAttrs& a) {
-  if (!a.ceil_mode) return;
+// when both modes agree; otherwise, if `extra_pad_ok` and the pads stay
+// below the kernel (ONNX Runtime's limit), floor mode with extra end padding
+// giving torch's window count. Otherwise ceil_mode stays set, refused below
+// opset 22 where ONNX shape inference would count other windows.
+absl::Status ResolveCeilMode(const TranslateContext& ctx, int64_t n, bool extra_pad_ok,
+                             PoolAttrs& a) {
+  if (!a.ceil_mode) return absl::OkStatus();
   std::optional<std::vector<int64_t>> dims = StaticTrailingDims(ctx, "self", n);
-  if (!dims) return;
-  std::vector<int64_t> extra(n, 0);
+  if (!dims) return absl::OkStatus();
+  std::vector<int64_t> extra(n, 0), torch_out(n, 0);
   bool differs = false;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t size = (*dims)[i], p = a.pads[i], s = a.strides[i];
+    // Checked by ReadPoolAttrs: kernel, stride, dilation in [1, 2^31], 0 <= p <= window / 2.
     const int64_t window = a.dilations[i] * (a.kernel[i] - 1) + 1;
-    const int64_t span = size + 2 * p - window;
-    if (span < 0 || s <= 0) return;  // torch rejects these; let ONNX report them
+    std::optional<int64_t> padded = CheckedAdd(size, 2 * p);
+    if (!padded.has_value()) return absl::OkStatus();  // leave ceil_mode set; nothing folded
+    const int64_t span = *padded - window;
+    if (span < 0 || s <= 0) return absl::OkStatus();  // torch rejects these; let ONNX report them
     const int64_t floor_out = span / s + 1;
-    int64_t ceil_out = (span + s - 1) / s + 1;
+    // ceil(span / s) + 1, without span + s - 1
+    int64_t ceil_out = span / s + (span % s != 0 ? 1 : 0) + 1;
     // torch: the last window must start inside the input or the left padding.
-    if ((ceil_out - 1) * s >= size + p) --ceil_out;
+    // (ceil_out - 1) * s <= span + s - 1 < padded + s: may exceed int64.
+    std::optional<int64_t> last_start = CheckedMul(ceil_out - 1, s);
+    if (!last_start.has_value()) return absl::OkStatus();
+    if (*last_start >= size + p) --ceil_out;
+    torch_out[i] = ceil_out;
     if (ceil_out != floor_out) {
       differs = true;
-      extra[i] = (ceil_out - 1) * s + window - (size + 2 * p);
+      extra[i] = (ceil_out - 1) * s + window - *padded;
     }
   }
   if (!differs) {
     a.ceil_mode = false;
-    return;
+    return absl::OkStatus();
   }
-  if (!extra_pad_ok) return;
-  for (int64_t i = 0; i < n; ++i) a.pads[n + i] += extra[i];
-  a.ceil_mode = false;
+  // ONNX Runtime wants every pad smaller than the kernel.
+  bool pads_fit = extra_pad_ok;
+  for (int64_t i = 0; i < n && pads_fit; ++i) pads_fit = a.pads[n + i] + extra[i] < a.kernel[i];
+  if (pads_fit) {
+    for (int64_t i = 0; i < n; ++i) a.pads[n + i] += extra[i];
+    a.ceil_mode = false;
+    return absl::OkStatus();
+  }
+  // ceil_mode stays on the node. ONNX Runtime drops a last window that
+  // starts in the right padding, as torch; ONNX shape inference does so
+  // only from opset 22, and must agree with the program's sizes.
+  if (ctx.opset() < 22) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t span = (*dims)[i] + 2 * a.pads[i] - a.dilations[i] * (a.kernel[i] - 1) - 1;
+      const int64_t onnx_out = (span + a.strides[i] - 1) / a.strides[i] + 1;
+      if (onnx_out != torch_out[i]) {
+        return ctx.Unsupported(
+            "ceil_mode=True with a last window that starts in the padding and cannot be "
+            "expressed by extra end padding; ONNX shape inference drops such windows from "
+            "opset 22 on: convert with --opset 22 or later");
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::vector<ir::Attribute> PoolAttributes(const PoolAttrs& a, bool dilations) {
@@ -173,7 +202,7 @@ std::string PlaneIndices(TranslateContext& ctx, const Batched& x, const std::str
 absl::Status MaxPoolNd(TranslateContext& ctx, int64_t n, bool with_indices) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(PoolAttrs a, ReadPoolAttrs(ctx, n, /*dilation=*/true));
-  ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a);
+  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a));
   const bool indices_used = with_indices && ctx.OutputUsed(1);
   std::vector<std::string> outs =
       ctx.AddNode("MaxPool", {x.value}, PoolAttributes(a, true), indices_used ? 2 : 1);
@@ -209,7 +238,15 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
     PT2ONNX_ASSIGN_OR_RETURN(divisor, ctx.OptionalInt("divisor_override"));
   }
   // Extra end padding is exact only when padded cells are not counted.
-  ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a);
+  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a));
+  // AveragePool before opset 19 also counts a ceil_mode window's overhang
+  // past the padding; torch counts only input and padding cells.
+  if (a.ceil_mode && count_include_pad && ctx.opset() < 19) {
+    return ctx.Unsupported(
+        "ceil_mode=True with count_include_pad=True and a partial last window: ONNX AveragePool "
+        "divides such windows as torch does only from opset 19 on: convert with --opset 19 or "
+        "later");
+  }
   std::vector<ir::Attribute> attrs = PoolAttributes(a, false);
   attrs.push_back(ir::Attribute::Int("count_include_pad", count_include_pad ? 1 : 0));
   std::string out;
@@ -226,11 +263,11 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
           "divisor_override with ceil_mode windows or uncounted padding is not supported");
     }
     attrs.back() = ir::Attribute::Int("count_include_pad", 1);
-    int64_t cells = 1;
-    for (int64_t k : a.kernel) cells *= k;
+    double cells = 1;  // kernel entries are < 2^31: their product may not fit int64
+    for (int64_t k : a.kernel) cells *= static_cast<double>(k);
     PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
     out = ctx.Op("Mul", {ctx.Op("AveragePool", {x.value}, attrs),
-                         ctx.ConstantScalar(dtype, static_cast<double>(cells) / *divisor)});
+                         ctx.ConstantScalar(dtype, cells / static_cast<double>(*divisor))});
   }
   return ctx.SetOutput(0, Unbatch(ctx, x, out));
 }
@@ -247,10 +284,56 @@ absl::Status AtenAvgPool3d(TranslateContext& ctx) { return AvgPoolNd(ctx, 3); }
 
 // ---- adaptive pools ----------------------------------------------------------------
 
+// Uneven adaptive pooling, one spatial dim (`axis` of the batched input
+// `x`, static size `in`) at a time: max and mean over a rectangular window
+// are the max / mean over each of its dims in turn. Output k covers
+// [s_k, e_k) = [floor(k*in/out), ceil((k+1)*in/out)), at most in/out + 2
+// cells: a [out, K] index min(s_k + j, e_k - 1) gathers every window (cells
+// past e_k repeat its last one; for the mean they are masked out and the sum
+// divided by e_k - s_k). The indices are computed at run time from Range.
+absl::StatusOr<std::string> AdaptivePoolAlongAxis(TranslateContext& ctx, const std::string& x,
+                                                  int64_t rank, int64_t axis, int64_t in,
+                                                  int64_t out, bool is_max) {
+  constexpr int64_t kMaxSize = int64_t{1} << 31;  // keeps k * in within int64
+  if (in <= 0 || out <= 0 || in >= kMaxSize || out >= kMaxSize) {
+    return ctx.Invalid(absl::StrCat("adaptive pooling from size ", in, " to ", out));
+  }
+  const int64_t window = std::min(in, in / out + 2);
+  auto i64 = [&](int64_t v) { return ctx.ConstantInt64(v); };
+  std::string k = ctx.Op("Range", {i64(0), i64(out), i64(1)});
+  std::string start = ctx.Op("Div", {ctx.Op("Mul", {k, i64(in)}), i64(out)});
+  std::string end = ctx.Op(
+      "Div", {ctx.Op("Add", {ctx.Op("Mul", {ctx.Op("Add", {k, i64(1)}), i64(in)}), i64(out - 1)}),
+              i64(out)});
+  std::string end_col = Unsqueeze(ctx, end, {1});
+  std::string pos = ctx.Op("Add", {Unsqueeze(ctx, start, {1}),
+                                   Unsqueeze(ctx, ctx.Op("Range", {i64(0), i64(window), i64(1)}), {0})});
+  std::string index = ctx.Op("Min", {pos, ctx.Op("Sub", {end_col, i64(1)})});
+  std::string windows = ctx.Op("Gather", {x, index}, {ir::Attribute::Int("axis", axis)});
+  std::string window_axis = ctx.ConstantInt64s({axis + 1});
+  const std::vector<ir::Attribute> drop = {ir::Attribute::Int("keepdims", 0)};
+  if (is_max) return ctx.Op("ReduceMax", {windows, window_axis}, drop);
+  // [out, K] and [out] broadcast against [..., out, K, trailing dims...].
+  std::vector<int64_t> trailing;
+  for (int64_t d = axis + 1; d < rank; ++d) trailing.push_back(d - axis + 1);
+  std::string valid = ctx.Op("Less", {pos, end_col});
+  if (!trailing.empty()) valid = Unsqueeze(ctx, valid, trailing);
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  std::string sum = ctx.Op(
+      "ReduceSum",
+      {ctx.Op("Where", {valid, windows, ctx.ConstantScalar(dtype, 0.0)}), window_axis}, drop);
+  std::string count = ctx.CastTo(ctx.Op("Sub", {end, start}), DataType::kInt64, dtype);
+  std::vector<int64_t> count_trailing;
+  for (int64_t d = axis + 1; d < rank; ++d) count_trailing.push_back(d - axis);
+  if (!count_trailing.empty()) count = Unsqueeze(ctx, count, count_trailing);
+  return ctx.Op("Div", {sum, count});
+}
+
 // Adaptive pooling maps onto plain pooling when every output size divides
 // its input size: torch's windows [floor(i*in/out), ceil((i+1)*in/out)) are
 // then the fixed kernel in/out at stride in/out. Output size 1 everywhere is
-// a global pool and works with symbolic sizes.
+// a global pool and works with symbolic sizes. Otherwise (static sizes) the
+// windows are gathered dim by dim (AdaptivePoolAlongAxis).
 absl::Status AdaptivePoolNd(TranslateContext& ctx, int64_t n, bool is_max) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out_size, SpatialInts(ctx, "output_size", n, {}));
@@ -267,17 +350,31 @@ absl::Status AdaptivePoolNd(TranslateContext& ctx, int64_t n, bool is_max) {
   if (!in_size) {
     return ctx.Unsupported("adaptive pooling to a size other than 1 needs static input sizes");
   }
-  PoolAttrs a;
+  bool even = true;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t in = (*in_size)[i], out = out_size[i];
-    if (out <= 0 || in % out != 0) {
-      return ctx.Unsupported(absl::StrCat(
-          "adaptive pooling from size ", in, " to ", out,
-          " (not a divisor) has uneven windows; resize the input to a multiple of the output "
-          "size or use a fixed-kernel pool"));
+    if (in <= 0 || out <= 0) {
+      return ctx.Invalid(absl::StrCat("adaptive pooling from size ", in, " to ", out));
     }
-    a.kernel.push_back(in / out);
-    a.strides.push_back(in / out);
+    even = even && in % out == 0;
+  }
+  if (!even) {
+    if (indices_used) {
+      return ctx.Unsupported(
+          "adaptive max pooling with indices to an output size that does not divide the input "
+          "size; use the values only, or resize the input to a multiple of the output size");
+    }
+    std::string y = x.value;
+    for (int64_t i = 0; i < n; ++i) {
+      PT2ONNX_ASSIGN_OR_RETURN(y, AdaptivePoolAlongAxis(ctx, y, x.rank, 2 + i, (*in_size)[i],
+                                                        out_size[i], is_max));
+    }
+    return ctx.SetOutput(0, Unbatch(ctx, x, y));
+  }
+  PoolAttrs a;
+  for (int64_t i = 0; i < n; ++i) {
+    a.kernel.push_back((*in_size)[i] / out_size[i]);
+    a.strides.push_back((*in_size)[i] / out_size[i]);
   }
   a.pads.assign(2 * n, 0);
   a.dilations.assign(n, 1);
@@ -303,302 +400,6 @@ absl::Status AtenAdaptiveMaxPool2d(TranslateContext& ctx) { return AdaptivePoolN
 // aten::adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
 absl::Status AtenAdaptiveMaxPool3d(TranslateContext& ctx) { return AdaptivePoolNd(ctx, 3, true); }
 
-// ---- upsample (Resize) -------------------------------------------------------------
-
-struct ResizeMode {
-  const char* mode;           // nearest / linear / cubic
-  bool nearest_exact = false;  // nearest: torch's "nearest-exact"
-  bool antialias = false;
-};
-
-// Coordinate mapping: torch's align_corners=True is ONNX's "align_corners";
-// otherwise linear/cubic use the half-pixel mapping (torch's
-// area_pixel_compute_source_index), legacy nearest uses floor(dst * in/out)
-// ("asymmetric" + floor) and nearest-exact floor((dst + 0.5) * in/out)
-// ("half_pixel" + round_prefer_ceil).
-std::vector<ir::Attribute> ResizeAttributes(const ResizeMode& m, bool align_corners) {
-  std::vector<ir::Attribute> attrs = {ir::Attribute::String("mode", m.mode)};
-  if (std::string(m.mode) == "nearest") {
-    attrs.push_back(ir::Attribute::String("coordinate_transformation_mode",
-                                          m.nearest_exact ? "half_pixel" : "asymmetric"));
-    attrs.push_back(
-        ir::Attribute::String("nearest_mode", m.nearest_exact ? "round_prefer_ceil" : "floor"));
-    return attrs;
-  }
-  attrs.push_back(ir::Attribute::String("coordinate_transformation_mode",
-                                        align_corners ? "align_corners" : "half_pixel"));
-  if (std::string(m.mode) == "cubic") {
-    // torch's bicubic uses A = -0.75 (OpenCV's); its anti-aliased kernel
-    // A = -0.5 (PIL's), see UpSampleKernel.cpp.
-    attrs.push_back(ir::Attribute::Float("cubic_coeff_a", m.antialias ? -0.5f : -0.75f));
-  }
-  if (m.antialias) {
-    // torch's anti-aliased kernels drop out-of-image taps and renormalise.
-    attrs.push_back(ir::Attribute::Int("antialias", 1));
-    attrs.push_back(ir::Attribute::Int("exclude_outside", 1));
-  }
-  return attrs;
-}
-
-// Resize to explicit sizes (`output_size` argument) or by scale factors.
-// Scales, when torch has them, are what its kernels map coordinates with, so
-// they are preferred over the sizes they imply.
-absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, bool align_corners,
-                        std::optional<std::vector<double>> scales) {
-  const char* input_arg = ctx.Has("self") ? "self" : "input";  // .vec overloads say "input"
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(input_arg));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(input_arg));
-  if (rank != n + 2) {
-    return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
-  }
-  std::vector<ir::Attribute> attrs = ResizeAttributes(m, align_corners);
-  if (scales) {
-    if (static_cast<int64_t>(scales->size()) != n) {
-      return ctx.Invalid(absl::StrCat("expected ", n, " scale factors, got ", scales->size()));
-    }
-    std::vector<float> values = {1.0f, 1.0f};
-    for (double s : *scales) values.push_back(static_cast<float>(s));
-    ir::Tensor t = ir::Tensor::Owned(
-        DataType::kFloat, {static_cast<int64_t>(values.size())},
-        std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
-    return ctx.SetOutput(0, ctx.Op("Resize", {x, "", ctx.Constant(t)}, attrs));
-  }
-  std::string sizes;
-  std::optional<std::vector<int64_t>> lead = StaticDims(ctx, input_arg, 0, 2);
-  if (lead && ctx.IsStaticInts("output_size")) {
-    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out_size, ctx.Ints("output_size"));
-    lead->insert(lead->end(), out_size.begin(), out_size.end());
-    sizes = ctx.ConstantInt64s(*lead);
-  } else {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string out_size, ctx.IntsAsTensor("output_size"));
-    sizes = ctx.Op("Concat", {ShapeSlice(ctx, x, 0, 2), out_size}, {ir::Attribute::Int("axis", 0)});
-  }
-  return ctx.SetOutput(0, ctx.Op("Resize", {x, "", "", sizes}, attrs));
-}
-
-// The .default overloads: output_size plus optional per-dim scales
-// (scales_d/scales_h/scales_w, or `scales` for 1-d). Scales are used only
-// when all are present.
-absl::Status UpsampleDefault(TranslateContext& ctx, int64_t n, const ResizeMode& m,
-                             bool has_align_corners) {
-  bool align_corners = false;
-  if (has_align_corners) {
-    PT2ONNX_ASSIGN_OR_RETURN(align_corners, ctx.Bool("align_corners"));
-  }
-  std::vector<const char*> names;
-  if (n == 1) names = {"scales"};
-  if (n == 2) names = {"scales_h", "scales_w"};
-  if (n == 3) names = {"scales_d", "scales_h", "scales_w"};
-  std::vector<double> scales;
-  for (const char* name : names) {
-    if (!ctx.Has(name)) break;
-    PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> s, ctx.OptionalFloat(name));
-    if (!s) break;
-    scales.push_back(*s);
-  }
-  // With align_corners torch ignores the scales (it maps by the sizes).
-  bool use_scales = scales.size() == names.size() && !align_corners;
-  if (use_scales) {
-    // Resize derives its output size from scales: use them only when that
-    // size is torch's output_size.
-    const char* input_arg = ctx.Has("self") ? "self" : "input";
-    std::optional<std::vector<int64_t>> in = StaticTrailingDims(ctx, input_arg, n);
-    if (!in || !ctx.IsStaticInts("output_size")) {
-      use_scales = false;
-    } else {
-      PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> out, ctx.Ints("output_size"));
-      for (int64_t i = 0; i < n && use_scales; ++i) {
-        use_scales = static_cast<int64_t>(out.size()) == n &&
-                     static_cast<int64_t>(std::floor((*in)[i] * scales[i])) == out[i];
-      }
-    }
-  }
-  return EmitResize(ctx, n, m, align_corners,
-                    use_scales ? std::optional<std::vector<double>>(scales) : std::nullopt);
-}
-
-// The .vec overloads: SymInt[]? output_size, float[]? scale_factors.
-absl::Status UpsampleVec(TranslateContext& ctx, int64_t n, const ResizeMode& m,
-                         bool has_align_corners) {
-  bool align_corners = false;
-  if (has_align_corners) {
-    PT2ONNX_ASSIGN_OR_RETURN(align_corners, ctx.Bool("align_corners"));
-  }
-  if (ctx.Has("scale_factors")) {
-    PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("scale_factors"));
-    // align_corners maps by the sizes, which floor(in * scale) gives in both.
-    if (arg.kind == pt2::Argument::Kind::kFloats) {
-      return EmitResize(ctx, n, m, align_corners, arg.floats);
-    }
-  }
-  if (!ctx.Has("output_size")) return ctx.Invalid("neither output_size nor scale_factors given");
-  return EmitResize(ctx, n, m, align_corners, std::nullopt);
-}
-
-constexpr ResizeMode kNearest = {"nearest"};
-constexpr ResizeMode kNearestExact = {"nearest", true};
-constexpr ResizeMode kLinear = {"linear"};
-constexpr ResizeMode kCubic = {"cubic"};
-constexpr ResizeMode kLinearAa = {"linear", false, true};
-constexpr ResizeMode kCubicAa = {"cubic", false, true};
-
-// aten::upsample_nearest{1,2,3}d(Tensor self, SymInt[n] output_size, float? scales...=None)
-absl::Status AtenUpsampleNearest1d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 1, kNearest, false);
-}
-absl::Status AtenUpsampleNearest2d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kNearest, false);
-}
-absl::Status AtenUpsampleNearest3d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 3, kNearest, false);
-}
-// aten::upsample_nearest{1,2,3}d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors)
-absl::Status AtenUpsampleNearest1dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 1, kNearest, false);
-}
-absl::Status AtenUpsampleNearest2dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kNearest, false);
-}
-absl::Status AtenUpsampleNearest3dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 3, kNearest, false);
-}
-// aten::_upsample_nearest_exact{1,2,3}d(Tensor self, SymInt[n] output_size, float? scales...=None)
-absl::Status AtenUpsampleNearestExact1d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 1, kNearestExact, false);
-}
-absl::Status AtenUpsampleNearestExact2d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kNearestExact, false);
-}
-absl::Status AtenUpsampleNearestExact3d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 3, kNearestExact, false);
-}
-// aten::_upsample_nearest_exact{1,2,3}d.vec(Tensor input, SymInt[]? output_size,
-//                                           float[]? scale_factors)
-absl::Status AtenUpsampleNearestExact1dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 1, kNearestExact, false);
-}
-absl::Status AtenUpsampleNearestExact2dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kNearestExact, false);
-}
-absl::Status AtenUpsampleNearestExact3dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 3, kNearestExact, false);
-}
-// aten::upsample_linear1d / upsample_bilinear2d / upsample_trilinear3d
-//   (Tensor self, SymInt[n] output_size, bool align_corners, float? scales...=None) -> Tensor
-absl::Status AtenUpsampleLinear1d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 1, kLinear, true);
-}
-absl::Status AtenUpsampleBilinear2d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kLinear, true);
-}
-absl::Status AtenUpsampleTrilinear3d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 3, kLinear, true);
-}
-// ... .vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)
-absl::Status AtenUpsampleLinear1dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 1, kLinear, true);
-}
-absl::Status AtenUpsampleBilinear2dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kLinear, true);
-}
-absl::Status AtenUpsampleTrilinear3dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 3, kLinear, true);
-}
-// aten::upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners,
-//                          float? scales_h=None, float? scales_w=None) -> Tensor
-absl::Status AtenUpsampleBicubic2d(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kCubic, true);
-}
-absl::Status AtenUpsampleBicubic2dVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kCubic, true);
-}
-// aten::_upsample_bilinear2d_aa / _upsample_bicubic2d_aa (+ .vec): antialiased.
-absl::Status AtenUpsampleBilinear2dAa(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kLinearAa, true);
-}
-absl::Status AtenUpsampleBilinear2dAaVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kLinearAa, true);
-}
-absl::Status AtenUpsampleBicubic2dAa(TranslateContext& ctx) {
-  return UpsampleDefault(ctx, 2, kCubicAa, true);
-}
-absl::Status AtenUpsampleBicubic2dAaVec(TranslateContext& ctx) {
-  return UpsampleVec(ctx, 2, kCubicAa, true);
-}
-
-// ---- padding -----------------------------------------------------------------------
-
-// torch pad lists run last dim first, (begin, end) per dim:
-// [w_begin, w_end, h_begin, h_end, ...]. ONNX Pad (opset 18+ takes `axes`)
-// gets axes [r-1, r-2, ...] and pads [w_begin, h_begin, ..., w_end, h_end, ...].
-absl::Status EmitPad(TranslateContext& ctx, absl::string_view pad_arg, const std::string& mode,
-                     std::optional<double> value) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg(pad_arg));
-  int64_t count = static_cast<int64_t>(
-      arg.kind == pt2::Argument::Kind::kSymInts ? arg.syms.size() : arg.ints.size());
-  if (count % 2 != 0 || count / 2 > rank) {
-    return ctx.Invalid(absl::StrCat(pad_arg, " has ", count, " entries for a rank-", rank,
-                                    " input"));
-  }
-  const int64_t k = count / 2;
-  std::vector<int64_t> axes, order;
-  for (int64_t i = 0; i < k; ++i) axes.push_back(rank - 1 - i);
-  for (int64_t i = 0; i < k; ++i) order.push_back(2 * i);
-  for (int64_t i = 0; i < k; ++i) order.push_back(2 * i + 1);
-  std::string pads;
-  if (ctx.IsStaticInts(pad_arg)) {
-    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> p, ctx.Ints(pad_arg));
-    std::vector<int64_t> reordered;
-    for (int64_t i : order) reordered.push_back(p[i]);
-    pads = ctx.ConstantInt64s(reordered);
-  } else {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string p, ctx.IntsAsTensor(pad_arg));
-    pads = ctx.Op("Gather", {p, ctx.ConstantInt64s(order)}, {ir::Attribute::Int("axis", 0)});
-  }
-  std::string constant = value ? ctx.ConstantScalar(dtype, *value) : "";
-  return ctx.SetOutput(0, ctx.Op("Pad", {x, pads, constant, ctx.ConstantInt64s(axes)},
-                                 {ir::Attribute::String("mode", mode)}));
-}
-
-// aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
-absl::Status AtenConstantPadNd(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(ScalarValue value, ctx.Scalar("value"));
-  return EmitPad(ctx, "pad", "constant", value.AsDouble());
-}
-
-// aten::pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
-absl::Status AtenPad(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string mode, ctx.String("mode"));
-  if (mode == "constant") {
-    PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> value, ctx.OptionalFloat("value"));
-    return EmitPad(ctx, "pad", "constant", value.value_or(0.0));
-  }
-  if (mode == "reflect") return EmitPad(ctx, "pad", "reflect", std::nullopt);
-  if (mode == "replicate") return EmitPad(ctx, "pad", "edge", std::nullopt);
-  if (mode == "circular") {
-    // Pad's "wrap" mode arrived in opset 19.
-    if (ctx.opset() < 19) {
-      return ctx.Unsupported("mode='circular' needs ONNX Pad 'wrap' (opset 19+); export with "
-                             "opset >= 19");
-    }
-    return EmitPad(ctx, "pad", "wrap", std::nullopt);
-  }
-  return ctx.Unsupported(absl::StrCat("pad mode '", mode, "'"));
-}
-
-// aten::reflection_pad{1,2,3}d(Tensor self, SymInt[2|4|6] padding) -> Tensor
-absl::Status AtenReflectionPad(TranslateContext& ctx) {
-  return EmitPad(ctx, "padding", "reflect", std::nullopt);
-}
-
-// aten::replication_pad{1,2,3}d(Tensor self, SymInt[2|4|6] padding) -> Tensor
-absl::Status AtenReplicationPad(TranslateContext& ctx) {
-  return EmitPad(ctx, "padding", "edge", std::nullopt);
-}
-
 }  // namespace
 
 void RegisterPoolingOps(OpRegistry& r) {
@@ -619,38 +420,6 @@ void RegisterPoolingOps(OpRegistry& r) {
   r.Add("aten::adaptive_max_pool1d.default", &AtenAdaptiveMaxPool1d);
   r.Add("aten::adaptive_max_pool2d.default", &AtenAdaptiveMaxPool2d);
   r.Add("aten::adaptive_max_pool3d.default", &AtenAdaptiveMaxPool3d);
-  r.Add("aten::upsample_nearest1d.default", &AtenUpsampleNearest1d);
-  r.Add("aten::upsample_nearest2d.default", &AtenUpsampleNearest2d);
-  r.Add("aten::upsample_nearest3d.default", &AtenUpsampleNearest3d);
-  r.Add("aten::upsample_nearest1d.vec", &AtenUpsampleNearest1dVec);
-  r.Add("aten::upsample_nearest2d.vec", &AtenUpsampleNearest2dVec);
-  r.Add("aten::upsample_nearest3d.vec", &AtenUpsampleNearest3dVec);
-  r.Add("aten::_upsample_nearest_exact1d.default", &AtenUpsampleNearestExact1d);
-  r.Add("aten::_upsample_nearest_exact2d.default", &AtenUpsampleNearestExact2d);
-  r.Add("aten::_upsample_nearest_exact3d.default", &AtenUpsampleNearestExact3d);
-  r.Add("aten::_upsample_nearest_exact1d.vec", &AtenUpsampleNearestExact1dVec);
-  r.Add("aten::_upsample_nearest_exact2d.vec", &AtenUpsampleNearestExact2dVec);
-  r.Add("aten::_upsample_nearest_exact3d.vec", &AtenUpsampleNearestExact3dVec);
-  r.Add("aten::upsample_linear1d.default", &AtenUpsampleLinear1d);
-  r.Add("aten::upsample_bilinear2d.default", &AtenUpsampleBilinear2d);
-  r.Add("aten::upsample_trilinear3d.default", &AtenUpsampleTrilinear3d);
-  r.Add("aten::upsample_linear1d.vec", &AtenUpsampleLinear1dVec);
-  r.Add("aten::upsample_bilinear2d.vec", &AtenUpsampleBilinear2dVec);
-  r.Add("aten::upsample_trilinear3d.vec", &AtenUpsampleTrilinear3dVec);
-  r.Add("aten::upsample_bicubic2d.default", &AtenUpsampleBicubic2d);
-  r.Add("aten::upsample_bicubic2d.vec", &AtenUpsampleBicubic2dVec);
-  r.Add("aten::_upsample_bilinear2d_aa.default", &AtenUpsampleBilinear2dAa);
-  r.Add("aten::_upsample_bilinear2d_aa.vec", &AtenUpsampleBilinear2dAaVec);
-  r.Add("aten::_upsample_bicubic2d_aa.default", &AtenUpsampleBicubic2dAa);
-  r.Add("aten::_upsample_bicubic2d_aa.vec", &AtenUpsampleBicubic2dAaVec);
-  r.Add("aten::constant_pad_nd.default", &AtenConstantPadNd);
-  r.Add("aten::pad.default", &AtenPad);
-  r.Add("aten::reflection_pad1d.default", &AtenReflectionPad);
-  r.Add("aten::reflection_pad2d.default", &AtenReflectionPad);
-  r.Add("aten::reflection_pad3d.default", &AtenReflectionPad);
-  r.Add("aten::replication_pad1d.default", &AtenReplicationPad);
-  r.Add("aten::replication_pad2d.default", &AtenReplicationPad);
-  r.Add("aten::replication_pad3d.default", &AtenReplicationPad);
 }
 
 }  // namespace pt2onnx::ops

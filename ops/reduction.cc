@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
@@ -33,10 +34,11 @@ using ir::Attribute;
 
 // Reduced axes, normalized; an empty result means "all dimensions". A rank-0
 // input accepts dim 0 / -1 as torch does, which also means "all" there.
-std::vector<int64_t> NormalizeAxes(const std::vector<int64_t>& dims, int64_t rank) {
-  if (rank == 0) return {};
-  std::vector<int64_t> axes;
-  for (int64_t d : dims) axes.push_back(NormalizeAxis(d, rank));
+absl::StatusOr<std::vector<int64_t>> ReducedAxes(const TranslateContext& ctx,
+                                                 absl::string_view arg,
+                                                 const std::vector<int64_t>& dims, int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, CheckedAxes(ctx, arg, dims, rank));
+  if (rank == 0) return std::vector<int64_t>{};
   return axes;
 }
 
@@ -53,7 +55,7 @@ std::string Reduce(TranslateContext& ctx, absl::string_view op_type, const std::
 absl::StatusOr<std::vector<int64_t>> OptionalDims(TranslateContext& ctx, absl::string_view arg,
                                                   int64_t rank) {
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> dims, ctx.OptionalInts(arg));
-  return NormalizeAxes(dims.value_or(std::vector<int64_t>{}), rank);
+  return ReducedAxes(ctx, arg, dims.value_or(std::vector<int64_t>{}), rank);
 }
 
 // `self` cast to the node's output dtype (torch's accumulation dtype, which
@@ -95,8 +97,14 @@ absl::StatusOr<std::string> ReducedCount(TranslateContext& ctx, const std::strin
   int64_t count = 1;
   bool is_static = true;
   for (int64_t a : reduced) {
-    if (meta->sizes[a].is_symbolic) is_static = false;
-    count *= meta->sizes[a].value;
+    if (a < 0 || a >= rank) return ctx.Invalid("reduced axis out of range");
+    if (meta->sizes[a].is_symbolic) {
+      is_static = false;
+      continue;
+    }
+    std::optional<int64_t> product = CheckedMul(count, meta->sizes[a].value);
+    if (!product.has_value()) return ctx.Invalid("the reduced element count overflows int64");
+    count = *product;
   }
   if (is_static) return ctx.ConstantScalar(dtype, static_cast<double>(count));
   std::string sizes = ctx.Op("Gather", {ctx.Op("Shape", {x}), ctx.ConstantInt64s(reduced)},
@@ -204,7 +212,8 @@ absl::Status AtenProdDimInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return ReduceInOutputDtype(ctx, "ReduceProd", NormalizeAxes({dim}, rank), keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, ReducedAxes(ctx, "dim", {dim}, rank));
+  return ReduceInOutputDtype(ctx, "ReduceProd", axes, keepdim);
 }
 
 // ---- amax / amin / max / min ----
@@ -254,7 +263,7 @@ absl::StatusOr<std::string> ArgReduce(TranslateContext& ctx, absl::string_view o
 absl::Status ValuesAndIndices(TranslateContext& ctx, absl::string_view reduce_op,
                               absl::string_view arg_op) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   if (rank == 0) {
@@ -262,7 +271,6 @@ absl::Status ValuesAndIndices(TranslateContext& ctx, absl::string_view reduce_op
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, x));
     return ctx.SetOutput(1, ctx.ConstantInt64(0));
   }
-  int64_t axis = NormalizeAxis(dim, rank);
   PT2ONNX_ASSIGN_OR_RETURN(std::string values, ReduceMaxMin(ctx, reduce_op, {axis}, keepdim));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string indices, ArgReduce(ctx, arg_op, x, dtype, axis, keepdim));
@@ -288,9 +296,12 @@ absl::Status ArgMaxMin(TranslateContext& ctx, absl::string_view arg_op) {
   PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (dim.has_value()) {
+    PT2ONNX_RETURN_IF_ERROR(CheckedAxis(ctx, "dim", *dim, rank).status());
+  }
   if (dim.has_value() && rank > 0) {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, x, dtype,
-                                                      NormalizeAxis(*dim, rank), keepdim));
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", *dim, rank));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ArgReduce(ctx, arg_op, x, dtype, axis, keepdim));
     return ctx.SetOutput(0, y);
   }
   std::string flat = Reshape(ctx, x, {-1});
@@ -379,10 +390,10 @@ absl::Status AtenAnyDims(TranslateContext& ctx) { return AllAnyDims(ctx, false);
 // aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
 absl::Status AtenCumsumDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
   if (rank == 0) return ctx.SetOutput(0, x);  // a 0-d cumsum is the value itself
-  return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(NormalizeAxis(dim, rank))}));
+  return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(axis)}));
 }
 
 // aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
@@ -467,7 +478,9 @@ absl::Status AtenCountNonzeroDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
   std::vector<int64_t> axes;
-  if (dim.has_value()) axes = NormalizeAxes({*dim}, rank);
+  if (dim.has_value()) {
+    PT2ONNX_ASSIGN_OR_RETURN(axes, ReducedAxes(ctx, "dim", {*dim}, rank));
+  }
   return CountNonzero(ctx, axes);
 }
 

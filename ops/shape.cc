@@ -81,11 +81,11 @@ absl::Status AtenFlattenUsingInts(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t start, AxisArg(ctx, "start_dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t end, AxisArg(ctx, "end_dim", rank));
   if (rank == 0) return ctx.SetOutput(0, Reshape(ctx, x, {1}));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t start_dim, ctx.Int("start_dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t end_dim, ctx.Int("end_dim"));
-  int64_t start = NormalizeAxis(start_dim, rank), end = NormalizeAxis(end_dim, rank);
-  if (start >= end) return ctx.SetOutput(0, x);
+  if (start > end) return ctx.Invalid("start_dim comes after end_dim");
+  if (start == end) return ctx.SetOutput(0, x);
   std::vector<SizeExpr> sizes;
   for (int64_t i = 0; i < start; ++i) sizes.push_back(InputSize(ctx, x, *meta, i));
   sizes.push_back(SizeExpr{-1, ""});
@@ -104,8 +104,7 @@ absl::Status AtenUnflattenInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  int64_t axis = NormalizeAxis(dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   if (auto out = StaticSizes(ctx.OutputMeta(0))) {
     return ctx.SetOutput(0, ReshapeToStatic(ctx, x, *out));
   }
@@ -131,7 +130,7 @@ absl::Status AtenPermuteDefault(TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("permute dims [", absl::StrJoin(dims, ", "),
                                     "] do not match rank ", rank));
   }
-  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(ctx, "dims", dims, rank));
   if (rank == 0) return ctx.SetOutput(0, x);
   return SetTransposed(ctx, x, dims);
 }
@@ -140,11 +139,11 @@ absl::Status AtenPermuteDefault(TranslateContext& ctx) {
 absl::Status SwapAxes(TranslateContext& ctx, absl::string_view arg0, absl::string_view arg1) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d0, ctx.Int(arg0));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, ctx.Int(arg1));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d0, AxisArg(ctx, arg0, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, AxisArg(ctx, arg1, rank));
   if (rank < 2) return ctx.SetOutput(0, x);
   std::vector<int64_t> perm = Iota(rank);
-  std::swap(perm[NormalizeAxis(d0, rank)], perm[NormalizeAxis(d1, rank)]);
+  std::swap(perm[d0], perm[d1]);
   return SetTransposed(ctx, x, perm);
 }
 
@@ -193,11 +192,14 @@ absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
   if (source.size() != destination.size()) {
     return ctx.Invalid("movedim source and destination differ in length");
   }
+  PT2ONNX_ASSIGN_OR_RETURN(source, CheckedAxes(ctx, "source", source, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(destination, CheckedAxes(ctx, "destination", destination, rank));
+  if (rank == 0) return ctx.SetOutput(0, x);
   // perm[destination[i]] = source[i]; the remaining axes keep their order.
   std::vector<int64_t> perm(rank, -1);
   std::vector<bool> moved(rank, false);
   for (size_t i = 0; i < source.size(); ++i) {
-    int64_t s = NormalizeAxis(source[i], rank), d = NormalizeAxis(destination[i], rank);
+    int64_t s = source[i], d = destination[i];
     perm[d] = s;
     moved[s] = true;
   }
@@ -207,7 +209,6 @@ absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
     while (moved[next]) ++next;
     p = next++;
   }
-  if (rank == 0) return ctx.SetOutput(0, x);
   return SetTransposed(ctx, x, perm);
 }
 
@@ -217,8 +218,8 @@ absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
 absl::Status AtenUnsqueezeDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  int64_t axis = dim < 0 ? dim + rank + 1 : dim;
+  // The new axis may also go after the last one: rank + 1 positions.
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank + 1));
   return ctx.SetOutput(0, Unsqueeze(ctx, x, {axis}));
 }
 
@@ -230,10 +231,10 @@ absl::Status SqueezeDims(TranslateContext& ctx, std::optional<std::vector<int64_
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
   if (!dims.has_value()) dims = Iota(rank);
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> checked, CheckedAxes(ctx, "dim", *dims, rank));
   std::vector<int64_t> axes;
-  for (int64_t d : *dims) {
+  for (int64_t a : checked) {
     if (rank == 0) continue;
-    int64_t a = NormalizeAxis(d, rank);
     const pt2::SymInt& s = meta->sizes[a];
     if (s.is_symbolic || s.value != 1) continue;
     if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
@@ -328,6 +329,7 @@ absl::Status AtenCatDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (tensors.empty()) return ctx.Invalid("cat of an empty tensor list");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, ctx.OutputRank(0)));
   DataType out_dtype = ctx.OutputDtype(0);
   std::vector<std::string> kept;
   for (size_t j = 0; j < tensors.size(); ++j) {
@@ -345,7 +347,6 @@ absl::Status AtenCatDefault(TranslateContext& ctx) {
   }
   if (kept.empty()) kept.push_back(tensors[0]);  // every input was skipped
   if (kept.size() == 1) return ctx.SetOutput(0, kept[0]);
-  int64_t axis = NormalizeAxis(dim, ctx.OutputRank(0));
   return ctx.SetOutput(0, ctx.Op("Concat", kept, {Attribute::Int("axis", axis)}));
 }
 
@@ -354,7 +355,8 @@ absl::Status AtenStackDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   if (tensors.empty()) return ctx.Invalid("stack of an empty tensor list");
-  int64_t axis = NormalizeAxis(dim, ctx.OutputRank(0));
+  // The output has one more axis than the inputs: dim may name any of them.
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, ctx.OutputRank(0)));
   std::vector<std::string> expanded;
   for (const std::string& t : tensors) expanded.push_back(Unsqueeze(ctx, t, {axis}));
   if (expanded.size() == 1) return ctx.SetOutput(0, expanded[0]);
@@ -371,33 +373,82 @@ absl::Status AtenAliasCopyDefault(TranslateContext& ctx) {
 }
 
 // aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)
-// ONNX has no strided views: only the identity view (same sizes, contiguous
-// strides, no offset) is translated.
+// ONNX has no strided views. A view of a contiguous input (strides that
+// match its sizes, no storage offset) that stays inside it is a Gather from
+// the flattened input at offset + sum(i_k * stride_k), computed at run time
+// from one Range per dim; anything that would read torch's storage beyond the
+// input is refused.
 absl::Status AtenAsStridedDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
-  std::optional<std::vector<int64_t>> in = StaticSizes(meta);
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, ctx.Ints("size"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, ctx.Ints("stride"));
   int64_t offset = 0;
   if (ctx.Has("storage_offset")) {
     PT2ONNX_ASSIGN_OR_RETURN(offset, ctx.Int("storage_offset"));
   }
+  auto describe = [&] {
+    return absl::StrCat("as_strided with size [", absl::StrJoin(size, ", "), "], stride [",
+                        absl::StrJoin(stride, ", "), "], offset ", offset);
+  };
+  if (size.size() != stride.size()) {
+    return ctx.Invalid(absl::StrCat(describe(), ": size and stride differ in length"));
+  }
+  std::optional<std::vector<int64_t>> in = StaticSizes(meta);
+  bool contiguous_input = in.has_value() && !meta->storage_offset.is_symbolic &&
+                          meta->storage_offset.value == 0 && meta->strides.size() == in->size();
+  int64_t numel = 1;
+  for (int64_t i = static_cast<int64_t>(in ? in->size() : 0) - 1; contiguous_input && i >= 0; --i) {
+    const pt2::SymInt& s = meta->strides[static_cast<size_t>(i)];
+    int64_t dim = (*in)[static_cast<size_t>(i)];
+    contiguous_input = dim == 1 || (!s.is_symbolic && s.value == numel);
+    if (__builtin_mul_overflow(numel, dim, &numel)) contiguous_input = false;
+  }
+  if (!contiguous_input) {
+    return ctx.Unsupported(absl::StrCat(describe(), " of a strided or dynamic-shape input: its "
+                                        "storage is not visible in ONNX; make it .contiguous() "
+                                        "first or use view/slice/unfold"));
+  }
   std::vector<int64_t> contiguous(size.size(), 1);
   for (int64_t i = static_cast<int64_t>(size.size()) - 2; i >= 0; --i) {
     contiguous[i] = contiguous[i + 1] * size[i + 1];
   }
-  bool identity = in.has_value() && *in == size && offset == 0;
+  bool identity = *in == size && offset == 0;
   for (size_t i = 0; identity && i < size.size(); ++i) {
     identity = size[i] == 1 || stride[i] == contiguous[i];
   }
-  if (!identity) {
-    return ctx.Unsupported(absl::StrCat(
-        "as_strided with size [", absl::StrJoin(size, ", "), "], stride [",
-        absl::StrJoin(stride, ", "), "], offset ", offset,
-        " is not expressible in ONNX; rewrite the model with view/slice/unfold"));
+  if (identity) return ctx.SetOutput(0, x);
+  // The last element read: offset + sum((size_k - 1) * stride_k), overflow-checked.
+  bool empty = false;
+  int64_t last = offset;
+  bool ok = offset >= 0;
+  for (size_t k = 0; ok && k < size.size(); ++k) {
+    ok = size[k] >= 0 && stride[k] >= 0;
+    if (size[k] == 0) empty = true;
+    int64_t reach = 0;
+    if (ok && size[k] > 0) {
+      ok = !__builtin_mul_overflow(size[k] - 1, stride[k], &reach) &&
+           !__builtin_add_overflow(last, reach, &last);
+    }
   }
-  return ctx.SetOutput(0, x);
+  if (!ok || (!empty && last >= numel)) {
+    return ctx.Unsupported(absl::StrCat(describe(), " reads outside the ", numel,
+                                        "-element input (torch would read its storage)"));
+  }
+  std::string flat = ctx.Op("Reshape", {x, ctx.ConstantInt64s({-1})});
+  std::string index = ctx.ConstantInt64(offset);
+  std::string zero = ctx.ConstantInt64(0);
+  std::string one = ctx.ConstantInt64(1);
+  const int64_t rank = static_cast<int64_t>(size.size());
+  for (int64_t k = 0; k < rank; ++k) {
+    std::string count = ctx.ConstantInt64(size[k]);
+    std::string steps = ctx.Op("Range", {zero, count, one});
+    steps = ctx.Op("Mul", {steps, ctx.ConstantInt64(stride[k])});
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    shape[static_cast<size_t>(k)] = -1;
+    index = ctx.Op("Add", {index, ctx.Op("Reshape", {steps, ctx.ConstantInt64s(shape)})});
+  }
+  return ctx.SetOutput(0, ctx.Op("Gather", {flat, index}, {ir::Attribute::Int("axis", 0)}));
 }
 
 }  // namespace

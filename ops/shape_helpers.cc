@@ -20,6 +20,22 @@ std::optional<std::vector<int64_t>> StaticSizes(const pt2::TensorMeta* meta) {
   return sizes;
 }
 
+std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl::string_view arg,
+                                               int64_t begin, int64_t n) {
+  absl::StatusOr<const pt2::TensorMeta*> meta = ctx.InputMeta(arg);
+  if (!meta.ok() || *meta == nullptr) return std::nullopt;
+  const std::vector<pt2::SymInt>& sizes = (*meta)->sizes;
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  if (begin < 0) begin += rank;
+  if (begin < 0 || n < 0 || begin > rank - n) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (int64_t i = begin; i < begin + n; ++i) {
+    if (sizes[i].is_symbolic) return std::nullopt;
+    dims.push_back(sizes[i].value);
+  }
+  return dims;
+}
+
 std::string ReshapeToStatic(TranslateContext& ctx, const std::string& x,
                             const std::vector<int64_t>& sizes) {
   bool has_zero = false;

@@ -27,6 +27,12 @@ namespace pt2onnx::ops {
 // symbolic size).
 std::optional<std::vector<int64_t>> StaticSizes(const pt2::TensorMeta* meta);
 
+// Static sizes of dims [begin, begin + n) of tensor argument `arg`, or nullopt
+// when any is symbolic or the range does not fit. A negative `begin` counts
+// from the back.
+std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl::string_view arg,
+                                               int64_t begin, int64_t n);
+
 // Reshape to fully known sizes. A literal 0 needs allowzero=1 (otherwise ONNX
 // copies the input's size there); with every size explicit that is exact.
 std::string ReshapeToStatic(TranslateContext& ctx, const std::string& x,

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
@@ -62,6 +63,14 @@ size_t ListOutputSize(const TranslateContext& ctx) {
 
 // ---- split family ----
 
+// The `dim` argument of the split family. torch wraps it like any dim, so a
+// 0-d input accepts 0 and -1 (and then fails on splitting nothing).
+absl::StatusOr<int64_t> SplitAxis(const TranslateContext& ctx, int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
+  if (rank == 0) return ctx.Invalid("splitting a 0-d tensor");
+  return axis;
+}
+
 // Splits `x` along `axis` into pieces of `sizes` (a 1-D INT64 value holding
 // `count` sizes) and binds them to the node's list output.
 absl::Status SplitInto(TranslateContext& ctx, const std::string& x, int64_t axis,
@@ -83,15 +92,18 @@ absl::Status SplitEvenly(TranslateContext& ctx, std::optional<int64_t> chunk,
   if (count == 0) return ctx.Invalid("split produces no tensors");
   SizeExpr n = InputSize(ctx, x, *meta, axis);
   if (chunk.has_value() && n.value.has_value()) {
+    // ceil(n / chunk) pieces (at least one), counted before any is built.
+    int64_t pieces = std::max<int64_t>(*n.value / *chunk + (*n.value % *chunk != 0 ? 1 : 0), 1);
+    if (pieces != static_cast<int64_t>(count)) {
+      return ctx.Invalid(absl::StrCat("splitting size ", *n.value, " by ", *chunk, " gives ",
+                                      pieces, " pieces, the program expects ", count));
+    }
     std::vector<int64_t> sizes;
-    for (int64_t start = 0; start < *n.value; start += *chunk) {
+    for (int64_t i = 0; i < pieces; ++i) {
+      int64_t start = i * *chunk;  // < n: no overflow
       sizes.push_back(std::min(*chunk, *n.value - start));
     }
-    if (sizes.empty()) sizes.push_back(0);
-    if (sizes.size() != count) {
-      return ctx.Invalid(absl::StrCat("splitting size ", *n.value, " by ", *chunk, " gives ",
-                                      sizes.size(), " pieces, the program expects ", count));
-    }
+    if (*n.value == 0) sizes = {0};
     return SplitInto(ctx, x, axis, ctx.ConstantInt64s(sizes), count);
   }
   // [c, ..., c, n - c * (count - 1)]
@@ -109,7 +121,7 @@ absl::Status SplitEvenly(TranslateContext& ctx, std::optional<int64_t> chunk,
 // aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]
 absl::Status AtenSplitTensor(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx, rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> chunk, StaticSymInt(ctx, "split_size"));
   std::string chunk_tensor;
   if (!chunk.has_value()) {
@@ -117,7 +129,7 @@ absl::Status AtenSplitTensor(TranslateContext& ctx) {
   } else if (*chunk <= 0) {
     return ctx.Invalid(absl::StrCat("split_size must be positive, got ", *chunk));
   }
-  return SplitEvenly(ctx, chunk, chunk_tensor, NormalizeAxis(dim, rank));
+  return SplitEvenly(ctx, chunk, chunk_tensor, axis);
 }
 
 // aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
@@ -126,18 +138,21 @@ absl::Status AtenChunkDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
   PT2ONNX_ASSIGN_OR_RETURN(int64_t chunks, ctx.Int("chunks"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx, rank));
   if (chunks <= 0) return ctx.Invalid(absl::StrCat("chunks must be positive, got ", chunks));
-  int64_t axis = NormalizeAxis(dim, rank);
   const pt2::SymInt& n = meta->sizes[axis];
   if (!n.is_symbolic) {
-    int64_t chunk = std::max<int64_t>((n.value + chunks - 1) / chunks, 1);
+    // ceil(n / chunks) without n + chunks - 1, which may overflow.
+    int64_t chunk = std::max<int64_t>(n.value / chunks + (n.value % chunks != 0 ? 1 : 0), 1);
     return SplitEvenly(ctx, chunk, "", axis);
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   std::string size = ShapeSlice(ctx, x, axis, axis + 1);
-  std::string chunk = ctx.Op("Div", {ctx.Op("Add", {size, ctx.ConstantInt64s({chunks - 1})}),
-                                     ctx.ConstantInt64s({chunks})});
+  // ceil(size / chunks) as (size - 1) / chunks + 1: symbolic sizes are >= 2,
+  // and no intermediate exceeds them.
+  std::string chunk = ctx.Op("Add", {ctx.Op("Div", {ctx.Op("Sub", {size, ctx.ConstantInt64s({1})}),
+                                                    ctx.ConstantInt64s({chunks})}),
+                                     ctx.ConstantInt64s({1})});
   return SplitEvenly(ctx, std::nullopt, chunk, axis);
 }
 
@@ -145,9 +160,28 @@ absl::Status AtenChunkDefault(TranslateContext& ctx) {
 absl::Status SplitBySizes(TranslateContext& ctx, absl::string_view sizes_arg) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  if (ctx.IsStaticInts(sizes_arg) && !meta->sizes[axis].is_symbolic) {
+    // torch: non-negative sizes summing to the dimension, one per output.
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ctx.Ints(sizes_arg));
+    int64_t total = 0;
+    for (int64_t v : values) {
+      std::optional<int64_t> sum = CheckedAdd(total, v);
+      if (v < 0 || !sum.has_value()) {
+        return ctx.Invalid(absl::StrCat(sizes_arg, " holds ", v, "; sizes must be >= 0"));
+      }
+      total = *sum;
+    }
+    if (total != meta->sizes[axis].value || values.size() != ListOutputSize(ctx)) {
+      return ctx.Invalid(absl::StrCat(sizes_arg, " sum to ", total, " in ", values.size(),
+                                      " pieces; dimension ", axis, " has size ",
+                                      meta->sizes[axis].value, " and the program expects ",
+                                      ListOutputSize(ctx), " pieces"));
+    }
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string sizes, ctx.IntsAsTensor(sizes_arg));
-  return SplitInto(ctx, x, NormalizeAxis(dim, rank), sizes, ListOutputSize(ctx));
+  return SplitInto(ctx, x, axis, sizes, ListOutputSize(ctx));
 }
 
 // aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
@@ -161,8 +195,7 @@ absl::Status AtenSplitSizes(TranslateContext& ctx) { return SplitBySizes(ctx, "s
 absl::Status AtenUnbindInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  int64_t axis = NormalizeAxis(dim, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx, rank));
   size_t count = ListOutputSize(ctx);
   std::vector<std::string> parts = {x};
   if (count > 1) {
@@ -192,7 +225,8 @@ absl::Status AtenSliceTensor(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
   if (step <= 0) return ctx.Invalid(absl::StrCat("slice step must be positive, got ", step));
-  int64_t axis = NormalizeAxis(dim, rank);
+  if (rank == 0) return ctx.Invalid("slice of a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, rank));
   std::optional<int64_t> start = 0, end = kInt64Max;
   if (ctx.Has("start")) {
     PT2ONNX_ASSIGN_OR_RETURN(start, StaticSymInt(ctx, "start"));
@@ -225,10 +259,10 @@ absl::Status AtenSliceTensor(TranslateContext& ctx) {
 absl::Status AtenSelectInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  if (rank == 0) return ctx.Invalid("select of a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.SymIntAsTensor("index"));
-  return ctx.SetOutput(0, ctx.Op("Gather", {x, index},
-                                 {Attribute::Int("axis", NormalizeAxis(dim, rank))}));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, index}, {Attribute::Int("axis", axis)}));
 }
 
 // aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)
@@ -236,12 +270,17 @@ absl::Status AtenSelectInt(TranslateContext& ctx) {
 absl::Status AtenNarrowDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  int64_t axis = NormalizeAxis(dim, rank);
+  if (rank == 0) return ctx.Invalid("narrow of a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, StaticSymInt(ctx, "start"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> length, StaticSymInt(ctx, "length"));
+  if (length.has_value() && *length < 0) {
+    return ctx.Invalid(absl::StrCat("narrow length must be >= 0, got ", *length));
+  }
   if (start.has_value() && length.has_value()) {
-    int64_t end = *start + *length;
+    std::optional<int64_t> sum = CheckedAdd(*start, *length);
+    if (!sum.has_value()) return ctx.Invalid("narrow start + length overflows int64");
+    int64_t end = *sum;
     // A negative start counts from the end; its window may end exactly there.
     if (*start < 0 && end == 0) end = kInt64Max;
     std::string start_t = ctx.ConstantInt64s({*start});
@@ -261,8 +300,8 @@ absl::Status AtenFlipDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.Ints("dims"));
+  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(ctx, "dims", dims, rank));
   if (dims.empty() || rank == 0) return ctx.SetOutput(0, x);
-  for (int64_t& d : dims) d = NormalizeAxis(d, rank);
   size_t n = dims.size();
   return ctx.SetOutput(
       0, ctx.Op("Slice", {x, ctx.ConstantInt64s(std::vector<int64_t>(n, -1)),
@@ -307,15 +346,19 @@ absl::Status AtenRollDefault(TranslateContext& ctx) {
     numel.value = 1;
     for (const pt2::SymInt& s : meta->sizes) {
       numel.is_symbolic |= s.is_symbolic;
-      numel.value *= s.value;
+      std::optional<int64_t> product = CheckedMul(numel.value, s.value);
+      if (!product.has_value()) return ctx.Invalid("the input's element count overflows int64");
+      numel.value = *product;
     }
     std::string flat = Reshape(ctx, x, {-1});
     std::string rolled = RollAxis(ctx, flat, numel, 0, shifts[0]);
     return ctx.SetOutput(0, ctx.Op("Reshape", {rolled, ctx.Op("Shape", {x})}));
   }
   if (shifts.size() != dims.size()) return ctx.Invalid("roll shifts and dims differ in length");
+  if (rank == 0) return ctx.Invalid("roll of a 0-d tensor along a dim");
   for (size_t i = 0; i < dims.size(); ++i) {
-    int64_t axis = NormalizeAxis(dims[i], rank);
+    // torch allows a dim twice here (it rolls twice), so no CheckedAxes.
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dims", dims[i], rank));
     x = RollAxis(ctx, x, meta->sizes[axis], axis, shifts[i]);
   }
   return ctx.SetOutput(0, x);
@@ -336,7 +379,10 @@ absl::Status PixelShuffle(TranslateContext& ctx, absl::string_view factor_arg, b
     return ctx.Unsupported(absl::StrCat("pixel (un)shuffle of a rank-", rank,
                                         " tensor; only [C, H, W] and [N, C, H, W] are handled"));
   }
-  if (r <= 0) return ctx.Invalid(absl::StrCat("factor must be positive, got ", r));
+  // Bounded so that r * r cannot overflow.
+  if (r <= 0 || r > (int64_t{1} << 31)) {
+    return ctx.Invalid(absl::StrCat("factor must be in [1, 2^31], got ", r));
+  }
   int64_t b = rank - 3;  // index of C
   std::vector<SizeExpr> lead;
   if (b == 1) lead.push_back(InputSize(ctx, x, *meta, 0));
@@ -382,14 +428,25 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t offset, ctx.Int("offset"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim1, ctx.Int("dim1"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim2, ctx.Int("dim2"));
-  int64_t d1 = NormalizeAxis(dim1, rank), d2 = NormalizeAxis(dim2, rank);
-  if (rank < 2 || d1 == d2) return ctx.Invalid("diagonal needs two distinct dimensions");
+  if (rank < 2) return ctx.Invalid("diagonal needs two distinct dimensions");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, CheckedAxis(ctx, "dim1", dim1, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d2, CheckedAxis(ctx, "dim2", dim2, rank));
+  if (d1 == d2) return ctx.Invalid("diagonal needs two distinct dimensions");
   if (meta->sizes[d1].is_symbolic || meta->sizes[d2].is_symbolic) {
     return ctx.Unsupported("diagonal over symbolic dimensions; export them with static sizes");
   }
   int64_t n1 = meta->sizes[d1].value, n2 = meta->sizes[d2].value;
-  int64_t row = std::max<int64_t>(0, -offset), col = std::max<int64_t>(0, offset);
-  int64_t len = std::max<int64_t>(0, std::min(n1 - row, n2 - col));
+  // offset may be INT64_MIN: compare instead of negating it.
+  int64_t len = offset >= 0 ? (offset >= n2 ? 0 : std::min(n1, n2 - offset))
+                            : (offset <= -n1 ? 0 : std::min(n1 + offset, n2));
+  std::optional<int64_t> merged_size = CheckedMul(n1, n2);
+  if (!merged_size.has_value()) return ctx.Invalid("dim1 size * dim2 size overflows int64");
+  if (len > kMaxFoldedElements) {
+    return ctx.Unsupported(absl::StrCat("a diagonal of ", len, " elements (the gathered "
+                                        "positions would be a constant of that size)"));
+  }
+  // With len > 0, |offset| < n1 or n2, so negating it is safe.
+  int64_t row = len > 0 && offset < 0 ? -offset : 0, col = len > 0 && offset > 0 ? offset : 0;
   std::vector<int64_t> perm;
   for (int64_t i = 0; i < rank; ++i) {
     if (i != d1 && i != d2) perm.push_back(i);
@@ -400,7 +457,7 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
       perm == Iota(rank) ? x : ctx.Op("Transpose", {x}, {Attribute::Ints("perm", perm)});
   // Leading axes keep their sizes through Reshape's 0 (allowzero=0).
   std::vector<int64_t> merged(rank - 2, 0);
-  merged.push_back(n1 * n2);
+  merged.push_back(*merged_size);
   std::string flat = Reshape(ctx, moved, merged);
   std::vector<int64_t> positions;
   for (int64_t i = 0; i < len; ++i) positions.push_back((i + row) * n2 + (i + col));
@@ -409,8 +466,10 @@ absl::Status AtenDiagonalDefault(TranslateContext& ctx) {
 }
 
 // aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
-// Windows [i*step, i*step + size) of `dimension`, gathered with a constant
-// [windows, size] index; the window axis then moves last. Needs a static size.
+// Windows [i*step, i*step + size) of `dimension`, gathered with a
+// [windows, size] index computed at run time (Range, so that no constant of
+// file-chosen size is folded); the window axis then moves last. Needs a
+// static size.
 absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
@@ -421,18 +480,23 @@ absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   if (rank == 0) {
     return ctx.Unsupported("unfold of a 0-d tensor");
   }
-  int64_t axis = NormalizeAxis(dimension, rank);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dimension", dimension, rank));
   if (meta->sizes[axis].is_symbolic) {
     return ctx.Unsupported("unfold over a symbolic dimension; export it with a static size");
   }
   if (step <= 0 || size < 0) return ctx.Invalid("unfold needs size >= 0 and step > 0");
-  int64_t n = meta->sizes[axis].value;
-  int64_t windows = n >= size ? (n - size) / step + 1 : 0;
-  std::vector<int64_t> index;
-  for (int64_t i = 0; i < windows; ++i) {
-    for (int64_t j = 0; j < size; ++j) index.push_back(i * step + j);
+  const int64_t n = meta->sizes[axis].value;
+  if (size > n) {
+    return ctx.Invalid(absl::StrCat("unfold size ", size, " exceeds the dimension's size ", n));
   }
-  std::string idx = ctx.Constant(ir::Tensor::Int64s({windows, size}, index));
+  const int64_t windows = (n - size) / step + 1;
+  auto range = [&](int64_t count) {
+    return ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(count), ctx.ConstantInt64(1)});
+  };
+  // index[i][j] = i * step + j
+  std::string idx = ctx.Op(
+      "Add", {Unsqueeze(ctx, ctx.Op("Mul", {range(windows), ctx.ConstantInt64(step)}), {1}),
+              Unsqueeze(ctx, range(size), {0})});
   std::string gathered = ctx.Op("Gather", {x, idx}, {Attribute::Int("axis", axis)});
   // gathered: [..., windows, size, ...rest]; move `size` (axis + 1) last.
   std::vector<int64_t> perm;
@@ -450,7 +514,6 @@ void RegisterSlicingOps(OpRegistry& r) {
   r.Add("aten::split_copy.Tensor", &AtenSplitTensor);
   r.Add("aten::unsafe_split.Tensor", &AtenSplitTensor);
   r.Add("aten::split.sizes", &AtenSplitSizes);
-  r.Add("aten::split.default", &AtenSplitWithSizesDefault);
   r.Add("aten::split_with_sizes.default", &AtenSplitWithSizesDefault);
   r.Add("aten::split_with_sizes_copy.default", &AtenSplitWithSizesDefault);
   r.Add("aten::unsafe_split_with_sizes.default", &AtenSplitWithSizesDefault);

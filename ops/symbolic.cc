@@ -13,11 +13,13 @@
 // what export already guaranteed; they emit nothing, like torch.onnx, which
 // removes them before translating. Their functional forms return an effect
 // token that only orders other assertions: it becomes an empty constant.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
 #include "ops/op_helpers.h"
@@ -162,13 +164,6 @@ absl::Status OperatorNeg(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Neg", {a}));
 }
 
-// _operator.pos(a)
-absl::Status OperatorPos(TranslateContext& ctx) {
-  if (ResultIsConstant(ctx)) return absl::OkStatus();
-  PT2ONNX_ASSIGN_OR_RETURN(std::string a, OperandAs(ctx, 0, ResultDtype(ctx)));
-  return ctx.SetOutput(0, a);
-}
-
 // Bools combine logically, ints bitwise (BitwiseAnd/Or exist since opset 18).
 absl::Status Bitwise(TranslateContext& ctx, absl::string_view bool_op, absl::string_view int_op) {
   return Binary(ctx, ResultDtype(ctx) == DataType::kBool ? bool_op : int_op);
@@ -214,8 +209,10 @@ absl::Status OperatorGe(TranslateContext& ctx) { return Compare(ctx, "GreaterOrE
 
 // ---- Conversions and rounding ------------------------------------------------
 
-// Float -> int rounding (math.floor/ceil/trunc, torch.sym_int); ints pass.
-absl::Status RoundToInt(TranslateContext& ctx, absl::string_view op_type) {
+// math.trunc(x): floats round toward zero to an int; ints pass. (math.floor,
+// math.ceil and torch.sym_sum cannot be saved by torch.export, and torch.sym_int
+// and operator.pos are never recorded, so they have no translation.)
+absl::Status MathTrunc(TranslateContext& ctx) {
   if (ResultIsConstant(ctx)) return absl::OkStatus();
   DataType dtype = ResultDtype(ctx);
   PT2ONNX_ASSIGN_OR_RETURN(DataType in, OperandDtype(ctx, 0));
@@ -224,26 +221,12 @@ absl::Status RoundToInt(TranslateContext& ctx, absl::string_view op_type) {
     return ctx.SetOutput(0, x);
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, OperandAs(ctx, 0, in));
-  std::string rounded;
-  if (op_type == "Trunc") {
-    // ONNX has no Trunc and leaves the rounding of a float-to-int Cast
-    // unspecified, so round explicitly before casting.
-    std::string negative = ctx.Op("Less", {x, ctx.ConstantScalar(in, 0)});
-    rounded = ctx.Op("Where", {negative, ctx.Op("Ceil", {x}), ctx.Op("Floor", {x})});
-  } else {
-    rounded = ctx.Op(op_type, {x});
-  }
+  // ONNX has no Trunc and leaves the rounding of a float-to-int Cast
+  // unspecified, so round explicitly before casting.
+  std::string negative = ctx.Op("Less", {x, ctx.ConstantScalar(in, 0)});
+  std::string rounded = ctx.Op("Where", {negative, ctx.Op("Ceil", {x}), ctx.Op("Floor", {x})});
   return ctx.SetOutput(0, ctx.CastTo(rounded, in, dtype));
 }
-
-// math.trunc(x)
-absl::Status MathTrunc(TranslateContext& ctx) { return RoundToInt(ctx, "Trunc"); }
-// math.floor(x)
-absl::Status MathFloor(TranslateContext& ctx) { return RoundToInt(ctx, "Floor"); }
-// math.ceil(x)
-absl::Status MathCeil(TranslateContext& ctx) { return RoundToInt(ctx, "Ceil"); }
-// torch.sym_int(a): int(a) truncates toward zero.
-absl::Status TorchSymInt(TranslateContext& ctx) { return RoundToInt(ctx, "Trunc"); }
 
 // torch.sym_float(a)
 absl::Status TorchSymFloat(TranslateContext& ctx) {
@@ -259,7 +242,7 @@ absl::Status TorchSymNot(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Not", {a}));
 }
 
-// torch.sym_sqrt(a): a float.
+// torch._sym_sqrt(a): a float (torch.sym_sqrt is serialized under this name).
 absl::Status TorchSymSqrt(TranslateContext& ctx) {
   if (ResultIsConstant(ctx)) return absl::OkStatus();
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, OperandAs(ctx, 0, DataType::kFloat));
@@ -276,15 +259,6 @@ absl::Status TorchSymIte(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Where", {cond, t, f}));
 }
 
-// torch.sym_sum(args): the sum of a list of SymInts.
-absl::Status TorchSymSum(TranslateContext& ctx) {
-  if (ResultIsConstant(ctx)) return absl::OkStatus();
-  if (ctx.node().inputs.empty()) return ctx.Invalid("sym_sum has no operand list");
-  if (ResultDtype(ctx) != DataType::kInt64) return ctx.Unsupported("sym_sum of non-integers");
-  PT2ONNX_ASSIGN_OR_RETURN(std::string list, ctx.IntsAsTensor(ctx.node().inputs[0].name));
-  return ctx.SetOutput(0, ctx.Op("ReduceSum", {list}, {ir::Attribute::Int("keepdims", 0)}));
-}
-
 // ---- Sizes of tensors --------------------------------------------------------
 
 // aten::sym_size.int(Tensor self, int dim) -> SymInt
@@ -292,10 +266,8 @@ absl::Status AtenSymSizeInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
   int64_t rank = static_cast<int64_t>(meta->sizes.size());
-  dim = NormalizeAxis(dim, rank);
-  if (dim < 0 || dim >= rank) {
-    return ctx.Invalid(absl::StrCat("dim ", dim, " is out of range for rank ", rank));
-  }
+  PT2ONNX_ASSIGN_OR_RETURN(dim, CheckedAxis(ctx, "dim", dim, rank));
+  if (dim >= rank) return ctx.Invalid("a 0-d tensor has no sizes");
   if (!meta->sizes[dim].is_symbolic) {
     return ctx.SetOutput(0, ctx.ConstantInt64(meta->sizes[dim].value));
   }
@@ -310,40 +282,15 @@ absl::Status AtenSymNumel(TranslateContext& ctx) {
   bool is_static = true;
   for (const pt2::SymInt& s : meta->sizes) {
     is_static = is_static && !s.is_symbolic;
-    numel *= s.value;
+    if (s.is_symbolic) continue;
+    std::optional<int64_t> product = CheckedMul(numel, s.value);
+    if (!product.has_value()) return ctx.Invalid("the element count overflows int64");
+    numel = *product;
   }
   if (is_static) return ctx.SetOutput(0, ctx.ConstantInt64(numel));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   return ctx.SetOutput(0, ctx.Op("ReduceProd", {ctx.Op("Shape", {x})},
                                  {ir::Attribute::Int("keepdims", 0)}));
-}
-
-// Strides exist only in torch's memory layout; ONNX tensors have none, so
-// only the exported (static) value can be used.
-// aten::sym_stride.int(Tensor self, int dim) -> SymInt
-absl::Status AtenSymStrideInt(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  int64_t rank = static_cast<int64_t>(meta->strides.size());
-  dim = NormalizeAxis(dim, rank);
-  if (dim < 0 || dim >= rank) {
-    return ctx.Invalid(absl::StrCat("dim ", dim, " is out of range for ", rank, " strides"));
-  }
-  if (meta->strides[dim].is_symbolic) {
-    return ctx.Unsupported(
-        "a symbolic stride; ONNX tensors have no strides. Avoid Tensor.stride() in the model "
-        "or export with static shapes");
-  }
-  return ctx.SetOutput(0, ctx.ConstantInt64(meta->strides[dim].value));
-}
-
-// aten::sym_storage_offset(Tensor self) -> SymInt
-absl::Status AtenSymStorageOffset(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
-  if (meta->storage_offset.is_symbolic) {
-    return ctx.Unsupported("a symbolic storage offset; ONNX tensors have no storage");
-  }
-  return ctx.SetOutput(0, ctx.ConstantInt64(meta->storage_offset.value));
 }
 
 // ---- Assertions ----------------------------------------------------------------
@@ -370,7 +317,6 @@ void RegisterSymbolicOps(OpRegistry& r) {
   r.Add("_operator::floordiv", &OperatorFloordiv);
   r.Add("_operator::mod", &OperatorMod);
   r.Add("_operator::neg", &OperatorNeg);
-  r.Add("_operator::pos", &OperatorPos);
   r.Add("_operator::and_", &OperatorAnd);
   r.Add("_operator::or_", &OperatorOr);
   r.Add("_operator::eq", &OperatorEq);
@@ -380,20 +326,14 @@ void RegisterSymbolicOps(OpRegistry& r) {
   r.Add("_operator::gt", &OperatorGt);
   r.Add("_operator::ge", &OperatorGe);
   r.Add("math::trunc", &MathTrunc);
-  r.Add("math::floor", &MathFloor);
-  r.Add("math::ceil", &MathCeil);
-  r.Add("torch::sym_int", &TorchSymInt);
   r.Add("torch::sym_float", &TorchSymFloat);
   r.Add("torch::sym_not", &TorchSymNot);
-  r.Add("torch::sym_sqrt", &TorchSymSqrt);
+  r.Add("torch::_sym_sqrt", &TorchSymSqrt);
   r.Add("torch::sym_ite", &TorchSymIte);
   r.Add("torch::sym_max", &TorchSymMax);
   r.Add("torch::sym_min", &TorchSymMin);
-  r.Add("torch::sym_sum", &TorchSymSum);
   r.Add("aten::sym_size.int", &AtenSymSizeInt);
   r.Add("aten::sym_numel.default", &AtenSymNumel);
-  r.Add("aten::sym_stride.int", &AtenSymStrideInt);
-  r.Add("aten::sym_storage_offset.default", &AtenSymStorageOffset);
   r.Add("aten::_assert_scalar.default", &AtenAssertNoOutput);
   r.Add("aten::_assert_tensor_metadata.default", &AtenAssertNoOutput);
   r.Add("aten::_assert_async.default", &AtenAssertNoOutput);

@@ -392,6 +392,12 @@ int64_t TranslateContext::OutputRank(int i) const {
   return meta == nullptr ? -1 : static_cast<int64_t>(meta->sizes.size());
 }
 
+const pt2::Graph& TranslateContext::fx_graph() const { return builder_.fx_graph(); }
+
+absl::StatusOr<std::string> TranslateContext::ValueOf(absl::string_view fx_name) const {
+  return builder_.Lookup(fx_name);
+}
+
 bool TranslateContext::OutputUsed(int i) const {
   if (i < 0 || i >= num_outputs()) return false;
   const Argument& out = node_.outputs[i];

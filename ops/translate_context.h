@@ -56,6 +56,11 @@ class TranslateContext {
                    const OpSchema* schema, int opset);
 
   const pt2::Node& node() const { return node_; }
+  // The FX graph the node belongs to (for translations that must know who
+  // reads their results, e.g. complex values only some ops understand).
+  const pt2::Graph& fx_graph() const;
+  // The ONNX value bound to an FX value of that graph (NotFound if none yet).
+  absl::StatusOr<std::string> ValueOf(absl::string_view fx_name) const;
   // Registry key of the node ("aten::add.Tensor").
   const std::string& key() const { return key_; }
   int opset() const { return opset_; }

@@ -9,13 +9,17 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/checked_math.h"
+#include "core/dtype.h"
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
+#include "ops/context_wrappers.h"
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
 #include "ops/schema/op_schema.h"
 #include "ops/translate_context.h"
+#include "ops/view_mutations.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -97,7 +101,7 @@ void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int
                         absl::flat_hash_map<std::string, size_t>& index) {
   for (const pt2::Node& node : graph.nodes) {
     std::string key = TargetToKey(node.target);
-    if (registry.Find(key, opset) == nullptr) {
+    if (registry.Find(key, opset) == nullptr && !IsContextWrapper(key)) {
       auto [it, inserted] = index.emplace(key, found.size());
       if (inserted) {
         std::vector<std::string> names = DefinedNames(node);
@@ -216,6 +220,7 @@ class ProgramTranslator {
                   absl::StrCat("user input '", arg.name, "' has no tensor metadata"));
             }
             std::string name = arg.name;
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(name, "user input"));
             if (user_index < options_.input_names.size()) {
               renames_[name] = options_.input_names[user_index];
             }
@@ -235,6 +240,7 @@ class ProgramTranslator {
             if (user_index < options_.input_names.size()) {
               renames_[arg.sym.name] = options_.input_names[user_index];
             }
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(arg.sym.name, "user input"));
             ir::ValueInfo info = ScalarInfo(arg.sym.name, dtype);
             info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
             graph.inputs.push_back(std::move(info));
@@ -265,6 +271,70 @@ class ProgramTranslator {
     return absl::OkStatus();
   }
 
+  // The payload config (or pickle) and the graph's placeholder metadata must
+  // agree on dtype and static sizes: the model is typed from the graph and
+  // filled from the weights.
+  // Graph inputs and initializers share one namespace in ONNX: each name once.
+  absl::Status ClaimGraphName(const std::string& name, absl::string_view what) {
+    auto [it, inserted] = graph_names_.emplace(name, std::string(what));
+    if (inserted) return absl::OkStatus();
+    if (it->second == what) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the ", what, " '", name, "' appears twice in the program's input specs"));
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "a user input and a stored tensor are both named '", name,
+        "'; rename the forward() argument and export again"));
+  }
+
+  absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight) {
+    const pt2::TensorMeta* meta = builder_.Meta(spec.arg.name);
+    if (meta == nullptr) return absl::OkStatus();
+    bool same = meta->dtype == weight.dtype && meta->sizes.size() == weight.sizes.size();
+    for (size_t d = 0; same && d < weight.sizes.size(); ++d) {
+      same = meta->sizes[d].is_symbolic || meta->sizes[d].value == weight.sizes[d];
+    }
+    if (same) return absl::OkStatus();
+    std::vector<std::string> graph_sizes;
+    for (const pt2::SymInt& s : meta->sizes) {
+      graph_sizes.push_back(s.is_symbolic ? s.expr : absl::StrCat(s.value));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the stored tensor '", spec.target, "' is ", DataTypeName(weight.dtype), " [",
+        absl::StrJoin(weight.sizes, ", "), "] but the graph declares '", spec.arg.name, "' as ",
+        DataTypeName(meta->dtype), " [", absl::StrJoin(graph_sizes, ", "),
+        "]; the .pt2 is inconsistent"));
+  }
+
+  // Counts bytes copied out of the file (re-laid-out views); refuses past
+  // the limit, so a small file cannot claim gigabytes of copies.
+  absl::Status ChargeMaterialized(const pt2::Weight& weight) {
+    std::optional<int64_t> product = std::max(ElementSize(weight.dtype), 1);
+    for (int64_t size : weight.sizes) {
+      if (product.has_value()) product = size < 0 ? std::nullopt : CheckedMul(*product, size);
+    }
+    int64_t bytes = product.value_or(-1);
+    uint64_t limit = options_.max_materialized_bytes;
+    if (bytes < 0 || static_cast<uint64_t>(bytes) > limit - std::min(limit, materialized_bytes_)) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "re-laying out the stored tensor '", weight.name, "' needs ", bytes,
+          " bytes, over the limit of ", limit, " bytes of copied weights (the input's size plus ",
+          kMaterializeSlackBytes >> 20, " MiB)"));
+    }
+    materialized_bytes_ += static_cast<uint64_t>(bytes);
+    return absl::OkStatus();
+  }
+
+  std::string ShapeConstant(const std::vector<int64_t>& sizes, const std::string& fqn) {
+    std::string name = builder_.AddNode(
+        "Constant", {},
+        {ir::Attribute::TensorValue(
+            "value", ir::Tensor::Int64s({static_cast<int64_t>(sizes.size())}, sizes))},
+        1, "")[0];
+    builder_.graph().nodes.back().name = absl::StrCat("node_", fqn, "_shape");
+    return name;
+  }
+
   absl::Status AddWeight(const pt2::InputSpec& spec) {
     const pt2::Weight* weight = weights_.Find(spec.target);
     if (weight == nullptr) {
@@ -273,24 +343,76 @@ class ProgramTranslator {
           "' has no stored tensor in the archive; the .pt2 is incomplete (was it saved with "
           "torch.export.save?)"));
     }
+    PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight));
+    PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(spec.target, "stored tensor"));
     ir::Initializer init;
     init.name = spec.target;
+    std::string value = init.name;  // what the FX placeholder reads
     if (std::optional<FileSlice> slice = weight->ContiguousSlice()) {
       init.tensor = ir::Tensor::FromFile(weight->dtype, weight->sizes, *std::move(slice));
     } else {
-      // Strided or aliased views need their own row-major bytes.
-      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, weight->Materialize());
-      init.tensor = ir::Tensor::Owned(weight->dtype, weight->sizes, std::move(copy));
+      // Strided or aliased views need their own row-major bytes. Broadcast
+      // (stride-0) dims and all-zero records are stored once and expanded by
+      // the model: the file chooses their sizes, so their bytes are not
+      // multiplied out here.
+      pt2::Weight stored = *weight;
+      bool broadcast = false;
+      for (size_t d = 0; d < stored.sizes.size(); ++d) {
+        const bool zero_stride = d < stored.strides.size() && stored.strides[d] == 0;
+        if ((zero_stride || stored.storage.size() == 0) && stored.sizes[d] > 1) {
+          stored.sizes[d] = 1;
+          broadcast = true;
+        }
+      }
+      PT2ONNX_RETURN_IF_ERROR(ChargeMaterialized(stored));
+      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, stored.Materialize());
+      init.tensor = ir::Tensor::Owned(stored.dtype, stored.sizes, std::move(copy));
+      if (broadcast) {
+        value = builder_.AddNode("Expand", {init.name, ShapeConstant(weight->sizes, spec.target)},
+                                 {}, 1, "")[0];
+        builder_.graph().nodes.back().name = absl::StrCat("node_", spec.target, "_expand");
+      }
     }
     init.metadata.emplace_back(kInputKindKey, pt2::InputKindName(spec.kind));
     if (spec.kind == pt2::InputSpec::Kind::kBuffer) {
       init.metadata.emplace_back(kPersistentKey, spec.persistent ? "True" : "False");
     }
     init.metadata.emplace_back(kOriginalNameKey, spec.arg.name);
-    builder_.Bind(spec.arg.name, init.name);
+    builder_.Bind(spec.arg.name, value);
     builder_.MarkExternal(init.name);
     builder_.Take(init.name);
     builder_.graph().initializers.push_back(std::move(init));
+    return absl::OkStatus();
+  }
+
+  // A node's arguments must be the schema's: each name once, none unknown
+  // (a renamed or extra argument would otherwise be ignored and the default
+  // used silently), every argument without a default present.
+  static absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
+                                         const OpSchema* schema) {
+    absl::flat_hash_set<std::string> seen;
+    for (const pt2::NamedArgument& a : node.inputs) {
+      if (!seen.insert(a.name).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
+      }
+      if (schema != nullptr && schema->FindArgument(a.name) == nullptr) {
+        std::vector<std::string> names;
+        for (const SchemaArgument& s : schema->arguments) names.push_back(s.name);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): unknown argument '", a.name,
+            "' (the schema has: ", absl::StrJoin(names, ", "), ")"));
+      }
+    }
+    if (schema == nullptr) return absl::OkStatus();
+    for (const SchemaArgument& s : schema->arguments) {
+      // An omitted optional ("Tensor?") reads as None, as the translations expect.
+      const bool optional = !s.type.empty() && s.type.back() == '?';
+      if (!s.default_value.has_value() && !optional && !seen.contains(s.name)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): required argument '", s.name, "' is missing"));
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -311,7 +433,9 @@ class ProgramTranslator {
     }
     ++node_counter_;
     size_t first_node = builder_.graph().nodes.size();
-    TranslateContext ctx(builder_, *node, SchemaTable::Default().Find(key), options_.opset);
+    const OpSchema* schema = SchemaTable::Default().Find(key);
+    PT2ONNX_RETURN_IF_ERROR(CheckNodeArguments(*node, key, schema));
+    TranslateContext ctx(builder_, *node, schema, options_.opset);
     absl::Status status = entry->fn(ctx);
     if (status.ok()) status = ctx.Commit();
     if (!status.ok()) return status;
@@ -333,6 +457,23 @@ class ProgramTranslator {
   }
 
   absl::Status AddOutputs() {
+    // The FX graph's own output list must name values that exist, even where
+    // the signature (which the ONNX outputs follow) does not read them.
+    for (const Argument& out : program_.graph.outputs) {
+      std::vector<std::string> names;
+      if (out.kind == Kind::kTensor) names.push_back(out.name);
+      if (out.kind == Kind::kTensors) names = out.names;
+      if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat ||
+           out.kind == Kind::kSymBool) && out.sym.is_name) {
+        names.push_back(out.sym.name);
+      }
+      for (const std::string& name : names) {
+        if (!builder_.IsBound(name)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "the graph's output '", name, "' names no input or node output"));
+        }
+      }
+    }
     ir::Graph& graph = builder_.graph();
     absl::flat_hash_set<std::string> used;
     size_t user_index = 0;
@@ -400,7 +541,13 @@ class ProgramTranslator {
       for (const std::string& out : node.outputs) {
         if (skip.contains(out) || graph.value_info.count(out)) continue;
         const pt2::TensorMeta* meta = builder_.Meta(out);
-        if (meta != nullptr) graph.value_info[out] = ValueInfoFromMeta(out, *meta, options_);
+        if (meta == nullptr) continue;
+        ir::ValueInfo info = ValueInfoFromMeta(out, *meta, options_);
+        if (IsComplex(info.dtype)) {  // ops/fft.cc carries complex as (..., 2) reals
+          info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
+          if (info.shape) info.shape->push_back(ir::Dim::Static(2));
+        }
+        graph.value_info[out] = std::move(info);
       }
     }
   }
@@ -454,6 +601,8 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;
+  std::map<std::string, std::string> graph_names_;  // name -> what it is
+  uint64_t materialized_bytes_ = 0;
   int64_t node_counter_ = 0;
 };
 
@@ -478,8 +627,21 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
   }
   std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
   if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
-  ProgramTranslator translator(program, weights, registry, options);
-  return translator.Run();
+  // no_grad / autocast regions are inlined into a flat copy of the program,
+  // then writes through slice/select views are made explicit.
+  const pt2::ExportedProgram* to_translate = &program;
+  std::optional<pt2::ExportedProgram> flat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::Graph> flat_graph,
+                           InlineContextWrappers(program.graph));
+  if (flat_graph.has_value()) {
+    flat = program;
+    flat->graph = *std::move(flat_graph);
+    to_translate = &*flat;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::ExportedProgram> written,
+                           WriteBackViewMutations(*to_translate));
+  if (written.has_value()) to_translate = &*written;
+  return ProgramTranslator(*to_translate, weights, registry, options).Run();
 }
 
 }  // namespace pt2onnx::ops

@@ -26,6 +26,9 @@
 
 namespace pt2onnx::ops {
 
+// The fixed part of TranslateOptions::max_materialized_bytes.
+inline constexpr uint64_t kMaterializeSlackBytes = uint64_t{256} << 20;
+
 struct TranslateOptions {
   int opset = kDefaultOpset;
   // Replace the graph input / output names, in order (empty: keep the
@@ -39,6 +42,10 @@ struct TranslateOptions {
   // Called with the fraction of FX nodes translated (about 50 times for a
   // large graph), so front ends can move a progress bar; may be empty.
   std::function<void(double)> on_progress;
+  // Most bytes of weights copied out of the file (strided views re-laid out
+  // row-major) before the translation refuses with ResourceExhausted.
+  // ConvertPt2 sets it to the input's size plus kMaterializeSlackBytes.
+  uint64_t max_materialized_bytes = kMaterializeSlackBytes;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the
@@ -56,9 +63,11 @@ inline constexpr absl::string_view kUnsupportedOpsPayload = "type.pt2onnx/unsupp
 
 // What to do about unsupported operators, as the conversion error and
 // --inspect say it.
+// One advice everywhere (CLI, JS API, page), ordered by what usually works.
 inline constexpr absl::string_view kUnsupportedOpsAdvice =
-    "Re-export with ep.run_decompositions() to lower high-level ops to core ATen, replace the ops "
-    "in the model, or report them to the pt2onnx issue tracker.";
+    "What to do, in order: (1) re-export with ep = ep.run_decompositions() before "
+    "torch.export.save, which lowers high-level ops to core ATen; (2) if some remain, replace "
+    "them in the model; (3) report them to the pt2onnx issue tracker.";
 
 struct UnsupportedOp {
   std::string key;         // "aten::linalg_inv.default"

@@ -12,7 +12,8 @@
 #   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
 #     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
 #   * tests/web/node_modules: playwright-core (npm ci of tests/web/package-lock.json), which drives the
-#     system Chromium (no browser is downloaded), and TypeScript (checks the package's .d.ts).
+#     system Chromium (no browser is downloaded), TypeScript (checks the package's .d.ts) and esbuild
+#     (bundles the package README's example page).
 # Each step is skipped when its result is already present, so re-running costs a few seconds.
 set -euo pipefail
 
@@ -30,6 +31,8 @@ DEB_PACKAGES=(
   libfxdiv-dev libcpuinfo-dev
   emscripten python3-venv xz-utils
   chromium fonts-liberation
+  # --config=asan/ubsan use gcc's libasan/libubsan; --config=fuzz uses clang 14 and its libFuzzer.
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -7,16 +7,34 @@
 #      checker and run in ONNX Runtime against torch's recorded outputs
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI
-# Options: --no-wasm skips steps 3 and 5 (quick local runs).
+#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds
+# Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6 (quick local runs);
+# --sanitizers runs steps 2 and 4 under --config=asan, then --config=ubsan.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
 wasm=1
+fuzz=1
 for arg in "$@"; do
   case "$arg" in
     --no-wasm) wasm=0 ;;
-    *) echo "usage: tools/test.sh [--no-wasm]" >&2; exit 2 ;;
+    --no-fuzz) fuzz=0 ;;
+    --sanitizers)
+      # The C++ suites and the e2e tests under ASan, then UBSan (slow: full rebuilds).
+      bash tools/setup.sh
+      for cfg in asan ubsan; do
+        printf '\n=== %s: C++ suites\n' "$cfg"
+        bazel test --config="$cfg" --color=no --curses=no //...
+        bazel build --config="$cfg" --color=no --curses=no //native:pt2onnx
+        mkdir -p "out/$cfg"
+        cp -f "$(bazel info --config="$cfg" bazel-bin 2>/dev/null)/native/pt2onnx" "out/$cfg/pt2onnx"
+        printf '\n=== %s: end-to-end\n' "$cfg"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+          PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
+      done
+      exit 0 ;;
+    *) echo "usage: tools/test.sh [--no-wasm] [--no-fuzz] | --sanitizers" >&2; exit 2 ;;
   esac
 done
 
@@ -57,4 +75,10 @@ PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" .venv/bi
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"
   node --test tests/web/
+fi
+
+# Last: it rebuilds the fuzz targets with clang (a different toolchain).
+if [ "$fuzz" = 1 ]; then
+  step "fuzz smoke: each libFuzzer target for ${FUZZ_SECONDS:-30} s (tools/fuzz/run.sh)"
+  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}"
 fi

@@ -226,6 +226,7 @@ val Inspect(val reader, val js_options) {
   val result = val::object();
   result.set("ok", true);
   result.set("json", InspectionJson(*inspection));
+  result.set("text", InspectionText(*inspection, options.input_name));  // what --inspect prints
   return result;
 }
 

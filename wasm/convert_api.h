@@ -25,8 +25,9 @@ emscripten::val Convert(emscripten::val reader, emscripten::val options,
                         emscripten::val progress);
 
 // Describes the .pt2 behind `reader` without converting it; `options` may
-// carry `opset` and `modelName`. Returns { ok: true, json } with json the
-// text `pt2onnx --inspect --json` prints, or the error object of Convert.
+// carry `opset`, `modelName` and `inputName`. Returns { ok: true, json, text }
+// with json what `pt2onnx --inspect --json` prints and text what `--inspect`
+// prints (naming the file `inputName`), or the error object of Convert.
 emscripten::val Inspect(emscripten::val reader, emscripten::val options);
 
 // The supported ATen overloads, sorted.

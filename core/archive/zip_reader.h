@@ -78,7 +78,8 @@ class ZipArchive {
   absl::StatusOr<FileRange> Locate(const ZipEntry& entry) const;
 
   // Read returns the entry's bytes (InputFile::Read: a view for in-memory
-  // files, a copy otherwise). Same errors as Locate.
+  // files, a copy otherwise) after checking their CRC-32 (DataLoss on a
+  // mismatch). Otherwise the same errors as Locate.
   absl::StatusOr<ByteSpan> Read(const ZipEntry& entry) const;
   // Same, by name; NotFound naming the entry when absent.
   absl::StatusOr<ByteSpan> Read(absl::string_view name) const;
@@ -89,7 +90,8 @@ class ZipArchive {
   absl::StatusOr<uint64_t> DataOffset(const ZipEntry& entry) const;
 
   // VerifyCrc32 recomputes the CRC of a STORED entry's data (reads all of
-  // it, so callers choose when that cost is worth it). DataLoss on mismatch.
+  // it, in 1 MiB pieces when the file is streamed, so callers choose when that
+  // cost is worth it: located weights). DataLoss on mismatch.
   absl::Status VerifyCrc32(const ZipEntry& entry) const;
 
   const std::shared_ptr<const InputFile>& file() const { return file_; }
@@ -97,6 +99,7 @@ class ZipArchive {
 
  private:
   ZipArchive() = default;
+  absl::Status CheckCrc(const ZipEntry& entry, uint32_t crc) const;
 
   std::shared_ptr<const InputFile> file_;
   FileRange window_;

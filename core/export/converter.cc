@@ -59,7 +59,9 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
     if (progress) progress(stage, fraction);
   };
   report("read", 0);
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name));
+  const uint64_t loaded_size = file->size();
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name,
+                                                                options.verify_weight_crc));
   report("read", 1);
 
   report("translate", 0);
@@ -67,6 +69,7 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
   const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
   ops::TranslateOptions translate = options.translate;
+  translate.max_materialized_bytes = loaded_size + ops::kMaterializeSlackBytes;
   if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
@@ -77,6 +80,13 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
     report("optimize", 0);
     PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(passes::DefaultPipeline(), model, /*verify=*/false));
     report("optimize", 1);
+  }
+
+  // Structural check of every result before a front end writes it: a graph
+  // that breaks the IR invariants is the converter's bug, never exit 0.
+  if (absl::Status verified = ir::Verify(model.graph); !verified.ok()) {
+    return absl::InternalError(absl::StrCat("the converted graph failed the structural check: ",
+                                            verified.message(), " (please report this file)"));
   }
 
   Conversion result;

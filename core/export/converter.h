@@ -36,6 +36,10 @@ struct ConvertOptions {
   // call. Front ends that convert many models (a hub, the wasm module) build
   // it once and pass it here; it must outlive the call.
   const ops::OpRegistry* registry = nullptr;
+  // Check the CRC-32 of every stored entry, weights included (reads all of
+  // them once). The CLI turns it on unless --no-crc; the browser build leaves
+  // it off so weights stay unread. Program JSON and pickles are always checked.
+  bool verify_weight_crc = false;
 };
 
 // Called at each stage ("read", "translate", "optimize") with the fraction of

@@ -154,10 +154,14 @@ absl::Status Verify(const Graph& graph) {
       if (!s.ok()) return s;
     }
   }
+  absl::flat_hash_set<std::string> outputs;
   for (const ValueInfo& out : graph.outputs) {
     if (!defined.contains(out.name)) {
       return absl::InternalError(
           absl::StrCat("graph output '", out.name, "' is never produced"));
+    }
+    if (!outputs.insert(out.name).second) {
+      return absl::InternalError(absl::StrCat("graph output '", out.name, "' is listed twice"));
     }
   }
   return absl::OkStatus();

@@ -135,7 +135,7 @@ struct UseMap {
 UseMap BuildUseMap(const Graph& graph);
 
 // Checks the IR invariants (unique value names, every input defined before
-// use, outputs produced). Internal error naming the first violation; the pass
+// use, outputs produced and listed once). Internal error naming the first violation; the pass
 // manager runs it after each pass in tests and debug builds.
 absl::Status Verify(const Graph& graph);
 

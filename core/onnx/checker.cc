@@ -1,8 +1,10 @@
 #include "core/onnx/checker.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "core/onnx/model_writer.h"
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
@@ -30,6 +32,54 @@ absl::Status CheckModel(::onnx::ModelProto& model) {
     ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("ONNX checker: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckInferredShapes(const ir::Model& model) {
+  for (const ir::OpsetImport& op : model.opset_imports) {
+    if ((op.domain.empty() || op.domain == "ai.onnx") && op.version > CheckerMaxOpset()) {
+      return absl::OkStatus();
+    }
+  }
+  ::onnx::ModelProto proto = ToModelProtoWithoutWeightData(model);
+  try {
+    ::onnx::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/1,
+                                          /*enable_data_propagation=*/false};
+    ::onnx::shape_inference::InferShapes(proto, ::onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the program's metadata contradicts its operators (ONNX shape inference: ", e.what(),
+        ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckArity(const ir::Model& model) {
+  int64_t opset = 0;
+  for (const ir::OpsetImport& op : model.opset_imports) {
+    if (op.domain.empty() || op.domain == "ai.onnx") opset = op.version;
+  }
+  opset = std::min<int64_t>(opset, CheckerMaxOpset());
+  for (const ir::Node& node : model.graph.nodes) {
+    if (!node.domain.empty() && node.domain != "ai.onnx") continue;
+    const ::onnx::OpSchema* schema =
+        ::onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(opset), "");
+    if (schema == nullptr) {
+      return absl::InternalError(absl::StrCat("node '", node.name, "': ONNX has no operator ",
+                                              node.op_type, " at opset ", opset));
+    }
+    // Trailing omitted optional inputs ("") do not count.
+    size_t inputs = node.inputs.size();
+    while (inputs > 0 && node.inputs[inputs - 1].empty()) --inputs;
+    const int n_in = static_cast<int>(inputs), n_out = static_cast<int>(node.outputs.size());
+    if (n_in < schema->min_input() || n_in > schema->max_input() ||
+        n_out < schema->min_output() || n_out > schema->max_output()) {
+      return absl::InternalError(absl::StrCat(
+          "node '", node.name, "' (", node.op_type, ") has ", n_in, " inputs and ", n_out,
+          " outputs; its ONNX schema allows ", schema->min_input(), "..", schema->max_input(),
+          " inputs and ", schema->min_output(), "..", schema->max_output(), " outputs"));
+    }
   }
   return absl::OkStatus();
 }

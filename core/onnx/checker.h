@@ -7,6 +7,7 @@
 #define PT2ONNX_CORE_ONNX_CHECKER_H_
 
 #include "absl/status/status.h"
+#include "core/ir/graph.h"
 #include "onnx/onnx-ml.pb.h"
 
 namespace pt2onnx::onnx_writer {
@@ -18,6 +19,19 @@ int CheckerMaxOpset();
 // copy; on success `model` gets the inferred value_info. Models whose opset
 // is above CheckerMaxOpset() are checked structurally only.
 absl::Status CheckModel(::onnx::ModelProto& model);
+
+// A quick structural check the CLI runs on every result: each ai.onnx node
+// names an operator that exists at the model's opset (capped at
+// CheckerMaxOpset()) and has an input and output count its schema allows.
+// Internal error naming the first offending node.
+absl::Status CheckArity(const ir::Model& model);
+
+// Strict ONNX shape inference over the model (weights reduced to their
+// shapes): every declared shape and dtype (taken from the program's
+// metadata) must agree with what the operators compute, or the model is
+// invalid. InvalidArgument naming the node; skipped (OK) above
+// CheckerMaxOpset().
+absl::Status CheckInferredShapes(const ir::Model& model);
 
 }  // namespace pt2onnx::onnx_writer
 

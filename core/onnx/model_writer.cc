@@ -314,4 +314,14 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   return proto;
 }
 
+::onnx::ModelProto ToModelProtoWithoutWeightData(const ir::Model& model) {
+  ::onnx::ModelProto proto;
+  FillModelHeader(model, proto);
+  FillGraph(model.graph, *proto.mutable_graph(), /*with_initializers=*/false);
+  for (const ir::Initializer& init : model.graph.initializers) {
+    FillTensorHeader(init.name, init.tensor, {}, *proto.mutable_graph()->add_initializer());
+  }
+  return proto;
+}
+
 }  // namespace pt2onnx::onnx_writer

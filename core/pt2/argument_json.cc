@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/checked_math.h"
 #include "core/dtype.h"
 #include "core/pt2/graph_json.h"
 #include "core/status_macros.h"
@@ -195,6 +196,20 @@ absl::StatusOr<TensorMeta> ReadTensorMeta(const Value& v, const Path& path) {
   PT2ONNX_ASSIGN_OR_RETURN(const Value* sizes, Required(v, "sizes", path));
   PT2ONNX_RETURN_IF_ERROR(
       ReadList(*sizes, path.Field("sizes"), &m.sizes, ReadSymInt));
+  // Translations multiply and index with these: negative sizes or a static
+  // element count beyond int64 are refused here, once.
+  int64_t numel = 1;
+  for (const SymInt& s : m.sizes) {
+    if (s.is_symbolic) continue;
+    std::optional<int64_t> product = CheckedMul(numel, s.value);
+    if (s.value < 0 || !product.has_value()) {
+      return AtPath(path.Field("sizes"),
+                    absl::InvalidArgumentError(absl::StrCat(
+                        "size ", s.value, s.value < 0 ? " is negative"
+                                                      : " makes the element count overflow int64")));
+    }
+    numel = *product;
+  }
   if (const Value* strides = Member(v, "strides")) {
     PT2ONNX_RETURN_IF_ERROR(
         ReadList(*strides, path.Field("strides"), &m.strides, ReadSymInt));

@@ -207,7 +207,9 @@ size_t FindTopLevelSchemaVersion(absl::string_view json) {
         q = static_cast<const char*>(std::memchr(q, '"', end - q));
         if (q == nullptr) return absl::string_view::npos;
         size_t backslashes = 0;
-        while (q - backslashes > body && q[-1 - backslashes] == '\\') {
+        // *(q - 1 - backslashes), not q[-1 - backslashes]: a size_t index
+        // would wrap (pointer overflow, found by the program_json fuzzer).
+        while (q - backslashes > body && *(q - 1 - backslashes) == '\\') {
           ++backslashes;
         }
         if (backslashes % 2 == 0) break;

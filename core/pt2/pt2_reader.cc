@@ -216,13 +216,32 @@ absl::StatusOr<std::vector<std::string>> ListPt2Models(ByteSpan file) {
   return ModelNames(zip, *root);
 }
 
-absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name) {
-  return LoadPt2(std::make_shared<MemoryFile>(file), model_name);
+namespace {
+absl::StatusOr<LoadedProgram> LoadFromZip(const ZipArchive& zip, absl::string_view model_name);
+}  // namespace
+
+absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name,
+                                      bool verify_all_crc) {
+  return LoadPt2(std::make_shared<MemoryFile>(file), model_name, verify_all_crc);
 }
 
 absl::StatusOr<LoadedProgram> LoadPt2(std::shared_ptr<const InputFile> file,
-                                      absl::string_view model_name) {
+                                      absl::string_view model_name, bool verify_all_crc) {
   PT2ONNX_ASSIGN_OR_RETURN(ZipArchive zip, OpenZip(std::move(file)));
+  absl::StatusOr<LoadedProgram> loaded = LoadFromZip(zip, model_name);
+  if (!loaded.ok() || !verify_all_crc) return loaded;
+  // Entries read into memory were checked as they were read; this covers the
+  // located ones (weights), whose bytes the converter never reads itself.
+  for (const ZipEntry& e : zip.entries()) {
+    if (e.method != 0 || e.compressed_size == 0) continue;  // compressed: never used
+    PT2ONNX_RETURN_IF_ERROR(zip.VerifyCrc32(e));
+  }
+  return loaded;
+}
+
+namespace {
+
+absl::StatusOr<LoadedProgram> LoadFromZip(const ZipArchive& zip, absl::string_view model_name) {
   if (std::optional<std::string> root = FindPt2Root(zip)) {
     return LoadArchive(zip, *root, model_name);
   }
@@ -239,5 +258,7 @@ absl::StatusOr<LoadedProgram> LoadPt2(std::shared_ptr<const InputFile> file,
       "this ZIP archive is not a torch.export .pt2: it has neither an archive_format record "
       "(torch >= 2.8) nor serialized_exported_program.json (torch 2.6/2.7)");
 }
+
+}  // namespace
 
 }  // namespace pt2onnx::pt2

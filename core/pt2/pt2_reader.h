@@ -41,11 +41,16 @@ struct LoadedProgram {
 
 // `model_name` picks one program of a multi-model archive ("" = the only one,
 // or "model"). Only the directory, the program JSON, the configs and pickles
-// are read; weights are located (file slices that share ownership of `file`).
+// are read (their CRC-32 checked); weights are located (file slices that
+// share ownership of `file`). With `verify_all_crc` every stored entry's
+// CRC-32 is checked too, which reads all the weights once (DataLoss names
+// the corrupt entry).
 absl::StatusOr<LoadedProgram> LoadPt2(std::shared_ptr<const InputFile> file,
-                                      absl::string_view model_name = "");
+                                      absl::string_view model_name = "",
+                                      bool verify_all_crc = false);
 // Same over bytes in memory, which must outlive the result.
-absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name = "");
+absl::StatusOr<LoadedProgram> LoadPt2(ByteSpan file, absl::string_view model_name = "",
+                                      bool verify_all_crc = false);
 
 // Names of the programs in a PT2 archive (models/<name>.json).
 absl::StatusOr<std::vector<std::string>> ListPt2Models(ByteSpan file);

@@ -230,6 +230,20 @@ SchemaTable::SchemaTable(const std::vector<absl::string_view>& texts) {
     std::string key = schema->Key();
     schemas_.emplace(std::move(key), *std::move(schema));
   }
+  // ATen names the mutated tensor of every in-place overload `self`.
+  for (const auto& [key, schema] : schemas_) {
+    if (schema.arguments.empty() || schema.arguments[0].name == "self" ||
+        !absl::StartsWith(schema.arguments[0].type, "Tensor")) {
+      continue;
+    }
+    OpSchema in_place = schema;
+    in_place.name += "_";
+    in_place.arguments[0].name = "self";
+    std::string in_place_key = in_place.Key();
+    if (!schemas_.contains(in_place_key)) {
+      renamed_in_place_.emplace(std::move(in_place_key), std::move(in_place));
+    }
+  }
 }
 
 const OpSchema* SchemaTable::Find(absl::string_view key) const {
@@ -240,6 +254,8 @@ const OpSchema* SchemaTable::Find(absl::string_view key) const {
   // functional twin.
   size_t dot = key.find('.');
   if (dot != absl::string_view::npos && dot > 0 && key[dot - 1] == '_') {
+    it = renamed_in_place_.find(key);
+    if (it != renamed_in_place_.end()) return &it->second;
     it = schemas_.find(absl::StrCat(key.substr(0, dot - 1), key.substr(dot)));
     if (it != schemas_.end()) return &it->second;
   }

@@ -59,6 +59,9 @@ class SchemaTable {
 
  private:
   absl::flat_hash_map<std::string, OpSchema> schemas_;
+  // In-place twins whose functional schema names its first tensor other than
+  // `self` ("aten::dropout_.default": `self`, not dropout's `input`).
+  absl::flat_hash_map<std::string, OpSchema> renamed_in_place_;
   size_t num_rejected_ = 0;
 };
 

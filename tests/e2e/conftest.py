@@ -28,3 +28,17 @@ def pt2onnx():
         return result
 
     return run
+
+
+# Fixture runs that ONNX Runtime could not execute and onnx.reference ran
+# instead, out of FIXTURE_RUNS (tests/e2e/test_fixtures.py fills both;
+# tests/fixtures/ort_fallback.json lists the fixtures allowed to need it).
+ORT_FALLBACKS = []
+FIXTURE_RUNS = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FIXTURE_RUNS:
+        terminalreporter.write_line(
+            f"onnx.reference instead of ONNX Runtime: {len(ORT_FALLBACKS)} of {len(FIXTURE_RUNS)} "
+            "fixture runs" + (": " + ", ".join(ORT_FALLBACKS) if ORT_FALLBACKS else ""))

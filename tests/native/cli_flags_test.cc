@@ -122,7 +122,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "--output-names has an empty name"},
         ErrorCase{"OutputEqualsInput", {"m.pt2", "-o", "m.pt2"}, "equals the input"},
         ErrorCase{"TwoInputs", {"a.pt2", "b.pt2"}, "unexpected argument 'b.pt2'"},
-        ErrorCase{"JsonWithoutInspect", {"m.pt2", "--json"}, "--json goes with --inspect"},
         ErrorCase{"InspectWithoutInput", {"--inspect"}, "no input file"}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
 

@@ -194,5 +194,20 @@ TEST(ActivationErrors, UnknownGeluApproximation) {
   }
 }
 
+TEST(ActivationErrors, SoftmaxDimOutOfRange) {
+  for (const char* target : {"softmax.int", "_softmax.default", "_log_softmax.default",
+                             "_safe_softmax.default"}) {
+    std::vector<pt2::NamedArgument> args = {IntArg("dim", 2)};
+    if (std::string(target).find("_softmax.default") != std::string::npos &&
+        std::string(target) != "_safe_softmax.default") {
+      args.push_back(BoolArg("half_to_float", false));
+    }
+    Case c = One("s", {"x", kF32, {2, 3}}, target, args, {"", kF32, {2, 3}}, {});
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                          "dim: dimension 2 is out of range for a tensor of rank 2"))
+        << target;
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

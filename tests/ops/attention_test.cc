@@ -81,9 +81,11 @@ std::vector<Case> Cases() {
         "scaled_dot_product_attention.default", Qkv({TensorArg("attn_mask", "m")}),
         {{"y", kF32, {1, 2, 4, 8}}});
     if (mask_dtype == DataType::kBool) {
-      add(Case{"sdpa_bool_mask", b, Ops({"Where", "Softmax", "IsNaN", "Where", "MatMul"})});
+      add(Case{"sdpa_bool_mask", b, Ops({"Where", "Softmax", "IsInf", "Cast", "ReduceMin", "Cast",
+                                         "Where", "MatMul"})});
     } else {
-      add(Case{"sdpa_float_mask", b, Ops({"Add", "Softmax", "MatMul"})});
+      add(Case{"sdpa_float_mask", b, Ops({"Add", "Softmax", "IsInf", "Cast", "ReduceMin", "Cast",
+                                          "Where", "MatMul"})});
     }
   }
   add(Attention("flash_for_cpu_logsumexp", q, q, {},
@@ -93,6 +95,18 @@ std::vector<Case> Cases() {
   add(Attention("flash_for_cpu", q, q, {BoolArg("is_causal", true)},
                 {{"y", kF32, {1, 2, 4, 8}}, {"f_unused_1", kF32, {1, 2, 4}}}, Ops(causal),
                 "_scaled_dot_product_flash_attention_for_cpu"));
+  // GQA: 4 query heads over 2 key/value heads, each repeated twice.
+  const std::vector<std::string> repeat = {"Unsqueeze", "Shape", "Shape", "Concat", "Expand",
+                                           "Shape",     "Shape", "Concat", "Reshape"};
+  std::vector<std::string> gqa_ops = repeat;
+  gqa_ops.insert(gqa_ops.end(), repeat.begin(), repeat.end());
+  for (const std::string& op : Ops({"Softmax", "MatMul"})) gqa_ops.push_back(op);
+  add(Attention("sdpa_gqa", {1, 4, 3, 8}, {1, 2, 5, 8}, {BoolArg("enable_gqa", true)},
+                {{"y", kF32, {1, 4, 3, 8}}}, gqa_ops));
+  add(Attention("sdpa_gqa_same_heads", q, q, {BoolArg("enable_gqa", true)},
+                {{"y", kF32, {1, 2, 4, 8}}}, Ops({"Softmax", "MatMul"})));
+  add(Attention("flash_causal_equal_lengths", q, q, {BoolArg("is_causal", true)},
+                {{"y", kF32, {1, 2, 4, 8}}}, Ops(causal), "_scaled_dot_product_flash_attention"));
   add(Attention("efficient", q, q, {NoneArg("attn_bias"), BoolArg("compute_log_sumexp", false)},
                 {{"y", kF32, {1, 2, 4, 8}},
                  {"e_unused_1", kF32, {1, 2, 0}},
@@ -124,10 +138,37 @@ std::vector<ErrorCase> ErrorCases() {
   return {
       {"dropout", Attention("d", q, q, {FloatArg("dropout_p", 0.1)}, {{"y", kF32, q}}, {}).program,
        absl::StatusCode::kUnimplemented, "dropout_p"},
-      {"gqa",
-       Attention("g", {1, 4, 4, 8}, q, {BoolArg("enable_gqa", true)}, {{"y", kF32, {1, 4, 4, 8}}},
+      {"gqa_heads_not_a_multiple",
+       Attention("g", {1, 3, 4, 8}, q, {BoolArg("enable_gqa", true)}, {{"y", kF32, {1, 3, 4, 8}}},
                  {}).program,
-       absl::StatusCode::kUnimplemented, "enable_gqa"},
+       absl::StatusCode::kInvalidArgument, "3 query heads are not a multiple of 2 key heads"},
+      {"gqa_symbolic_heads",
+       Case{"g",
+            OneNodeProgram({{"q", kF32, {1, 4, 4, 8}, {"", "h", "", ""}},
+                            {"k", kF32, q},
+                            {"v", kF32, q}},
+                           "scaled_dot_product_attention.default",
+                           Qkv({BoolArg("enable_gqa", true)}), {{"y", kF32, {1, 4, 4, 8}}}),
+            {}}
+           .program,
+       absl::StatusCode::kUnimplemented, "symbolic number of heads"},
+      {"gqa_rank_two",
+       Attention("g", {4, 8}, {4, 8}, {BoolArg("enable_gqa", true)}, {{"y", kF32, {4, 8}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "equal rank >= 3"},
+      {"flash_causal_unequal_lengths",
+       Attention("f", {1, 2, 3, 8}, q, {BoolArg("is_causal", true)}, {{"y", kF32, {1, 2, 3, 8}}},
+                 {}, "_scaled_dot_product_flash_attention").program,
+       absl::StatusCode::kUnimplemented, "bottom-right"},
+      {"integer_query",
+       Attention("i", q, q, {}, {{"y", kI64, q}}, {}, "scaled_dot_product_attention", kI64)
+           .program,
+       absl::StatusCode::kUnimplemented, "non-floating query"},
+      {"efficient_log_sumexp_used",
+       Attention("e", q, q, {NoneArg("attn_bias"), BoolArg("compute_log_sumexp", true)},
+                 {{"y", kF32, q}, {"lse", kF32, {1, 2, 32}}}, {},
+                 "_scaled_dot_product_efficient_attention").program,
+       absl::StatusCode::kUnimplemented, "output 1"},
       {"causal_and_mask", causal_and_mask, absl::StatusCode::kInvalidArgument, "is_causal"},
       {"flash_bookkeeping_used",
        Attention("f", q, q, {}, {{"y", kF32, q}, {"lse", kF32, {1, 2, 4}}, {"cum_q", kI64, {0}}},

@@ -130,5 +130,75 @@ TEST(ConvOpsErrorsTest, UnknownPaddingModeIsRejected) {
       HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument, "'full'"));
 }
 
+TEST(ConvOpsErrorsTest, ArgumentsOutsideTorchsLimitsAreRejected) {
+  struct Bad {
+    std::string target;
+    std::vector<pt2::NamedArgument> args;
+    std::string message;
+  };
+  const std::vector<Bad> bad = {
+      {"conv2d.default", {IntsArg("stride", {0, 1})}, "stride entry 0 is outside [1, "},
+      {"conv2d.default", {IntsArg("dilation", {1, -2})}, "dilation entry -2 is outside [1, "},
+      {"conv2d.default", {IntsArg("padding", {-1, 0})}, "padding entry -1 is outside [0, "},
+      {"conv2d.default", {IntArg("groups", 0)}, "groups entry 0 is outside [1, "},
+      {"conv2d.padding",
+       {StringArg("padding", "same"), IntsArg("dilation", {int64_t{1} << 62, 1})},
+       "dilation entry 4611686018427387904 is outside"},
+      {"conv_transpose2d.input",
+       {IntsArg("stride", {2, 2}), IntsArg("output_padding", {2, 0})},
+       "output_padding 2 should be in [0, 2)"},
+  };
+  for (const Bad& b : bad) {
+    Case c = Conv("bad", {1, 2, 6, 6}, {2, 2, 3, 3}, {}, b.target, b.args, {1, 2, 4, 4}, {});
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                          b.message))
+        << b.message;
+  }
+}
+
+TEST(ConvOpsTest, OutputPaddingFromDilationBecomesSmallerEndPadding) {
+  Case c = Conv("t", {1, 2, 7}, {2, 3, 3}, {}, "conv_transpose1d.default",
+                {IntsArg("padding", {1}), IntsArg("output_padding", {1}), IntsArg("dilation", {2})},
+                {1, 3, 10}, {"ConvTranspose"});
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  const ir::Node* node = FindNode(got->model, "ConvTranspose");
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->FindAttribute("pads")->ints, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(node->FindAttribute("output_padding")->ints, (std::vector<int64_t>{0}));
+}
+
+TEST(ConvOpsErrorsTest, OutputPaddingBeyondStrideAndPaddingIsRejected) {
+  Case c = Conv("t", {1, 2, 7}, {2, 3, 3}, {}, "conv_transpose1d.default",
+                {IntsArg("output_padding", {1}), IntsArg("dilation", {2})}, {1, 3, 12}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "output_padding 1 not smaller than the stride 1 and larger than the "
+                        "padding 0"));
+}
+
+TEST(ConvOpsErrorsTest, WeightOfRankTwoIsRejected) {
+  Case c = Conv("rank2_weight", {2, 3}, {4, 3}, {}, "conv1d.default", {}, {2, 4}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "weight has rank 2, expected at least 3"));
+}
+
+TEST(ConvOpsErrorsTest, SamePaddingWithSymbolicKernelIsRejected) {
+  ProgramBuilder program = OneNodeProgram(
+      {{"x", kF32, {1, 2, 6}}, {"w", kF32, {3, 2, 3}, {"", "", "k"}}}, "conv1d.padding",
+      {TensorArg("input", "x"), TensorArg("weight", "w"), StringArg("padding", "same")},
+      {{"y", kF32, {1, 3, 6}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program.Build()), absl::StatusCode::kUnimplemented,
+                        "symbolic kernel size"));
+}
+
+TEST(ConvOpsErrorsTest, ComplexInputIsRejected) {
+  ProgramBuilder program = OneNodeProgram(
+      {{"x", DataType::kComplex64, {1, 2, 6}}, {"w", DataType::kComplex64, {3, 2, 3}}},
+      "conv1d.default", {TensorArg("input", "x"), TensorArg("weight", "w")},
+      {{"y", DataType::kComplex64, {1, 3, 4}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program.Build()), absl::StatusCode::kUnimplemented,
+                        "complex convolution"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

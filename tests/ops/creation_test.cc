@@ -214,5 +214,14 @@ TEST(CreationErrors, LinspaceSymbolicEnd) {
                         "linspace with symbolic start or end"));
 }
 
+TEST(CreationErrors, LinspaceNegativeSteps) {
+  ProgramBuilder b;
+  b.Node(Aten("linspace.default"), {IntArg("start", 0), IntArg("end", 1), IntArg("steps", -3)},
+         {{"y", kF32, {0}}});
+  b.Output("y");
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument,
+                        "steps is negative (-3)"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -80,7 +80,9 @@ std::vector<Case> ArithmeticCases() {
           {"Div"}));
   add(One("div_floor_float", {x, y}, "div.Tensor_mode",
           {self(), other(), StringArg("rounding_mode", "floor")}, {"", kF32, {2, 3}},
-          {"Div", "Floor"}));
+          {"Mod", "Sub", "Div", "Less", "Less", "Xor", "Equal", "Not", "And", "Sub", "Where",
+           "Floor", "Sub", "Greater", "Add", "Where", "Div", "Mul", "Equal", "Where", "Equal",
+           "Where"}));
   add(One("div_floor_int", {xi, yi}, "div.Tensor_mode",
           {self(), other(), StringArg("rounding_mode", "floor")}, {"", kI64, {2, 3}},
           {"Div", "Mul", "Equal", "Not", "Less", "Less", "Xor", "And", "Sub", "Where"}));
@@ -123,8 +125,9 @@ std::vector<Case> ArithmeticCases() {
     add(c);
   }
   add(One("atan2", {x, y}, "atan2.default", {self(), other()}, {"", kF32, {2, 3}},
-          {"Div", "Atan", "GreaterOrEqual", "Add", "Sub", "Where", "Less", "Where", "Equal",
-           "Equal", "And", "Where"}));
+          {"Abs", "Abs", "Div", "Atan", "Equal", "Equal", "And", "Where", "Equal", "Equal", "And",
+           "Where", "Sub", "Less", "Reciprocal", "Less", "Or", "Where", "Less", "Reciprocal",
+           "Less", "Or", "Neg", "Where"}));
   add(One("maximum", {x, row}, "maximum.default", {self(), other("b")}, {"", kF32, {2, 3}},
           {"Max"}));
   add(One("minimum_bool", {xb, yb}, "minimum.default", {self(), other()}, {"", kBool, {2, 3}},
@@ -197,13 +200,17 @@ std::vector<Case> UnaryCases() {
       {"neg", "Neg"},   {"abs", "Abs"},   {"exp", "Exp"},       {"log", "Log"},
       {"sqrt", "Sqrt"}, {"sin", "Sin"},   {"cos", "Cos"},       {"tan", "Tan"},
       {"asin", "Asin"}, {"acos", "Acos"}, {"atan", "Atan"},     {"sinh", "Sinh"},
-      {"cosh", "Cosh"}, {"tanh", "Tanh"}, {"sigmoid", "Sigmoid"}, {"erf", "Erf"},
+      {"cosh", "Cosh"}, {"tanh", "Tanh"}, {"sigmoid", "Sigmoid"},
       {"reciprocal", "Reciprocal"}, {"floor", "Floor"}, {"ceil", "Ceil"}, {"round", "Round"},
-      {"sign", "Sign"}, {"isnan", "IsNaN"}, {"isinf", "IsInf"}};
+      {"isnan", "IsNaN"}, {"isinf", "IsInf"}};
   for (const auto& [op, onnx] : kUnary) {
     DataType out = op == "isnan" || op == "isinf" ? kBool : kF32;
     add(One(op, {x}, op + ".default", {self()}, {"", out, {2, 3}}, {onnx}));
   }
+  // torch: erf(NaN) = NaN (ONNX Runtime's Erf gives 1), sign(NaN) = 0.
+  add(One("erf", {x}, "erf.default", {self()}, {"", kF32, {2, 3}}, {"IsNaN", "Erf", "Where"}));
+  add(One("sign", {x}, "sign.default", {self()}, {"", kF32, {2, 3}}, {"Sign", "IsNaN", "Where"}));
+  add(One("sign_int", {xi}, "sign.default", {self()}, {"", kI64, {2, 3}}, {"Sign"}));
   add(One("exp_inplace", {x}, "exp_.default", {self()}, {"", kF32, {2, 3}}, {"Exp"}));
   add(One("exp2", {x}, "exp2.default", {self()}, {"", kF32, {2, 3}}, {"Pow"}));
   add(One("expm1", {x}, "expm1.default", {self()}, {"", kF32, {2, 3}}, {"Exp", "Sub"}));
@@ -243,15 +250,15 @@ std::vector<Case> SelectionAndConversionCases() {
   const auto [x, y, row, xi, yi, xb, yb, cond] = Operands();
   // Selection and clamping.
   add(One("clamp_both", {x}, "clamp.default", {self(), FloatArg("min", -0.5), FloatArg("max", 0.5)},
-          {"", kF32, {2, 3}}, {"Clip"}));
+          {"", kF32, {2, 3}}, {"Max", "Min"}));
   add(One("clamp_max_only", {x}, "clamp.default", {self(), NoneArg("min"), FloatArg("max", 0.5)},
-          {"", kF32, {2, 3}}, {"Clip"}));
+          {"", kF32, {2, 3}}, {"Min"}));
   add(One("clamp_int", {xi}, "clamp.default", {self(), IntArg("min", 0), IntArg("max", 5)},
-          {"", kI64, {2, 3}}, {"Clip"}));
+          {"", kI64, {2, 3}}, {"Max", "Min"}));
   add(One("clamp_min", {x}, "clamp_min.default", {self(), FloatArg("min", 0.1)},
-          {"", kF32, {2, 3}}, {"Clip"}));
+          {"", kF32, {2, 3}}, {"Max"}));
   add(One("clamp_max", {x}, "clamp_max.default", {self(), FloatArg("max", 0.1)},
-          {"", kF32, {2, 3}}, {"Clip"}));
+          {"", kF32, {2, 3}}, {"Min"}));
   add(One("clamp_tensor", {x, row, {"hi", kF32, {2, 1}}}, "clamp.Tensor",
           {self(), TensorArg("min", "b"), TensorArg("max", "hi")}, {"", kF32, {2, 3}},
           {"Max", "Min"}));
@@ -381,6 +388,27 @@ TEST(ElementwiseErrors, UnknownRoundingMode) {
                {self(), other(), StringArg("rounding_mode", "up")}, {"", kF32, {2}}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
                         "rounding_mode 'up'"));
+}
+
+TEST(ElementwiseErrors, TrueDivisionIntoIntegers) {
+  Case c = One("div", {{"x", kI64, {2}}, {"y_in", kI64, {2}}}, "div.Tensor", {self(), other()},
+               {"", kI64, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "true division into int64"));
+}
+
+TEST(ElementwiseErrors, RoundDecimalsOfIntegers) {
+  Case c = One("round", {{"x", kI64, {2}}}, "round.decimals", {self(), IntArg("decimals", 1)},
+               {"", kI64, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "round with decimals on integer tensors"));
+}
+
+TEST(ElementwiseErrors, OperandNeitherTensorNorScalar) {
+  Case c = One("add", {{"x", kF32, {2}}}, "add.Tensor", {self(), StringArg("other", "two")},
+               {"", kF32, {2}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "argument 'other' is neither a tensor nor a scalar"));
 }
 
 }  // namespace

@@ -189,15 +189,15 @@ TEST_P(IndexingOpsTest, ConvertsWithInferredShapes) {
 
 INSTANTIATE_TEST_SUITE_P(Indexing, IndexingOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
-TEST(IndexingOpsErrors, ScatterReduceMean) {
+TEST(IndexingOpsErrors, ScatterReduceUnknownReduction) {
   Case c = OneNode("scatter_reduce",
                    {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}, {"s", kF32, {3, 2}}},
                    "scatter_reduce.two",
                    {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
-                    TensorArg("src", "s"), StringArg("reduce", "mean")},
+                    TensorArg("src", "s"), StringArg("reduce", "median")},
                    {{"y", kF32, {3, 4}}}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
-                        "reduce='mean'"));
+                        "reduce='median'; sum, prod, mean, amax and amin are supported"));
 }
 
 TEST(IndexingOpsErrors, IndexWithOnlyNone) {
@@ -206,6 +206,62 @@ TEST(IndexingOpsErrors, IndexWithOnlyNone) {
                    {{"y", kF32, {3, 4}}}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
                         "only None"));
+}
+
+TEST(IndexingOpsErrors, TakeAlongDimRankMismatch) {
+  Case c = OneNode("take_along_dim", {{"x", kF32, {3, 4}}, {"i", kI64, {4}}}, "take_along_dim.default",
+                   {TensorArg("self", "x"), TensorArg("indices", "i"), IntArg("dim", 1)},
+                   {{"y", kF32, {3, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "take_along_dim with indices of a different rank"));
+}
+
+TEST(IndexingOpsErrors, TooManyIndices) {
+  Case c = OneNode("index", {{"x", kF32, {3}}, {"i", kI64, {2}}, {"j", kI64, {2}}}, "index.Tensor",
+                   {TensorArg("self", "x"), OptionalTensorsArg("indices", {"i", "j"})},
+                   {{"y", kF32, {2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "too many indices (2) for a rank-1 tensor"));
+}
+
+TEST(IndexingOpsErrors, ScatterIntoZeroDim) {
+  Case c = OneNode("scatter", {{"x", kF32, {}}, {"i", kI64, {}}, {"s", kF32, {}}}, "scatter.src",
+                   {TensorArg("self", "x"), IntArg("dim", 0), TensorArg("index", "i"),
+                    TensorArg("src", "s")},
+                   {{"y", kF32, {}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "scatter into a 0-d tensor"));
+}
+
+TEST(IndexingOpsErrors, ScatterLegacyReduceName) {
+  Case c = OneNode("scatter", {{"x", kF32, {3, 4}}, {"i", kI64, {3, 2}}, {"s", kF32, {3, 2}}},
+                   "scatter.reduce",
+                   {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
+                    TensorArg("src", "s"), StringArg("reduce", "max")},
+                   {{"y", kF32, {3, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "scatter reduce='max'; use add or multiply"));
+}
+
+TEST(IndexingOpsErrors, ScatterReduceMeanOfBools) {
+  Case c = OneNode("scatter_reduce",
+                   {{"x", kBool, {3, 4}}, {"i", kI64, {3, 2}}, {"s", kBool, {3, 2}}},
+                   "scatter_reduce.two",
+                   {TensorArg("self", "x"), IntArg("dim", 1), TensorArg("index", "i"),
+                    TensorArg("src", "s"), StringArg("reduce", "mean")},
+                   {{"y", kBool, {3, 4}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "scatter_reduce mean of bool tensors"));
+}
+
+TEST(IndexingOpsErrors, IndexAddOnZeroDim) {
+  Case c = OneNode("index_add", {{"x", kF32, {}}, {"i", kI64, {1}}, {"s", kF32, {}}},
+                   "index_add.default",
+                   {TensorArg("self", "x"), IntArg("dim", 0), TensorArg("index", "i"),
+                    TensorArg("source", "s")},
+                   {{"y", kF32, {}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "index_add/copy/fill on a 0-d tensor"));
 }
 
 }  // namespace

@@ -180,5 +180,64 @@ TEST(LinearAlgebraOpsErrorsTest, AddmmOnBoolIsUnsupported) {
                         "bool operands"));
 }
 
+std::vector<ErrorCase> ErrorCases() {
+  const TensorSpec a{"a", kF32, {2, 3, 4}}, b{"b", kF32, {4, 3, 2}};
+  auto tensordot = [&](std::vector<int64_t> da, std::vector<int64_t> db) {
+    return One("t", {a, b}, "tensordot.default",
+               {TensorArg("self", "a"), TensorArg("other", "b"), IntsArg("dims_self", da),
+                IntsArg("dims_other", db)},
+               {{"y", kF32, {2, 2}}}, {})
+        .program;
+  };
+  const TensorSpec c1{"c", DataType::kComplex64, {3, 4}}, c2{"d", DataType::kComplex64, {4, 5}};
+  return {
+      {"tensordot_lengths_differ", tensordot({1, 2}, {1}), absl::StatusCode::kInvalidArgument,
+       "different lengths"},
+      {"tensordot_dim_out_of_range", tensordot({1, 3}, {1, 0}), absl::StatusCode::kInvalidArgument,
+       "dims_self: dimension"},
+      {"tensordot_dim_repeated", tensordot({1, 2}, {0, 0}), absl::StatusCode::kInvalidArgument,
+       "dims_other: dimension"},
+      {"vecdot_dim_out_of_range",
+       One("v", {{"x", kF32, {3, 4}}, {"z", kF32, {3, 4}}}, "linalg_vecdot.default",
+           {TensorArg("x", "x"), TensorArg("y", "z"), IntArg("dim", 2)}, {{"y", kF32, {3}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"mm_complex",
+       One("m", {c1, c2}, "mm.default", {TensorArg("self", "c"), TensorArg("mat2", "d")},
+           {{"y", DataType::kComplex64, {3, 5}}}, {})
+           .program,
+       absl::StatusCode::kUnimplemented, "complex operands"},
+      {"chain_matmul_empty",
+       One("c", {}, "chain_matmul.default", {TensorsArg("matrices", {})}, {{"y", kF32, {1, 1}}},
+           {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "at least one matrix"},
+      {"linear_weight_rank_three",
+       One("l", {{"x", kF32, {3, 6}}, {"w", kF32, {1, 5, 6}}}, "linear.default",
+           {TensorArg("input", "x"), TensorArg("weight", "w")}, {{"y", kF32, {3, 5}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "weight has rank 3, expected 2"},
+      // torch 2.15 cannot trace baddbmm.dtype, so it has no translation.
+      {"baddbmm_dtype_not_registered",
+       One("b", {{"c", kF32, {2, 3, 5}}, {"p", kF16, {2, 3, 8}}, {"q", kF16, {2, 8, 5}}},
+           "baddbmm.dtype",
+           {TensorArg("self", "c"), TensorArg("batch1", "p"), TensorArg("batch2", "q"),
+            DtypeArg("out_dtype", kF32)},
+           {{"y", kF32, {2, 3, 5}}}, {})
+           .program,
+       absl::StatusCode::kUnimplemented, "aten::baddbmm.dtype"},
+  };
+}
+
+class LinearAlgebraOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(LinearAlgebraOpsRejectedTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
+                         CaseName());
+
 }  // namespace
 }  // namespace pt2onnx::testing

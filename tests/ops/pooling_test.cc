@@ -214,6 +214,36 @@ std::vector<Case> Cases() {
             {IntsArg("padding", {2, 1})}, {{"y", kF32, {2, 6}}}, {"Pad"}));
   add(Unary("constant_pad_nd_symbolic", x23, "constant_pad_nd.default",
             {SymIntsArg("pad", {"1", "2"})}, {{"y", kF32, {1, 2, 3, 7}}}, {"Pad"}));
+  // ceil_mode whose extra window needs end padding >= the kernel: ceil_mode
+  // stays on the node (ONNX shape inference drops the window from opset 22).
+  add(WithPool(AtOpset(Unary("max_pool3d_ceil_window_in_padding", {"x", kF32, {1, 2, 8, 5, 4}},
+                             "max_pool3d.default",
+                             {IntsArg("kernel_size", {2, 3, 3}), IntsArg("stride", {3, 2, 3}),
+                              IntsArg("padding", {1, 0, 1}), IntsArg("dilation", {1, 1, 2}),
+                              BoolArg("ceil_mode", true)},
+                             {{"y", kF32, {1, 2, 3, 2, 2}}}, {"MaxPool"}),
+                       22),
+               {1, 0, 1, 1, 0, 1}, 1));
+  // Uneven adaptive pools: windows gathered dim by dim.
+  const std::vector<std::string> gather_windows = {
+      "Range", "Mul",   "Div",       "Add", "Mul", "Add", "Div", "Unsqueeze",
+      "Unsqueeze", "Range", "Unsqueeze", "Add", "Sub", "Min", "Gather"};
+  std::vector<std::string> uneven_avg = gather_windows;  // H: W trails it
+  for (const char* op : {"Less", "Unsqueeze", "Where", "ReduceSum", "Sub", "Cast", "Unsqueeze",
+                         "Div"}) {
+    uneven_avg.push_back(op);
+  }
+  uneven_avg.insert(uneven_avg.end(), gather_windows.begin(), gather_windows.end());
+  for (const char* op : {"Less", "Where", "ReduceSum", "Sub", "Cast", "Div"}) {
+    uneven_avg.push_back(op);  // W: the last dim
+  }
+  std::vector<std::string> uneven_max = gather_windows;
+  uneven_max.push_back("ReduceMax");
+  add(Unary("adaptive_avg_pool2d_uneven", x55, "adaptive_avg_pool2d.default",
+            {IntsArg("output_size", {3, 2})}, {{"y", kF32, {1, 2, 3, 2}}}, uneven_avg));
+  add(Unary("adaptive_max_pool1d_uneven", {"x", kF32, {2, 3, 10}}, "adaptive_max_pool1d.default",
+            {IntsArg("output_size", {4})},
+            {{"y", kF32, {2, 3, 4}}, {"i_unused_1", kI64, {2, 3, 4}}}, uneven_max));
   return cases;
 }
 
@@ -244,10 +274,14 @@ INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()), Ca
 std::vector<ErrorCase> ErrorCases() {
   const TensorSpec x{"x", kF32, {1, 2, 5, 5}};
   return {
-      {"adaptive_uneven",
-       Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {3, 3})},
-             {{"y", kF32, {1, 2, 3, 3}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "not a divisor"},
+      {"adaptive_uneven_with_indices",
+       Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {3, 3})},
+             {{"y", kF32, {1, 2, 3, 3}}, {"i", kI64, {1, 2, 3, 3}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "does not divide the input size"},
+      {"adaptive_output_size_zero",
+       Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {0, 3})},
+             {{"y", kF32, {1, 2, 0, 3}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "adaptive pooling from size 5 to 0"},
       {"adaptive_symbolic",
        Unary("a", {"x", kF32, {1, 2, 4, 4}, {"", "", "s0", "s1"}}, "adaptive_avg_pool2d.default",
              {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
@@ -259,11 +293,115 @@ std::vector<ErrorCase> ErrorCases() {
               IntArg("divisor_override", 2)},
              {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
        absl::StatusCode::kUnimplemented, "divisor_override"},
+      {"adaptive_output_size_empty",
+       Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {})},
+             {{"y", kF32, {1, 2, 1, 1}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "output_size is empty"},
+      {"max_pool_wrong_rank",
+       Unary("a", {"x", kF32, {5, 5}}, "max_pool2d.default", {IntsArg("kernel_size", {2, 2})},
+             {{"y", kF32, {2, 2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "self has rank 2, expected 3 or 4"},
+      {"upsample_antialias_align_corners",
+       Unary("a", x, "_upsample_bilinear2d_aa.vec",
+             {IntsArg("output_size", {3, 3}), BoolArg("align_corners", true),
+              NoneArg("scale_factors")},
+             {{"y", kF32, {1, 2, 3, 3}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "antialias=True with align_corners=True"},
+      {"upsample_scales_not_output_size",
+       Unary("a", x, "upsample_nearest2d.default",
+             {IntsArg("output_size", {8, 8}), FloatArg("scales_h", 1.5), FloatArg("scales_w", 1.5)},
+             {{"y", kF32, {1, 2, 8, 8}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "output_size 8 is not floor(5 * scale 1.5)"},
+      {"upsample_wrong_rank",
+       Unary("a", {"x", kF32, {2, 5, 5}}, "upsample_bilinear2d.default",
+             {IntsArg("output_size", {8, 8}), BoolArg("align_corners", false)},
+             {{"y", kF32, {2, 8, 8}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "input has rank 3, expected 4"},
+      {"upsample_vec_scale_count",
+       Unary("a", x, "upsample_nearest2d.vec",
+             {NoneArg("output_size"), FloatsArg("scale_factors", {2.0})},
+             {{"y", kF32, {1, 2, 10, 10}}}, {}, "input").program,
+       absl::StatusCode::kInvalidArgument, "expected 2 scale factors, got 1"},
+      {"upsample_bicubic_scale_keeps_sizes",
+       Unary("a", {"x", kF32, {1, 2, 7, 13}}, "upsample_bicubic2d.vec",
+             {NoneArg("output_size"), BoolArg("align_corners", false),
+              FloatsArg("scale_factors", {1.05, 1.05})},
+             {{"y", kF32, {1, 2, 7, 13}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "leave every size unchanged: torch's cubic kernel"},
+      {"upsample_nearest_exact_symbolic_scale_near_one",
+       Unary("a", {"x", kF32, {1, 2, 7, 13}, {"", "", "h", "w"}}, "_upsample_nearest_exact2d.vec",
+             {NoneArg("output_size"), FloatsArg("scale_factors", {1.5, 1.5})},
+             {{"y", kF32, {1, 2, 10, 19}, {"", "", "h2", "w2"}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "may leave every size unchanged"},
+      {"upsample_antialias_width_to_one",
+       Unary("a", {"x", kF32, {1, 2, 20, 3}}, "_upsample_bilinear2d_aa.vec",
+             {NoneArg("output_size"), BoolArg("align_corners", false),
+              FloatsArg("scale_factors", {0.3, 0.34})},
+             {{"y", kF32, {1, 2, 6, 1}}}, {}, "input").program,
+       absl::StatusCode::kUnimplemented, "while the width shrinks to 1"},
+      {"pad_odd_count",
+       Unary("a", x, "constant_pad_nd.default", {IntsArg("pad", {1, 2, 3})},
+             {{"y", kF32, {1, 2, 5, 8}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "pad has 3 entries for a rank-4 input"},
+      {"pad_too_many",
+       Unary("a", {"x", kF32, {5}}, "reflection_pad1d.default", {IntsArg("padding", {1, 1, 1, 1})},
+             {{"y", kF32, {7}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "padding has 4 entries for a rank-1 input"},
+      {"pad_unknown_mode",
+       Unary("a", x, "pad.default", {IntsArg("pad", {1, 1}), StringArg("mode", "symmetric")},
+             {{"y", kF32, {1, 2, 5, 7}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "pad mode 'symmetric'"},
+      {"pool_kernel_zero",
+       Unary("a", x, "max_pool2d.default", {IntsArg("kernel_size", {0, 2})},
+             {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "kernel_size entry 0 is outside [1, "},
+      {"pool_stride_negative",
+       Unary("a", x, "avg_pool2d.default",
+             {IntsArg("kernel_size", {2, 2}), IntsArg("stride", {-1, 1})},
+             {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "stride entry -1 is outside [1, "},
+      {"pool_dilation_huge",
+       Unary("a", x, "max_pool2d.default",
+             {IntsArg("kernel_size", {2, 2}), IntsArg("dilation", {int64_t{1} << 40, 1})},
+             {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "dilation entry 1099511627776 is outside"},
+      {"pool_padding_over_half_kernel",
+       Unary("a", x, "max_pool2d.default",
+             {IntsArg("kernel_size", {2, 2}), IntsArg("padding", {2, 0})},
+             {{"y", kF32, {1, 2, 4, 2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "padding 2 should be in [0, 1]"},
+      {"ceil_mode_window_in_padding_below_opset22",
+       Unary("a", {"x", kF32, {1, 2, 8, 5, 4}}, "max_pool3d.default",
+             {IntsArg("kernel_size", {2, 3, 3}), IntsArg("stride", {3, 2, 3}),
+              IntsArg("padding", {1, 0, 1}), IntsArg("dilation", {1, 1, 2}),
+              BoolArg("ceil_mode", true)},
+             {{"y", kF32, {1, 2, 3, 2, 2}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "convert with --opset 22 or later"},
+      {"avg_pool_ceil_count_pad_opset18",
+       Unary("a", {"x", kF32, {1, 2, 5, 6, 7}}, "avg_pool3d.default",
+             {IntsArg("kernel_size", {2, 2, 2}), IntsArg("stride", {2, 2, 2}),
+              BoolArg("ceil_mode", true)},
+             {{"y", kF32, {1, 2, 3, 3, 4}}}, {}).program,
+       absl::StatusCode::kUnimplemented, "convert with --opset 19 or later", 18},
       {"circular_opset18",
        Unary("a", x, "pad.default", {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
              {{"y", kF32, {1, 2, 5, 7}}}, {}).program,
        absl::StatusCode::kUnimplemented, "opset 19", 18},
   };
+}
+
+// Scale 1.1 over symbolic sizes: whether a dim keeps its size (torch then
+// copies it) is decided at run time. (ONNX shape inference loses N and C
+// through the computed scales, so only the graph is checked here; the
+// upsample_size_shortcuts_dynamic fixture checks the numbers.)
+TEST(ResampleOpsTest, ScaleNearOneOverSymbolicSizesIsDecidedAtRunTime) {
+  Case c = Unary("n", {"x", kF32, {1, 2, 7, 13}, {"", "", "h", "w"}}, "upsample_nearest2d.vec",
+                 {NoneArg("output_size"), FloatsArg("scale_factors", {1.1, 1.1})},
+                 {{"y", kF32, {1, 2, 7, 14}, {"", "", "h2", "w2"}}}, {}, "input");
+  absl::StatusOr<Converted> got = ConvertAndCheck(c.program.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OpTypesAre(got->model, {"Slice", "Shape", "Cast", "Mul", "Floor", "Equal", "Where",
+                                      "Mul", "Equal", "Where", "Concat", "Resize"}));
 }
 
 class PoolingOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};

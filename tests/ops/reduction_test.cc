@@ -12,6 +12,7 @@
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace pt2onnx::testing {
 namespace {
@@ -168,6 +169,53 @@ TEST_P(ReductionOpsTest, ConvertsWithInferredShapes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Reduction, ReductionOpsTest, ::testing::ValuesIn(Cases()), CaseName());
+
+std::vector<ErrorCase> ErrorCases() {
+  const TensorSpec x{"x", kF32, {2, 3}};
+  return {
+      {"sum_dim_out_of_range",
+       Unary("s", x, "sum.dim_IntList", {IntsArg("dim", {2})}, {{"y", kF32, {2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"var_dim_repeated",
+       Unary("v", x, "var.correction", {IntsArg("dim", {1, -1})}, {{"y", kF32, {2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"std_mean_dim_out_of_range",
+       Unary("s", x, "std_mean.dim", {IntsArg("dim", {-3})},
+             {{"y", kF32, {3}}, {"m", kF32, {3}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"norm_dim_out_of_range",
+       Unary("n", x, "norm.ScalarOpt_dim", {ScalarArg("p", 2), IntsArg("dim", {5})},
+             {{"y", kF32, {2}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"count_nonzero_dim_out_of_range",
+       Unary("c", x, "count_nonzero.default", {IntArg("dim", 2)}, {{"y", kI64, {2}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+      {"max_dim_out_of_range",
+       Unary("m", x, "max.dim", {IntArg("dim", 2)}, {{"v", kF32, {2}}, {"i", kI64, {2}}}, {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "dim"},
+      {"cumsum_dim_out_of_range",
+       Unary("c", x, "cumsum.default", {IntArg("dim", -3)}, {{"y", kF32, {2, 3}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "dim"},
+      {"all_dims_out_of_range",
+       Unary("a", {"b", kBool, {2, 3}}, "all.dims", {IntsArg("dim", {0, 4})}, {{"y", kBool, {}}},
+             {})
+           .program,
+       absl::StatusCode::kInvalidArgument, "dim: dimension"},
+  };
+}
+
+class ReductionOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ReductionOpsRejectedTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
+}
+
+INSTANTIATE_TEST_SUITE_P(Reduction, ReductionOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
+                         CaseName());
 
 // The opset-18 boundary: axes travel as an input from 18 on, for every opset
 // this converter emits.

@@ -174,5 +174,20 @@ TEST(SchemaTableTest, RejectedEntriesAreCounted) {
   EXPECT_NE(table.Find("aten::add.Tensor"), nullptr);
 }
 
+
+// In-place overloads name the mutated tensor `self` even where the functional
+// twin says `input` (dropout), so argument checks accept real in-place nodes.
+TEST(SchemaTableTest, InPlaceTwinNamesItsFirstTensorSelf) {
+  const OpSchema* in_place = SchemaTable::Default().Find("aten::dropout_.default");
+  ASSERT_NE(in_place, nullptr);
+  EXPECT_EQ(in_place->arguments[0].name, "self");
+  EXPECT_NE(in_place->FindArgument("train"), nullptr);
+  const OpSchema* functional = SchemaTable::Default().Find("aten::dropout.default");
+  ASSERT_NE(functional, nullptr);
+  EXPECT_EQ(functional->arguments[0].name, "input");
+  EXPECT_EQ(SchemaTable::Default().Find("aten::add_.Tensor"),
+            SchemaTable::Default().Find("aten::add.Tensor"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::ops

@@ -170,6 +170,11 @@ std::vector<Case> Cases() {
   add(Unary("as_strided_identity", {"x", kF32, {2, 3}}, "as_strided.default",
             {IntsArg("size", {2, 3}), IntsArg("stride", {3, 1})}, {{"y", kF32, {2, 3}}},
             {"Identity"}));
+  add(Unary("as_strided_windows", {"x", kF32, {4, 3}}, "as_strided.default",
+            {IntsArg("size", {3, 3}), IntsArg("stride", {1, 3}), IntArg("storage_offset", 1)},
+            {{"y", kF32, {3, 3}}},
+            {"Reshape", "Range", "Mul", "Reshape", "Add", "Range", "Mul", "Reshape", "Add",
+             "Gather"}));
   add(Unary("pixel_shuffle", {"x", kF32, {1, 8, 3, 3}}, "pixel_shuffle.default",
             {IntArg("upscale_factor", 2)}, {{"y", kF32, {1, 2, 6, 6}}},
             {"Reshape", "Transpose", "Reshape"}));
@@ -189,7 +194,8 @@ std::vector<Case> Cases() {
             {"Reshape", "Gather"}));
   add(Unary("unfold", {"x", kF32, {2, 10}}, "unfold.default",
             {IntArg("dimension", 1), IntArg("size", 4), IntArg("step", 3)},
-            {{"y", kF32, {2, 3, 4}}}, {"Gather"}));
+            {{"y", kF32, {2, 3, 4}}},
+            {"Range", "Mul", "Unsqueeze", "Range", "Unsqueeze", "Add", "Gather"}));
 
   // symbolic sizes
   add(Symbolic(Unary("reshape_symbolic", {"x", kF32, {2, 4}, {"s0", ""}}, "reshape.default",
@@ -253,11 +259,37 @@ TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
 INSTANTIATE_TEST_SUITE_P(Shape, ShapeOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 // Unsupported argument combinations name what is unsupported.
-TEST(ShapeOpsErrors, AsStridedNonIdentity) {
+TEST(ShapeOpsErrors, AsStridedReadsOutsideInput) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {2, 2}), IntsArg("stride", {8, 9}), IntArg("storage_offset", 1)},
+                 {{"y", kF32, {2, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "reads outside the 16-element input"));
+}
+
+TEST(ShapeOpsErrors, AsStridedOverflowingStride) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {3, 2}), IntsArg("stride", {INT64_MAX, 1})},
+                 {{"y", kF32, {3, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
+                        "reads outside"));
+}
+
+TEST(ShapeOpsErrors, AsStridedOfStridedInput) {
   Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
                  {IntsArg("size", {2, 2}), IntsArg("stride", {1, 2})}, {{"y", kF32, {2, 2}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
-                        "as_strided"));
+  pt2::ExportedProgram p = c.program.Build();
+  p.graph.tensor_values["x"].strides[0].value = 1;  // a transposed view
+  p.graph.tensor_values["x"].strides[1].value = 4;
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p), absl::StatusCode::kUnimplemented,
+                        "strided or dynamic-shape input"));
+}
+
+TEST(ShapeOpsErrors, AsStridedSizeStrideMismatch) {
+  Case c = Unary("as_strided", {"x", kF32, {4, 4}}, "as_strided.default",
+                 {IntsArg("size", {2, 2}), IntsArg("stride", {1})}, {{"y", kF32, {2, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kInvalidArgument,
+                        "size and stride differ in length"));
 }
 
 TEST(ShapeOpsErrors, DiagonalSymbolic) {
@@ -266,6 +298,50 @@ TEST(ShapeOpsErrors, DiagonalSymbolic) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
                         "diagonal over symbolic"));
 }
+
+std::vector<ErrorCase> ErrorCases() {
+  const TensorSpec x{"x", kF32, {2, 10}}, img{"x", kF32, {1, 8, 4, 4}};
+  auto unfold = [&](int64_t dimension, int64_t size, int64_t step, TensorSpec in) {
+    return Unary("u", in, "unfold.default",
+                 {IntArg("dimension", dimension), IntArg("size", size), IntArg("step", step)},
+                 {{"y", kF32, {2, 1, 1}}}, {})
+        .program;
+  };
+  auto shuffle = [&](std::string target, std::string factor_arg, int64_t r, TensorSpec in) {
+    return Unary("p", in, target, {IntArg(factor_arg, r)}, {{"y", kF32, {1, 2, 8, 8}}}, {})
+        .program;
+  };
+  return {
+      {"unfold_dimension_out_of_range", unfold(2, 2, 1, x), absl::StatusCode::kInvalidArgument,
+       "dimension: dimension 2 is out of range"},
+      {"unfold_size_exceeds_dim", unfold(1, 11, 1, x), absl::StatusCode::kInvalidArgument,
+       "unfold size 11 exceeds the dimension's size 10"},
+      {"unfold_step_zero", unfold(1, 2, 0, x), absl::StatusCode::kInvalidArgument,
+       "step > 0"},
+      {"unfold_0d", unfold(0, 1, 1, {"x", kF32, {}}), absl::StatusCode::kUnimplemented,
+       "0-d tensor"},
+      {"unfold_symbolic", unfold(1, 2, 1, {"x", kF32, {2, 10}, {"", "s0"}}),
+       absl::StatusCode::kUnimplemented, "symbolic dimension"},
+      {"pixel_shuffle_rank_5", shuffle("pixel_shuffle.default", "upscale_factor", 2,
+                                       {"x", kF32, {1, 1, 8, 4, 4}}),
+       absl::StatusCode::kUnimplemented, "rank-5"},
+      {"pixel_shuffle_factor_zero", shuffle("pixel_shuffle.default", "upscale_factor", 0, img),
+       absl::StatusCode::kInvalidArgument, "factor must be in [1, 2^31], got 0"},
+      {"pixel_unshuffle_factor_huge",
+       shuffle("pixel_unshuffle.default", "downscale_factor", int64_t{1} << 40, img),
+       absl::StatusCode::kInvalidArgument, "factor must be in [1, 2^31]"},
+  };
+}
+
+class ShapeOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ShapeOpsRejectedTest, Rejected) {
+  const ErrorCase& c = GetParam();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ShapeOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
+                         CaseName());
 
 TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
   ProgramBuilder b;
@@ -276,6 +352,100 @@ TEST(ShapeOpsErrors, ReshapeSymbolicZeroAndInfer) {
   b.Output("y");
   EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kUnimplemented,
                         "both a 0 size and -1"));
+}
+
+// ---- Error paths: the message names the argument and the cause ----
+
+absl::Status ConvertStatus(const Case& c) { return ConvertAndCheck(c.program.Build()).status(); }
+
+TEST(ShapeOpsErrors, PermuteDimsOfWrongLength) {
+  Case c = Unary("permute", {"x", kF32, {2, 3}}, "permute.default", {IntsArg("dims", {0})},
+                 {{"y", kF32, {2, 3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "permute dims [0] do not match rank 2"));
+}
+
+TEST(ShapeOpsErrors, MTOfVector) {
+  Case c = Unary("mT", {"x", kF32, {3}}, "mT.default", {}, {{"y", kF32, {3}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "mT needs rank >= 2, got 1"));
+}
+
+TEST(ShapeOpsErrors, MovedimLengthMismatch) {
+  Case c = Unary("movedim", {"x", kF32, {2, 3, 4}}, "movedim.intlist",
+                 {IntsArg("source", {0, 1}), IntsArg("destination", {2})}, {{"y", kF32, {3, 4, 2}}},
+                 {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "movedim source and destination differ in length"));
+}
+
+TEST(ShapeOpsErrors, CatAndStackOfNoTensors) {
+  for (const char* op : {"cat.default", "stack.default"}) {
+    ProgramBuilder b;
+    b.Input("x", kF32, {2});
+    b.Node(Aten(op), {TensorsArg("tensors", {}), IntArg("dim", 0)}, {{"y", kF32, {0}}});
+    b.Output("y");
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument,
+                          "of an empty tensor list"))
+        << op;
+  }
+}
+
+TEST(SlicingOpsErrors, SplitSizeNotPositive) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 0), IntArg("dim", 0)}, {{"a", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "split_size must be positive, got 0"));
+}
+
+TEST(SlicingOpsErrors, SplitPieceCountDisagreesWithProgram) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 2), IntArg("dim", 0)},
+                  {{"a", kF32, {2, 2}}, {"b", kF32, {2, 2}}, {"c", kF32, {0, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "splitting size 4 by 2 gives 2 pieces, the program expects 3"));
+}
+
+TEST(SlicingOpsErrors, SplitIntoNoOutputs) {
+  Case c = Listed("split", {"x", kF32, {4, 2}}, "split.Tensor",
+                  {IntArg("split_size", 2), IntArg("dim", 0)}, {}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "split produces no tensors"));
+}
+
+TEST(SlicingOpsErrors, ChunksNotPositive) {
+  Case c = Listed("chunk", {"x", kF32, {4, 2}}, "chunk.default",
+                  {IntArg("chunks", -1), IntArg("dim", 0)}, {{"a", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "chunks must be positive, got -1"));
+}
+
+TEST(SlicingOpsErrors, SliceStepNotPositive) {
+  Case c = Unary("slice", {"x", kF32, {4, 2}}, "slice.Tensor",
+                 {IntArg("dim", 0), IntArg("start", 0), IntArg("end", 4), IntArg("step", 0)},
+                 {{"y", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "slice step must be positive, got 0"));
+}
+
+TEST(SlicingOpsErrors, RollShiftsAndDims) {
+  Case flat = Unary("roll", {"x", kF32, {4, 2}}, "roll.default",
+                    {IntsArg("shifts", {1, 2}), IntsArg("dims", {})}, {{"y", kF32, {4, 2}}}, {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(flat), absl::StatusCode::kInvalidArgument,
+                        "roll without dims takes exactly one shift"));
+  Case mismatch = Unary("roll", {"x", kF32, {4, 2}}, "roll.default",
+                        {IntsArg("shifts", {1, 2}), IntsArg("dims", {0})}, {{"y", kF32, {4, 2}}},
+                        {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(mismatch), absl::StatusCode::kInvalidArgument,
+                        "roll shifts and dims differ in length"));
+}
+
+TEST(SlicingOpsErrors, DiagonalSameDims) {
+  Case c = Unary("diagonal", {"x", kF32, {3, 3}}, "diagonal.default",
+                 {IntArg("offset", 0), IntArg("dim1", 1), IntArg("dim2", -1)}, {{"y", kF32, {3}}},
+                 {});
+  EXPECT_TRUE(HasStatus(ConvertStatus(c), absl::StatusCode::kInvalidArgument,
+                        "diagonal needs two distinct dimensions"));
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ std::vector<Case> Cases() {
   add(Sym("mod", "_operator.mod", {a("n"), IntArg("b", 3)}, Kind::kSymInt, {"Mod"}));
   add(Sym("pow", "_operator.pow", {a("n"), IntArg("b", 2)}, Kind::kSymInt, {"Pow"}));
   add(Sym("neg", "_operator.neg", {a("n")}, Kind::kSymInt, {"Neg"}));
-  add(Sym("pos", "_operator.pos", {a("n")}, Kind::kSymInt, {"Identity"}));
+  add(Sym("math_trunc_of_int", "math.trunc", {SymIntArg("x", "n")}, Kind::kSymInt, {"Identity"}));
   add(Sym("truediv", "_operator.truediv", {a("n"), b("m")}, Kind::kSymFloat,
           {"Cast", "Cast", "Div"}));
   add(Sym("mul_float", "_operator.mul", {a("n"), FloatArg("b", 0.5)}, Kind::kSymFloat,
@@ -103,10 +103,7 @@ std::vector<Case> Cases() {
   add(Sym("sym_max", "torch.sym_max", {a("n"), b("m")}, Kind::kSymInt, {"Max"}));
   add(Sym("sym_min", "torch.sym_min", {a("n"), IntArg("b", 8)}, Kind::kSymInt, {"Min"}));
   add(Sym("sym_float", "torch.sym_float", {a("n")}, Kind::kSymFloat, {"Cast"}));
-  add(Sym("sym_sqrt", "torch.sym_sqrt", {a("n")}, Kind::kSymFloat, {"Cast", "Sqrt"}));
-  add(Sym("sym_int_of_int", "torch.sym_int", {a("n")}, Kind::kSymInt, {"Identity"}));
-  add(Sym("math_floor_of_int", "math.floor", {SymIntArg("x", "n")}, Kind::kSymInt,
-          {"Identity"}));
+  add(Sym("sym_sqrt", "torch._sym_sqrt", {a("n")}, Kind::kSymFloat, {"Cast", "Sqrt"}));
 
   // Ops over other symbolic kinds: build the operand first.
   auto with = [&](std::string name, std::string first_target,
@@ -127,11 +124,6 @@ std::vector<Case> Cases() {
   with("math_trunc", "_operator.truediv", div_nm, Kind::kSymFloat, "math.trunc",
        {SymFloatArg("x", "t")}, Kind::kSymInt,
        {"Cast", "Cast", "Div", "Less", "Ceil", "Floor", "Where", "Cast"});
-  with("math_ceil", "_operator.truediv", div_nm, Kind::kSymFloat, "math.ceil",
-       {SymFloatArg("x", "t")}, Kind::kSymInt, {"Cast", "Cast", "Div", "Ceil", "Cast"});
-  with("sym_int_of_float", "_operator.truediv", div_nm, Kind::kSymFloat, "torch.sym_int",
-       {SymFloatArg("a", "t")}, Kind::kSymInt,
-       {"Cast", "Cast", "Div", "Less", "Ceil", "Floor", "Where", "Cast"});
   with("floordiv_float", "_operator.truediv", div_nm, Kind::kSymFloat, "_operator.floordiv",
        {SymFloatArg("a", "t"), IntArg("b", 2)}, Kind::kSymFloat,
        {"Cast", "Cast", "Div", "Div", "Floor"});
@@ -150,14 +142,6 @@ std::vector<Case> Cases() {
   with("sym_ite", "_operator.lt", div_nm, Kind::kSymBool, "torch.sym_ite",
        {SymBoolArg("b", "t"), SymIntArg("t", "n"), SymIntArg("f", "m")}, Kind::kSymInt,
        {"Less", "Where"});
-  {
-    ProgramBuilder pb = Sizes();
-    pt2::NamedArgument list = SymIntsArg("args", {"n", "m", "3"});
-    pb.SymNode("torch.sym_sum", {list}, "r");
-    pb.Output("r");
-    add(Case{"sym_sum", pb.Build(), kI64,
-             After({"Reshape", "Reshape", "Concat", "ReduceSum"})});
-  }
 
   // Sizes of tensors.
   {
@@ -187,20 +171,6 @@ std::vector<Case> Cases() {
     pb.SymNode(Aten("sym_numel.default"), {TensorArg("self", "x")}, "r");
     pb.Output("r");
     add(Case{"sym_numel_static", pb.Build(), kI64, {}});
-  }
-  {
-    ProgramBuilder pb;
-    pb.Input("x", kF32, {2, 3});
-    pb.SymNode(Aten("sym_stride.int"), {TensorArg("self", "x"), IntArg("dim", 0)}, "r");
-    pb.Output("r");
-    add(Case{"sym_stride_static", pb.Build(), kI64, {}});
-  }
-  {
-    ProgramBuilder pb;
-    pb.Input("x", kF32, {2, 3});
-    pb.SymNode(Aten("sym_storage_offset.default"), {TensorArg("self", "x")}, "r");
-    pb.Output("r");
-    add(Case{"sym_storage_offset", pb.Build(), kI64, {}});
   }
   return cases;
 }
@@ -246,17 +216,6 @@ TEST(SymbolicAsserts, EmitNoNodes) {
       OpTypesAre(got->model, {"Shape", "Squeeze", "Shape", "Squeeze", "GreaterOrEqual", "Relu"}));
 }
 
-TEST(SymbolicErrors, SymbolicStride) {
-  ProgramBuilder b;
-  b.SymInput("x", kF32, {"s0", "s1"});
-  b.SymNode(Aten("sym_stride.int"), {TensorArg("self", "x"), IntArg("dim", 0)}, "r");
-  b.Output("r");
-  pt2::ExportedProgram p = b.Build();
-  p.graph.tensor_values["x"].strides[0] = p.graph.tensor_values["x"].sizes[1];
-  EXPECT_TRUE(
-      HasStatus(ConvertAndCheck(p), absl::StatusCode::kUnimplemented, "symbolic stride"));
-}
-
 TEST(SymbolicErrors, SymSizeDimOutOfRange) {
   ProgramBuilder b;
   b.SymInput("x", kF32, {"s0"});
@@ -264,6 +223,24 @@ TEST(SymbolicErrors, SymSizeDimOutOfRange) {
   b.Output("r");
   EXPECT_TRUE(
       HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument, "out of range"));
+}
+
+TEST(SymbolicErrors, MissingOperand) {
+  ProgramBuilder b = Sizes();
+  b.SymNode("_operator.add", {SymIntArg("a", "n")}, "r");
+  b.Output("r");
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(b.Build()), absl::StatusCode::kInvalidArgument,
+                        "expected at least 2 operands, got 1"));
+}
+
+TEST(SymbolicErrors, OperandNotANumber) {
+  ProgramBuilder b = Sizes();
+  b.SymNode("_operator.lt", {SymIntArg("a", "n"), StringArg("b", "three")}, "r");
+  b.Output("r");
+  pt2::ExportedProgram p = b.Build();
+  Retype(p, "r", Kind::kSymBool);
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p), absl::StatusCode::kInvalidArgument,
+                        "operand 1 ('b') is not a number"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli } from "./cli.mjs";
+import { realModels } from "./models.mjs";
 import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
@@ -66,6 +67,34 @@ test("every per-operator fixture matches the CLI byte for byte", async () => {
     if (!(await bytesOf(result.onnx)).equals(expected.onnx)) mismatched.push(name);
   }
   assert.deepEqual(mismatched, []);
+});
+
+// The real-model zoo: byte-identical output for every model that converts; the
+// ones still blocked by missing operators fail as the CLI does, naming them.
+test("every real-model fixture matches the CLI (bytes, or the same unsupported operators)", async () => {
+  const models = realModels();
+  assert.ok(models.length >= 40, `only ${models.length} real-model fixtures found`);
+  const problems = [];
+  for (const { name, path, blockedBy } of models) {
+    const expected = runCli(path, "model.onnx");
+    if (blockedBy.length === 0) {
+      assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
+      const result = await convert(readFileSync(path), { outputName: "model.onnx" });
+      if (!(await bytesOf(result.onnx)).equals(expected.onnx)) problems.push(`${name}: bytes differ`);
+      continue;
+    }
+    assert.equal(expected.status, 5, `${name}: the CLI should refuse ${blockedBy.join(", ")}`);
+    const error = await rejection(convert(readFileSync(path), { outputName: "model.onnx" }));
+    if (!(error instanceof ConversionError) || error.code !== "unsupported") {
+      problems.push(`${name}: expected an unsupported-operator error, got ${error}`);
+      continue;
+    }
+    const ops = error.unsupportedOps.map((op) => op.split(" ")[0]);  // "aten::x.default x3 (first at ...)"
+    for (const op of blockedBy) {
+      if (!ops.includes(op)) problems.push(`${name}: ${op} not among the unsupported ops ${ops.join(", ")}`);
+    }
+  }
+  assert.deepEqual(problems, []);
 });
 
 test("a Blob with a file name gives the CLI's default output name", async () => {

@@ -1,8 +1,11 @@
-// The page's option parsing and number formatting (web/app.mjs), without a
-// browser: app.mjs wires the DOM only when there is one.
+// The page's option parsing, number formatting and zip writer (web/format.mjs,
+// web/zip.mjs), without a browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatBytes, formatCount, formatDuration, parseDimNames, parseNameList } from "../../web/app.mjs";
+import {
+  defaultOnnxName, formatBytes, formatCount, formatDuration, formatRange, parseNameList, parseOutputName, uniqueNames,
+} from "../../web/format.mjs";
+import { crc32, zipBlobs } from "../../web/zip.mjs";
 
 test("byte sizes use binary units and three significant digits", () => {
   assert.equal(formatBytes(512), "512 B");
@@ -30,13 +33,33 @@ test("name lists: empty keeps the program's names; blanks and repeats are refuse
   assert.match(parseNameList("a, a").error, /given twice/);
 });
 
-test("dimension renames parse symbol=name pairs", () => {
-  assert.deepEqual(parseDimNames("   "), { value: undefined });
-  assert.deepEqual(parseDimNames("s0=batch, s1 = seq"), { value: { s0: "batch", s1: "seq" } });
-  assert.match(parseDimNames("s0").error, /symbol=name/);
-  assert.match(parseDimNames("=batch").error, /no symbol/);
-  assert.match(parseDimNames("s0=").error, /no new name/);
-  assert.match(parseDimNames("s0=a=b").error, /more than one "="/);
-  assert.match(parseDimNames("s0=a, s0=b").error, /renamed twice/);
-  assert.deepEqual(Object.keys(parseDimNames("__proto__=x").value), ["__proto__"]);
+test("ranges, output names and unique zip names", () => {
+  assert.equal(formatRange({ min: 2, max: 512 }), "[2, 512]");
+  assert.equal(formatRange({ min: 0, max: null }), "[0, ∞)");
+  assert.equal(formatRange(null), "derived");
+  assert.equal(defaultOnnxName("cnn.pt2"), "cnn.onnx");
+  assert.deepEqual(parseOutputName(""), { value: undefined });
+  assert.deepEqual(parseOutputName(" resnet "), { value: "resnet.onnx" });
+  assert.deepEqual(parseOutputName("a.onnx"), { value: "a.onnx" });
+  assert.match(parseOutputName("dir/a.onnx").error, /without folders/);
+  assert.deepEqual(uniqueNames(["a.onnx", "a.onnx", "a.onnx.data", "b.onnx"]),
+    ["a.onnx", "a (2).onnx", "a.onnx.data", "b.onnx"]);
+});
+
+test("the zip writer's archive is read back by python's zipfile, CRCs included", async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { spawnSync } = await import("node:child_process");
+  assert.equal(crc32(new TextEncoder().encode("123456789")), 0xcbf43926);
+  const big = new Uint8Array(9 << 20).map((_, i) => (i * 31) & 0xff);  // over one CRC chunk
+  const zip = await zipBlobs([{ name: "a.onnx", blob: new Blob(["hello"]) },
+    { name: "dossier/é.onnx.data", blob: new Blob([big]) }]);
+  const path = join(mkdtempSync(join(tmpdir(), "pt2onnx-zip-")), "r.zip");
+  writeFileSync(path, new Uint8Array(await zip.arrayBuffer()));
+  const check = spawnSync("python3", ["-c", `import zipfile,sys
+z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
+print([(i.filename, i.file_size, i.compress_type) for i in z.infolist()])`, path], { encoding: "utf8" });
+  assert.equal(check.status, 0, check.stderr);
+  assert.equal(check.stdout.trim(), `[('a.onnx', 5, 0), ('dossier/é.onnx.data', ${9 << 20}, 0)]`);
 });

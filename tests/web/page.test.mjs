@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchBrowser, startServer } from "./browser.mjs";
 import { runCli } from "./cli.mjs";
+import { realModels } from "./models.mjs";
 import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
@@ -38,23 +39,25 @@ async function openPage() {
   return page;
 }
 
-// Sets the page's option controls for `options` (the API's names).
+// Sets the page's option controls for `options` (the API's names), once a file is chosen: choosing a file
+// clears the file-specific ones, and dimensions are named in the inspect view.
 async function setOptions(page, options) {
   if (Object.keys(options).length === 0) return;
-  await page.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = true; });
+  await page.evaluate(() => { document.getElementById("options").open = true; });
   if (options.opset !== undefined) await page.selectOption("#opt-opset", String(options.opset));
   if (options.externalData !== undefined) await page.selectOption("#opt-external", options.externalData);
   if (options.inputNames) await page.fill("#opt-input-names", options.inputNames.join(", "));
   if (options.outputNames) await page.fill("#opt-output-names", options.outputNames.join(", "));
-  if (options.dimNames) {
-    await page.fill("#opt-dim-names", Object.entries(options.dimNames).map(([k, v]) => `${k}=${v}`).join(", "));
+  for (const [symbol, name] of Object.entries(options.dimNames ?? {})) {
+    await page.fill(`#inspect input[data-symbol="${symbol}"]`, name);
   }
   if (options.optimize === false) await page.uncheck("#opt-optimize");
 }
 
 async function convertIn(page, path, options = {}) {
-  await setOptions(page, options);
   await page.setInputFiles("#file-input", path);
+  if (options.dimNames) await page.waitForSelector("#inspect-body:not([hidden])");
+  await setOptions(page, options);
   await page.click("#convert");
   await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
   return page.evaluate(() => document.body.dataset.state);
@@ -108,6 +111,26 @@ for (const [name, options] of CASES) {
   });
 }
 
+// The real-model zoo: every model that converts (no "blocked_by") downloads the CLI's bytes.
+test("page: every real-model fixture that converts downloads the CLI's exact bytes", async () => {
+  const models = realModels().filter((m) => m.blockedBy.length === 0);
+  assert.ok(models.length >= 10, `only ${models.length} convertible real-model fixtures`);
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
+  const mismatched = [];
+  for (const { name, path } of models) {
+    const upload = join(dir, `${name}.pt2`);
+    writeFileSync(upload, readFileSync(path));
+    const expected = runCli(upload, `${name}.onnx`);
+    assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
+    const page = await openPage();
+    assert.equal(await convertIn(page, upload), "done", `${name}: ${await page.textContent("body")}`);
+    const onnx = await download(page, "#download-onnx");
+    if (onnx.name !== `${name}.onnx` || !onnx.bytes.equals(expected.onnx)) mismatched.push(name);
+    await page.context().close();
+  }
+  assert.deepEqual(mismatched, []);
+});
+
 test("page: a corrupt file shows the CLI's error", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-"));
   const bytes = readFileSync(join(FIXTURES, "cnn", "model.pt2"));
@@ -142,12 +165,12 @@ test("page: a file from torch 2.5 is refused with the advice to re-export", asyn
   await page.context().close();
 });
 
-test("page: a mistyped dimension rename points at the Options, not the file", async () => {
+test("page: a clashing input rename points at the Options, not the file", async () => {
   const page = await openPage();
-  const state = await convertIn(page, join(FIXTURES, "dynamic_batch_seq", "model.pt2"), { dimNames: { s0: "batch" } });
+  const state = await convertIn(page, join(FIXTURES, "named_dims", "model.pt2"), { inputNames: ["a", "b", "a2", "x4"] });
   assert.equal(state, "error");
-  assert.match(await page.textContent("#error-message"), /cannot rename dimension 's0'.*it has: s/);
-  assert.match(await page.textContent("#error-advice"), /Check the Options/);
+  assert.match(await page.textContent("#error-code"), /invalid_input/);
+  assert.match(await page.textContent("#error-advice"), /Check the names/);
   await page.context().close();
 });
 

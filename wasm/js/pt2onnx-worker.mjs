@@ -1,17 +1,19 @@
-// The worker pt2onnx.mjs starts for convert() calls made on a page's main
-// thread (and for inspect()): here FileReaderSync can read the File piece by
-// piece.
-import { convert, inspect, ConversionError } from "./pt2onnx.mjs";
+// The worker pt2onnx.mjs starts for calls made on a page's main thread: here
+// FileReaderSync can read the File piece by piece. One worker serves every
+// call of a page (the .wasm is loaded once); messages carry an id.
+import { convert, inspect, supportedOps, ConversionError } from "./pt2onnx.mjs";
 
 self.onmessage = async ({ data }) => {
-  const onProgress = ({ stage, fraction }) => self.postMessage({ type: "progress", stage, fraction });
+  const { id } = data;
+  const onProgress = ({ stage, fraction }) => self.postMessage({ id, type: "progress", stage, fraction });
   try {
-    const result = data.op === "inspect"
-      ? await inspect(data.input, data.options)
-      : await convert(data.input, { ...data.options, onProgress });
-    self.postMessage({ type: "result", result });
+    const result = data.op === "inspect" ? await inspect(data.input, data.options)
+      : data.op === "supportedOps" ? await supportedOps()
+        : await convert(data.input, { ...data.options, onProgress });
+    self.postMessage({ id, type: "result", result });
   } catch (e) {
     self.postMessage({
+      id,
       type: "error",
       // Only our own codes cross over: a DOMException's numeric code or a
       // node "ENOENT" would mean nothing to the page.

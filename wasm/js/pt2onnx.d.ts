@@ -39,6 +39,20 @@ export interface ConvertOptions {
   outputName?: string;
   /** Called as the conversion advances. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Cancels the call: it rejects with a DOMException named "AbortError". On a
+   * page the worker running it is terminated at once (the WebAssembly call
+   * cannot be interrupted from inside) and the next call starts a new one; in
+   * a worker or in node the conversion runs synchronously once started, so
+   * the signal is checked before and after it.
+   */
+  signal?: AbortSignal;
+  /**
+   * Where pt2onnx-worker.mjs is (default: beside pt2onnx.mjs). From another
+   * origin (a CDN) the worker is started through a same-origin blob: URL that
+   * imports it, so the CDN must serve it, pt2onnx.mjs and the core with CORS.
+   */
+  workerUrl?: string | URL;
 }
 
 export interface TensorInfo {
@@ -118,6 +132,10 @@ export interface InspectOptions {
   opset?: number;
   /** Program to describe in a multi-model archive (default: the only one, or "model"). */
   modelName?: string;
+  /** As for convert(). */
+  signal?: AbortSignal;
+  /** As for convert(). */
+  workerUrl?: string | URL;
 }
 
 /** A symbol's range from the program's range constraints; null bounds are unbounded. */
@@ -188,8 +206,18 @@ export declare function inspect(
   options?: InspectOptions,
 ): Promise<Inspection>;
 
+/**
+ * What `pt2onnx FILE --inspect` prints (`text`) and the exact JSON text of
+ * `--inspect --json` (`json`); the node CLI prints these. Runs in place (in
+ * node or a worker; on a page's main thread pass a Uint8Array).
+ */
+export declare function inspectReport(
+  input: Blob | ArrayBuffer | Uint8Array,
+  options?: { opset?: number; modelName?: string; fileName?: string },
+): Promise<{ text: string; json: string }>;
+
 /** The ATen overloads pt2onnx translates ("aten::add.Tensor", ...). */
-export declare function supportedOps(): Promise<string[]>;
+export declare function supportedOps(options?: { workerUrl?: string | URL }): Promise<string[]>;
 
 /** pt2onnx version. */
 export declare const version: string;

@@ -15,7 +15,7 @@ const canReadBlobSync = typeof FileReaderSync !== "undefined";
 const onPageThread = typeof window !== "undefined" && typeof document !== "undefined";
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
-  "modelName", "optimize", "outputName", "onProgress"]);
+  "modelName", "optimize", "outputName", "onProgress", "signal", "workerUrl"]);
 const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1 };
 
 export class ConversionError extends Error {
@@ -39,19 +39,24 @@ function loadCore() {
   return corePromise;
 }
 
+// Imports made at run time, not bundled: bundlers leave a computed import()
+// alone, so the core glue (and, in node, node's own modules) is loaded from
+// beside this file wherever it ends up (README "Embedding").
+const runtimeImport = (specifier) => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+
 async function loadCoreOnce() {
   const moduleOptions = {};
   if (inNode) {
     // Emscripten 3.1.6's ES-module glue still uses CommonJS globals under node.
-    const { createRequire } = await import("node:module");
-    const { fileURLToPath } = await import("node:url");
-    const { dirname } = await import("node:path");
-    const { readFileSync } = await import("node:fs");
+    const { createRequire } = await runtimeImport("node:module");
+    const { fileURLToPath } = await runtimeImport("node:url");
+    const { dirname } = await runtimeImport("node:path");
+    const { readFileSync } = await runtimeImport("node:fs");
     globalThis.require ??= createRequire(import.meta.url);
     globalThis.__dirname ??= dirname(fileURLToPath(import.meta.url));
     moduleOptions.wasmBinary = readFileSync(new URL("./pt2onnx-core.wasm", import.meta.url));
   }
-  const { default: createPt2OnnxCore } = await import("./pt2onnx-core.mjs");
+  const { default: createPt2OnnxCore } = await runtimeImport(new URL("./pt2onnx-core.mjs", import.meta.url).href);
   return createPt2OnnxCore(moduleOptions);
 }
 
@@ -95,6 +100,13 @@ function checkOptions(options) {
   }
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw usage("options.onProgress must be a function");
+  }
+  if (options.signal !== undefined && (options.signal === null || typeof options.signal.aborted !== "boolean")) {
+    throw usage("options.signal must be an AbortSignal");
+  }
+  if (options.workerUrl !== undefined && typeof options.workerUrl !== "string" &&
+      !(typeof URL !== "undefined" && options.workerUrl instanceof URL)) {
+    throw usage("options.workerUrl must be a URL or a string");
   }
 }
 
@@ -151,7 +163,7 @@ async function sourceOf(input) {
 async function convertHere(input, options) {
   const { source, slice } = await sourceOf(input);
   const core = await loadCore();
-  const { onProgress, ...rest } = options;
+  const { onProgress, signal, workerUrl, ...rest } = options;
   const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
     inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
   const progress = (stage, fraction) => {
@@ -183,31 +195,90 @@ async function convertHere(input, options) {
 }
 
 // On a page's main thread a Blob cannot be read synchronously, and a long
-// conversion would freeze the page: run it in a module worker instead.
-function runInWorker(op, input, options) {
-  const { onProgress, ...rest } = options;
-  const worker = new Worker(new URL("./pt2onnx-worker.mjs", import.meta.url), { type: "module" });
-  return new Promise((resolve, reject) => {
-    worker.onmessage = ({ data }) => {
-      if (data.type === "progress") {
-        try {
-          onProgress?.({ stage: data.stage, fraction: data.fraction });
-        } catch {
-          // ignore, as in place
-        }
-        return;
+// conversion would freeze the page: run it in a module worker instead. One
+// worker serves every call (it keeps the loaded .wasm), calls run one after
+// another; a cancelled call terminates it, the next call starts a fresh one.
+let sharedWorker = null;  // { worker, url, calls: Map<id, {resolve, reject, onProgress}> }
+let nextCallId = 1;
+
+function workerScriptUrl(workerUrl) {
+  const url = new URL(workerUrl ?? "./pt2onnx-worker.mjs", import.meta.url);
+  // A worker script must come from the page's origin. From a CDN, start a
+  // same-origin blob: worker that imports the real one (served with CORS);
+  // its own import.meta.url stays the CDN's, so the .wasm loads from there.
+  if (typeof location !== "undefined" && url.origin !== location.origin) {
+    const shim = new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" });
+    return { href: URL.createObjectURL(shim), key: url.href };
+  }
+  return { href: url.href, key: url.href };
+}
+
+function failAll(state, error) {
+  for (const call of state.calls.values()) call.reject(error);
+  state.calls.clear();
+}
+
+function startWorker(workerUrl) {
+  const { href, key } = workerScriptUrl(workerUrl);
+  if (sharedWorker && sharedWorker.key === key) return sharedWorker;
+  sharedWorker?.worker.terminate();
+  const state = { worker: new Worker(href, { type: "module" }), key, calls: new Map() };
+  state.worker.onmessage = ({ data }) => {
+    const call = state.calls.get(data.id);
+    if (!call) return;
+    if (data.type === "progress") {
+      try {
+        call.onProgress?.({ stage: data.stage, fraction: data.fraction });
+      } catch {
+        // ignore, as in place
       }
-      worker.terminate();  // frees the worker's wasm memory
-      if (data.type === "result") resolve(data.result);
-      else reject(new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps));
+      return;
+    }
+    state.calls.delete(data.id);
+    if (data.type === "result") call.resolve(data.result);
+    else call.reject(new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps));
+  };
+  state.worker.onerror = (event) => {
+    event.preventDefault?.();
+    // Most often the worker script itself could not be fetched or parsed.
+    stopWorker(state, new ConversionError("load", `the conversion worker (pt2onnx-worker.mjs) failed: ` +
+      `${event.message ?? "it could not be loaded"}`));
+  };
+  sharedWorker = state;
+  return state;
+}
+
+function stopWorker(state, error) {
+  state.worker.terminate();  // frees the worker's wasm memory
+  if (sharedWorker === state) sharedWorker = null;
+  failAll(state, error);
+}
+
+function abortError(signal) {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  return new DOMException("the conversion was cancelled", "AbortError");
+}
+
+function runInWorker(op, input, options) {
+  const { onProgress, signal, workerUrl, ...rest } = options;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const state = startWorker(workerUrl);
+  const id = nextCallId++;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      // The wasm call is synchronous and cannot be interrupted: the worker is
+      // terminated (with any call queued behind this one, which fail with
+      // the same AbortError) and the next call starts a new one.
+      if (state.calls.has(id)) stopWorker(state, abortError(signal));
     };
-    worker.onerror = (event) => {
-      worker.terminate();
-      // Most often the worker script itself could not be fetched or parsed.
-      reject(new ConversionError("load", `the conversion worker (pt2onnx-worker.mjs) failed: ` +
-        `${event.message ?? "it could not be loaded"}`));
+    const done = (fn) => (value) => {
+      signal?.removeEventListener("abort", onAbort);
+      fn(value);
     };
-    worker.postMessage({ op, input, options: rest });
+    state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    state.worker.postMessage({ id, op, input, options: rest });
   });
 }
 
@@ -219,12 +290,22 @@ export async function convert(input, options = {}) {
   }
   checkOptions(options);
   if (isBlob && onPageThread && !canReadBlobSync) return runInWorker("convert", input, options);
-  return convertHere(input, options);
+  return inPlace(() => convertHere(input, options), options.signal);
 }
 
-const INSPECT_OPTION_KEYS = new Set(["opset", "modelName"]);
+const INSPECT_OPTION_KEYS = new Set(["opset", "modelName", "signal", "workerUrl"]);
 
-async function inspectHere(input, options) {
+// In a worker or in node the conversion runs on this thread, synchronously
+// once started: the signal is checked before and after, and an abort in
+// between discards the result.
+async function inPlace(run, signal) {
+  if (signal?.aborted) throw abortError(signal);
+  const result = await run();
+  if (signal?.aborted) throw abortError(signal);
+  return result;
+}
+
+async function inspectCore(input, options) {
   const { source } = await sourceOf(input);
   const core = await loadCore();
   let out;
@@ -235,7 +316,25 @@ async function inspectHere(input, options) {
     throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
   }
   if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
-  return JSON.parse(out.json);
+  return out;
+}
+
+async function inspectHere(input, options) {
+  return JSON.parse((await inspectCore(input, options)).json);
+}
+
+/**
+ * What `pt2onnx FILE --inspect` prints, as text and as the exact JSON text of
+ * `--inspect --json` (the node CLI prints these). Runs in place (node or a
+ * worker). `fileName` is the name the text shows.
+ */
+export async function inspectReport(input, { opset, modelName, fileName } = {}) {
+  const options = {};
+  if (opset !== undefined) options.opset = opset;
+  if (modelName !== undefined) options.modelName = modelName;
+  checkOptions(options);
+  const out = await inspectCore(input, { ...options, inputName: fileName ?? "model.pt2" });
+  return { text: out.text, json: out.json };
 }
 
 export async function inspect(input, options = {}) {
@@ -252,10 +351,13 @@ export async function inspect(input, options = {}) {
   }
   checkOptions(options);
   if (isBlob && onPageThread && !canReadBlobSync) return runInWorker("inspect", input, options);
-  return inspectHere(input, options);
+  const { signal, workerUrl, ...rest } = options;
+  return inPlace(() => inspectHere(input, rest), signal);
 }
 
-export async function supportedOps() {
+export async function supportedOps(options = {}) {
+  // On a page, asked of the worker that converts, so the .wasm is fetched once.
+  if (onPageThread && !canReadBlobSync) return runInWorker("supportedOps", null, options);
   const core = await loadCore();
   return core.supportedOps();
 }

@@ -1,6 +1,6 @@
 // The README's embedding example, typed against wasm/js/pt2onnx.d.ts: it must
 // compile with no errors (tests/web/types.test.mjs).
-import { convert, ConversionError, inspect, supportedOps, version, type ConversionResult, type ErrorCode,
+import { convert, ConversionError, inspect, inspectReport, supportedOps, version, type ConversionResult, type ErrorCode,
   type Inspection } from "pt2onnx";
 
 declare const upload: HTMLInputElement;
@@ -38,4 +38,11 @@ export async function convertWithNamedDims(file: File): Promise<ConversionResult
   const ranges = found.symbols.map((s) => `${s.name} in [${s.range?.min ?? "-inf"}, ${s.range?.max ?? "inf"}]`);
   if (found.unsupported.length > 0) throw new Error(`${found.advice}: ${ranges.join(", ")}`);
   return convert(file, { dimNames: { [batch]: "batch", [seq]: "seq" } });
+}
+
+// Cancel, a worker served from another origin, and the CLI's inspect text.
+export async function cancellable(file: File, controller: AbortController): Promise<string> {
+  const r = await convert(file, { signal: controller.signal, workerUrl: new URL("https://cdn.example/pt2onnx-worker.mjs") });
+  const { text, json } = await inspectReport(new Uint8Array(await file.arrayBuffer()), { fileName: file.name });
+  return `${r.onnxName} ${text.length} ${JSON.parse(json).opset}`;
 }

@@ -1,0 +1,26 @@
+// File: ops/complex_layout.h
+// -----------------------------------------------------------------------------
+// Complex tensors in translations: ONNX has no complex arithmetic, so a
+// complex value is carried as a real tensor with a trailing dim of 2 (real,
+// imaginary), the layout ONNX DFT reads and writes. ops/fft.cc holds the
+// FFT ops that produce and consume it; this header lets a dtype conversion
+// (real -> complex `_to_copy`, as torch.fft of a real input decomposes)
+// produce it too.
+//
+//   if (IsComplex(OutDtype)) return BindRealAsComplex(ctx);
+#ifndef PT2ONNX_OPS_COMPLEX_LAYOUT_H_
+#define PT2ONNX_OPS_COMPLEX_LAYOUT_H_
+
+#include "absl/status/status.h"
+#include "ops/translate_context.h"
+
+namespace pt2onnx::ops {
+
+// Binds output 0 to the real tensor argument `self` as a complex value
+// (imaginary part 0). Unimplemented when `self` is complex, or when a reader
+// of the result is not an op that understands the layout (see fft.cc).
+absl::Status BindRealAsComplex(TranslateContext& ctx);
+
+}  // namespace pt2onnx::ops
+
+#endif  // PT2ONNX_OPS_COMPLEX_LAYOUT_H_

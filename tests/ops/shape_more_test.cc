@@ -1,0 +1,64 @@
+// Tests for ops/shape_more.cc (reshape_as, tensor_split, meshgrid): shapes,
+// and the refusals of bad arguments. Numerics: tests/fixtures/ops/
+// {reshape_as,tensor_split,meshgrid}.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+#include "tests/testing/status_matchers.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+ProgramBuilder Split(std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs) {
+  ProgramBuilder p;
+  p.Input("x", kF32, {3, 8});
+  args.insert(args.begin(), TensorArg("self", "x"));
+  p.ListNode(Aten("tensor_split.sections"), std::move(args), outs);
+  for (const TensorSpec& o : outs) p.Output(o.name);
+  return p;
+}
+
+ProgramBuilder Grid(std::string indexing) {
+  ProgramBuilder p;
+  p.Input("a", kF32, {3}).Input("b", kF32, {4});
+  p.ListNode(Aten("meshgrid.indexing"),
+             {TensorsArg("tensors", {"a", "b"}), StringArg("indexing", indexing)},
+             {{"ga", kF32, {4, 3}}, {"gb", kF32, {4, 3}}});
+  p.Output("ga").Output("gb");
+  return p;
+}
+
+TEST(ShapeMore, ConvertsWithInferredShapes) {
+  for (const ProgramBuilder& p :
+       {Grid("xy"), Split({IntArg("sections", 3), IntArg("dim", -1)},
+                          {{"p0", kF32, {3, 3}}, {"p1", kF32, {3, 3}}, {"p2", kF32, {3, 2}}})}) {
+    pt2::ExportedProgram program = p.Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
+  }
+}
+
+TEST(ShapeMore, Refusals) {
+  std::vector<ErrorCase> cases = {
+      {"dim_out_of_range", Split({IntArg("sections", 1), IntArg("dim", 2)}, {{"p0", kF32, {3, 8}}}),
+       absl::StatusCode::kInvalidArgument, "dim of aten::tensor_split"},
+      {"zero_sections", Split({IntArg("sections", 0), IntArg("dim", 0)}, {{"p0", kF32, {3, 8}}}),
+       absl::StatusCode::kInvalidArgument, "sections must be positive"},
+      {"sections_vs_outputs",
+       Split({IntArg("sections", 2), IntArg("dim", 0)}, {{"p0", kF32, {3, 8}}}),
+       absl::StatusCode::kInvalidArgument, "the program expects 1"},
+      {"bad_indexing", Grid("yx"), absl::StatusCode::kInvalidArgument,
+       "indexing must be 'ij' or 'xy'"},
+  };
+  for (const ErrorCase& c : cases) {
+    EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code,
+                          c.message)) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace pt2onnx::testing

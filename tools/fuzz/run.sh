@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of tests/fuzz (clang 14 + ASan + UBSan).
+#   tools/fuzz/run.sh [--seconds N] [--jobs J] [--workdir DIR] [target ...]
+# Targets: zip_reader program_json unpickler pipeline (default: all), N seconds
+# each (default 60). Corpora grow in DIR/corpus/<target> (default
+# /tmp/pt2onnx-fuzz), seeded from the fixtures and tests/fuzz/corpus; a crash
+# or hang stops the target and leaves DIR/artifacts/<target>/crash-* (or
+# timeout-*, oom-*): copy it into tests/fuzz/regressions/<target>/, where
+# //tests/fuzz:<target>_replay replays it, and fix the bug.
+# Prints the executions of each target and the total.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+
+seconds=60
+jobs=1
+workdir=/tmp/pt2onnx-fuzz
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --workdir) workdir=$2; shift 2 ;;
+    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(zip_reader program_json unpickler pipeline)
+
+labels=()
+for t in "${targets[@]}"; do labels+=("//tests/fuzz:${t}_fuzzer"); done
+bazel build --config=fuzz --color=no --curses=no "${labels[@]}" >&2
+BIN=$(bazel info --config=fuzz bazel-bin 2>/dev/null)
+mkdir -p "$workdir/bin"
+for t in "${targets[@]}"; do cp -f "$BIN/tests/fuzz/${t}_fuzzer" "$workdir/bin/"; done
+
+seeds_for() {
+  case "$1" in
+    zip_reader|pipeline) find tests/fixtures -name model.pt2 -size -400k ;;
+    program_json) echo tests/fuzz/corpus/program_json ;;
+    unpickler) echo tests/fuzz/corpus/unpickler ;;
+  esac
+}
+
+# Stop at the first report, except RapidJSON's known overflow (see .bazelrc).
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/tests/fuzz/ubsan_suppressions.txt"
+total=0
+status=0
+for t in "${targets[@]}"; do
+  corpus="$workdir/corpus/$t"
+  artifacts="$workdir/artifacts/$t"
+  mkdir -p "$corpus" "$artifacts"
+  if [ -z "$(ls -A "$corpus")" ]; then
+    for s in $(seeds_for "$t"); do
+      if [ -d "$s" ]; then cp -f "$s"/* "$corpus/"; else cp -f "$s" "$corpus/$(echo "$s" | tr / _)"; fi
+    done
+  fi
+  extra=()
+  [ "$t" = program_json ] && extra+=(-dict="$ROOT/tests/fuzz/program_json.dict")
+  [ "$t" = pipeline ] && extra+=(-max_len=1048576)
+  log="$workdir/$t.log"
+  rm -f "$workdir"/fuzz-*.log
+  set +e
+  (cd "$workdir" && "$workdir/bin/${t}_fuzzer" "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
+    -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "${extra[@]}" >"$log" 2>&1)
+  rc=$?
+  set -e
+  runs=$(grep -h 'stat::number_of_executed_units' "$log" "$workdir"/fuzz-*.log 2>/dev/null |
+         awk '{s += $2} END {print s + 0}')
+  total=$((total + runs))
+  echo "$t: $runs executions in ${seconds}s (exit $rc; log $log)"
+  if [ $rc -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
+    echo "$t: FINDING in $artifacts" >&2
+    status=1
+  fi
+done
+echo "total: $total executions"
+exit $status

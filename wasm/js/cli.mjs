@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// pt2onnx for node: `npx pt2onnx MODEL.pt2 -o MODEL.onnx`, the native CLI's flags and exit codes on the
+// WebAssembly converter, for build pipelines without the native build. Output is written atomically: to a
+// temporary file beside it, renamed when complete, removed on any error.
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ConversionError, convert, inspectReport, supportedOps, version } from "./pt2onnx.mjs";
+
+const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
+
+const USAGE = `pt2onnx: convert a PyTorch exported program (.pt2, from torch.export.save) to ONNX.
+(node build: the WebAssembly converter; byte-identical output to the native pt2onnx.)
+
+usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
+
+options:
+  -o, --output PATH        output file (default: MODEL.onnx next to the input)
+  --opset N                ONNX opset, 18..23 (default 20, as torch.onnx)
+  --external-data          store weights in PATH.data beside the model (automatic
+                           above 1.5 GiB of weights; --no-external-data forbids it)
+  --input-names a,b,...    rename the graph inputs, in order
+  --output-names a,b,...   rename the graph outputs, in order
+  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable
+  --model NAME             program to convert in a multi-model archive
+  --no-optimize            skip the graph optimizations
+  --check                  native build only (the ONNX checker is not in this one)
+  --list-ops               print the supported ATen operators and exit
+  --inspect                describe MODEL.pt2 without converting it: inputs and outputs
+                           with their symbolic dims and ranges, symbols in input order,
+                           operators (unsupported ones marked), weights, layout
+  --json                   with --inspect: print JSON (what the JS inspect() returns);
+                           converting: print a one-line JSON record of the run on
+                           stdout, also on failure (code, message, unsupported ops)
+  -q, --quiet              no progress output
+  -h, --help               this help
+  --version                print the version
+
+exit codes: 0 ok, 1 internal error, 2 bad command line (or --no-external-data with over
+2 GiB of weights), 3 cannot read the input or write the output, 4 the input is not a
+valid .pt2 (or a rename given with --input-names, --output-names or --dim-name clashes
+with a name in it or matches nothing), 5 the program uses operators or features pt2onnx
+cannot convert yet. On any error no output file is left behind.
+`;
+
+class UsageError extends Error {}
+
+/** argv -> flags, with the native CLI's rules and messages (native/cli_flags.cc). */
+export function parseArgs(args) {
+  const flags = { opset: 20, external: "auto", optimize: true, dimNames: {}, quiet: false, json: false };
+  const valueOf = (i, name) => {
+    const arg = args[i];
+    const eq = arg.indexOf("=");
+    if (arg.startsWith("--") && eq >= 0) return [arg.slice(eq + 1), i];
+    if (i + 1 >= args.length) throw new UsageError(`flag ${name} needs a value`);
+    return [args[i + 1], i + 1];
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+    let v;
+    if (name === "-h" || name === "--help") flags.help = true;
+    else if (name === "--version") flags.version = true;
+    else if (name === "--list-ops") flags.listOps = true;
+    else if (name === "--inspect") flags.inspect = true;
+    else if (name === "--json") flags.json = true;
+    else if (name === "-q" || name === "--quiet") flags.quiet = true;
+    else if (name === "--check") flags.check = true;
+    else if (name === "--external-data") flags.external = "always";
+    else if (name === "--no-external-data") flags.external = "never";
+    else if (name === "--no-optimize") flags.optimize = false;
+    else if (name === "-o" || name === "--output") [flags.output, i] = valueOf(i, name);
+    else if (name === "--model") [flags.modelName, i] = valueOf(i, name);
+    else if (name === "--opset") {
+      [v, i] = valueOf(i, name);
+      const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;
+      if (!(n >= 18 && n <= 23)) throw new UsageError(`--opset '${v}' is not supported; use 18..23`);
+      flags.opset = n;
+    } else if (name === "--input-names" || name === "--output-names") {
+      [v, i] = valueOf(i, name);
+      const names = v.split(",").map((s) => s.trim());
+      if (names.includes("")) throw new UsageError(`${name} has an empty name`);
+      flags[name === "--input-names" ? "inputNames" : "outputNames"] = names;
+    } else if (name === "--dim-name") {
+      [v, i] = valueOf(i, name);
+      const eq = v.indexOf("=");
+      const [sym, to] = eq < 0 ? [v, ""] : [v.slice(0, eq), v.slice(eq + 1)];
+      if (sym === "" || to === "") throw new UsageError(`--dim-name '${v}' should look like SYMBOL=NAME, e.g. s0=batch`);
+      flags.dimNames[sym] = to;
+    } else if (arg.startsWith("-") && arg !== "-") {
+      throw new UsageError(`unknown flag '${arg}' (see --help)`);
+    } else if (flags.input === undefined) {
+      flags.input = arg;
+    } else {
+      throw new UsageError(`unexpected argument '${arg}': give one input file (and the output with -o)`);
+    }
+  }
+  if (flags.help || flags.version || flags.listOps) return flags;
+  if (flags.input === undefined) throw new UsageError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
+  flags.output ??= (flags.input.endsWith(".pt2") ? flags.input.slice(0, -4) : flags.input) + ".onnx";
+  if (flags.output === flags.input && !flags.inspect) throw new UsageError("the output path equals the input path");
+  if (flags.check && !flags.inspect) {
+    throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
+  }
+  return flags;
+}
+
+function readInput(path) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (e) {
+    throw new ConversionError("io", `cannot open '${path}': ${e.code === "ENOENT" ? "No such file or directory" : e.message}`);
+  }
+  if (!stat.isFile()) throw new ConversionError("invalid_input", `'${path}' is not a regular file`);
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch (e) {
+    throw new ConversionError("io", `cannot read '${path}': ${e.message}`);
+  }
+}
+
+// Writes `blob` to a temporary file beside `path`; returns its name (renamed later, removed on error).
+async function writeTemp(path, blob, temps) {
+  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  let fd;
+  try {
+    fd = openSync(temp, "wx");
+    temps.push(temp);
+    const CHUNK = 64 << 20;
+    for (let at = 0; at < blob.size; at += CHUNK) {
+      const bytes = new Uint8Array(await blob.slice(at, at + CHUNK).arrayBuffer());
+      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off);
+    }
+    fsyncSync(fd);
+  } catch (e) {
+    throw new ConversionError("io", fd === undefined ? `cannot create '${path}': ${e.message}`
+      : `writing '${path}' failed: ${e.message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return temp;
+}
+
+function record(fields, t0) {
+  return `${JSON.stringify({ pt2onnx: version, ...fields, seconds: Math.round(performance.now() - t0) / 1000 })}\n`;
+}
+
+async function run(flags) {
+  const t0 = performance.now();
+  const log = (line) => { if (!flags.quiet) process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(2).padStart(6)}s] ${line}\n`); };
+  const input = readInput(flags.input);
+  if (flags.inspect) {
+    const options = { opset: flags.opset, ...(flags.modelName !== undefined ? { modelName: flags.modelName } : {}) };
+    const report = await inspectReport(input, { ...options, fileName: flags.input });
+    process.stdout.write(flags.json ? report.json : report.text);
+    return EXIT.ok;
+  }
+  log(`reading ${flags.input}`);
+  const options = { opset: flags.opset, externalData: flags.external, optimize: flags.optimize,
+    outputName: basename(flags.output) };
+  if (flags.inputNames) options.inputNames = flags.inputNames;
+  if (flags.outputNames) options.outputNames = flags.outputNames;
+  if (Object.keys(flags.dimNames).length) options.dimNames = flags.dimNames;
+  if (flags.modelName !== undefined) options.modelName = flags.modelName;
+  const r = await convert(input, options);
+  for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
+  const temps = [];
+  try {
+    const dataPath = r.data ? `${flags.output}.data` : null;
+    const dataTemp = r.data ? await writeTemp(dataPath, r.data, temps) : null;
+    const modelTemp = await writeTemp(flags.output, r.onnx, temps);
+    try {
+      if (dataTemp) renameSync(dataTemp, dataPath);
+      renameSync(modelTemp, flags.output);
+    } catch (e) {
+      throw new ConversionError("io", `cannot move the output into place at '${flags.output}': ${e.message}`);
+    }
+    temps.length = 0;
+    if (flags.json) {
+      const s = r.summary;
+      process.stdout.write(record({ input: flags.input, ok: true, exitCode: 0, output: flags.output,
+        outputBytes: r.onnx.size, data: dataPath, dataBytes: r.data ? r.data.size : 0, opset: s.opset,
+        layout: s.layout, torchVersion: s.torchVersion ?? null, fxNodes: s.fxNodes, onnxNodes: s.onnxNodes,
+        parameters: s.parameters, initializerBytes: s.initializerBytes, warnings: r.warnings ?? [] }, t0));
+    }
+    return EXIT.ok;
+  } finally {
+    for (const temp of temps) rmSync(temp, { force: true });
+  }
+}
+
+export async function main(args) {
+  let flags;
+  try {
+    flags = parseArgs(args);
+  } catch (e) {
+    process.stderr.write(`pt2onnx: ${e.message}\n`);
+    return EXIT.usage;
+  }
+  if (flags.help) {
+    process.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  if (flags.version) {
+    process.stdout.write(`pt2onnx ${version}\n`);
+    return EXIT.ok;
+  }
+  if (flags.listOps) {
+    process.stdout.write((await supportedOps()).map((op) => `${op}\n`).join(""));
+    return EXIT.ok;
+  }
+  const t0 = performance.now();
+  try {
+    return await run(flags);
+  } catch (e) {
+    const err = e instanceof ConversionError ? e : new ConversionError("internal", String(e?.stack ?? e));
+    if (flags.json && !flags.inspect) {
+      process.stdout.write(record({ input: flags.input, ok: false, exitCode: err.exitCode, code: err.code,
+        message: err.message, unsupportedOps: err.unsupportedOps ?? [] }, t0));
+    }
+    process.stderr.write(`pt2onnx: error: ${err.message}\n`);
+    return err.exitCode;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
