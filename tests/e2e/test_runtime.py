@@ -5,6 +5,11 @@
 * Every fixture with recorded torch outputs converts, runs in the executor, and matches torch's outputs
   (the fixture's tolerance: 1e-4 for fp32) and ONNX Runtime's on the same .onnx file.
 * Bad inputs give a clear error and a non-zero exit code.
+
+The random fixtures (rand, randn, randint, randperm, ...) are compared like the others: their recorded
+outputs are only what is deterministic (range flags, moments within wide bounds, zero tensors of the
+drawn shapes and dtypes), so the executor's draws (another generator than torch's) must satisfy them
+exactly. test_random_draws checks the raw draws themselves: shape, dtype, range and spread.
 """
 import json
 import os
@@ -161,3 +166,30 @@ def test_unsupported_op_is_named(onnxrun, tmp_path):
     result = onnxrun(path, "--inputs", save_inputs(tmp_path / "in.npz", x=np.zeros(2, np.float32)))
     assert result.returncode == 5
     assert "Hardmax (first node 'hm')" in result.stderr
+
+
+def test_random_draws(onnxrun, tmp_path):
+    from onnx import TensorProto, helper
+    nodes = [
+        helper.make_node("RandomUniformLike", ["x"], ["u"], name="u", low=-2.0, high=3.0),
+        helper.make_node("RandomUniformLike", ["x"], ["u2"], name="u2", dtype=TensorProto.DOUBLE),
+        helper.make_node("RandomNormalLike", ["x"], ["n"], name="n", mean=1.0, scale=2.0),
+    ]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [20000])],
+                              [helper.make_tensor_value_info("u", TensorProto.FLOAT, [20000]),
+                               helper.make_tensor_value_info("u2", TensorProto.DOUBLE, [20000]),
+                               helper.make_tensor_value_info("n", TensorProto.FLOAT, [20000])])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), str(path))
+    out = tmp_path / "out.npz"
+    result = onnxrun(path, "--inputs", save_inputs(tmp_path / "in.npz", x=np.zeros(20000, np.float32)),
+                     "--outputs", out, "-q")
+    assert result.returncode == 0, result.stderr
+    values = np.load(out)
+    u, u2, n = (values[k] for k in values.files)
+    assert u.dtype == np.float32 and u2.dtype == np.float64 and n.dtype == np.float32
+    assert u.shape == u2.shape == n.shape == (20000,)
+    assert u.min() >= -2 and u.max() < 3 and abs(u.mean() - 0.5) < 0.1
+    assert u2.min() >= 0 and u2.max() < 1 and abs(u2.mean() - 0.5) < 0.02
+    assert abs(n.mean() - 1) < 0.1 and abs(n.std() - 2) < 0.1
+    assert len(np.unique(u)) > 19000  # not a constant, not a short cycle

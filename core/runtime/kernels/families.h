@@ -33,6 +33,22 @@ extern const KernelRegistration kPoolKernels[];
 extern const size_t kNumPoolKernels;
 extern const KernelRegistration kNormKernels[];
 extern const size_t kNumNormKernels;
+extern const KernelRegistration kBitwiseKernels[];
+extern const size_t kNumBitwiseKernels;
+extern const KernelRegistration kRandomKernels[];
+extern const size_t kNumRandomKernels;
+extern const KernelRegistration kSelectionKernels[];
+extern const size_t kNumSelectionKernels;
+extern const KernelRegistration kPadKernels[];
+extern const size_t kNumPadKernels;
+extern const KernelRegistration kDetKernels[];
+extern const size_t kNumDetKernels;
+extern const KernelRegistration kDftKernels[];
+extern const size_t kNumDftKernels;
+extern const KernelRegistration kSamplingKernels[];
+extern const size_t kNumSamplingKernels;
+extern const KernelRegistration kResizeKernels[];
+extern const size_t kNumResizeKernels;
 
 }  // namespace pt2onnx::runtime
 

@@ -24,6 +24,14 @@ const std::map<std::string, const KernelRegistration*>& Table() {
         {kConvKernels, kNumConvKernels},
         {kPoolKernels, kNumPoolKernels},
         {kNormKernels, kNumNormKernels},
+        {kBitwiseKernels, kNumBitwiseKernels},
+        {kRandomKernels, kNumRandomKernels},
+        {kSelectionKernels, kNumSelectionKernels},
+        {kPadKernels, kNumPadKernels},
+        {kDetKernels, kNumDetKernels},
+        {kDftKernels, kNumDftKernels},
+        {kSamplingKernels, kNumSamplingKernels},
+        {kResizeKernels, kNumResizeKernels},
     };
     for (const auto& [regs, n] : families) {
       for (size_t i = 0; i < n; ++i) t->emplace(regs[i].op_type, &regs[i]);

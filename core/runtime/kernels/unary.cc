@@ -15,7 +15,8 @@ namespace {
 
 enum class UnaryOp { kAbs, kNeg, kSign, kCeil, kFloor, kRound, kSqrt, kExp, kLog, kSin, kCos, kTanh,
                      kSigmoid, kErf, kReciprocal, kRelu, kLeakyRelu, kElu, kSelu, kCelu, kHardSigmoid,
-                     kHardSwish, kSoftplus, kMish, kGelu, kShrink, kIsNaN, kNot };
+                     kHardSwish, kSoftplus, kMish, kGelu, kShrink, kIsNaN, kNot, kTan, kAsin, kAcos, kAtan,
+                     kSinh, kCosh, kAsinh, kAcosh, kAtanh, kIsInf };
 
 struct UnaryParams {
   double alpha = 0, beta = 0, gamma = 0, lambd = 0, bias = 0;
@@ -39,6 +40,15 @@ T Apply(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kSin: return std::sin(v);
     case UnaryOp::kCos: return std::cos(v);
     case UnaryOp::kTanh: return std::tanh(v);
+    case UnaryOp::kTan: return std::tan(v);
+    case UnaryOp::kAsin: return std::asin(v);
+    case UnaryOp::kAcos: return std::acos(v);
+    case UnaryOp::kAtan: return std::atan(v);
+    case UnaryOp::kSinh: return std::sinh(v);
+    case UnaryOp::kCosh: return std::cosh(v);
+    case UnaryOp::kAsinh: return std::asinh(v);
+    case UnaryOp::kAcosh: return std::acosh(v);
+    case UnaryOp::kAtanh: return std::atanh(v);
     case UnaryOp::kSigmoid: return v >= 0 ? F(1) / (F(1) + std::exp(-v)) : std::exp(v) / (F(1) + std::exp(v));
     case UnaryOp::kErf: return std::erf(v);
     case UnaryOp::kReciprocal: return F(1) / v;
@@ -91,6 +101,10 @@ class UnaryKernel : public OpKernel {
         params_.lambd = AttrFloat(n, "lambd", 0.5f);
         params_.bias = AttrFloat(n, "bias", 0.0f);
         break;
+      case UnaryOp::kIsInf:
+        detect_positive_ = AttrInt(n, "detect_positive", 1) != 0;
+        detect_negative_ = AttrInt(n, "detect_negative", 1) != 0;
+        break;
       case UnaryOp::kGelu: {
         std::string approximate = AttrString(n, "approximate", "none");
         if (approximate != "none" && approximate != "tanh") {
@@ -108,7 +122,7 @@ class UnaryKernel : public OpKernel {
     auto in = ctx.RequiredInput(0);
     if (!in.ok()) return in.status();
     const Tensor& x = **in;
-    if (kOp == UnaryOp::kIsNaN || kOp == UnaryOp::kNot) {
+    if (kOp == UnaryOp::kIsNaN || kOp == UnaryOp::kNot || kOp == UnaryOp::kIsInf) {
       auto out = ctx.AllocateOutput(0, DataType::kBool, x.dims());
       if (!out.ok()) return out.status();
       bool* po = (*out)->data<bool>();
@@ -116,6 +130,15 @@ class UnaryKernel : public OpKernel {
         if (x.dtype() != DataType::kBool) return UnsupportedDtype("Not", x.dtype());
         for (int64_t i = 0; i < x.numel(); ++i) po[i] = !x.data<bool>()[i];
         return absl::OkStatus();
+      }
+      if (kOp == UnaryOp::kIsInf) {
+        return VisitDtype(x.dtype(), kFloats, "IsInf", [&](auto tag) {
+          using T = decltype(tag);
+          for (int64_t i = 0; i < x.numel(); ++i) {
+            const T v = x.data<T>()[i];
+            po[i] = std::isinf(v) && (v > 0 ? detect_positive_ : detect_negative_);
+          }
+        });
       }
       return VisitDtype(x.dtype(), kFloats, "IsNaN", [&](auto tag) {
         using T = decltype(tag);
@@ -146,6 +169,7 @@ class UnaryKernel : public OpKernel {
  private:
   static const char* kName();
   UnaryParams params_;
+  bool detect_positive_ = true, detect_negative_ = true;  // IsInf
 };
 
 #define PT2ONNX_UNARY_NAME(op, text) template <> const char* UnaryKernel<UnaryOp::op>::kName() { return text; }
@@ -159,7 +183,10 @@ PT2ONNX_UNARY_NAME(kLeakyRelu, "LeakyRelu") PT2ONNX_UNARY_NAME(kElu, "Elu") PT2O
 PT2ONNX_UNARY_NAME(kCelu, "Celu") PT2ONNX_UNARY_NAME(kHardSigmoid, "HardSigmoid")
 PT2ONNX_UNARY_NAME(kHardSwish, "HardSwish") PT2ONNX_UNARY_NAME(kSoftplus, "Softplus")
 PT2ONNX_UNARY_NAME(kMish, "Mish") PT2ONNX_UNARY_NAME(kGelu, "Gelu") PT2ONNX_UNARY_NAME(kShrink, "Shrink")
-PT2ONNX_UNARY_NAME(kIsNaN, "IsNaN") PT2ONNX_UNARY_NAME(kNot, "Not")
+PT2ONNX_UNARY_NAME(kIsNaN, "IsNaN") PT2ONNX_UNARY_NAME(kNot, "Not") PT2ONNX_UNARY_NAME(kTan, "Tan")
+PT2ONNX_UNARY_NAME(kAsin, "Asin") PT2ONNX_UNARY_NAME(kAcos, "Acos") PT2ONNX_UNARY_NAME(kAtan, "Atan")
+PT2ONNX_UNARY_NAME(kSinh, "Sinh") PT2ONNX_UNARY_NAME(kCosh, "Cosh") PT2ONNX_UNARY_NAME(kAsinh, "Asinh")
+PT2ONNX_UNARY_NAME(kAcosh, "Acosh") PT2ONNX_UNARY_NAME(kAtanh, "Atanh") PT2ONNX_UNARY_NAME(kIsInf, "IsInf")
 #undef PT2ONNX_UNARY_NAME
 
 // Clip(x, min?, max?): absent bounds are unbounded; NaN inputs stay NaN.
@@ -229,6 +256,16 @@ const KernelRegistration kUnaryKernels[] = {
     {"Shrink", MakeKernel<UnaryKernel<UnaryOp::kShrink>>, HalfMode::kViaFloat32},
     {"IsNaN", MakeKernel<UnaryKernel<UnaryOp::kIsNaN>>, HalfMode::kViaFloat32},
     {"Not", MakeKernel<UnaryKernel<UnaryOp::kNot>>, HalfMode::kNative},
+    {"Tan", MakeKernel<UnaryKernel<UnaryOp::kTan>>, HalfMode::kViaFloat32},
+    {"Asin", MakeKernel<UnaryKernel<UnaryOp::kAsin>>, HalfMode::kViaFloat32},
+    {"Acos", MakeKernel<UnaryKernel<UnaryOp::kAcos>>, HalfMode::kViaFloat32},
+    {"Atan", MakeKernel<UnaryKernel<UnaryOp::kAtan>>, HalfMode::kViaFloat32},
+    {"Sinh", MakeKernel<UnaryKernel<UnaryOp::kSinh>>, HalfMode::kViaFloat32},
+    {"Cosh", MakeKernel<UnaryKernel<UnaryOp::kCosh>>, HalfMode::kViaFloat32},
+    {"Asinh", MakeKernel<UnaryKernel<UnaryOp::kAsinh>>, HalfMode::kViaFloat32},
+    {"Acosh", MakeKernel<UnaryKernel<UnaryOp::kAcosh>>, HalfMode::kViaFloat32},
+    {"Atanh", MakeKernel<UnaryKernel<UnaryOp::kAtanh>>, HalfMode::kViaFloat32},
+    {"IsInf", MakeKernel<UnaryKernel<UnaryOp::kIsInf>>, HalfMode::kViaFloat32},
     {"Clip", MakeKernel<ClipKernel>, HalfMode::kViaFloat32},
 };
 const size_t kNumUnaryKernels = sizeof(kUnaryKernels) / sizeof(kUnaryKernels[0]);

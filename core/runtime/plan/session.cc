@@ -125,8 +125,9 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       step.kernel = std::move(*kernel);
     }
     // A node of constants only (e.g. Transpose of a weight) runs once here,
-    // so the nodes reading it see a constant and can pre-pack it.
-    bool foldable = !in_slots.empty();
+    // so the nodes reading it see a constant and can pre-pack it. Random
+    // draws are never folded: each run draws anew.
+    bool foldable = !in_slots.empty() && node.op_type.rfind("Random", 0) != 0;
     for (size_t i = 0; i < in_slots.size(); ++i) {
       if (in_slots[i] >= 0 && (const_inputs[i] == nullptr || IsHalf(const_inputs[i]->dtype()))) foldable = false;
     }
