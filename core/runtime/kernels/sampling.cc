@@ -110,8 +110,10 @@ class GridSampleKernel : public OpKernel {
             // Grid component g indexes spatial dim dims - 1 - g (x is the width).
             for (int64_t g = 0; g < dims; ++g) {
               const int64_t d = dims - 1 - g, size = x.dim(2 + d);
-              const double v = pg[(n * points + p) * dims + g];
-              const double u = align_corners_ ? (v + 1) / 2 * (size - 1) : ((v + 1) * size - 1) / 2;
+              // Unnormalised in T, as torch computes it (ties of nearest depend on it).
+              const T v = pg[(n * points + p) * dims + g];
+              const T sz = static_cast<T>(size);
+              const double u = align_corners_ ? (v + 1) / 2 * (sz - 1) : ((v + 1) * sz - 1) / 2;
               std::vector<std::pair<int64_t, double>> axis_taps;  // index, weight
               if (mode_ == SampleMode::kCubic) {
                 const double base = std::floor(u), t = u - base;
