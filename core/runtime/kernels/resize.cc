@@ -109,7 +109,10 @@ class ResizeKernel : public OpKernel {
         std::vector<Acc> cur(x.data<T>(), x.data<T>() + x.numel());
         Dims cur_dims = x.dims();
         for (int64_t d = 0; d < rank; ++d) {
-          if (out_dims[d] == cur_dims[d] && scales[d] == 1.0) continue;  // every mode maps i -> i
+          // Scale 1 maps i -> i in every mode; the anti-aliased kernels copy a
+          // dim whose size does not change whatever its scale, as ONNX Runtime
+          // (and torch's _aa kernels) do.
+          if (out_dims[d] == cur_dims[d] && (scales[d] == 1.0 || (antialias_ && mode_ != ResizeMode::kNearest))) continue;
           std::vector<Taps> taps(out_dims[d]);
           for (int64_t o = 0; o < out_dims[d]; ++o) taps[o] = TapsFor(o, x.dim(d), out_dims[d], scales[d]);
           int64_t outer = 1, inner = 1;
