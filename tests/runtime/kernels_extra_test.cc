@@ -169,5 +169,14 @@ TEST(Unary, TrigonometryAndIsInfDirections) {
   EXPECT_EQ(Values<uint8_t>((*isinf)[0].tensor), (std::vector<uint8_t>{0, 1, 0}));
 }
 
+TEST(Session, FoldsAnXnnpackConvOfConstantsWithScratchBuffers) {
+  // Every input constant: the accelerated Conv runs once at creation and
+  // takes its NHWC scratch buffers from a pool there too.
+  auto out = RunOp("Conv", {}, {{F32({1, 1, 2, 2}, {1, 2, 3, 4}), true}, {F32({1, 1, 1, 1}, {2}), true}},
+                   1, /*accelerate=*/true);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectNear(Values<float>((*out)[0].tensor), {2, 4, 6, 8});
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing

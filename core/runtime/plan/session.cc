@@ -132,7 +132,10 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       if (in_slots[i] >= 0 && (const_inputs[i] == nullptr || IsHalf(const_inputs[i]->dtype()))) foldable = false;
     }
     if (foldable) {
-      KernelContext ctx(const_inputs, out_slots.size(), nullptr, options.threadpool);
+      // A pool of its own: kernels take scratch buffers from it (XNNPACK's
+      // NHWC copies and workspace); the folded values outlive it.
+      BufferPool fold_pool;
+      KernelContext ctx(const_inputs, out_slots.size(), &fold_pool, options.threadpool);
       absl::Status folded = step.kernel->Run(ctx);
       if (!folded.ok()) return NodeError(node.name, node.op_type, folded);
       for (size_t i = 0; i < out_slots.size(); ++i) {
