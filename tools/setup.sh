@@ -7,8 +7,8 @@
 #   * Debian packages: Bazel 4.2.3 (bazel-bootstrap) + Debian's rule repos, protoc/libprotobuf 3.21.12,
 #     googletest, RapidJSON (header-only JSON parser), Emscripten 3.1.6 (wasm build), Node (tests),
 #     Chromium + Liberation fonts (headless browser tests of the web page).
-#   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.17.0 (trixie),
-#     abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
+#   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.17.0, XNNPACK 2024-11 and
+#     pthreadpool 2024-06 (trixie), abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
 #   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
 #     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
 #   * tests/web/node_modules: playwright-core (npm ci of tests/web/package-lock.json), which drives the
@@ -28,6 +28,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 DEB_PACKAGES=(
   bazel-bootstrap bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-proto bazel-skylib
   protobuf-compiler libprotobuf-dev googletest libgtest-dev rapidjson-dev
+  libfxdiv-dev libcpuinfo-dev
   emscripten python3-venv xz-utils
   chromium fonts-liberation
   # --config=asan/ubsan use gcc's libasan/libubsan; --config=fuzz uses clang 14 and its libFuzzer.
@@ -49,6 +50,8 @@ SOURCES=(
   "onnx|trixie|onnx=1.17.0-3|onnx_1.17.0.orig.tar.gz|onnx-1.17.0"
   "abseil|bookworm|abseil/bookworm|abseil_20220623.1.orig.tar.gz|abseil-20220623.1"
   "protobuf|bookworm|protobuf/bookworm|protobuf_3.21.12.orig.tar.gz|protobuf-3.21.12"
+  "xnnpack|trixie|xnnpack=0.0~git20241108.4ea82e5-2|xnnpack_0.0~git20241108.4ea82e5.orig.tar.xz|xnnpack-20241108"
+  "pthreadpool|trixie|pthreadpool=0.0~git20240616.560c60d-1|pthreadpool_0.0~git20240616.560c60d.orig.tar.xz|pthreadpool-20240616"
 )
 mkdir -p "$SRC"
 need_fetch=0
@@ -76,10 +79,21 @@ if [ $need_fetch = 1 ]; then
     rm -rf "${SRC:?}/$dir" "$ST/x"
     mkdir -p "$ST/x"
     tar -xf "$ST/dl/$tarball" -C "$ST/x"
-    top=$(ls "$ST/x")
-    mv "$ST/x/$top" "$SRC/$dir"
+    # Most tarballs have one top-level folder; XNNPACK's has none.
+    if [ "$(ls "$ST/x" | wc -l)" = 1 ] && [ -d "$ST/x/$(ls "$ST/x")" ]; then
+      mv "$ST/x/$(ls "$ST/x")" "$SRC/$dir"
+    else
+      mv "$ST/x" "$SRC/$dir"
+    fi
     touch "$SRC/$dir/.extracted"
   done
+fi
+
+# XNNPACK's microkernel lists for Bazel, generated from its CMake files (not committed).
+XNN_LISTS="$ROOT/third_party/xnnpack/xnnpack_srcs.bzl"
+if [ ! -s "$XNN_LISTS" ] || [ "$ROOT/third_party/xnnpack/gen_xnnpack_srcs.py" -nt "$XNN_LISTS" ]; then
+  log "generating third_party/xnnpack/xnnpack_srcs.bzl"
+  python3 "$ROOT/third_party/xnnpack/gen_xnnpack_srcs.py" "$SRC/xnnpack-20241108" "$XNN_LISTS"
 fi
 
 # ---- Python test tools ------------------------------------------------------------------------------

@@ -49,9 +49,10 @@ bazel test "${BAZEL_FLAGS[@]}" //...
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
 mkdir -p out/bin
-bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx
+bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx //native:onnxrun
 BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
+cp -f "$BIN/native/onnxrun" out/bin/onnxrun
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly package, page and npm pack"
@@ -65,11 +66,11 @@ fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly: core and ops tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/...
+  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/... //tests/runtime/...
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
-PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
+PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"

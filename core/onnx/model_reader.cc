@@ -1,0 +1,170 @@
+#include "core/onnx/model_reader.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "onnx/onnx-ml.pb.h"
+
+namespace pt2onnx::onnx_reader {
+namespace {
+
+absl::Status Invalid(const std::string& what) { return absl::InvalidArgumentError("ONNX model: " + what); }
+
+// Copies `n` values of a repeated field into little-endian bytes of `size`.
+template <typename Repeated, typename Out>
+std::string PackAs(const Repeated& values) {
+  std::string bytes(values.size() * sizeof(Out), '\0');
+  for (int i = 0; i < values.size(); ++i) {
+    Out v = static_cast<Out>(values.Get(i));
+    std::memcpy(&bytes[i * sizeof(Out)], &v, sizeof(Out));
+  }
+  return bytes;
+}
+
+absl::StatusOr<ir::Tensor> ReadTensor(const ::onnx::TensorProto& proto) {
+  const DataType dtype = static_cast<DataType>(proto.data_type());
+  const int size = ElementSize(dtype);
+  if (size == 0) return Invalid(absl::StrCat("tensor '", proto.name(), "' has unsupported data_type ", proto.data_type()));
+  if (proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    return absl::UnimplementedError(absl::StrCat("ONNX model: tensor '", proto.name(),
+                                                 "' uses external data; save the model without external data"));
+  }
+  std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
+  uint64_t numel = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && numel > (uint64_t{1} << 40) / static_cast<uint64_t>(d))) {
+      return Invalid(absl::StrCat("tensor '", proto.name(), "' has bad dims"));
+    }
+    numel *= static_cast<uint64_t>(d);
+  }
+  std::string bytes;
+  if (proto.has_raw_data()) {
+    bytes = proto.raw_data();
+  } else {
+    switch (dtype) {
+      case DataType::kFloat: bytes = PackAs<decltype(proto.float_data()), float>(proto.float_data()); break;
+      case DataType::kDouble: bytes = PackAs<decltype(proto.double_data()), double>(proto.double_data()); break;
+      case DataType::kInt64: bytes = PackAs<decltype(proto.int64_data()), int64_t>(proto.int64_data()); break;
+      case DataType::kUint64: case DataType::kUint32:
+        bytes = dtype == DataType::kUint64 ? PackAs<decltype(proto.uint64_data()), uint64_t>(proto.uint64_data())
+                                           : PackAs<decltype(proto.uint64_data()), uint32_t>(proto.uint64_data());
+        break;
+      case DataType::kInt32: bytes = PackAs<decltype(proto.int32_data()), int32_t>(proto.int32_data()); break;
+      case DataType::kInt16: bytes = PackAs<decltype(proto.int32_data()), int16_t>(proto.int32_data()); break;
+      case DataType::kInt8: bytes = PackAs<decltype(proto.int32_data()), int8_t>(proto.int32_data()); break;
+      case DataType::kUint16: case DataType::kFloat16: case DataType::kBFloat16:
+        bytes = PackAs<decltype(proto.int32_data()), uint16_t>(proto.int32_data());
+        break;
+      case DataType::kUint8: bytes = PackAs<decltype(proto.int32_data()), uint8_t>(proto.int32_data()); break;
+      case DataType::kBool: bytes = PackAs<decltype(proto.int32_data()), bool>(proto.int32_data()); break;
+      default: return Invalid(absl::StrCat("tensor '", proto.name(), "': unsupported typed data"));
+    }
+  }
+  if (bytes.size() != numel * size) {
+    return Invalid(absl::StrCat("tensor '", proto.name(), "' holds ", bytes.size(), " bytes, its dims need ", numel * size));
+  }
+  return ir::Tensor::Owned(dtype, std::move(dims), std::move(bytes));
+}
+
+absl::StatusOr<ir::ValueInfo> ReadValueInfo(const ::onnx::ValueInfoProto& proto) {
+  ir::ValueInfo info;
+  info.name = proto.name();
+  if (!proto.type().has_tensor_type()) {
+    return absl::UnimplementedError(absl::StrCat("ONNX model: value '", proto.name(), "' is not a tensor"));
+  }
+  const auto& tt = proto.type().tensor_type();
+  info.dtype = static_cast<DataType>(tt.elem_type());
+  if (tt.has_shape()) {
+    std::vector<ir::Dim> dims;
+    for (const auto& d : tt.shape().dim()) {
+      if (d.has_dim_value()) dims.push_back(ir::Dim::Static(d.dim_value()));
+      else if (d.has_dim_param()) dims.push_back(ir::Dim::Symbolic(d.dim_param()));
+      else dims.push_back(ir::Dim{});
+    }
+    info.shape = std::move(dims);
+  }
+  return info;
+}
+
+absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth);
+
+absl::StatusOr<ir::Attribute> ReadAttribute(const ::onnx::AttributeProto& proto, int depth) {
+  using A = ::onnx::AttributeProto;
+  switch (proto.type()) {
+    case A::FLOAT: return ir::Attribute::Float(proto.name(), proto.f());
+    case A::INT: return ir::Attribute::Int(proto.name(), proto.i());
+    case A::STRING: return ir::Attribute::String(proto.name(), proto.s());
+    case A::FLOATS: return ir::Attribute::Floats(proto.name(), {proto.floats().begin(), proto.floats().end()});
+    case A::INTS: return ir::Attribute::Ints(proto.name(), {proto.ints().begin(), proto.ints().end()});
+    case A::STRINGS: return ir::Attribute::Strings(proto.name(), {proto.strings().begin(), proto.strings().end()});
+    case A::TENSOR: {
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Tensor t, ReadTensor(proto.t()));
+      return ir::Attribute::TensorValue(proto.name(), std::move(t));
+    }
+    case A::GRAPH: {
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Graph g, ReadGraph(proto.g(), depth + 1));
+      return ir::Attribute::GraphValue(proto.name(), std::make_shared<ir::Graph>(std::move(g)));
+    }
+    default:
+      return absl::UnimplementedError(absl::StrCat("ONNX model: attribute '", proto.name(), "' has unsupported type ",
+                                                   static_cast<int>(proto.type())));
+  }
+}
+
+absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth) {
+  if (depth > 64) return Invalid("subgraphs nested too deeply");
+  ir::Graph g;
+  g.name = proto.name();
+  if (proto.sparse_initializer_size() > 0) return absl::UnimplementedError("ONNX model: sparse initializers");
+  for (const auto& t : proto.initializer()) {
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Tensor tensor, ReadTensor(t));
+    g.initializers.push_back({t.name(), std::move(tensor), {}});
+  }
+  for (const auto& v : proto.input()) {
+    PT2ONNX_ASSIGN_OR_RETURN(ir::ValueInfo info, ReadValueInfo(v));
+    g.inputs.push_back(std::move(info));
+  }
+  for (const auto& v : proto.output()) {
+    PT2ONNX_ASSIGN_OR_RETURN(ir::ValueInfo info, ReadValueInfo(v));
+    g.outputs.push_back(std::move(info));
+  }
+  for (const auto& n : proto.node()) {
+    ir::Node node;
+    node.name = n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    for (const auto& a : n.attribute()) {
+      if (!a.ref_attr_name().empty()) return absl::UnimplementedError("ONNX model: attribute references (functions)");
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, depth));
+      node.attributes.push_back(std::move(attr));
+    }
+    g.nodes.push_back(std::move(node));
+  }
+  return g;
+}
+
+}  // namespace
+
+absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes) {
+  ::onnx::ModelProto proto;
+  if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
+      !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Invalid("cannot parse the bytes as a ModelProto (not an ONNX file, truncated, or over 2 GiB)");
+  }
+  ir::Model model;
+  model.ir_version = proto.ir_version();
+  model.producer_name = proto.producer_name();
+  model.producer_version = proto.producer_version();
+  for (const auto& o : proto.opset_import()) model.opset_imports.push_back({o.domain(), o.version()});
+  if (proto.functions_size() > 0) return absl::UnimplementedError("ONNX model: model-local functions");
+  PT2ONNX_ASSIGN_OR_RETURN(model.graph, ReadGraph(proto.graph(), 0));
+  return model;
+}
+
+}  // namespace pt2onnx::onnx_reader

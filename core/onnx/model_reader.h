@@ -1,0 +1,22 @@
+// File: core/onnx/model_reader.h
+// -----------------------------------------------------------------------------
+// ONNX ModelProto bytes -> ir::Model, for the executor (core/runtime). Reads
+// what pt2onnx and common exporters write: tensor-typed inputs/outputs,
+// initializers (raw_data or the typed repeated fields), attributes including
+// subgraphs, opset imports. External data is refused with a clear error (the
+// caller has no file access here); so are sparse initializers.
+#ifndef PT2ONNX_CORE_ONNX_MODEL_READER_H_
+#define PT2ONNX_CORE_ONNX_MODEL_READER_H_
+
+#include "absl/status/statusor.h"
+#include "core/bytes.h"
+#include "core/ir/graph.h"
+
+namespace pt2onnx::onnx_reader {
+
+// InvalidArgument when the bytes are not a ModelProto or break its rules.
+absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes);
+
+}  // namespace pt2onnx::onnx_reader
+
+#endif  // PT2ONNX_CORE_ONNX_MODEL_READER_H_

@@ -1,0 +1,20 @@
+// File: core/runtime/kernels/accelerated.h
+// -----------------------------------------------------------------------------
+// XNNPACK-backed kernels (kernels/xnn_*.cc). The session asks for one first;
+// null means XNNPACK does not take this node (dtype, non-constant weights,
+// unsupported attributes) and the portable kernel runs it.
+#ifndef PT2ONNX_CORE_RUNTIME_KERNELS_ACCELERATED_H_
+#define PT2ONNX_CORE_RUNTIME_KERNELS_ACCELERATED_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "core/runtime/kernels/kernel.h"
+
+namespace pt2onnx::runtime {
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info);
+
+}  // namespace pt2onnx::runtime
+
+#endif  // PT2ONNX_CORE_RUNTIME_KERNELS_ACCELERATED_H_

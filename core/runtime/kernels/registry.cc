@@ -1,0 +1,57 @@
+#include "core/runtime/kernels/registry.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "core/runtime/kernels/families.h"
+
+namespace pt2onnx::runtime {
+namespace {
+
+const std::map<std::string, const KernelRegistration*>& Table() {
+  static const auto* table = [] {
+    auto* t = new std::map<std::string, const KernelRegistration*>();
+    const std::pair<const KernelRegistration*, size_t> families[] = {
+        {kBinaryKernels, kNumBinaryKernels},
+        {kUnaryKernels, kNumUnaryKernels},
+        {kShapeKernels, kNumShapeKernels},
+        {kSliceKernels, kNumSliceKernels},
+        {kGatherScatterKernels, kNumGatherScatterKernels},
+        {kGenerateKernels, kNumGenerateKernels},
+        {kReduceKernels, kNumReduceKernels},
+        {kLinalgKernels, kNumLinalgKernels},
+        {kConvKernels, kNumConvKernels},
+        {kPoolKernels, kNumPoolKernels},
+        {kNormKernels, kNumNormKernels},
+        {kBitwiseKernels, kNumBitwiseKernels},
+        {kRandomKernels, kNumRandomKernels},
+        {kSelectionKernels, kNumSelectionKernels},
+        {kPadKernels, kNumPadKernels},
+        {kDetKernels, kNumDetKernels},
+        {kDftKernels, kNumDftKernels},
+        {kSamplingKernels, kNumSamplingKernels},
+        {kResizeKernels, kNumResizeKernels},
+    };
+    for (const auto& [regs, n] : families) {
+      for (size_t i = 0; i < n; ++i) t->emplace(regs[i].op_type, &regs[i]);
+    }
+    return t;
+  }();
+  return *table;
+}
+
+}  // namespace
+
+const KernelRegistration* FindKernel(const std::string& op_type) {
+  auto it = Table().find(op_type);
+  return it == Table().end() ? nullptr : it->second;
+}
+
+std::vector<std::string> KernelOpTypes() {
+  std::vector<std::string> names;
+  for (const auto& [name, reg] : Table()) names.push_back(name);
+  return names;
+}
+
+}  // namespace pt2onnx::runtime

@@ -1,0 +1,281 @@
+#include "core/runtime/plan/session.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/runtime/kernels/accelerated.h"
+#include "core/runtime/kernels/registry.h"
+#include "core/runtime/plan/fold_batchnorm.h"
+#include "core/runtime/tensor/convert.h"
+
+namespace pt2onnx::runtime {
+namespace {
+
+bool IsHalf(DataType d) { return d == DataType::kFloat16 || d == DataType::kBFloat16; }
+
+absl::Status NodeError(const std::string& name, const std::string& op, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat("node '", name, "' (", op, "): ", s.message()));
+}
+
+}  // namespace
+
+Session::~Session() = default;
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model, const SessionOptions& options) {
+  std::unique_ptr<Session> session(new Session());
+  Session& s = *session;
+  s.options_ = options;
+  // The accelerated plan folds Conv -> BatchNormalization; the portable one
+  // runs the graph as written (the reference).
+  const ir::Graph folded = options.accelerate ? FoldConvBatchNorm(model.graph) : ir::Graph();
+  const ir::Graph& g = options.accelerate ? folded : model.graph;
+  const int64_t opset = model.OnnxOpset();
+  std::map<std::string, int> slot;
+  auto define = [&](const std::string& name) -> absl::StatusOr<int> {
+    auto [it, inserted] = slot.emplace(name, static_cast<int>(slot.size()));
+    if (!inserted) return absl::InvalidArgumentError(absl::StrCat("value '", name, "' is defined twice"));
+    return it->second;
+  };
+  std::map<int, Tensor> constants;
+  for (const ir::Initializer& init : g.initializers) {
+    auto id = define(init.name);
+    if (!id.ok()) return id.status();
+    auto t = FromIrTensor(init.tensor);
+    if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat("initializer '", init.name, "': ", t.status().message()));
+    constants[*id] = std::move(*t);
+  }
+  for (const ir::ValueInfo& in : g.inputs) {
+    if (slot.count(in.name)) continue;  // an input with an initializer default: the initializer
+    auto id = define(in.name);
+    if (!id.ok()) return id.status();
+    s.inputs_.push_back(in);
+    s.input_slots_.push_back(*id);
+  }
+  // Kernels for every node; collect every op without one before failing.
+  std::map<std::string, std::string> missing;  // op -> first node
+  for (const ir::Node& node : g.nodes) {
+    if (!node.domain.empty() && node.domain != "ai.onnx") {
+      missing.emplace(node.domain + "::" + node.op_type, node.name);
+      continue;
+    }
+    if (FindKernel(node.op_type) == nullptr) missing.emplace(node.op_type, node.name);
+  }
+  if (!missing.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [op, name] : missing) parts.push_back(absl::StrCat(op, " (first node '", name, "')"));
+    return absl::UnimplementedError(absl::StrCat("the executor has no kernel for ", missing.size(),
+                                                 " op type(s): ", absl::StrJoin(parts, ", ")));
+  }
+  for (const ir::Node& node : g.nodes) {
+    std::vector<int> in_slots;
+    std::vector<const Tensor*> const_inputs;
+    for (const std::string& name : node.inputs) {
+      if (name.empty()) {
+        in_slots.push_back(-1);
+        const_inputs.push_back(nullptr);
+        continue;
+      }
+      auto it = slot.find(name);
+      if (it == slot.end()) {
+        return absl::InvalidArgumentError(absl::StrCat("node '", node.name, "' (", node.op_type,
+                                                       ") reads '", name, "' before it is defined"));
+      }
+      in_slots.push_back(it->second);
+      auto c = constants.find(it->second);
+      const_inputs.push_back(c == constants.end() ? nullptr : &c->second);
+    }
+    std::vector<int> out_slots;
+    for (const std::string& name : node.outputs) {
+      if (name.empty()) {
+        out_slots.push_back(-1);
+        continue;
+      }
+      auto id = define(name);
+      if (!id.ok()) return id.status();
+      out_slots.push_back(*id);
+    }
+    // Constant nodes are values, not steps.
+    if (node.op_type == "Constant" && out_slots.size() == 1 && out_slots[0] >= 0) {
+      auto value = ConstantNodeValue(node);
+      if (!value.ok()) return NodeError(node.name, node.op_type, value.status());
+      constants[out_slots[0]] = std::move(*value);
+      continue;
+    }
+    KernelCreateInfo info{node, opset, const_inputs, options.threadpool};
+    Step step;
+    step.node_name = node.name;
+    step.op_type = node.op_type;
+    step.inputs = in_slots;
+    step.outputs = out_slots;
+    bool accelerated = false;
+    if (options.accelerate) {
+      auto fast = CreateAcceleratedKernel(info);
+      if (!fast.ok()) return NodeError(node.name, node.op_type, fast.status());
+      step.kernel = std::move(*fast);
+      accelerated = step.kernel != nullptr;
+    }
+    const KernelRegistration* reg = FindKernel(node.op_type);
+    step.half_mode = reg->half_mode;  // accelerated kernels take float32, like the portable ones
+    if (step.kernel == nullptr) {
+      auto kernel = reg->factory(info);
+      if (!kernel.ok()) return NodeError(node.name, node.op_type, kernel.status());
+      step.kernel = std::move(*kernel);
+    }
+    // A node of constants only (e.g. Transpose of a weight) runs once here,
+    // so the nodes reading it see a constant and can pre-pack it. Random
+    // draws are never folded: each run draws anew.
+    bool foldable = !in_slots.empty() && node.op_type.rfind("Random", 0) != 0;
+    for (size_t i = 0; i < in_slots.size(); ++i) {
+      if (in_slots[i] >= 0 && (const_inputs[i] == nullptr || IsHalf(const_inputs[i]->dtype()))) foldable = false;
+    }
+    if (foldable) {
+      // A pool of its own: kernels take scratch buffers from it (XNNPACK's
+      // NHWC copies and workspace); the folded values outlive it.
+      BufferPool fold_pool;
+      KernelContext ctx(const_inputs, out_slots.size(), &fold_pool, options.threadpool);
+      absl::Status folded = step.kernel->Run(ctx);
+      if (!folded.ok()) return NodeError(node.name, node.op_type, folded);
+      for (size_t i = 0; i < out_slots.size(); ++i) {
+        if (out_slots[i] >= 0) constants[out_slots[i]] = std::move(ctx.outputs()[i]);
+      }
+      continue;
+    }
+    if (accelerated) ++s.accelerated_nodes_;
+    s.steps_.push_back(std::move(step));
+  }
+  for (const ir::ValueInfo& out : g.outputs) {
+    auto it = slot.find(out.name);
+    if (it == slot.end()) return absl::InvalidArgumentError(absl::StrCat("graph output '", out.name, "' is never produced"));
+    s.outputs_.push_back(out);
+    s.output_slots_.push_back(it->second);
+  }
+  s.num_slots_ = slot.size();
+  s.constants_.resize(s.num_slots_);
+  for (auto& [id, t] : constants) s.constants_[id] = std::move(t);
+  // Buffer reuse: each computed value is released after its last reader
+  // (or right after it is produced when nothing reads it).
+  std::vector<int> last_use(s.num_slots_, -1);
+  for (size_t i = 0; i < s.steps_.size(); ++i) {
+    for (int id : s.steps_[i].outputs) if (id >= 0) last_use[id] = static_cast<int>(i);
+    for (int id : s.steps_[i].inputs) if (id >= 0) last_use[id] = static_cast<int>(i);
+  }
+  std::set<int> kept(s.output_slots_.begin(), s.output_slots_.end());
+  for (size_t id = 0; id < s.num_slots_; ++id) {
+    if (last_use[id] >= 0 && !kept.count(static_cast<int>(id)) && s.constants_[id].empty_value()) {
+      s.steps_[last_use[id]].release.push_back(static_cast<int>(id));
+    }
+  }
+  return session;
+}
+
+absl::Status Session::BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const {
+  std::map<std::string, const Tensor*> given;
+  for (const NamedTensor& t : inputs) {
+    if (!given.emplace(t.name, &t.tensor).second) {
+      return absl::InvalidArgumentError(absl::StrCat("input '", t.name, "' is given twice"));
+    }
+  }
+  std::map<std::string, int64_t> symbols;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const ir::ValueInfo& info = inputs_[i];
+    auto it = given.find(info.name);
+    if (it == given.end()) return absl::InvalidArgumentError(absl::StrCat("missing input '", info.name, "'"));
+    const Tensor& t = *it->second;
+    given.erase(it);
+    if (t.dtype() != info.dtype) {
+      return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' must be ", DataTypeName(info.dtype),
+                                                     ", got ", DataTypeName(t.dtype())));
+    }
+    if (info.shape.has_value()) {
+      const auto& want = *info.shape;
+      if (static_cast<size_t>(t.rank()) != want.size()) {
+        return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' must have rank ", want.size(),
+                                                       ", got shape ", DimsString(t.dims())));
+      }
+      for (size_t d = 0; d < want.size(); ++d) {
+        if (want[d].is_static() && want[d].value != t.dim(d)) {
+          return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' dim ", d, " must be ",
+                                                         want[d].value, ", got shape ", DimsString(t.dims())));
+        }
+        if (!want[d].param.empty()) {
+          auto [sym, inserted] = symbols.emplace(want[d].param, t.dim(d));
+          if (!inserted && sym->second != t.dim(d)) {
+            return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' dim ", d, " ('", want[d].param,
+                                                           "') is ", t.dim(d), " but another input has it ",
+                                                           sym->second));
+          }
+        }
+      }
+    }
+    slots[input_slots_[i]] = t;
+  }
+  if (!given.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown input '", given.begin()->first, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
+  std::vector<const Tensor*> in;
+  std::vector<Tensor> converted;
+  converted.reserve(step.inputs.size());
+  DataType half = DataType::kUndefined;
+  for (int id : step.inputs) {
+    const Tensor* t = id >= 0 && !slots[id].empty_value() ? &slots[id] : nullptr;
+    if (id >= 0 && t == nullptr) return absl::InternalError("an input was released before its last use");
+    if (t != nullptr && step.half_mode == HalfMode::kViaFloat32 && IsHalf(t->dtype())) {
+      half = t->dtype();
+      auto f = CastTo(*t, DataType::kFloat, &pool_);
+      if (!f.ok()) return f.status();
+      converted.push_back(std::move(*f));
+      t = &converted.back();
+    }
+    in.push_back(t);
+  }
+  KernelContext ctx(std::move(in), step.outputs.size(), &pool_, options_.threadpool);
+  absl::Status status = step.kernel->Run(ctx);
+  if (!status.ok()) return status;
+  for (size_t i = 0; i < step.outputs.size(); ++i) {
+    if (step.outputs[i] < 0) continue;
+    Tensor& t = ctx.outputs()[i];
+    if (t.empty_value() && t.dtype() == DataType::kUndefined) {
+      return absl::InternalError(absl::StrCat("output ", i, " was not produced"));
+    }
+    if (half != DataType::kUndefined && t.dtype() == DataType::kFloat) {
+      auto h = CastTo(t, half, &pool_);
+      if (!h.ok()) return h.status();
+      pool_.Release(t.buffer());
+      t = std::move(*h);
+    }
+    slots[step.outputs[i]] = std::move(t);
+  }
+  for (Tensor& t : converted) {
+    std::shared_ptr<Buffer> b = t.buffer();
+    t = Tensor();
+    pool_.Release(std::move(b));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<NamedTensor>> Session::Run(const std::vector<NamedTensor>& inputs) {
+  std::vector<Tensor> slots = constants_;
+  absl::Status bound = BindInputs(inputs, slots);
+  if (!bound.ok()) return bound;
+  for (Step& step : steps_) {
+    absl::Status s = RunStep(step, slots);
+    if (!s.ok()) return NodeError(step.node_name, step.op_type, s);
+    for (int id : step.release) {
+      std::shared_ptr<Buffer> b = slots[id].buffer();
+      slots[id] = Tensor();
+      pool_.Release(std::move(b));
+    }
+  }
+  std::vector<NamedTensor> result;
+  for (size_t i = 0; i < outputs_.size(); ++i) result.push_back({outputs_[i].name, slots[output_slots_[i]]});
+  return result;
+}
+
+}  // namespace pt2onnx::runtime

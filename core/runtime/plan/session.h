@@ -1,0 +1,75 @@
+// File: core/runtime/plan/session.h
+// -----------------------------------------------------------------------------
+// Session: an ir::Model prepared for execution. Create() checks every node
+// has a kernel (listing all that do not), turns initializers and Constant
+// nodes into tensors, creates each node's kernel once (weights pre-packed)
+// and plans buffer reuse from each value's last use. Run() binds concrete
+// inputs (checking dtype, rank, static dims and that every symbolic dim has
+// one value across inputs), runs the nodes in order and returns the graph
+// outputs. Threads come from the pthreadpool in the options (null: the
+// calling thread only); the session makes no OS calls. One Run at a time.
+#ifndef PT2ONNX_CORE_RUNTIME_PLAN_SESSION_H_
+#define PT2ONNX_CORE_RUNTIME_PLAN_SESSION_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/ir/graph.h"
+#include "core/runtime/kernels/kernel.h"
+#include "core/runtime/tensor/tensor.h"
+
+namespace pt2onnx::runtime {
+
+struct SessionOptions {
+  pthreadpool_t threadpool = nullptr;
+  // Use XNNPACK kernels where they apply (false: portable kernels only).
+  bool accelerate = true;
+};
+
+struct NamedTensor {
+  std::string name;
+  Tensor tensor;
+};
+
+class Session {
+ public:
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const ir::Model& model, const SessionOptions& options);
+  ~Session();
+
+  const std::vector<ir::ValueInfo>& inputs() const { return inputs_; }
+  const std::vector<ir::ValueInfo>& outputs() const { return outputs_; }
+  // Inputs by graph input name, any order; outputs in graph order.
+  absl::StatusOr<std::vector<NamedTensor>> Run(const std::vector<NamedTensor>& inputs);
+  // Bytes of intermediate buffers allocated so far (reused buffers count once).
+  size_t allocated_bytes() const { return pool_.allocated_bytes(); }
+  // How many nodes run through an accelerated (XNNPACK) kernel.
+  size_t accelerated_nodes() const { return accelerated_nodes_; }
+
+ private:
+  struct Step {
+    std::string node_name, op_type;
+    std::vector<int> inputs;   // slot per input; -1 when omitted
+    std::vector<int> outputs;  // slot per output; -1 when omitted
+    std::unique_ptr<OpKernel> kernel;
+    HalfMode half_mode = HalfMode::kNative;
+    std::vector<int> release;  // slots whose last use is this step
+  };
+  Session() = default;
+  absl::Status BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const;
+  absl::Status RunStep(Step& step, std::vector<Tensor>& slots);
+
+  std::vector<ir::ValueInfo> inputs_, outputs_;
+  std::vector<int> input_slots_, output_slots_;
+  std::vector<Tensor> constants_;  // per slot; empty for computed values
+  std::vector<Step> steps_;
+  size_t num_slots_ = 0;
+  size_t accelerated_nodes_ = 0;
+  SessionOptions options_;
+  BufferPool pool_;
+};
+
+}  // namespace pt2onnx::runtime
+
+#endif  // PT2ONNX_CORE_RUNTIME_PLAN_SESSION_H_

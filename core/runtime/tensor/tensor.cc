@@ -1,0 +1,83 @@
+#include "core/runtime/tensor/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace pt2onnx::runtime {
+
+Buffer::Buffer(size_t capacity) : capacity_(capacity) {
+  size_t bytes = (capacity + kBufferSlack + 63) / 64 * 64;
+  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, bytes));
+  if (data_ == nullptr) throw std::bad_alloc();
+  // Deterministic contents (the slack is read, never used, by kernels).
+  std::memset(data_ + capacity, 0, bytes - capacity);
+}
+
+Buffer::~Buffer() { std::free(data_); }
+
+std::shared_ptr<Buffer> BufferPool::Acquire(size_t bytes) {
+  auto it = free_.lower_bound(bytes);
+  if (it != free_.end() && it->first <= bytes * 2 + 256) {
+    std::shared_ptr<Buffer> buffer = std::move(it->second);
+    free_.erase(it);
+    return buffer;
+  }
+  allocated_bytes_ += bytes;
+  return std::make_shared<Buffer>(bytes);
+}
+
+void BufferPool::Release(std::shared_ptr<Buffer> buffer) {
+  if (buffer == nullptr || buffer.use_count() != 1) return;  // still aliased elsewhere
+  size_t capacity = buffer->capacity();
+  free_.emplace(capacity, std::move(buffer));
+}
+
+absl::StatusOr<int64_t> CheckedNumel(const Dims& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("negative dimension in ", DimsString(dims)));
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
+      return absl::InvalidArgumentError(absl::StrCat("tensor too large: ", DimsString(dims)));
+    }
+    n *= d;
+  }
+  return n;
+}
+
+std::string DimsString(const Dims& dims) { return absl::StrCat("[", absl::StrJoin(dims, ", "), "]"); }
+
+absl::StatusOr<Tensor> Tensor::Allocate(DataType dtype, Dims dims, BufferPool* pool) {
+  int size = ElementSize(dtype);
+  if (size == 0) {
+    return absl::UnimplementedError(absl::StrCat("tensors of dtype ", DataTypeName(dtype), " are not supported"));
+  }
+  auto numel = CheckedNumel(dims);
+  if (!numel.ok()) return numel.status();
+  // 2^40 bytes: far beyond memory; rejects hostile shapes before malloc does.
+  if (*numel > (int64_t{1} << 40) / size) {
+    return absl::ResourceExhaustedError(absl::StrCat("tensor ", DimsString(dims), " is too large"));
+  }
+  Tensor t;
+  t.dtype_ = dtype;
+  t.dims_ = std::move(dims);
+  t.numel_ = *numel;
+  size_t bytes = static_cast<size_t>(*numel) * size;
+  t.buffer_ = pool != nullptr ? pool->Acquire(bytes) : std::make_shared<Buffer>(bytes);
+  return t;
+}
+
+Tensor Tensor::Alias(Dims dims) const {
+  Tensor t = *this;
+  t.dims_ = std::move(dims);
+  return t;
+}
+
+size_t Tensor::byte_size() const { return static_cast<size_t>(numel_) * ElementSize(dtype_); }
+
+}  // namespace pt2onnx::runtime

@@ -1,0 +1,195 @@
+"""End-to-end tests of the executor (core/runtime) through its CLI, //native:onnxrun.
+
+* Every op type the translator emits for the fixtures (at opsets 18, 20 and 23) has a kernel: the list is
+  collected from the converted fixtures, so ops added to the translator show up here automatically.
+* Every fixture with recorded torch outputs converts, runs in the executor, and matches torch's outputs
+  (the fixture's tolerance: 1e-4 for fp32) and ONNX Runtime's on the same .onnx file.
+* Bad inputs give a clear error and a non-zero exit code.
+
+The random fixtures (rand, randn, randint, randperm, ...) are compared like the others: their recorded
+outputs are only what is deterministic (range flags, moments within wide bounds, zero tensors of the
+drawn shapes and dtypes), so the executor's draws (another generator than torch's) must satisfy them
+exactly. test_random_draws checks the raw draws themselves: shape, dtype, range and spread.
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+
+from conftest import FIXTURES, ROOT
+from test_fixtures import assert_matches, positive_fixtures, run_onnx
+
+
+def onnxrun_path() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("ONNXRUN_BIN", str(ROOT / "bazel-bin" / "native" / "onnxrun")))
+
+
+@pytest.fixture(scope="session")
+def onnxrun():
+    path = onnxrun_path()
+    if not path.exists():
+        pytest.fail(f"onnxrun not built at {path}; run bazel build //native:onnxrun")
+
+    def run(*args):
+        return subprocess.run([str(path), *map(str, args)], capture_output=True, text=True)
+
+    return run
+
+
+def model_op_types(model: onnx.ModelProto) -> set:
+    ops = set()
+
+    def walk(graph):
+        for node in graph.node:
+            ops.add(node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}::{node.op_type}")
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    walk(attr.g)
+                for g in attr.graphs:
+                    walk(g)
+
+    walk(model.graph)
+    return ops
+
+
+def test_every_emitted_op_has_a_kernel(pt2onnx, onnxrun, tmp_path):
+    kernels = set(onnxrun("--list-kernels").stdout.split())
+    assert "Conv" in kernels
+    emitted = {}  # op -> first fixture/opset that emits it
+    for pt2 in sorted(FIXTURES.glob("**/model.pt2")):
+        for opset in (18, 20, 23):
+            out = tmp_path / "m.onnx"
+            if pt2onnx(pt2, "-o", out, "-q", "--opset", opset, check=False).returncode != 0:
+                continue  # negative fixtures, ops unsupported at this opset
+            for op in model_op_types(onnx.load(str(out), load_external_data=False)):
+                emitted.setdefault(op, f"{pt2.parent.relative_to(FIXTURES)} (opset {opset})")
+    missing = {op: where for op, where in sorted(emitted.items()) if op not in kernels}
+    assert not missing, "ops emitted by the translator without an executor kernel: " + ", ".join(
+        f"{op} (first in {where})" for op, where in missing.items())
+
+
+def compare(folder, onnx_path, npz_in, actual_path, atol, rtol, label):
+    inputs = dict(np.load(npz_in))
+    expected = np.load(str(npz_in).replace("inputs", "expected"))
+    actual = np.load(actual_path)
+    assert list(actual.files) != [] or expected.files == []
+    assert len(actual.files) == len(expected.files), f"{label}: {len(actual.files)} outputs, torch has {len(expected.files)}"
+    ort_values, _ = run_onnx(onnx_path, inputs)  # (outputs, fallback reason)
+    for ours_name, name, ort_value in zip(actual.files, expected.files, ort_values):
+        ours = actual[ours_name]
+        # The executor against torch's recorded outputs, then against ONNX Runtime.
+        assert_matches(ours, expected[name], f"{label}:{name} vs torch", atol, rtol)
+        assert_matches(ours, np.asarray(ort_value), f"{label}:{name} vs ONNX Runtime", atol, rtol)
+
+
+@pytest.mark.parametrize("folder", positive_fixtures())
+def test_fixture_runs_in_executor(folder, pt2onnx, onnxrun, tmp_path):
+    meta = json.loads((folder / "meta.json").read_text())
+    model_path = tmp_path / "model.onnx"
+    pt2onnx(folder / "model.pt2", "-o", model_path, "-q")
+    ops = sorted(model_op_types(onnx.load(str(model_path))))
+    atol = meta.get("atol", meta.get("atol_hint", 1e-4))
+    rtol = meta.get("rtol", atol)
+    for suffix in ("", "_alt"):
+        npz_in = folder / f"inputs{suffix}.npz"
+        if not npz_in.exists():
+            continue
+        out = tmp_path / f"out{suffix}.npz"
+        result = onnxrun(model_path, "--inputs", npz_in, "--outputs", out, "-q")
+        assert result.returncode == 0, f"executor failed on {folder.name}{suffix} (ops {ops}): {result.stderr}"
+        try:
+            compare(folder, model_path, npz_in, out, atol, rtol, f"{folder.name}{suffix}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nops in the model: {ops}") from None
+
+
+def test_portable_kernels_match_xnnpack(pt2onnx, onnxrun, tmp_path):
+    folder = FIXTURES / "resnet18_shaped"
+    model_path = tmp_path / "model.onnx"
+    pt2onnx(folder / "model.pt2", "-o", model_path, "-q")
+    fast, slow = tmp_path / "fast.npz", tmp_path / "slow.npz"
+    assert onnxrun(model_path, "--inputs", folder / "inputs.npz", "--outputs", fast, "--threads", 2).returncode == 0
+    assert onnxrun(model_path, "--inputs", folder / "inputs.npz", "--outputs", slow, "--portable").returncode == 0
+    a, b = np.load(fast), np.load(slow)
+    for name in a.files:
+        np.testing.assert_allclose(a[name], b[name], atol=1e-4, rtol=1e-4, err_msg=name)
+
+
+@pytest.fixture(scope="module")
+def cnn_model(pt2onnx, tmp_path_factory):
+    path = tmp_path_factory.mktemp("cnn") / "model.onnx"
+    pt2onnx(FIXTURES / "cnn" / "model.pt2", "-o", path, "-q")
+    return path
+
+
+def save_inputs(path, **arrays):
+    np.savez(path, **arrays)
+    return path
+
+
+def test_bad_inputs_are_clear_errors(onnxrun, cnn_model, tmp_path):
+    good = dict(np.load(FIXTURES / "cnn" / "inputs.npz"))
+    name, value = next(iter(good.items()))
+    cases = {
+        "wrong dtype": ({name: value.astype(np.float64)}, "must be float32, got float64"),
+        "wrong rank": ({name: value[0]}, "must have rank"),
+        "missing input": ({}, f"missing input '{name}'"),
+        "unknown input": ({**good, "nope": value}, "unknown input 'nope'"),
+    }
+    for label, (arrays, message) in cases.items():
+        result = onnxrun(cnn_model, "--inputs", save_inputs(tmp_path / "in.npz", **arrays))
+        assert result.returncode == 4, f"{label}: exit {result.returncode}: {result.stderr}"
+        assert message in result.stderr, f"{label}: {result.stderr}"
+
+
+def test_cli_errors(onnxrun, cnn_model, tmp_path):
+    assert onnxrun().returncode == 2
+    assert onnxrun(cnn_model, "--inputs", tmp_path / "absent.npz").returncode == 3
+    not_onnx = tmp_path / "x.onnx"
+    not_onnx.write_bytes(b"\x01\x02garbage")
+    result = onnxrun(not_onnx, "--inputs", FIXTURES / "cnn" / "inputs.npz")
+    assert result.returncode == 4 and "ModelProto" in result.stderr
+
+
+def test_unsupported_op_is_named(onnxrun, tmp_path):
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Hardmax", ["y"], ["z"], name="hm")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), str(path))
+    result = onnxrun(path, "--inputs", save_inputs(tmp_path / "in.npz", x=np.zeros(2, np.float32)))
+    assert result.returncode == 5
+    assert "Hardmax (first node 'hm')" in result.stderr
+
+
+def test_random_draws(onnxrun, tmp_path):
+    from onnx import TensorProto, helper
+    nodes = [
+        helper.make_node("RandomUniformLike", ["x"], ["u"], name="u", low=-2.0, high=3.0),
+        helper.make_node("RandomUniformLike", ["x"], ["u2"], name="u2", dtype=TensorProto.DOUBLE),
+        helper.make_node("RandomNormalLike", ["x"], ["n"], name="n", mean=1.0, scale=2.0),
+    ]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [20000])],
+                              [helper.make_tensor_value_info("u", TensorProto.FLOAT, [20000]),
+                               helper.make_tensor_value_info("u2", TensorProto.DOUBLE, [20000]),
+                               helper.make_tensor_value_info("n", TensorProto.FLOAT, [20000])])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), str(path))
+    out = tmp_path / "out.npz"
+    result = onnxrun(path, "--inputs", save_inputs(tmp_path / "in.npz", x=np.zeros(20000, np.float32)),
+                     "--outputs", out, "-q")
+    assert result.returncode == 0, result.stderr
+    values = np.load(out)
+    u, u2, n = (values[k] for k in values.files)
+    assert u.dtype == np.float32 and u2.dtype == np.float64 and n.dtype == np.float32
+    assert u.shape == u2.shape == n.shape == (20000,)
+    assert u.min() >= -2 and u.max() < 3 and abs(u.mean() - 0.5) < 0.1
+    assert u2.min() >= 0 and u2.max() < 1 and abs(u2.mean() - 0.5) < 0.02
+    assert abs(n.mean() - 1) < 0.1 and abs(n.std() - 2) < 0.1
+    assert len(np.unique(u)) > 19000  # not a constant, not a short cycle

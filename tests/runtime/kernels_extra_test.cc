@@ -1,0 +1,182 @@
+// Kernels of the selection, padding, resampling, sampling, Fourier, random,
+// bitwise and trigonometric families, through one-node sessions.
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "tests/runtime/runtime_test_util.h"
+
+namespace pt2onnx::runtime::testing {
+namespace {
+
+ir::Attribute Int(const char* n, int64_t v) { return ir::Attribute::Int(n, v); }
+ir::Attribute Str(const char* n, const char* v) { return ir::Attribute::String(n, v); }
+ir::Attribute Float(const char* n, float v) { return ir::Attribute::Float(n, v); }
+Tensor Absent() { return Tensor(); }
+
+void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
+}
+
+TEST(TopK, StableTiesAndNanAboveNumbers) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto out = RunOp("TopK", {Int("axis", 0), Int("largest", 1)}, {{F32({5}, {1, 3, nan, 3, 0})}, {I64({1}, {3})}}, 2);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<int64_t>((*out)[1].tensor), (std::vector<int64_t>{2, 1, 3}));
+  auto low = RunOp("TopK", {Int("largest", 0)}, {{F32({2, 3}, {2, 1, 1, 0, 5, 0})}, {I64({1}, {2})}}, 2);
+  ASSERT_TRUE(low.ok()) << low.status();
+  EXPECT_EQ(Values<float>((*low)[0].tensor), (std::vector<float>{1, 1, 0, 0}));
+  EXPECT_EQ(Values<int64_t>((*low)[1].tensor), (std::vector<int64_t>{1, 2, 0, 2}));
+  auto bad = RunOp("TopK", {}, {{F32({2}, {1, 2})}, {I64({1}, {3})}}, 2);
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "k must be one value in [0, 2]")) << bad.status();
+}
+
+TEST(Unique, FlatAndAlongAnAxis) {
+  auto out = RunOp("Unique", {Int("sorted", 1)}, {{I64({5}, {2, 1, 2, 3, 1})}}, 4);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<int64_t>((*out)[0].tensor), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(Values<int64_t>((*out)[1].tensor), (std::vector<int64_t>{1, 0, 3}));
+  EXPECT_EQ(Values<int64_t>((*out)[2].tensor), (std::vector<int64_t>{1, 0, 1, 2, 0}));
+  EXPECT_EQ(Values<int64_t>((*out)[3].tensor), (std::vector<int64_t>{2, 2, 1}));
+  auto rows = RunOp("Unique", {Int("sorted", 1), Int("axis", 0)}, {{F32({3, 2}, {1, 2, 0, 5, 1, 2})}}, 4);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ((*rows)[0].tensor.dims(), (Dims{2, 2}));
+  EXPECT_EQ(Values<float>((*rows)[0].tensor), (std::vector<float>{0, 5, 1, 2}));
+  EXPECT_EQ(Values<int64_t>((*rows)[2].tensor), (std::vector<int64_t>{1, 0, 1}));
+}
+
+TEST(NonZeroAndCompress, DataDependentSizes) {
+  auto nz = RunOp("NonZero", {}, {{F32({2, 2}, {0, 1, 2, 0})}});
+  ASSERT_TRUE(nz.ok()) << nz.status();
+  EXPECT_EQ((*nz)[0].tensor.dims(), (Dims{2, 2}));
+  EXPECT_EQ(Values<int64_t>((*nz)[0].tensor), (std::vector<int64_t>{0, 1, 1, 0}));
+  Tensor mask = Make<uint8_t>(DataType::kBool, {2}, {0, 1});
+  auto c = RunOp("Compress", {Int("axis", 1)}, {{F32({2, 3}, {1, 2, 3, 4, 5, 6})}, {mask}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ((*c)[0].tensor.dims(), (Dims{2, 1}));
+  EXPECT_EQ(Values<float>((*c)[0].tensor), (std::vector<float>{2, 5}));
+}
+
+TEST(Pad, ModesAxesAndCropping) {
+  const Tensor x = F32({1, 3}, {1, 2, 3});
+  auto run = [&](const char* mode, std::vector<int64_t> pads) {
+    auto out = RunOp("Pad", {Str("mode", mode)}, {{x}, {I64({2}, pads)}, {F32({}, {9})}, {I64({1}, {1})}});
+    EXPECT_TRUE(out.ok()) << out.status();
+    return Values<float>((*out)[0].tensor);
+  };
+  EXPECT_EQ(run("constant", {1, 2}), (std::vector<float>{9, 1, 2, 3, 9, 9}));
+  EXPECT_EQ(run("reflect", {2, 2}), (std::vector<float>{3, 2, 1, 2, 3, 2, 1}));
+  EXPECT_EQ(run("edge", {1, 1}), (std::vector<float>{1, 1, 2, 3, 3}));
+  EXPECT_EQ(run("wrap", {1, 1}), (std::vector<float>{3, 1, 2, 3, 1}));
+  EXPECT_EQ(run("constant", {-1, 1}), (std::vector<float>{2, 3, 9}));
+  auto bad = RunOp("Pad", {Str("mode", "mirror")}, {{x}, {I64({4}, {0, 0, 0, 0})}});
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "mode 'mirror'")) << bad.status();
+}
+
+TEST(Det, BatchedMatrices) {
+  auto out = RunOp("Det", {}, {{F32({2, 2, 2}, {1, 2, 3, 4, 0, 1, 1, 0})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectNear(Values<float>((*out)[0].tensor), {-2, -1});
+}
+
+TEST(Dft, RealForwardOnesidedAndInverse) {
+  // x = [1, 2, 3, 4]: X = [10, -2+2i, -2, -2-2i].
+  auto out = RunOp("DFT", {Int("onesided", 1)}, {{F32({1, 4, 1}, {1, 2, 3, 4})}, {Absent()}, {I64({}, {1})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor.dims(), (Dims{1, 3, 2}));
+  ExpectNear(Values<float>((*out)[0].tensor), {10, 0, -2, 2, -2, 0});
+  auto back = RunOp("DFT", {Int("inverse", 1)},
+                    {{F32({4, 2}, {10, 0, -2, 2, -2, 0, -2, -2})}, {Absent()}, {I64({}, {0})}});
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectNear(Values<float>((*back)[0].tensor), {1, 0, 2, 0, 3, 0, 4, 0});
+}
+
+TEST(GridSample, IdentityGridAndZerosPadding) {
+  const Tensor x = F32({1, 1, 2, 2}, {1, 2, 3, 4});
+  // Corners with align_corners=1 give the input back; a point beyond the edge reads zeros.
+  const Tensor grid = F32({1, 1, 3, 2}, {-1, -1, 1, 1, 3, 3});
+  auto out = RunOp("GridSample", {Str("mode", "linear"), Int("align_corners", 1)}, {{x}, {grid}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectNear(Values<float>((*out)[0].tensor), {1, 4, 0});
+  auto border = RunOp("GridSample", {Str("mode", "nearest"), Str("padding_mode", "border"), Int("align_corners", 1)},
+                      {{x}, {grid}});
+  ASSERT_TRUE(border.ok()) << border.status();
+  ExpectNear(Values<float>((*border)[0].tensor), {1, 4, 4});
+}
+
+TEST(Col2Im, OverlappingBlocksAdd) {
+  // One channel, image 1x3, blocks 1x2 with stride 1: columns [a b], [c d] -> [a, b + c, d].
+  auto out = RunOp("Col2Im", {}, {{F32({1, 2, 2}, {1, 3, 2, 4})}, {I64({2}, {1, 3})}, {I64({2}, {1, 2})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor.dims(), (Dims{1, 1, 1, 3}));
+  ExpectNear(Values<float>((*out)[0].tensor), {1, 5, 4});
+}
+
+TEST(Resize, NearestAndLinearCoordinates) {
+  const Tensor x = F32({1, 2}, {0, 1});
+  auto nearest = RunOp("Resize", {Str("mode", "nearest"), Str("coordinate_transformation_mode", "asymmetric"),
+                                  Str("nearest_mode", "floor")},
+                       {{x}, {Absent()}, {F32({2}, {1, 2})}});
+  ASSERT_TRUE(nearest.ok()) << nearest.status();
+  ExpectNear(Values<float>((*nearest)[0].tensor), {0, 0, 1, 1});
+  auto linear = RunOp("Resize", {Str("mode", "linear")}, {{x}, {Absent()}, {Absent()}, {I64({2}, {1, 4})}});
+  ASSERT_TRUE(linear.ok()) << linear.status();
+  ExpectNear(Values<float>((*linear)[0].tensor), {0, 0.25f, 0.75f, 1});
+  auto bad = RunOp("Resize", {Str("coordinate_transformation_mode", "tf_crop_and_resize")}, {{x}});
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "tf_crop_and_resize")) << bad.status();
+}
+
+TEST(Random, UniformRangeAndNormalMoments) {
+  auto u = RunOp("RandomUniformLike", {Float("low", -2), Float("high", 3)}, {{F32({4000}, {})}});
+  ASSERT_TRUE(u.ok()) << u.status();
+  double sum = 0;
+  for (float v : Values<float>((*u)[0].tensor)) {
+    EXPECT_TRUE(v >= -2 && v < 3) << v;
+    sum += v;
+  }
+  EXPECT_NEAR(sum / 4000, 0.5, 0.15);
+  auto n = RunOp("RandomNormalLike", {Int("dtype", 11), Float("mean", 1), Float("scale", 2)}, {{F32({4000}, {})}});
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ((*n)[0].tensor.dtype(), DataType::kDouble);
+  double s = 0, s2 = 0;
+  for (double v : Values<double>((*n)[0].tensor)) {
+    s += v;
+    s2 += v * v;
+  }
+  EXPECT_NEAR(s / 4000, 1.0, 0.15);
+  EXPECT_NEAR(s2 / 4000 - (s / 4000) * (s / 4000), 4.0, 0.5);
+}
+
+TEST(Bitwise, IntegersBroadcastAndBoolIsRefused) {
+  auto out = RunOp("BitwiseXor", {}, {{I64({2}, {6, 5})}, {I64({1}, {3})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<int64_t>((*out)[0].tensor), (std::vector<int64_t>{5, 6}));
+  auto n = RunOp("BitwiseNot", {}, {{I64({1}, {0})}});
+  EXPECT_EQ(Values<int64_t>((*n)[0].tensor), (std::vector<int64_t>{-1}));
+  auto b = RunOp("BitwiseAnd", {}, {{Make<uint8_t>(DataType::kBool, {1}, {1})}, {Make<uint8_t>(DataType::kBool, {1}, {1})}});
+  EXPECT_EQ(b.status().code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST(Unary, TrigonometryAndIsInfDirections) {
+  auto a = RunOp("Atan", {}, {{F32({2}, {0, 1})}});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ExpectNear(Values<float>((*a)[0].tensor), {0, 0.78539816f});
+  const float inf = std::numeric_limits<float>::infinity();
+  auto isinf = RunOp("IsInf", {Int("detect_positive", 0)}, {{F32({3}, {inf, -inf, 1})}});
+  ASSERT_TRUE(isinf.ok()) << isinf.status();
+  EXPECT_EQ(Values<uint8_t>((*isinf)[0].tensor), (std::vector<uint8_t>{0, 1, 0}));
+}
+
+TEST(Session, FoldsAnXnnpackConvOfConstantsWithScratchBuffers) {
+  // Every input constant: the accelerated Conv runs once at creation and
+  // takes its NHWC scratch buffers from a pool there too.
+  auto out = RunOp("Conv", {}, {{F32({1, 1, 2, 2}, {1, 2, 3, 4}), true}, {F32({1, 1, 1, 1}, {2}), true}},
+                   1, /*accelerate=*/true);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectNear(Values<float>((*out)[0].tensor), {2, 4, 6, 8});
+}
+
+}  // namespace
+}  // namespace pt2onnx::runtime::testing

@@ -1,0 +1,86 @@
+"""Latency of pt2onnx's executor (//native:onnxrun) against ONNX Runtime's CPU provider on the same
+.onnx files, 1 and 2 threads, median of N runs after 3 warm-up runs each. Figures, not a test.
+
+    bazel build //native:pt2onnx //native:onnxrun
+    /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py OUT_DIR   # optional, needs torch
+    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--extra OUT_DIR]
+
+Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
+Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
+and the outputs are compared before timing.
+"""
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnxruntime as ort
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def ort_median(model, inputs, threads, runs):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    feeds = {i.name: inputs[i.name] for i in session.get_inputs()}
+    outputs = None
+    for _ in range(3):
+        outputs = session.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        session.run(None, feeds)
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times)), outputs
+
+
+def ours_median(onnxrun, model, inputs_npz, threads, runs, outputs_npz=None):
+    args = [str(onnxrun), str(model), "--inputs", str(inputs_npz), "--threads", str(threads), "--bench", str(runs)]
+    if outputs_npz:
+        args += ["--outputs", str(outputs_npz)]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, result.stderr.strip().splitlines()[-1]
+    return float(re.search(r"median ([0-9.]+) ms", result.stdout).group(1)), ""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--extra", type=pathlib.Path)
+    parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin/native/pt2onnx")
+    parser.add_argument("--onnxrun", type=pathlib.Path, default=ROOT / "bazel-bin/native/onnxrun")
+    args = parser.parse_args()
+    models = [ROOT / "tests/fixtures/resnet18_shaped", ROOT / "tests/fixtures/gpt_block"]
+    if args.extra:
+        models += sorted(p.parent for p in args.extra.glob("*/model.pt2"))
+    print(f"onnxruntime {ort.__version__}; median of {args.runs} runs after 3 warm-up runs; ms")
+    print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  max |diff|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for folder in models:
+            onnx_path = pathlib.Path(tmp) / f"{folder.name}.onnx"
+            subprocess.run([str(args.pt2onnx), str(folder / "model.pt2"), "-o", str(onnx_path), "-q"], check=True)
+            inputs_npz = folder / "inputs.npz"
+            inputs = dict(np.load(inputs_npz))
+            for threads in (1, 2):
+                out_npz = pathlib.Path(tmp) / "out.npz"
+                ours, error = ours_median(args.onnxrun, onnx_path, inputs_npz, threads, args.runs, out_npz)
+                theirs, ort_out = ort_median(onnx_path, inputs, threads, args.runs)
+                if ours is None:
+                    print(f"{folder.name:16} {threads:7} {'failed':>10} {theirs:10.3f} {'':>9}  {error}")
+                    continue
+                ours_out = np.load(out_npz)
+                diff = max(float(np.max(np.abs(ours_out[n].astype(np.float64) - np.asarray(o, np.float64))))
+                           if o.size else 0.0 for n, o in zip(ours_out.files, ort_out))
+                print(f"{folder.name:16} {threads:7} {ours:10.3f} {theirs:10.3f} {ours / theirs:9.2f}  {diff:.2e}")
+                sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
