@@ -34,7 +34,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 
 namespace pt2onnx::ops {
 

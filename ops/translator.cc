@@ -17,7 +17,7 @@
 #include "ops/context_wrappers.h"
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 #include "ops/translate_context.h"
 #include "ops/view_mutations.h"
 

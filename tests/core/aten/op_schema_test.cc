@@ -1,6 +1,6 @@
 // ParseOpSchema on schema strings as torch prints them, and the generated
 // default table (ops/schema/aten_schemas.inc).
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 
 #include <cstdint>
 #include <string>
