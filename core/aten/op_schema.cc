@@ -10,7 +10,7 @@
 #include "absl/strings/strip.h"
 #include "core/status_macros.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::aten {
 namespace {
 
 using pt2::Argument;
@@ -273,4 +273,4 @@ const SchemaTable& SchemaTable::Default() {
   return *table;
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::aten
