@@ -7,7 +7,7 @@
 #include "absl/strings/string_view.h"
 #include "core/export/exit_codes.h"
 #include "core/version.h"
-#include "ops/translator.h"
+#include "translate/translator.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 

@@ -27,7 +27,7 @@
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {

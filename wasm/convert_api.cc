@@ -15,8 +15,8 @@
 #include "core/export/report.h"
 #include "core/onnx/model_writer.h"
 #include "core/version.h"
-#include "ops/registry.h"
-#include "ops/translator.h"
+#include "translate/registry.h"
+#include "translate/translator.h"
 #include "wasm/js_input_file.h"
 #include "wasm/parts_sink.h"
 

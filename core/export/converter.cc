@@ -11,7 +11,7 @@
 #include "core/pt2/sym_expr.h"
 #include "core/status_macros.h"
 #include "core/version.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 #include "passes/passes.h"
 
 namespace pt2onnx {

@@ -23,8 +23,8 @@
 #include "core/input_file.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/pt2/schema.h"
-#include "ops/registry.h"
-#include "ops/translator.h"
+#include "translate/registry.h"
+#include "translate/translator.h"
 
 namespace pt2onnx {
 

@@ -8,7 +8,7 @@
 
 #include "core/export/converter.h"
 #include "core/onnx/model_writer.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "ops/translator.h"
+#include "translate/translator.h"
 
 #include <algorithm>
 #include <utility>
@@ -14,12 +14,12 @@
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
-#include "ops/context_wrappers.h"
-#include "ops/graph_builder.h"
-#include "ops/metadata.h"
+#include "translate/context_wrappers.h"
+#include "translate/graph_builder.h"
+#include "translate/metadata.h"
 #include "core/aten/op_schema.h"
-#include "ops/translate_context.h"
-#include "ops/view_mutations.h"
+#include "translate/translate_context.h"
+#include "translate/view_mutations.h"
 
 namespace pt2onnx::ops {
 namespace {

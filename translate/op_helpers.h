@@ -21,8 +21,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
-#include "ops/registry.h"
-#include "ops/translate_context.h"
+#include "translate/registry.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 

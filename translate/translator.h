@@ -23,7 +23,7 @@
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 

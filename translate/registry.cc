@@ -1,4 +1,4 @@
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 #include <algorithm>
 

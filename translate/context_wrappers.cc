@@ -8,7 +8,7 @@
 // body's results the names of the node's outputs. A result that is a body
 // input, or a value returned twice, gets an aten::alias node so that every
 // output name is defined once.
-#include "ops/context_wrappers.h"
+#include "translate/context_wrappers.h"
 
 #include <functional>
 #include <string>
@@ -20,7 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -1,4 +1,4 @@
-#include "ops/graph_builder.h"
+#include "translate/graph_builder.h"
 
 #include <utility>
 

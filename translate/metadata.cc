@@ -1,4 +1,4 @@
-#include "ops/metadata.h"
+#include "translate/metadata.h"
 
 #include <utility>
 

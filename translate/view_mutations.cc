@@ -8,7 +8,7 @@
 // unique) holding the scattered result. Staleness is judged on the original
 // program: `last_read` is the index of the last node reading a value (graph
 // outputs read at the end).
-#include "ops/view_mutations.h"
+#include "translate/view_mutations.h"
 
 #include <cstddef>
 #include <functional>
@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/status_macros.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 namespace {

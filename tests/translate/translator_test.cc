@@ -1,7 +1,7 @@
 // Tests for ops/translator.cc's handling of the user's renames: graph inputs
 // are renamed in graph order, symbolic scalar inputs included, and a rename
 // that matches nothing is an error naming what the program has.
-#include "ops/translator.h"
+#include "translate/translator.h"
 
 #include <string>
 #include <vector>
@@ -11,7 +11,7 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 

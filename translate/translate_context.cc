@@ -1,12 +1,12 @@
-#include "ops/translate_context.h"
+#include "translate/translate_context.h"
 
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "ops/graph_builder.h"
-#include "ops/registry.h"
+#include "translate/graph_builder.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -1,4 +1,4 @@
-#include "ops/op_helpers.h"
+#include "translate/op_helpers.h"
 
 #include <algorithm>
 #include <utility>
