@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
 #include "translate/registry.h"
 

@@ -1,6 +1,6 @@
 // Text and JSON renderings of an Inspection (core/export/inspect.h), apart
 // from the reading so each file stays short.
-#include "core/export/inspect.h"
+#include "export/inspect.h"
 
 #include <algorithm>
 #include <limits>
@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/export/output_plan.h"
-#include "core/export/report.h"
+#include "export/output_plan.h"
+#include "export/report.h"
 #include "core/version.h"
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"

@@ -19,8 +19,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "core/export/report.h"  // RangeText
-#include "core/input_file.h"
+#include "export/report.h"  // RangeText
+#include "core/io/input_file.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/pt2/schema.h"
 #include "translate/registry.h"

@@ -1,4 +1,4 @@
-#include "core/export/converter.h"
+#include "export/converter.h"
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "core/export/inspect.h"
+#include "export/inspect.h"
 
 #include <limits>
 #include <map>

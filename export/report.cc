@@ -1,11 +1,11 @@
-#include "core/export/report.h"
+#include "export/report.h"
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/export/output_plan.h"
+#include "export/output_plan.h"
 
 namespace pt2onnx {
 

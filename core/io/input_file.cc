@@ -1,4 +1,4 @@
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 
 #include <cstring>
 #include <limits>

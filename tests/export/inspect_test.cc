@@ -2,15 +2,15 @@
 // symbolic dim at its position, the operator histogram with unsupported
 // targets and advice, weights per dtype; the real dynamic fixture; and
 // invalid files failing as a conversion does.
-#include "core/export/inspect.h"
+#include "export/inspect.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "core/export/converter.h"
-#include "core/input_file.h"
+#include "export/converter.h"
+#include "core/io/input_file.h"
 #include "core/pt2/pt2_reader.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"

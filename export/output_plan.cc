@@ -1,4 +1,4 @@
-#include "core/export/output_plan.h"
+#include "export/output_plan.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"

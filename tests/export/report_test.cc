@@ -1,11 +1,11 @@
 // The report's symbolic-dims line: input order, renames, torch's range notation.
-#include "core/export/report.h"
+#include "export/report.h"
 
 #include <memory>
 #include <string>
 
-#include "core/export/converter.h"
-#include "core/input_file.h"
+#include "export/converter.h"
+#include "core/io/input_file.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
 
 namespace pt2onnx {
