@@ -120,7 +120,7 @@ TEST(IdentityEliminationTest, BypassesIdentity) {
   EXPECT_TRUE(ir::Verify(m.graph).ok());
 }
 
-TEST(IdentityEliminationTest, KeepsIdentityProducingGraphOutput) {
+TEST(IdentityEliminationTest, IdentityProducingGraphOutputRenamesItsSource) {
   ir::Model m;
   m.graph.inputs = {FloatValue("x")};
   m.graph.outputs = {FloatValue("out")};
@@ -128,9 +128,20 @@ TEST(IdentityEliminationTest, KeepsIdentityProducingGraphOutput) {
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"r"}, {"out"}));
   absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  // The output keeps its name: the Relu now produces it.
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(m.graph.nodes[0].outputs, (std::vector<std::string>{"out"}));
+}
+
+TEST(IdentityEliminationTest, KeepsIdentityCopyingAGraphInputToAnOutput) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"out"}));
+  absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
-  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu", "id"}));
-  EXPECT_EQ(m.graph.nodes[1].outputs, (std::vector<std::string>{"out"}));
 }
 
 TEST(IdentityEliminationTest, RewiresEveryConsumerOfAChain) {
@@ -157,9 +168,11 @@ TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
   m.graph.nodes.push_back(MakeNode("id_dead", "Identity", {"n"}, {"d"}));
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"i"}));
   m.graph.nodes.push_back(MakeNode("relu", "Relu", {"i"}, {"out"}));
-  std::vector<std::unique_ptr<Pass>> pipeline = DefaultPipeline();
-  ASSERT_FALSE(pipeline.empty());
-  absl::Status status = RunPipeline(pipeline, m, /*verify=*/true);
+  PipelineOptions options;
+  options.verify = true;
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  absl::Status status = RunPipeline(*pipeline, m, options);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
   EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x"}));
@@ -167,10 +180,12 @@ TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
   EXPECT_TRUE(ir::Verify(m.graph).ok());
 
   // At the fixed point no pass changes anything.
-  for (const std::unique_ptr<Pass>& pass : pipeline) {
-    absl::StatusOr<bool> changed = pass->Run(m);
-    ASSERT_TRUE(changed.ok()) << changed.status();
-    EXPECT_FALSE(*changed) << pass->Name();
+  for (const Stage& stage : *pipeline) {
+    for (const std::unique_ptr<Pass>& pass : stage.passes) {
+      absl::StatusOr<bool> changed = pass->Run(m);
+      ASSERT_TRUE(changed.ok()) << changed.status();
+      EXPECT_FALSE(*changed) << pass->Name();
+    }
   }
 }
 
