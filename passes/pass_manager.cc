@@ -1,6 +1,7 @@
 // The loop that runs stages of passes, with statistics and verification.
 #include "passes/pass_manager.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -66,7 +67,7 @@ absl::Status RunPipeline(const Pipeline& pipeline, ir::Model& model, const Pipel
           return AnnotateStatus(status, absl::StrCat("pass '", pass->Name(), "' (after ",
                                                      ran.empty() ? "none" : absl::StrJoin(ran, ", "), ")"));
         }
-        ran.push_back(pass->Name());
+        if (std::find(ran.begin(), ran.end(), pass->Name()) == ran.end()) ran.push_back(pass->Name());
         changed = changed || *result;
         if (stat != nullptr) {
           ++stat->runs;
