@@ -31,6 +31,8 @@ std::unique_ptr<Pass> CreateTransposeEliminationPass();
 std::unique_ptr<Pass> CreateReshapeEliminationPass();
 // Nodes computing the same thing from the same inputs become one.
 std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass();
+// Inference BatchNormalization after a Conv folds into the Conv.
+std::unique_ptr<Pass> CreateConvBatchNormFoldingPass();
 // 2-D MatMul followed by a bias Add becomes Gemm.
 std::unique_ptr<Pass> CreateMatMulAddToGemmPass();
 // Initializers with equal dtype, dims and bytes become one.

@@ -26,6 +26,7 @@ const std::vector<PassEntry>& Registry() {
       {"common_subexpression_elimination",
        [](const PipelineOptions&) { return CreateCommonSubexpressionEliminationPass(); }},
       {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
+      {"conv_batchnorm_folding", [](const PipelineOptions&) { return CreateConvBatchNormFoldingPass(); }},
       {"matmul_add_to_gemm", [](const PipelineOptions&) { return CreateMatMulAddToGemmPass(); }},
       {"initializer_deduplication",
        [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
@@ -100,6 +101,8 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
 
   // Stage 2, once: fusions on the simplified graph.
   Stage fuse;
+  // Eval-mode BatchNorm statistics are constants only after folding.
+  fuse.passes.push_back(Make("conv_batchnorm_folding", options));
   // After cleanups, so the MatMul's bias Add is its only consumer.
   fuse.passes.push_back(Make("matmul_add_to_gemm", options));
   pipeline.push_back(std::move(fuse));

@@ -223,7 +223,7 @@ absl::StatusOr<Tensor> ParseTensor(const ValueInfo& info, absl::string_view valu
 absl::Status ParseLine(absl::string_view line, Model& model) {
   Graph& g = model.graph;
   auto typed = [&](absl::string_view rest) -> absl::StatusOr<ValueInfo> {
-    size_t colon = rest.find(':');
+    size_t colon = rest.find(": ");  // names may hold "::"
     if (colon == absl::string_view::npos) return absl::InvalidArgumentError("expected 'name: type'");
     return ParseTyped(rest.substr(0, colon), rest.substr(colon + 1));
   };
