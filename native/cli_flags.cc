@@ -8,8 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "ops/registry.h"
 #include "passes/pass_manager.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {
