@@ -1,10 +1,14 @@
 #include "native/cli_flags.h"
 
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "passes/pass_manager.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
@@ -37,6 +41,11 @@ std::string UsageText() {
       "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
       "  --model NAME             program to convert in a multi-model archive\n"
       "  --no-optimize            skip the graph optimizations\n"
+      "  --passes a,b,...         run only these optimization passes, in this order, to a\n"
+      "                           fixed point (an unknown name lists all)\n"
+      "  --print-pass-stats       print nodes removed/added and time per pass\n"
+      "  --fold-max-input-elements N / --fold-max-output-elements N\n"
+      "                           constant folding size limits (default 8192 / 262144)\n"
       "  --no-crc                 skip the CRC-32 check of the weights (the program JSON and\n"
       "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
@@ -124,6 +133,29 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.model_name = *v;
     } else if (name == "--no-optimize") {
       flags.optimize = false;
+    } else if (name == "--passes") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      std::vector<std::string> known = passes::PassNames();
+      for (const std::string& pass : SplitNames(*v)) {
+        if (std::find(known.begin(), known.end(), pass) == known.end()) {
+          return absl::InvalidArgumentError(absl::StrCat("--passes: unknown pass '", pass,
+                                                         "'; known: ", absl::StrJoin(known, ",")));
+        }
+        flags.passes.push_back(pass);
+      }
+      if (flags.passes.empty()) return absl::InvalidArgumentError("--passes needs at least one pass name");
+    } else if (name == "--print-pass-stats") {
+      flags.print_pass_stats = true;
+    } else if (name == "--fold-max-input-elements" || name == "--fold-max-output-elements") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      int64_t limit = 0;
+      if (!absl::SimpleAtoi(*v, &limit) || limit < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(name, " '", *v, "' is not a count of elements"));
+      }
+      (name == "--fold-max-input-elements" ? flags.fold_max_input_elements : flags.fold_max_output_elements) =
+          limit;
     } else if (name == "--no-crc") {
       flags.verify_crc = false;
     } else if (name == "--check") {

@@ -24,6 +24,10 @@ struct CliFlags {
   std::map<std::string, std::string> dim_names;
   std::string model_name;
   bool optimize = true;
+  std::vector<std::string> passes;  // --passes=a,b: only these, in this order
+  bool print_pass_stats = false;
+  int64_t fold_max_input_elements = 8192;
+  int64_t fold_max_output_elements = 262144;
   bool verify_crc = true;  // of the weights too (--no-crc: program and pickles only)
   bool check = false;
   bool quiet = false;

@@ -27,6 +27,7 @@
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
+#include "passes/pass_manager.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
@@ -107,6 +108,9 @@ int Run(const CliFlags& flags) {
   options.translate.output_names = flags.output_names;
   options.translate.dim_names = flags.dim_names;
   options.optimize = flags.optimize;
+  options.passes.only = flags.passes;
+  options.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};
+  options.passes.clock = [&clock] { return clock.Seconds(); };
   options.verify_weight_crc = flags.verify_crc;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
@@ -181,6 +185,12 @@ int Run(const CliFlags& flags) {
 
   log(WroteLine(flags.output, *written, flags.opset, summary));
   if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(summary).c_str());
+  if (flags.print_pass_stats) {
+    std::fprintf(stderr, "%snodes: %lld translated, %lld after optimization\n",
+                 passes::FormatPassStats(conversion->pass_stats).c_str(),
+                 static_cast<long long>(summary.onnx_nodes_before_optimize),
+                 static_cast<long long>(summary.onnx_nodes));
+  }
   if (flags.json) {
     WrittenFiles files{flags.output, external ? absl::StrCat(flags.output, ".data") : "",
                        written->model_bytes, written->external_bytes};
