@@ -1,0 +1,19 @@
+#include "core/reference/families.h"
+
+namespace pt2onnx::reference {
+
+RefRegistry CreateReferenceRegistry() {
+  RefRegistry registry;
+  RegisterArithmeticRef(registry);
+  RegisterUnaryRef(registry);
+  RegisterActivationRef(registry);
+  RegisterComparisonRef(registry);
+  RegisterViewsRef(registry);
+  RegisterJoiningRef(registry);
+  RegisterLinearRef(registry);
+  RegisterSymbolicRef(registry);
+  RegisterConversionRef(registry);
+  return registry;
+}
+
+}  // namespace pt2onnx::reference
