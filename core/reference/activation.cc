@@ -91,7 +91,7 @@ absl::Status Elu(RefCall& call) { return EluImpl(call, false); }
 absl::Status EluInPlace(RefCall& call) { return EluImpl(call, true); }
 
 // Softmax over `dim` in double; `log` gives log_softmax.
-absl::Status SoftmaxImpl(RefCall& call, DataType out_dtype, bool log) {
+absl::Status SoftmaxImpl(RefCall& call, DataType out_dtype, bool log, bool safe = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim_arg, call.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(dim_arg, self.rank()));
@@ -106,6 +106,10 @@ absl::Status SoftmaxImpl(RefCall& call, DataType out_dtype, bool log) {
       double* base = v.data() + o * n * inner + in;
       double mx = -INFINITY;
       for (int64_t k = 0; k < n; ++k) mx = std::max(mx, base[k * inner]);
+      if (safe && std::isinf(mx) && mx < 0) {
+        for (int64_t k = 0; k < n; ++k) base[k * inner] = 0;  // a fully masked row gives 0
+        continue;
+      }
       double sum = 0;
       for (int64_t k = 0; k < n; ++k) sum += std::exp(base[k * inner] - mx);
       for (int64_t k = 0; k < n; ++k) {
@@ -126,6 +130,11 @@ absl::Status Softmax(RefCall& call) {
 absl::Status LogSoftmax(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<DataType> dtype, call.Dtype("dtype"));
   return SoftmaxImpl(call, dtype.value_or(DataType::kUndefined), true);
+}
+// aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+absl::Status SafeSoftmax(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<DataType> dtype, call.Dtype("dtype"));
+  return SoftmaxImpl(call, dtype.value_or(DataType::kUndefined), false, true);
 }
 // aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor
 absl::Status SoftmaxInternal(RefCall& call) {
@@ -162,6 +171,7 @@ void RegisterActivationRef(RefRegistry& r) {
   r.Add("aten::softmax.int", Softmax);
   r.Add("aten::log_softmax.int", LogSoftmax);
   r.Add("aten::_softmax.default", SoftmaxInternal);
+  r.Add("aten::_safe_softmax.default", SafeSoftmax);
   r.Add("aten::_log_softmax.default", LogSoftmaxInternal);
 }
 

@@ -13,6 +13,12 @@ RefRegistry CreateReferenceRegistry() {
   RegisterLinearRef(registry);
   RegisterSymbolicRef(registry);
   RegisterConversionRef(registry);
+  RegisterConvRef(registry);
+  RegisterNormalizationRef(registry);
+  RegisterPoolingRef(registry);
+  RegisterReductionRef(registry);
+  RegisterCreationRef(registry);
+  RegisterAttentionRef(registry);
   return registry;
 }
 

@@ -19,6 +19,12 @@ void RegisterJoiningRef(RefRegistry& registry);      // joining.cc
 void RegisterLinearRef(RefRegistry& registry);       // linear.cc
 void RegisterSymbolicRef(RefRegistry& registry);     // symbolic.cc
 void RegisterConversionRef(RefRegistry& registry);   // conversion.cc
+void RegisterConvRef(RefRegistry& registry);         // conv.cc
+void RegisterNormalizationRef(RefRegistry& registry);  // normalization.cc
+void RegisterPoolingRef(RefRegistry& registry);      // pooling.cc
+void RegisterReductionRef(RefRegistry& registry);    // reduction.cc
+void RegisterCreationRef(RefRegistry& registry);     // creation.cc
+void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
 
 }  // namespace pt2onnx::reference
 
