@@ -8,7 +8,7 @@
 // In-place overloads ("aten::add_.Tensor", "aten::relu_.default") share the
 // functional translation: AddWithInPlace registers both keys, and BindResult
 // also rebinds `self` when the node's key names the in-place op. They have no
-// schema in ops/schema (it holds no in-place variants), so their defaulted
+// schema in core/aten/op_schema.h (it holds no in-place variants), so their defaulted
 // Scalars are read with FloatOr, never assumed filled.
 #ifndef PT2ONNX_OPS_OP_HELPERS_H_
 #define PT2ONNX_OPS_OP_HELPERS_H_

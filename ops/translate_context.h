@@ -11,7 +11,7 @@
 //   }
 //
 // Arguments are read by their ATen schema name; arguments the .pt2 omitted
-// take the schema's default (ops/schema). Tensor-valued results are ONNX
+// take the schema's default (core/aten/op_schema.h). Tensor-valued results are ONNX
 // value names. Symbolic ints (SymInt) are 0-d INT64 ONNX values, as in
 // torch.onnx. The FX metadata (dtype, sizes) of every tensor argument and
 // output is available, so a translation knows ranks and dtypes statically.
@@ -33,10 +33,14 @@
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
+#include "core/aten/op_schema.h"
 #include "core/pt2/schema.h"
-#include "ops/schema/op_schema.h"
 
 namespace pt2onnx::ops {
+
+// The ATen schema types translations read their arguments through.
+using aten::OpSchema;
+using aten::SchemaArgument;
 
 class GraphBuilder;  // translator-internal state (value map, name counter)
 

@@ -17,7 +17,7 @@
 #include "ops/context_wrappers.h"
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 #include "ops/translate_context.h"
 #include "ops/view_mutations.h"
 
@@ -147,6 +147,8 @@ class ProgramTranslator {
         weights_(weights),
         registry_(registry),
         options_(options),
+        schema_table_(options.schema_table != nullptr ? *options.schema_table
+                                                      : aten::SchemaTable::Default()),
         users_(CountUsers(program.graph)),
         builder_(program.graph, users_) {}
 
@@ -433,7 +435,7 @@ class ProgramTranslator {
     }
     ++node_counter_;
     size_t first_node = builder_.graph().nodes.size();
-    const OpSchema* schema = SchemaTable::Default().Find(key);
+    const OpSchema* schema = schema_table_.Find(key);
     PT2ONNX_RETURN_IF_ERROR(CheckNodeArguments(*node, key, schema));
     TranslateContext ctx(builder_, *node, schema, options_.opset);
     absl::Status status = entry->fn(ctx);
@@ -598,6 +600,7 @@ class ProgramTranslator {
   const pt2::WeightTable& weights_;
   const OpRegistry& registry_;
   const TranslateOptions& options_;
+  const aten::SchemaTable& schema_table_;
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   std::map<std::string, std::string> renames_;

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/aten/op_schema.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
@@ -46,6 +47,9 @@ struct TranslateOptions {
   // row-major) before the translation refuses with ResourceExhausted.
   // ConvertPt2 sets it to the input's size plus kMaterializeSlackBytes.
   uint64_t max_materialized_bytes = kMaterializeSlackBytes;
+  // The ATen schemas that fill omitted arguments; nullptr means
+  // aten::SchemaTable::Default(). Must outlive the call.
+  const aten::SchemaTable* schema_table = nullptr;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the

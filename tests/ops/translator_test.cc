@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/aten/op_schema.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
@@ -91,6 +92,19 @@ TEST(TranslatorRenameTest, DimNamesMustMatchASymbol) {
                         absl::StatusCode::kInvalidArgument,
                         "cannot rename dimension 's7': the program has no such symbolic dimension "
                         "(it has: s0)"));
+}
+
+// The schema table is an input of the translation: a table whose relu needs
+// one more argument makes the same node invalid.
+TEST(TranslatorSchemaTableTest, InjectedTableFillsAndChecksArguments) {
+  aten::SchemaTable table({"aten::relu(Tensor self, int extra) -> Tensor"});
+  TranslateOptions options;
+  options.schema_table = &table;
+  EXPECT_TRUE(HasStatus(Translate(WithSymIntInput(), options).status(),
+                        absl::StatusCode::kInvalidArgument,
+                        "required argument 'extra' is missing"));
+  options.schema_table = nullptr;  // the default table
+  EXPECT_TRUE(Translate(WithSymIntInput(), options).ok());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 
 #include <cstdlib>
 #include <utility>
@@ -10,7 +10,7 @@
 #include "absl/strings/strip.h"
 #include "core/status_macros.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::aten {
 namespace {
 
 using pt2::Argument;
@@ -265,7 +265,7 @@ const OpSchema* SchemaTable::Find(absl::string_view key) const {
 const SchemaTable& SchemaTable::Default() {
   static const SchemaTable* const table = [] {
     static const char* const kTexts[] = {
-#include "ops/schema/aten_schemas.inc"
+#include "core/aten/aten_schemas.inc"
     };
     std::vector<absl::string_view> texts(std::begin(kTexts), std::end(kTexts));
     return new SchemaTable(texts);
@@ -273,4 +273,4 @@ const SchemaTable& SchemaTable::Default() {
   return *table;
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::aten

@@ -1,6 +1,6 @@
 // ParseOpSchema on schema strings as torch prints them, and the generated
-// default table (ops/schema/aten_schemas.inc).
-#include "ops/schema/op_schema.h"
+// default table (core/aten/aten_schemas.inc).
+#include "core/aten/op_schema.h"
 
 #include <cstdint>
 #include <string>
@@ -11,7 +11,7 @@
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::aten {
 namespace {
 
 using Kind = pt2::Argument::Kind;
@@ -190,4 +190,4 @@ TEST(SchemaTableTest, InPlaceTwinNamesItsFirstTensorSelf) {
 }
 
 }  // namespace
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::aten

@@ -1,13 +1,13 @@
-// File: ops/schema/op_schema.h
+// File: core/aten/op_schema.h
 // -----------------------------------------------------------------------------
 // ATen operator schemas, as torch prints them:
 //   "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
 // A .pt2 omits every argument left at its default (a real file's
 // aten.leaky_relu.default carries only `self`), so the translator fills them
 // from these schemas. The table is generated from torch's own registry by
-// tools/gen_aten_schemas.py (ops/schema/aten_schemas.inc), never hand-typed.
-#ifndef PT2ONNX_OPS_SCHEMA_OP_SCHEMA_H_
-#define PT2ONNX_OPS_SCHEMA_OP_SCHEMA_H_
+// tools/gen_aten_schemas.py (core/aten/aten_schemas.inc), never hand-typed.
+#ifndef PT2ONNX_CORE_ATEN_OP_SCHEMA_H_
+#define PT2ONNX_CORE_ATEN_OP_SCHEMA_H_
 
 #include <optional>
 #include <string>
@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::aten {
 
 struct SchemaArgument {
   std::string name;
@@ -47,7 +47,8 @@ absl::StatusOr<OpSchema> ParseOpSchema(absl::string_view text);
 class SchemaTable {
  public:
   // The table generated from torch (see file banner), parsed once on first
-  // use and never modified afterwards.
+  // use and never modified afterwards. The translator uses it unless
+  // TranslateOptions names another table.
   static const SchemaTable& Default();
 
   // Entries that fail to parse are skipped and counted in num_rejected().
@@ -65,6 +66,6 @@ class SchemaTable {
   size_t num_rejected_ = 0;
 };
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::aten
 
-#endif  // PT2ONNX_OPS_SCHEMA_OP_SCHEMA_H_
+#endif  // PT2ONNX_CORE_ATEN_OP_SCHEMA_H_
