@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/reference/ref_tensor.h"
 #include "core/status_macros.h"
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
 
 namespace pt2onnx::reference {
 namespace {
@@ -218,7 +218,7 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
   ValueMap& values = result.values;
   PT2ONNX_RETURN_IF_ERROR(BindPlaceholders(program, weights, inputs, values));
   const pt2::Graph& graph = program.graph;
-  const ops::SchemaTable& schemas = ops::SchemaTable::Default();
+  const aten::SchemaTable& schemas = aten::SchemaTable::Default();
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
     const pt2::Node& node = graph.nodes[n];
     RefCall call(node, schemas.Find(TargetKey(node.target)), graph, values);

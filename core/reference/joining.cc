@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "core/aten/type_promotion.h"
 #include "core/reference/families.h"
 #include "core/reference/kernel_support.h"
 #include "core/reference/shape_support.h"
@@ -51,7 +52,7 @@ absl::Status Cat(RefCall& call) {
   DataType dtype = DataType::kUndefined;
   std::vector<Tensor> parts;
   for (const Tensor& t : all) {
-    dtype = PromoteTypes(dtype, t.dtype());
+    dtype = aten::PromoteTypes(dtype, t.dtype());
     // Legacy: 1-D empty tensors are skipped.
     if (!(t.rank() == 1 && t.numel() == 0)) parts.push_back(t);
   }
@@ -71,7 +72,7 @@ absl::Status Stack(RefCall& call) {
   std::vector<Tensor> parts;
   for (const Tensor& t : all) {
     if (t.dims() != all[0].dims()) return call.Invalid("stack expects each tensor to be equal size");
-    dtype = PromoteTypes(dtype, t.dtype());
+    dtype = aten::PromoteTypes(dtype, t.dtype());
     Dims dims = t.dims();
     dims.insert(dims.begin() + dim, 1);
     parts.push_back(t.Alias(dims));

@@ -12,7 +12,7 @@ namespace pt2onnx::reference {
 using pt2::Argument;
 using Kind = pt2::Argument::Kind;
 
-RefCall::RefCall(const pt2::Node& node, const ops::OpSchema* schema, const pt2::Graph& graph,
+RefCall::RefCall(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
                  ValueMap& values)
     : node_(node), schema_(schema), graph_(graph), values_(values), key_(TargetKey(node.target)) {}
 
@@ -21,7 +21,7 @@ absl::StatusOr<Argument> RefCall::Arg(absl::string_view name) const {
     if (a.name == name) return a.arg;
   }
   if (schema_ != nullptr) {
-    const ops::SchemaArgument* s = schema_->FindArgument(name);
+    const aten::SchemaArgument* s = schema_->FindArgument(name);
     if (s != nullptr && s->default_value.has_value()) return *s->default_value;
     if (s != nullptr) return Invalid(absl::StrCat("required argument '", name, "' is missing"));
   }
@@ -209,28 +209,28 @@ absl::StatusOr<std::optional<DataType>> RefCall::Dtype(absl::string_view name) c
   return std::optional<DataType>(*dtype);
 }
 
-absl::StatusOr<PromotionOperand> RefCall::Operand(absl::string_view name) const {
+absl::StatusOr<aten::ResultTypeOperand> RefCall::Operand(absl::string_view name) const {
   PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
-  PromotionOperand op;
+  aten::ResultTypeOperand op;
   if (a.kind == Kind::kTensor) {
     PT2ONNX_ASSIGN_OR_RETURN(runtime::Tensor t, Input(name));
-    op.rank = t.rank() == 0 ? PromotionOperand::Rank::kZeroDim : PromotionOperand::Rank::kDimensioned;
+    op.kind = t.rank() == 0 ? aten::OperandKind::kZeroDimTensor : aten::OperandKind::kTensor;
     op.dtype = t.dtype();
     return op;
   }
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar s, Scalar(name));
-  op.rank = PromotionOperand::Rank::kWrappedNumber;
+  op.kind = aten::OperandKind::kScalar;
   op.dtype = s.kind;
   return op;
 }
 
 absl::StatusOr<DataType> RefCall::ResultType(const std::vector<absl::string_view>& names) const {
-  std::vector<PromotionOperand> ops;
+  std::vector<aten::ResultTypeOperand> ops;
   for (absl::string_view n : names) {
-    PT2ONNX_ASSIGN_OR_RETURN(PromotionOperand op, Operand(n));
+    PT2ONNX_ASSIGN_OR_RETURN(aten::ResultTypeOperand op, Operand(n));
     ops.push_back(op);
   }
-  return reference::ResultType(ops);
+  return aten::ResultType(ops);
 }
 
 DataType RefCall::OutputDtype(size_t i) const {

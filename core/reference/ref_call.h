@@ -24,8 +24,8 @@
 #include "absl/strings/string_view.h"
 #include "core/pt2/schema.h"
 #include "core/reference/ref_value.h"
-#include "core/reference/type_promotion.h"
-#include "ops/schema/op_schema.h"
+#include "core/aten/op_schema.h"
+#include "core/aten/type_promotion.h"
 
 namespace pt2onnx::reference {
 
@@ -43,7 +43,7 @@ using ValueMap = std::map<std::string, RefValue>;
 
 class RefCall {
  public:
-  RefCall(const pt2::Node& node, const ops::OpSchema* schema, const pt2::Graph& graph,
+  RefCall(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
           ValueMap& values);
 
   const pt2::Node& node() const { return node_; }
@@ -71,7 +71,7 @@ class RefCall {
   // A ScalarType argument (dtype=...); nullopt when None.
   absl::StatusOr<std::optional<DataType>> Dtype(absl::string_view name) const;
   // The promotion rank and dtype of a Tensor or Scalar argument.
-  absl::StatusOr<PromotionOperand> Operand(absl::string_view name) const;
+  absl::StatusOr<aten::ResultTypeOperand> Operand(absl::string_view name) const;
   // torch.result_type over the named Tensor/Scalar arguments.
   absl::StatusOr<DataType> ResultType(const std::vector<absl::string_view>& names) const;
   // Positional operand `index` of a node without an ATen schema
@@ -99,7 +99,7 @@ class RefCall {
   absl::StatusOr<RefScalar> SymScalar(const pt2::SymArg& sym, DataType kind) const;
 
   const pt2::Node& node_;
-  const ops::OpSchema* schema_;
+  const aten::OpSchema* schema_;
   const pt2::Graph& graph_;
   ValueMap& values_;
   std::string key_;
