@@ -215,7 +215,7 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
         absl::StrCat("the reference interpreter has no kernel for ", list));
   }
   Interpretation result;
-  ValueMap& values = result.values;
+  ValueMap values;
   PT2ONNX_RETURN_IF_ERROR(BindPlaceholders(program, weights, inputs, values));
   const pt2::Graph& graph = program.graph;
   const aten::SchemaTable& schemas = aten::SchemaTable::Default();
@@ -226,7 +226,16 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     absl::Status status = kernel(call);
     // *_copy overloads share a view's kernel but must not alias their input.
     if (status.ok() && call.key().find("_copy.") != std::string::npos) status = DetachResults(call.results());
+    const size_t defined_before = result.defined.size();
     if (status.ok()) status = BindOutputs(graph, node, call.results(), values, result.defined);
+    // Kept values are copies taken now: a later in-place op (relu_ after
+    // batch_norm) must not change what this node produced.
+    for (size_t k = defined_before; status.ok() && options.keep_values && k < result.defined.size(); ++k) {
+      const RefValue& v = values[result.defined[k]];
+      absl::StatusOr<runtime::Tensor> copy = CopyTensor(v.tensor);
+      if (!copy.ok()) status = copy.status();
+      else result.values[result.defined[k]] = RefValue::OfTensor(*std::move(copy));
+    }
     if (!status.ok()) {
       return absl::Status(status.code(), absl::StrCat("reference interpreter: node '", NodeName(node),
                                                       "': ", status.message()));
@@ -242,7 +251,6 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     }
     result.outputs.push_back({spec.arg.name, it->second.tensor});
   }
-  if (!options.keep_values) values.clear();
   return result;
 }
 

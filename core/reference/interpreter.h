@@ -37,7 +37,8 @@ struct InterpretOptions {
 struct Interpretation {
   // User outputs in signature order, named by their FX value names.
   std::vector<runtime::NamedTensor> outputs;
-  // With keep_values: every tensor value by FX name.
+  // With keep_values: every tensor value by FX name, as its node produced it
+  // (copied before later in-place ops).
   ValueMap values;
   // Tensor values in the order the graph defines them (nodes, then outputs).
   std::vector<std::string> defined;
