@@ -44,7 +44,8 @@ struct VerificationInfo {
   bool ExceedsIntermediateThresholds() const;
 };
 
-// VerificationInfo.from_tensors: empty tensors give inf differences, bools
+// VerificationInfo.from_tensors, except that two empty tensors of one shape
+// are equal (torch gives inf, failing every empty output), bools
 // compare as 0/1, NaN in the same place on both sides counts as equal
 // (torch's subtraction would give NaN, which max() propagates; pt2onnx
 // treats matching NaN as no difference and a one-sided NaN as inf).
