@@ -242,7 +242,7 @@ int Run(const CliFlags& flags) {
     if (!loaded.has_value()) {
       run_report.errors.push_back("cannot verify: the program could not be read again");
     } else {
-      verified = RunVerify(flags, *loaded, conversion->model, log, run_report);
+      verified = RunVerify(flags, file->bytes(), *loaded, conversion->model, log, run_report);
     }
     const bool ran = verified == kExitOk || verified == verify::kExitVerificationFailed;
     step("Run in the ATen reference interpreter and the executor", ran);

@@ -10,6 +10,7 @@
 #include "core/runtime/npz/npz.h"
 #include "core/verify/inputs.h"
 #include "core/verify/node_data.h"
+#include "core/verify/sample_inputs.h"
 #include "core/verify/verifier.h"
 #include "native/atomic_file.h"
 #include "native/mapped_file.h"
@@ -45,18 +46,27 @@ absl::Status WriteTextFile(const std::string& path, const std::string& text) {
   return s;
 }
 
-int RunVerify(const CliFlags& flags, const pt2::LoadedProgram& loaded, const ir::Model& model,
+int RunVerify(const CliFlags& flags, ByteSpan file_bytes, const pt2::LoadedProgram& loaded, const ir::Model& model,
               const std::function<void(const std::string&)>& log, verify::ReportData& report) {
   using Clock = std::chrono::steady_clock;
   absl::StatusOr<verify::ChosenInputs> inputs;
-  if (!flags.verify_inputs.empty()) {
+  if (flags.verify_inputs == "seeded") {
+    inputs = verify::SeededInputs(loaded.program);
+  } else if (!flags.verify_inputs.empty()) {
     absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(flags.verify_inputs));
     if (!file.ok()) return Fail(kExitIo, std::string(file.status().message()), report);
     absl::StatusOr<std::vector<runtime::NamedTensor>> arrays = runtime::ReadNpz(file->bytes());
     if (!arrays.ok()) return Fail(kExitInvalidInput, absl::StrCat(flags.verify_inputs, ": ", arrays.status().message()), report);
     inputs = verify::GivenInputs(loaded.program, *std::move(arrays), flags.verify_inputs);
   } else {
-    inputs = verify::SeededInputs(loaded.program);
+    absl::StatusOr<std::optional<verify::ChosenInputs>> sample =
+        verify::ArchiveSampleInputs(std::make_shared<MemoryFile>(file_bytes), loaded);
+    if (!sample.ok()) log(absl::StrCat("verify: not using the archive's example inputs: ", sample.status().message()));
+    if (sample.ok() && sample->has_value()) {
+      inputs = **std::move(sample);
+    } else {
+      inputs = verify::SeededInputs(loaded.program);
+    }
   }
   if (!inputs.ok()) return Fail(kExitInvalidInput, std::string(inputs.status().message()), report);
   log(absl::StrCat("verify: inputs ", inputs->source));

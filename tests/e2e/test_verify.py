@@ -45,9 +45,18 @@ def test_verify_passes_on_recorded_inputs(folder, pt2onnx, refrun, tmp_path):  #
 def test_verify_passes_on_seeded_inputs(name, pt2onnx, refrun, tmp_path):  # noqa: F811
     folder = FIXTURES / name
     skip_unless_interpretable(refrun, folder)
-    result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify", check=False)
+    result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify", "--inputs", "seeded", check=False)
     assert result.returncode == 0, result.stderr
     assert "verify: inputs seeded (seed 0)" in result.stderr
+
+
+@pytest.mark.parametrize("name,record", [("resnet18_shaped", "model/data/sample_inputs/model.pt"),
+                                         ("mlp_dict_list", "model/data/sample_inputs/model.pt"),
+                                         ("cnn_torch27", "serialized_example_inputs.pt")])
+def test_verify_reads_the_archives_example_inputs(name, record, pt2onnx, tmp_path):
+    result = pt2onnx(FIXTURES / name / "model.pt2", "-o", tmp_path / "m.onnx", "--verify", check=False)
+    assert result.returncode == 0, result.stderr
+    assert f"verify: inputs the archive's {record}" in result.stderr
 
 
 BREAKS = [
