@@ -43,6 +43,23 @@ absl::Status ToOther(RefCall& call) {
   return ConvertTo(call, other.dtype(), false);
 }
 
+// aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor: src
+// broadcast to self's shape, in self's dtype.
+absl::Status CopyImpl(RefCall& call, bool in_place) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor src, call.Input("src"));
+  if (in_place) {
+    PT2ONNX_RETURN_IF_ERROR(WriteInPlace(self, src));
+    return call.SetTensor(self);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), self.dims()));
+  PT2ONNX_RETURN_IF_ERROR(WriteInPlace(out, src));
+  return call.SetTensor(std::move(out));
+}
+absl::Status Copy(RefCall& call) { return CopyImpl(call, false); }
+// aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
+absl::Status CopyInPlace(RefCall& call) { return CopyImpl(call, true); }
+
 }  // namespace
 
 void RegisterConversionRef(RefRegistry& r) {
@@ -52,6 +69,8 @@ void RegisterConversionRef(RefRegistry& r) {
   r.Add("aten::to.other", ToOther);
   r.Add("aten::type_as.default", ToOther);
   r.Add("aten::_to_copy.default", ToCopy);
+  r.Add("aten::copy.default", Copy);
+  r.Add("aten::copy_.default", CopyInPlace);
 }
 
 }  // namespace pt2onnx::reference

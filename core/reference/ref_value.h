@@ -25,6 +25,11 @@ struct RefValue {
   double f = 0;
   bool b = false;
   std::vector<RefValue> list;
+  // A view of another tensor (slice, select, transpose, ...), which the
+  // interpreter keeps as a copy: the buffer it views and, per element, the
+  // flat element index there, so in-place ops on it write through.
+  std::shared_ptr<runtime::Buffer> view_base;
+  std::shared_ptr<const std::vector<int64_t>> view_index;
 
   static RefValue OfTensor(Tensor t) {
     RefValue v;
