@@ -18,9 +18,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
-#include "core/export/converter.h"
-#include "core/export/output_plan.h"
-#include "core/export/report.h"
+#include "export/converter.h"
+#include "export/output_plan.h"
+#include "export/report.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/reference/interpreter.h"
 #include "core/verify/report.h"
@@ -34,7 +34,7 @@
 #include "native/mapped_file.h"
 #include "native/test_hooks.h"
 #include "native/verify_command.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/export/exit_codes.h"
+#include "export/exit_codes.h"
 #include "core/runtime/npz/npz.h"
 #include "core/verify/inputs.h"
 #include "core/verify/node_data.h"

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/verify/inputs.h"
 

@@ -27,7 +27,7 @@
 
 namespace pt2onnx::verify {
 
-// Exit codes of the CLI (beyond core/export/exit_codes.h).
+// Exit codes of the CLI (beyond export/exit_codes.h).
 inline constexpr int kExitVerificationFailed = 6;  // values differ beyond torch's thresholds
 inline constexpr int kExitVerificationUnavailable = 7;  // an engine cannot run the model
 

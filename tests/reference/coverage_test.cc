@@ -9,7 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "core/reference/registry.h"
 #include "gtest/gtest.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::reference {
 namespace {
