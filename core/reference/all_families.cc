@@ -19,6 +19,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterReductionRef(registry);
   RegisterCreationRef(registry);
   RegisterAttentionRef(registry);
+  RegisterDropoutRef(registry);
   return registry;
 }
 

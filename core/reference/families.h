@@ -25,6 +25,7 @@ void RegisterPoolingRef(RefRegistry& registry);      // pooling.cc
 void RegisterReductionRef(RefRegistry& registry);    // reduction.cc
 void RegisterCreationRef(RefRegistry& registry);     // creation.cc
 void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
+void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
 
 }  // namespace pt2onnx::reference
 
