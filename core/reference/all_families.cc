@@ -20,6 +20,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterCreationRef(registry);
   RegisterAttentionRef(registry);
   RegisterDropoutRef(registry);
+  RegisterIndexingRef(registry);
   return registry;
 }
 

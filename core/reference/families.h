@@ -26,6 +26,7 @@ void RegisterReductionRef(RefRegistry& registry);    // reduction.cc
 void RegisterCreationRef(RefRegistry& registry);     // creation.cc
 void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
 void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
+void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
 
 }  // namespace pt2onnx::reference
 
