@@ -21,6 +21,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterAttentionRef(registry);
   RegisterDropoutRef(registry);
   RegisterIndexingRef(registry);
+  RegisterCumulativeRef(registry);
   return registry;
 }
 

@@ -27,6 +27,7 @@ void RegisterCreationRef(RefRegistry& registry);     // creation.cc
 void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
 void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
 void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
+void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
 
 }  // namespace pt2onnx::reference
 
