@@ -22,6 +22,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterDropoutRef(registry);
   RegisterIndexingRef(registry);
   RegisterCumulativeRef(registry);
+  RegisterPaddingRef(registry);
   return registry;
 }
 

@@ -28,6 +28,7 @@ void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
 void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
 void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
 void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
+void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
 
 }  // namespace pt2onnx::reference
 
