@@ -23,6 +23,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterIndexingRef(registry);
   RegisterCumulativeRef(registry);
   RegisterPaddingRef(registry);
+  RegisterResampleRef(registry);
   return registry;
 }
 

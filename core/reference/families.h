@@ -29,6 +29,7 @@ void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
 void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
 void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
 void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
+void RegisterResampleRef(RefRegistry& registry);     // resample.cc
 
 }  // namespace pt2onnx::reference
 
