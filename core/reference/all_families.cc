@@ -19,6 +19,11 @@ RefRegistry CreateReferenceRegistry() {
   RegisterReductionRef(registry);
   RegisterCreationRef(registry);
   RegisterAttentionRef(registry);
+  RegisterDropoutRef(registry);
+  RegisterIndexingRef(registry);
+  RegisterCumulativeRef(registry);
+  RegisterPaddingRef(registry);
+  RegisterResampleRef(registry);
   return registry;
 }
 

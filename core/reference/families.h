@@ -25,6 +25,11 @@ void RegisterPoolingRef(RefRegistry& registry);      // pooling.cc
 void RegisterReductionRef(RefRegistry& registry);    // reduction.cc
 void RegisterCreationRef(RefRegistry& registry);     // creation.cc
 void RegisterAttentionRef(RefRegistry& registry);    // attention.cc
+void RegisterDropoutRef(RefRegistry& registry);      // dropout.cc
+void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
+void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
+void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
+void RegisterResampleRef(RefRegistry& registry);     // resample.cc
 
 }  // namespace pt2onnx::reference
 
