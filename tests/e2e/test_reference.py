@@ -37,10 +37,7 @@ def refrun():
 
 # Fixtures whose programs the interpreter runs but gets wrong, with the reason (remove an entry
 # once it is fixed).
-KNOWN_WRONG = {
-    "tv_swin_v2": "in-place zero_/fill_ on aten.slice views do not write through to the base tensor "
-                  "(slices are copies in core/reference/views.cc)",
-}
+KNOWN_WRONG = {}
 
 
 @pytest.mark.parametrize("folder", positive_fixtures())
