@@ -36,6 +36,13 @@ struct CliFlags {
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
   bool json = false;     // JSON on stdout: the inspection, or a conversion's record
+  // Verification without torch (native/verify_command.h).
+  bool verify = false;                // --verify (implied by the two below)
+  bool verify_intermediates = false;  // --verify-intermediates
+  std::string verify_inputs;          // --inputs X.npz ("" = sample inputs or seeded)
+  std::string verify_node_data;       // --verify-node-data PREFIX (implies intermediates)
+  bool report = false;                // --report[=PATH]
+  std::string report_path;            // default: the output with .report.md
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

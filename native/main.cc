@@ -8,6 +8,8 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,9 @@
 #include "export/converter.h"
 #include "export/output_plan.h"
 #include "export/report.h"
+#include "core/pt2/pt2_reader.h"
+#include "core/reference/interpreter.h"
+#include "core/verify/report.h"
 #include "core/version.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
@@ -27,6 +32,8 @@
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
+#include "native/test_hooks.h"
+#include "native/verify_command.h"
 #include "passes/pass_manager.h"
 #include "translate/registry.h"
 
@@ -90,9 +97,39 @@ int Run(const CliFlags& flags) {
   auto log = [&](const std::string& line) {
     if (!flags.quiet) std::fprintf(stderr, "[%6.2fs] %s\n", clock.Seconds(), line.c_str());
   };
+  // --report: filled as the run goes, written at the end or on failure.
+  verify::ReportData run_report;
+  run_report.model_path = flags.input;
+  run_report.output_path = flags.output;
+  run_report.producer = absl::StrCat("pt2onnx ", kPt2OnnxVersion);
+  std::optional<pt2::LoadedProgram> loaded;  // for --verify and --report
+  auto write_report = [&]() {
+    if (!flags.report) return;
+    if (loaded.has_value()) {
+      const ops::OpRegistry registry = ops::CreateDefaultRegistry();
+      std::set<std::string> unsupported;
+      for (const pt2::Node& node : loaded->program.graph.nodes) {
+        std::string key = ops::TargetToKey(node.target);
+        if (!registry.Contains(key)) unsupported.insert(key);
+      }
+      run_report.unsupported.assign(unsupported.begin(), unsupported.end());
+      run_report.reference_missing = reference::MissingKernels(loaded->program, reference::CreateReferenceRegistry());
+    }
+    absl::Status written = WriteTextFile(ResolvePath(flags.report_path), verify::RenderReport(run_report));
+    if (!written.ok()) {
+      std::fprintf(stderr, "pt2onnx: error: cannot write the report: %s\n", std::string(written.message()).c_str());
+    } else if (!flags.quiet) {
+      std::fprintf(stderr, "[%6.2fs] wrote report %s\n", clock.Seconds(), flags.report_path.c_str());
+    }
+  };
+  auto step = [&](const std::string& name, bool ok) {
+    run_report.steps.push_back({name, ok ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
+  };
   // --json: one record on stdout for the run, success or failure (json_record.h).
   auto fail = [&](int code, const absl::Status& status) {
     if (flags.json) std::fputs(FailureRecord(flags.input, code, status, clock.Seconds()).c_str(), stdout);
+    run_report.errors.push_back(std::string(status.message()));
+    write_report();
     return Fail(code, status);
   };
   std::string input = ResolvePath(flags.input);
@@ -116,8 +153,21 @@ int Run(const CliFlags& flags) {
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
   };
+  if (flags.verify || flags.report) {
+    absl::StatusOr<pt2::LoadedProgram> read = pt2::LoadPt2(file->bytes(), flags.model_name);
+    if (read.ok()) {
+      loaded = *std::move(read);
+      run_report.program = &*loaded;
+    }
+  }
+  const double convert_start = clock.Seconds();
   absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
+  run_report.timings.push_back({"read, translate, optimize", clock.Seconds() - convert_start});
+  step("Read the .pt2", conversion.ok() || loaded.has_value());
+  step("Translate to ONNX (and optimize)", conversion.ok());
   if (!conversion.ok()) return fail(ExitCodeForConversion(conversion.status()), conversion.status());
+  ApplyTestHooks(conversion->model);
+  run_report.model = &conversion->model;
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
   log(TranslatedLine(summary));
@@ -129,8 +179,12 @@ int Run(const CliFlags& flags) {
   // Shapes and dtypes declared from the file's metadata must match what the
   // operators compute; a hostile file can make them disagree.
   if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    step("ONNX shape inference", false);
+    run_report.errors.push_back(std::string(shapes.message()));
+    write_report();
     return Fail(kExitInvalidInput, shapes);
   }
+  step("ONNX operator and shape checks", true);
 
   if (flags.check) {
     if (flags.opset > onnx_writer::CheckerMaxOpset()) {
@@ -139,6 +193,7 @@ int Run(const CliFlags& flags) {
     } else {
       ::onnx::ModelProto proto = onnx_writer::ToModelProto(conversion->model);
       absl::Status checked = onnx_writer::CheckModel(proto);
+      step("onnx.checker", checked.ok());
       if (!checked.ok()) return fail(kExitInternal, checked);
       log("ONNX checker and shape inference: ok");
     }
@@ -191,6 +246,23 @@ int Run(const CliFlags& flags) {
                  static_cast<long long>(summary.onnx_nodes_before_optimize),
                  static_cast<long long>(summary.onnx_nodes));
   }
+  step("Write the ONNX model", true);
+  if (flags.verify) {
+    int verified = kExitInvalidInput;
+    if (!loaded.has_value()) {
+      run_report.errors.push_back("cannot verify: the program could not be read again");
+    } else {
+      verified = RunVerify(flags, file->bytes(), *loaded, conversion->model, log, run_report);
+    }
+    const bool ran = verified == kExitOk || verified == verify::kExitVerificationFailed;
+    step("Run in the ATen reference interpreter and the executor", ran);
+    step("Output accuracy (torch's thresholds)", verified == kExitOk);
+    if (verified != kExitOk) {
+      write_report();
+      return verified;
+    }
+  }
+  write_report();
   if (flags.json) {
     WrittenFiles files{flags.output, external ? absl::StrCat(flags.output, ".data") : "",
                        written->model_bytes, written->external_bytes};
