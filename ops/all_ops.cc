@@ -10,6 +10,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
   RegisterBucketingOps(r);
+  RegisterControlFlowOps(r);
   RegisterConvOps(r);
   RegisterConvNormBackwardOps(r);
   RegisterConversionOps(r);

@@ -14,6 +14,7 @@ void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterBackwardOps(OpRegistry& r);        // backward.cc
 void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
+void RegisterControlFlowOps(OpRegistry& r);     // control_flow.cc (cond, while_loop, scan, map)
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterConvNormBackwardOps(OpRegistry& r);  // conv_norm_backward.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc

@@ -18,6 +18,7 @@
 #include "ops/graph_builder.h"
 #include "ops/metadata.h"
 #include "ops/schema/op_schema.h"
+#include "ops/subgraph.h"
 #include "ops/translate_context.h"
 #include "ops/view_mutations.h"
 
@@ -148,7 +149,12 @@ class ProgramTranslator {
         registry_(registry),
         options_(options),
         users_(CountUsers(program.graph)),
-        builder_(program.graph, users_) {}
+        builder_(program.graph, users_) {
+    subgraph_env_.registry = &registry_;
+    subgraph_env_.opset = options_.opset;
+    subgraph_env_.dim_names = &options_.dim_names;
+    builder_.set_environment(&subgraph_env_);
+  }
 
   absl::StatusOr<ir::Model> Run() {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
@@ -392,7 +398,8 @@ class ProgramTranslator {
                                          const OpSchema* schema) {
     absl::flat_hash_set<std::string> seen;
     for (const pt2::NamedArgument& a : node.inputs) {
-      if (!seen.insert(a.name).second) {
+      // Higher-order ops' positional arguments are all named "".
+      if (!a.name.empty() && !seen.insert(a.name).second) {
         return absl::InvalidArgumentError(absl::StrCat(
             "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
       }
@@ -600,6 +607,7 @@ class ProgramTranslator {
   const TranslateOptions& options_;
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
+  SubgraphEnvironment subgraph_env_;
   std::map<std::string, std::string> renames_;
   std::map<std::string, std::string> graph_names_;  // name -> what it is
   uint64_t materialized_bytes_ = 0;
