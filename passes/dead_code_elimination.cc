@@ -5,13 +5,25 @@
 // reverse walk (nodes are topologically ordered). Initializers that no live
 // node reads are removed too.
 // Non-rules: nodes in subgraph attributes are left alone (their outer uses
-// keep the attribute's node alive); graph inputs are never removed, even if
-// unused, since they are the model's interface.
+// keep the attribute's node alive, and what they read at any depth stays
+// live); graph inputs are never removed, even if unused, since they are the
+// model's interface.
 #include "absl/container/flat_hash_set.h"
 #include "passes/passes.h"
 
 namespace pt2onnx::passes {
 namespace {
+
+// Subgraphs (and theirs) may read outer values by name.
+void MarkSubgraphReads(const ir::Node& node, absl::flat_hash_set<std::string>& live) {
+  for (const ir::Attribute& attr : node.attributes) {
+    if (attr.type != ir::Attribute::Type::kGraph || attr.g == nullptr) continue;
+    for (const ir::Node& inner : attr.g->nodes) {
+      for (const std::string& in : inner.inputs) live.insert(in);
+      MarkSubgraphReads(inner, live);
+    }
+  }
+}
 
 class DeadCodeEliminationPass : public Pass {
  public:
@@ -31,14 +43,7 @@ class DeadCodeEliminationPass : public Pass {
         continue;
       }
       for (const std::string& in : node.inputs) live.insert(in);
-      for (const ir::Attribute& attr : node.attributes) {
-        if (attr.type == ir::Attribute::Type::kGraph && attr.g != nullptr) {
-          // Subgraphs may read outer values by name.
-          for (const ir::Node& inner : attr.g->nodes) {
-            for (const std::string& in : inner.inputs) live.insert(in);
-          }
-        }
-      }
+      MarkSubgraphReads(node, live);
     }
     graph.RemoveNodes(dead);
     size_t before = graph.initializers.size();

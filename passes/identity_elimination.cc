@@ -4,13 +4,29 @@
 // readers read its input instead.
 // Non-rules: an Identity producing a graph output stays (the output needs a
 // producer of its own, and its name is the model's interface); Identities in
-// subgraphs are left alone.
+// subgraphs are left alone (but their reads of a bypassed outer value are
+// rewritten too).
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "passes/passes.h"
 
 namespace pt2onnx::passes {
 namespace {
+
+// Subgraphs read outer values by name (value names are unique across all
+// scopes), so their references follow the replacements.
+void RewriteSubgraphReads(ir::Node& node, const absl::flat_hash_map<std::string, std::string>& replace) {
+  for (ir::Attribute& attr : node.attributes) {
+    if (attr.type != ir::Attribute::Type::kGraph || attr.g == nullptr) continue;
+    for (ir::Node& inner : attr.g->nodes) {
+      for (std::string& in : inner.inputs) {
+        auto it = replace.find(in);
+        if (it != replace.end()) in = it->second;
+      }
+      RewriteSubgraphReads(inner, replace);
+    }
+  }
+}
 
 class IdentityEliminationPass : public Pass {
  public:
@@ -27,6 +43,7 @@ class IdentityEliminationPass : public Pass {
         auto it = replace.find(in);
         if (it != replace.end()) in = it->second;
       }
+      if (!replace.empty()) RewriteSubgraphReads(node, replace);
       if (node.op_type != "Identity" || !node.domain.empty() || node.inputs.size() != 1 ||
           node.outputs.size() != 1 || graph.IsOutput(node.outputs[0])) {
         continue;
