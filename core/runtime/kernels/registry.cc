@@ -32,6 +32,7 @@ const std::map<std::string, const KernelRegistration*>& Table() {
         {kDftKernels, kNumDftKernels},
         {kSamplingKernels, kNumSamplingKernels},
         {kResizeKernels, kNumResizeKernels},
+        {kControlFlowKernels, kNumControlFlowKernels},
     };
     for (const auto& [regs, n] : families) {
       for (size_t i = 0; i < n; ++i) t->emplace(regs[i].op_type, &regs[i]);
