@@ -27,6 +27,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLinalgMoreOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
+  RegisterOnnxOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
   RegisterReductionOps(r);

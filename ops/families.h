@@ -31,6 +31,7 @@ void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
+void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc

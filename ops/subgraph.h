@@ -40,6 +40,9 @@ struct SubgraphEnvironment {
   const OpRegistry* registry = nullptr;
   int opset = kDefaultOpset;
   const std::map<std::string, std::string>* dim_names = nullptr;  // --dim-name
+  // Custom-domain opset versions the nodes need (torch.onnx.ops.symbolic),
+  // collected for the model's opset imports.
+  std::map<std::string, int64_t>* domains = nullptr;
   std::string prefix;  // scope path of the graph being built ("" for main)
   int depth = 0;
 };

@@ -153,6 +153,7 @@ class ProgramTranslator {
     subgraph_env_.registry = &registry_;
     subgraph_env_.opset = options_.opset;
     subgraph_env_.dim_names = &options_.dim_names;
+    subgraph_env_.domains = &domains_;
     builder_.set_environment(&subgraph_env_);
   }
 
@@ -176,6 +177,7 @@ class ProgramTranslator {
 
     ir::Model model;
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
+    for (const auto& [domain, version] : domains_) model.opset_imports.push_back({domain, version});
     model.producer_name = "pt2onnx";
     model.producer_version = options_.producer_version;
     model.graph = std::move(builder_.graph());
@@ -608,6 +610,7 @@ class ProgramTranslator {
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
   SubgraphEnvironment subgraph_env_;
+  std::map<std::string, int64_t> domains_;  // custom-domain opset imports
   std::map<std::string, std::string> renames_;
   std::map<std::string, std::string> graph_names_;  // name -> what it is
   uint64_t materialized_bytes_ = 0;
