@@ -32,6 +32,8 @@ struct CliFlags {
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
   bool json = false;     // JSON on stdout: the inspection, or a conversion's record
+  std::vector<std::string> translations;  // ONNX function libraries (--translations)
+  bool override_builtins = false;         // library functions replace built-ins (--override)
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -24,6 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/dtype.h"
+#include "core/ir/function.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "ops/registry.h"
@@ -43,6 +44,8 @@ struct SubgraphEnvironment {
   // Custom-domain opset versions the nodes need (torch.onnx.ops.symbolic),
   // collected for the model's opset imports.
   std::map<std::string, int64_t>* domains = nullptr;
+  // Bodies of user translations (ops/custom_translations.h), by registry key.
+  const std::map<std::string, ir::Function>* functions = nullptr;
   std::string prefix;  // scope path of the graph being built ("" for main)
   int depth = 0;
 };

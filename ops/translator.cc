@@ -154,6 +154,7 @@ class ProgramTranslator {
     subgraph_env_.opset = options_.opset;
     subgraph_env_.dim_names = &options_.dim_names;
     subgraph_env_.domains = &domains_;
+    subgraph_env_.functions = options_.custom_functions;
     builder_.set_environment(&subgraph_env_);
   }
 

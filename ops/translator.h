@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/ir/function.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
@@ -46,6 +47,9 @@ struct TranslateOptions {
   // row-major) before the translation refuses with ResourceExhausted.
   // ConvertPt2 sets it to the input's size plus kMaterializeSlackBytes.
   uint64_t max_materialized_bytes = kMaterializeSlackBytes;
+  // Bodies of user translations by registry key (ops/custom_translations.h);
+  // must outlive the call. Null: none.
+  const std::map<std::string, ir::Function>* custom_functions = nullptr;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the
