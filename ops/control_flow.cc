@@ -1,6 +1,6 @@
 // Higher-order control flow (torch/_higher_order_ops): torch.cond -> If,
 // while_loop -> Loop, scan -> Scan, map -> Scan. The branches and bodies are
-// nested FX graphs (ops/subgraph.h); their positional arguments carry no
+// nested FX graphs (translate/subgraph.h); their positional arguments carry no
 // names, so they are read by position.
 #include <string>
 #include <utility>
@@ -9,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/graph_builder.h"
-#include "ops/subgraph.h"
-#include "ops/translate_context.h"
+#include "translate/graph_builder.h"
+#include "translate/subgraph.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

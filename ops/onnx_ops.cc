@@ -15,10 +15,10 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/graph_builder.h"
-#include "ops/op_helpers.h"
-#include "ops/subgraph.h"
-#include "ops/translate_context.h"
+#include "translate/graph_builder.h"
+#include "translate/op_helpers.h"
+#include "translate/subgraph.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

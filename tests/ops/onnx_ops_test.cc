@@ -10,8 +10,8 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
-#include "ops/registry.h"
-#include "ops/translator.h"
+#include "translate/registry.h"
+#include "translate/translator.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 
