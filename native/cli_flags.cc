@@ -50,6 +50,10 @@ std::string UsageText() {
       "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
       "                           inference (opsets <= 22)\n"
+      "  --translations FILE      ONNX function library (.onnx/.onnxlib) translating more\n"
+      "                           operators: function domain::name = op namespace::op.overload\n"
+      "                           (e.g. mylib::fused_gelu.default); repeatable\n"
+      "  --override               library functions replace pt2onnx's own translations\n"
       "  --list-ops               print the supported ATen operators and exit\n"
       "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
       "                           with their symbolic dims and ranges, symbols in input order,\n"
@@ -191,6 +195,12 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     } else if (name == "--report") {
       flags.report = true;
       if (arg.find('=') != std::string::npos) flags.report_path = arg.substr(arg.find('=') + 1);
+    } else if (name == "--translations") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      flags.translations.push_back(*v);
+    } else if (name == "--override") {
+      flags.override_builtins = true;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag '", arg, "' (see --help)"));
     } else if (flags.input.empty()) {

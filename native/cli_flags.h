@@ -43,6 +43,8 @@ struct CliFlags {
   std::string verify_node_data;       // --verify-node-data PREFIX (implies intermediates)
   bool report = false;                // --report[=PATH]
   std::string report_path;            // default: the output with .report.md
+  std::vector<std::string> translations;  // ONNX function libraries (--translations)
+  bool override_builtins = false;         // library functions replace built-ins (--override)
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

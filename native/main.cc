@@ -26,7 +26,9 @@
 #include "core/verify/report.h"
 #include "core/version.h"
 #include "core/onnx/checker.h"
+#include "core/onnx/model_reader.h"
 #include "core/onnx/model_writer.h"
+#include "core/status_util.h"
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
 #include "native/inspect_command.h"
@@ -35,6 +37,7 @@
 #include "native/test_hooks.h"
 #include "native/verify_command.h"
 #include "passes/pass_manager.h"
+#include "translate/custom_translations.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
@@ -140,6 +143,24 @@ int Run(const CliFlags& flags) {
   log(absl::StrCat("reading ", flags.input, " (", HumanBytes(file->bytes().size()), ")"));
 
   ConvertOptions options;
+  // --translations: user functions join a copy of the built-in registry.
+  ops::OpRegistry registry;
+  ops::CustomFunctionTable custom_functions;
+  if (!flags.translations.empty()) {
+    registry = ops::CreateDefaultRegistry();
+    for (const std::string& path : flags.translations) {
+      absl::StatusOr<MappedFile> library_file = MappedFile::Open(ResolvePath(path));
+      if (!library_file.ok()) return fail(kExitIo, library_file.status());
+      absl::StatusOr<std::vector<ir::Function>> library =
+          onnx_reader::ReadFunctionLibrary(library_file->bytes());
+      if (!library.ok()) return fail(kExitUsage, AnnotateStatus(library.status(), path));
+      absl::Status added = ops::AddCustomTranslations(*library, flags.override_builtins, registry,
+                                                      custom_functions);
+      if (!added.ok()) return fail(kExitUsage, AnnotateStatus(added, path));
+    }
+    options.registry = &registry;
+    options.translate.custom_functions = &custom_functions;
+  }
   options.translate.opset = flags.opset;
   options.translate.input_names = flags.input_names;
   options.translate.output_names = flags.output_names;

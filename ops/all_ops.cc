@@ -10,6 +10,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
   RegisterBucketingOps(r);
+  RegisterControlFlowOps(r);
   RegisterConvOps(r);
   RegisterConvNormBackwardOps(r);
   RegisterConversionOps(r);
@@ -26,6 +27,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLinalgMoreOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
+  RegisterOnnxOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
   RegisterReductionOps(r);

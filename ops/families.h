@@ -14,6 +14,7 @@ void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterBackwardOps(OpRegistry& r);        // backward.cc
 void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
+void RegisterControlFlowOps(OpRegistry& r);     // control_flow.cc (cond, while_loop, scan, map)
 void RegisterConvOps(OpRegistry& r);            // conv.cc
 void RegisterConvNormBackwardOps(OpRegistry& r);  // conv_norm_backward.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
@@ -30,6 +31,7 @@ void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
 void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
+void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc

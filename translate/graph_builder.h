@@ -20,6 +20,8 @@
 
 namespace pt2onnx::ops {
 
+struct SubgraphEnvironment;  // translate/subgraph.h
+
 class GraphBuilder {
  public:
   // FX value name -> number of reads (node inputs and graph outputs).
@@ -62,6 +64,11 @@ class GraphBuilder {
   // bindings can), so this stays proportional to one translation's nodes.
   void RenameProduced(size_t first_node, const std::string& from, const std::string& to);
 
+  // What nested graphs of higher-order ops are translated with (translate/subgraph.h);
+  // null where they cannot be (unit tests).
+  void set_environment(const SubgraphEnvironment* env) { env_ = env; }
+  const SubgraphEnvironment* environment() const { return env_; }
+
   // Names already taken in the ONNX graph (inputs, initializers, outputs).
   bool IsTaken(const std::string& onnx_name) const { return taken_.contains(onnx_name); }
   void Take(const std::string& onnx_name) { taken_.insert(onnx_name); }
@@ -74,6 +81,7 @@ class GraphBuilder {
   absl::flat_hash_set<std::string> external_;
   absl::flat_hash_set<std::string> taken_;
   int64_t counter_ = 0;
+  const SubgraphEnvironment* env_ = nullptr;
 };
 
 }  // namespace pt2onnx::ops

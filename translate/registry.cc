@@ -13,6 +13,11 @@ void OpRegistry::Add(absl::string_view key, TranslateFn fn, int min_opset,
   entries_[std::string(key)].push_back(OpEntry{fn, min_opset, max_opset});
 }
 
+void OpRegistry::Remove(absl::string_view key) {
+  auto it = entries_.find(key);
+  if (it != entries_.end()) entries_.erase(it);
+}
+
 const OpEntry* OpRegistry::Find(absl::string_view key, int opset) const {
   auto it = entries_.find(key);
   if (it == entries_.end()) return nullptr;

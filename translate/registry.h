@@ -47,6 +47,9 @@ class OpRegistry {
   void Add(absl::string_view key, TranslateFn fn, int min_opset = kMinOpset,
            int max_opset = kMaxOpset);
 
+  // Drops every entry of `key` (user translations that override a built-in).
+  void Remove(absl::string_view key);
+
   // The entry valid at `opset`, or nullptr.
   const OpEntry* Find(absl::string_view key, int opset) const;
   bool Contains(absl::string_view key) const;

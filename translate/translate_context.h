@@ -60,6 +60,9 @@ class TranslateContext {
                    const OpSchema* schema, int opset);
 
   const pt2::Node& node() const { return node_; }
+  // The graph under construction, for higher-order ops that translate nested
+  // graphs (translate/subgraph.h); other translations emit through Op/AddNode.
+  GraphBuilder& builder() { return builder_; }
   // The FX graph the node belongs to (for translations that must know who
   // reads their results, e.g. complex values only some ops understand).
   const pt2::Graph& fx_graph() const;

@@ -17,6 +17,7 @@
 #include "translate/context_wrappers.h"
 #include "translate/graph_builder.h"
 #include "translate/metadata.h"
+#include "translate/subgraph.h"
 #include "core/aten/op_schema.h"
 #include "translate/translate_context.h"
 #include "translate/view_mutations.h"
@@ -150,7 +151,15 @@ class ProgramTranslator {
         schema_table_(options.schema_table != nullptr ? *options.schema_table
                                                       : aten::SchemaTable::Default()),
         users_(CountUsers(program.graph)),
-        builder_(program.graph, users_) {}
+        builder_(program.graph, users_) {
+    subgraph_env_.registry = &registry_;
+    subgraph_env_.schema_table = &schema_table_;
+    subgraph_env_.opset = options_.opset;
+    subgraph_env_.dim_names = &options_.dim_names;
+    subgraph_env_.domains = &domains_;
+    subgraph_env_.functions = options_.custom_functions;
+    builder_.set_environment(&subgraph_env_);
+  }
 
   absl::StatusOr<ir::Model> Run() {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
@@ -172,6 +181,7 @@ class ProgramTranslator {
 
     ir::Model model;
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
+    for (const auto& [domain, version] : domains_) model.opset_imports.push_back({domain, version});
     model.producer_name = "pt2onnx";
     model.producer_version = options_.producer_version;
     model.graph = std::move(builder_.graph());
@@ -394,7 +404,8 @@ class ProgramTranslator {
                                          const OpSchema* schema) {
     absl::flat_hash_set<std::string> seen;
     for (const pt2::NamedArgument& a : node.inputs) {
-      if (!seen.insert(a.name).second) {
+      // Higher-order ops' positional arguments are all named "".
+      if (!a.name.empty() && !seen.insert(a.name).second) {
         return absl::InvalidArgumentError(absl::StrCat(
             "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
       }
@@ -603,6 +614,8 @@ class ProgramTranslator {
   const aten::SchemaTable& schema_table_;
   const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
   GraphBuilder builder_;
+  SubgraphEnvironment subgraph_env_;
+  std::map<std::string, int64_t> domains_;  // custom-domain opset imports
   std::map<std::string, std::string> renames_;
   std::map<std::string, std::string> graph_names_;  // name -> what it is
   uint64_t materialized_bytes_ = 0;

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/aten/op_schema.h"
+#include "core/ir/function.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
@@ -50,6 +51,9 @@ struct TranslateOptions {
   // The ATen schemas that fill omitted arguments; nullptr means
   // aten::SchemaTable::Default(). Must outlive the call.
   const aten::SchemaTable* schema_table = nullptr;
+  // Bodies of user translations by registry key (translate/custom_translations.h);
+  // must outlive the call. Null: none.
+  const std::map<std::string, ir::Function>* custom_functions = nullptr;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the

@@ -167,4 +167,44 @@ absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes) {
   return model;
 }
 
+absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes) {
+  ::onnx::ModelProto proto;
+  if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
+      !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Invalid("cannot parse the translation library as a ModelProto (not an ONNX file, or truncated)");
+  }
+  std::vector<ir::Function> functions;
+  for (const auto& f : proto.functions()) {
+    if (f.attribute_size() > 0 || f.attribute_proto_size() > 0) {
+      return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
+                                                   ": attribute parameters are not supported"));
+    }
+    ir::Function def;
+    def.domain = f.domain();
+    def.name = f.name();
+    def.inputs.assign(f.input().begin(), f.input().end());
+    def.outputs.assign(f.output().begin(), f.output().end());
+    for (const auto& o : f.opset_import()) def.opset_imports.push_back({o.domain(), o.version()});
+    for (const auto& n : f.node()) {
+      ir::Node node;
+      node.name = n.name();
+      node.op_type = n.op_type();
+      node.domain = n.domain();
+      node.inputs.assign(n.input().begin(), n.input().end());
+      node.outputs.assign(n.output().begin(), n.output().end());
+      for (const auto& a : n.attribute()) {
+        if (!a.ref_attr_name().empty()) {
+          return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
+                                                       ": attribute references are not supported"));
+        }
+        PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, 0));
+        node.attributes.push_back(std::move(attr));
+      }
+      def.nodes.push_back(std::move(node));
+    }
+    functions.push_back(std::move(def));
+  }
+  return functions;
+}
+
 }  // namespace pt2onnx::onnx_reader

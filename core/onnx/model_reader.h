@@ -8,14 +8,21 @@
 #ifndef PT2ONNX_CORE_ONNX_MODEL_READER_H_
 #define PT2ONNX_CORE_ONNX_MODEL_READER_H_
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "core/bytes.h"
+#include "core/ir/function.h"
 #include "core/ir/graph.h"
 
 namespace pt2onnx::onnx_reader {
 
 // InvalidArgument when the bytes are not a ModelProto or break its rules.
 absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes);
+
+// The model-local functions of a ModelProto (its graph may be empty).
+// Functions with attribute parameters are refused (Unimplemented).
+absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes);
 
 }  // namespace pt2onnx::onnx_reader
 

@@ -158,6 +158,57 @@ TEST(IdentityEliminationTest, RewiresEveryConsumerOfAChain) {
   EXPECT_TRUE(ir::Verify(m.graph).ok());
 }
 
+// If(c) whose then-branch holds another If whose branch reads the outer
+// initializer w and the outer value id (an Identity of x) by name.
+ir::Model NestedReadModel() {
+  ir::Model m;
+  m.opset_imports = {{"", 20}};
+  ir::Graph& g = m.graph;
+  g.inputs = {FloatValue("x"), {"c", DataType::kBool, std::vector<ir::Dim>{}, {}}};
+  g.outputs = {FloatValue("out")};
+  g.initializers.push_back({"w", ir::Tensor::Float32Scalar(2.0f), {}});
+  g.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"id"}));
+  auto inner_then = std::make_shared<ir::Graph>();
+  inner_then->nodes.push_back(MakeNode("mul", "Mul", {"id", "w"}, {"inner_out"}));
+  inner_then->outputs = {FloatValue("inner_out")};
+  auto inner_else = std::make_shared<ir::Graph>();
+  inner_else->nodes.push_back(MakeNode("neg", "Neg", {"id"}, {"inner_neg"}));
+  inner_else->outputs = {FloatValue("inner_neg")};
+  auto outer_then = std::make_shared<ir::Graph>();
+  ir::Node inner_if = MakeNode("inner_if", "If", {"c"}, {"then_out"});
+  inner_if.attributes = {ir::Attribute::GraphValue("then_branch", inner_then),
+                         ir::Attribute::GraphValue("else_branch", inner_else)};
+  outer_then->nodes.push_back(inner_if);
+  outer_then->outputs = {FloatValue("then_out")};
+  auto outer_else = std::make_shared<ir::Graph>();
+  outer_else->nodes.push_back(MakeNode("abs", "Abs", {"x"}, {"else_out"}));
+  outer_else->outputs = {FloatValue("else_out")};
+  ir::Node outer_if = MakeNode("outer_if", "If", {"c"}, {"out"});
+  outer_if.attributes = {ir::Attribute::GraphValue("then_branch", outer_then),
+                         ir::Attribute::GraphValue("else_branch", outer_else)};
+  g.nodes.push_back(outer_if);
+  return m;
+}
+
+TEST(DeadCodeEliminationTest, KeepsWhatNestedSubgraphsRead) {
+  ir::Model m = NestedReadModel();
+  ASSERT_TRUE(CreateDeadCodeEliminationPass()->Run(m).ok());
+  EXPECT_EQ(InitializerNames(m.graph), std::vector<std::string>{"w"});
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"id", "outer_if"}));
+}
+
+TEST(IdentityEliminationTest, RewritesReadsInNestedSubgraphs) {
+  ir::Model m = NestedReadModel();
+  ASSERT_TRUE(CreateIdentityEliminationPass()->Run(m).ok());
+  EXPECT_EQ(NodeNames(m.graph), std::vector<std::string>{"outer_if"});
+  const ir::Graph& outer_then = *m.graph.nodes[0].FindAttribute("then_branch")->g;
+  const ir::Node& inner_if = outer_then.nodes[0];
+  EXPECT_EQ(inner_if.FindAttribute("then_branch")->g->nodes[0].inputs,
+            (std::vector<std::string>{"x", "w"}));
+  EXPECT_EQ(inner_if.FindAttribute("else_branch")->g->nodes[0].inputs,
+            std::vector<std::string>{"x"});
+}
+
 TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
   // Removing an Identity makes its producer dead only in a later look:
   // x -> neg -> n -> Identity -> unused ; x -> Identity -> i -> relu -> out.

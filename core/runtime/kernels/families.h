@@ -11,6 +11,10 @@
 
 namespace pt2onnx::runtime {
 
+extern const KernelRegistration kControlFlowKernels[];  // control_flow.cc: If, Loop, Scan
+extern const size_t kNumControlFlowKernels;
+extern const KernelRegistration kLlmKernels[];  // llm.cc: Attention, RotaryEmbedding
+extern const size_t kNumLlmKernels;
 extern const KernelRegistration kBinaryKernels[];
 extern const size_t kNumBinaryKernels;
 extern const KernelRegistration kUnaryKernels[];

@@ -32,6 +32,8 @@ const std::map<std::string, const KernelRegistration*>& Table() {
         {kDftKernels, kNumDftKernels},
         {kSamplingKernels, kNumSamplingKernels},
         {kResizeKernels, kNumResizeKernels},
+        {kControlFlowKernels, kNumControlFlowKernels},
+        {kLlmKernels, kNumLlmKernels},
     };
     for (const auto& [regs, n] : families) {
       for (size_t i = 0; i < n; ++i) t->emplace(regs[i].op_type, &regs[i]);

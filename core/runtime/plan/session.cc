@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/runtime/kernels/accelerated.h"
+#include "core/runtime/kernels/control_flow.h"
 #include "core/runtime/kernels/registry.h"
 #include "core/runtime/plan/fold_batchnorm.h"
 #include "core/runtime/tensor/convert.h"
@@ -72,7 +73,8 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
   for (const ir::Node& node : g.nodes) {
     std::vector<int> in_slots;
     std::vector<const Tensor*> const_inputs;
-    for (const std::string& name : node.inputs) {
+    // Subgraphs' reads of outer values come after the node's own inputs.
+    for (const std::string& name : NodeReads(node)) {
       if (name.empty()) {
         in_slots.push_back(-1);
         const_inputs.push_back(nullptr);
