@@ -77,6 +77,8 @@ PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_B
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"
   node --test tests/web/
+  step "WebAssembly executor: every fixture converted and run in wasm against torch's outputs"
+  node tests/web/run-all-fixtures.mjs
 fi
 
 # Last: it rebuilds the fuzz targets with clang (a different toolchain).

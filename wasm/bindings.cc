@@ -3,10 +3,14 @@
 #include <emscripten/bind.h>
 
 #include "wasm/convert_api.h"
+#include "wasm/run_api.h"
 
 EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("convert", &pt2onnx::wasm::Convert);
   emscripten::function("inspect", &pt2onnx::wasm::Inspect);
   emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);
   emscripten::function("version", &pt2onnx::wasm::Version);
+  emscripten::function("createSession", &pt2onnx::wasm::CreateSession);
+  emscripten::function("runSession", &pt2onnx::wasm::RunSession);
+  emscripten::function("freeSession", &pt2onnx::wasm::FreeSession);
 }

@@ -139,11 +139,26 @@ def test_bad_inputs_are_clear_errors(onnxrun, cnn_model, tmp_path):
         "wrong rank": ({name: value[0]}, "must have rank"),
         "missing input": ({}, f"missing input '{name}'"),
         "unknown input": ({**good, "nope": value}, "unknown input 'nope'"),
+        "static dim": ({name: np.zeros((1, 4, *value.shape[2:]), value.dtype)}, f"input '{name}' dim 1 must be 3"),
+        "empty batch": ({name: value[:0]}, f"input '{name}' dim 0 must be 1, got shape [0,"),
     }
     for label, (arrays, message) in cases.items():
         result = onnxrun(cnn_model, "--inputs", save_inputs(tmp_path / "in.npz", **arrays))
         assert result.returncode == 4, f"{label}: exit {result.returncode}: {result.stderr}"
         assert message in result.stderr, f"{label}: {result.stderr}"
+
+
+def test_symbolic_dims_must_agree(pt2onnx, onnxrun, tmp_path):
+    # named_dims: x [s31, s27, 16] and mask [s31, s27] share both symbols.
+    model = tmp_path / "model.onnx"
+    pt2onnx(FIXTURES / "named_dims" / "model.pt2", "-o", model, "-q")
+    good = dict(np.load(FIXTURES / "named_dims" / "inputs.npz"))
+    assert onnxrun(model, "--inputs", save_inputs(tmp_path / "ok.npz", **good)).returncode == 0
+    mask = good["mask"]
+    bad = {**good, "mask": np.zeros((mask.shape[0], mask.shape[1] + 1), mask.dtype)}
+    result = onnxrun(model, "--inputs", save_inputs(tmp_path / "in.npz", **bad))
+    assert result.returncode == 4, result.stderr
+    assert "input 'mask' dim 1 ('s27') is" in result.stderr and "but another input has it" in result.stderr
 
 
 def test_cli_errors(onnxrun, cnn_model, tmp_path):

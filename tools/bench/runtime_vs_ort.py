@@ -7,7 +7,9 @@
 
 Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
 Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
-and the outputs are compared before timing.
+and the outputs are compared before timing. Peak memory: the maximum resident set of a fresh process
+that loads the model and runs it 3 times (onnxrun; a Python process for ONNX Runtime, whose
+interpreter + numpy + onnxruntime import alone is shown as "ORT base").
 """
 import argparse
 import pathlib
@@ -50,10 +52,33 @@ def ours_median(onnxrun, model, inputs_npz, threads, runs, outputs_npz=None):
     return float(re.search(r"median ([0-9.]+) ms", result.stdout).group(1)), ""
 
 
+ORT_PEAK = """
+import sys, numpy as np, onnxruntime as ort
+if len(sys.argv) > 1:
+    options = ort.SessionOptions(); options.intra_op_num_threads = 1
+    session = ort.InferenceSession(sys.argv[1], options, providers=["CPUExecutionProvider"])
+    inputs = dict(np.load(sys.argv[2]))
+    for _ in range(3): session.run(None, {i.name: inputs[i.name] for i in session.get_inputs()})
+"""
+
+
+def max_rss_mib(*command):
+    # /usr/bin/time's child starts small: a fork of this process would inherit its high-water mark.
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *map(str, command)], capture_output=True, text=True)
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def peak_mib(onnxrun, model, inputs_npz):
+    """Peak RSS (MiB) of onnxrun, of an ONNX Runtime process, and of that process without a model."""
+    ours = max_rss_mib(onnxrun, model, "--inputs", inputs_npz, "--bench", "0", "-q")
+    return ours, max_rss_mib(sys.executable, "-c", ORT_PEAK, model, inputs_npz), max_rss_mib(sys.executable, "-c", ORT_PEAK)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--extra", type=pathlib.Path)
+    parser.add_argument("--memory", action="store_true", help="also print peak memory (1 thread)")
     parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin/native/pt2onnx")
     parser.add_argument("--onnxrun", type=pathlib.Path, default=ROOT / "bazel-bin/native/onnxrun")
     args = parser.parse_args()
@@ -68,6 +93,9 @@ def main():
             subprocess.run([str(args.pt2onnx), str(folder / "model.pt2"), "-o", str(onnx_path), "-q"], check=True)
             inputs_npz = folder / "inputs.npz"
             inputs = dict(np.load(inputs_npz))
+            if args.memory:
+                ours_mib, ort_mib, base_mib = peak_mib(args.onnxrun, onnx_path, inputs_npz)
+                print(f"{folder.name:16} peak RSS: ours {ours_mib:.0f} MiB, ORT {ort_mib:.0f} MiB (ORT base {base_mib:.0f} MiB)")
             for threads in (1, 2):
                 out_npz = pathlib.Path(tmp) / "out.npz"
                 ours, error = ours_median(args.onnxrun, onnx_path, inputs_npz, threads, args.runs, out_npz)

@@ -221,3 +221,78 @@ export declare function supportedOps(options?: { workerUrl?: string | URL }): Pr
 
 /** pt2onnx version. */
 export declare const version: string;
+
+// ---------------------------------------------------------------------------
+// The executor: runs ONNX models (those pt2onnx writes, opsets 18-23) in
+// WebAssembly with XNNPACK's SIMD kernels, on the calling thread, 1 thread.
+
+/** Element types and the typed array that holds each (float16/bfloat16 as raw bits). */
+export interface TensorArrays {
+  float32: Float32Array; float64: Float64Array; float16: Uint16Array; bfloat16: Uint16Array;
+  int8: Int8Array; int16: Int16Array; int32: Int32Array; int64: BigInt64Array;
+  uint8: Uint8Array; uint16: Uint16Array; uint32: Uint32Array; uint64: BigUint64Array; bool: Uint8Array;
+}
+export type TensorDtype = keyof TensorArrays;
+export type TensorArray = TensorArrays[TensorDtype];
+
+/** An input: row-major values in the typed array of the input's dtype, and its dims. */
+export interface TensorInput {
+  data: TensorArray;
+  dims: number[];
+}
+
+/** An output: a fresh typed array (owned by the caller), its dims and dtype. */
+export interface TensorOutput {
+  dtype: TensorDtype;
+  dims: number[];
+  data: TensorArray;
+}
+
+/** A graph input or output as the model declares it. */
+export interface SessionValue {
+  name: string;
+  dtype: TensorDtype;
+  /** Static sizes as numbers, symbolic dims by name ("s27"), unknown ones null; null: no shape. */
+  dims: Array<number | string | null> | null;
+}
+
+/**
+ * Why run() / createSession() failed. `exitCode` is what `onnxrun` exits with
+ * for the same error: "usage" 2 (bad arguments), "invalid_input" 4 (not an
+ * ONNX model, or inputs whose dtype, rank or dims the model does not accept,
+ * a missing or unknown input; the message names the input), "unsupported" 5
+ * (an op or dtype the executor cannot run, named), "internal"/"load" 1.
+ */
+export declare class RunError extends Error {
+  readonly name: "RunError";
+  readonly code: "usage" | "invalid_input" | "unsupported" | "internal" | "load";
+  readonly exitCode: number;
+}
+
+/** A model prepared once (weights packed) and run many times. */
+export interface InferenceSession {
+  readonly inputs: SessionValue[];
+  readonly outputs: SessionValue[];
+  /** Outputs by name, in graph order. Rejects with a RunError. */
+  run(inputs: Record<string, TensorInput>): Promise<Record<string, TensorOutput>>;
+  /** The same, synchronously (throws a RunError). */
+  runSync(inputs: Record<string, TensorInput>): Record<string, TensorOutput>;
+  /** Frees the session's WebAssembly memory now (also done when it is garbage-collected). */
+  release(): void;
+}
+
+/**
+ * Prepares an ONNX model (no external data) for runs. Blocks the calling
+ * thread while it runs: on a page, call it from a worker for big models.
+ */
+export declare function createSession(model: Blob | ArrayBuffer | Uint8Array): Promise<InferenceSession>;
+
+/**
+ * Runs an ONNX model once: `run(onnxBytes, { x: { data: new Float32Array(...), dims: [1, 3, 32, 32] } })`
+ * resolves to `{ y: { dtype: "float32", dims: [1, 10], data: Float32Array } }`.
+ * Same as createSession(model) then session.run(inputs) and release().
+ */
+export declare function run(
+  model: Blob | ArrayBuffer | Uint8Array,
+  inputs: Record<string, TensorInput>,
+): Promise<Record<string, TensorOutput>>;

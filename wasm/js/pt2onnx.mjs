@@ -7,6 +7,8 @@
 // Weights come back as { offset, length } parts, turned into File.slice()
 // Blob parts, which the browser assembles without copying.
 
+import { makeRunApi, RunError } from "./pt2onnx-run.mjs";
+
 export const version = "0.2.0";
 
 const inNode = typeof process !== "undefined" && !!process.versions?.node &&
@@ -361,3 +363,7 @@ export async function supportedOps(options = {}) {
   const core = await loadCore();
   return core.supportedOps();
 }
+
+// The executor: run(model, inputs) and createSession(model) (pt2onnx-run.mjs).
+export const { run, createSession } = makeRunApi(loadCore);
+export { RunError };

@@ -15,6 +15,13 @@ namespace pt2onnx::runtime {
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info);
 
+// Add/Sub/Mul/Div, Softmax, Gelu, Transpose (kernels/xnn_elementwise.cc); null when
+// XNNPACK does not take the node. Called by CreateAcceleratedKernel.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info);
+
+// Whether XNNPACK initialised on this machine (else every node runs portably).
+bool AcceleratorAvailable();
+
 }  // namespace pt2onnx::runtime
 
 #endif  // PT2ONNX_CORE_RUNTIME_KERNELS_ACCELERATED_H_

@@ -3,6 +3,7 @@
 // MatMul (numpy batching and broadcasting, 1-D operands promoted), Gemm and
 // Einsum. float32 MatMul/Gemm go through XNNPACK (kernels/xnn_linalg.cc)
 // when it is linked; these portable loops serve the other dtypes and shapes.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -142,13 +143,13 @@ class GemmKernel : public OpKernel {
   float alpha_ = 1, beta_ = 1;
 };
 
-// Einsum without ellipsis: every letter is a loop; the output sums the rest.
+// Einsum: every letter is a loop; the output sums the rest. '...' stands for
+// the operands' leading unlabelled dims, right-aligned and broadcast as numpy does.
 class EinsumKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
     std::string eq;
     for (char ch : AttrString(info.node, "equation", "")) if (ch != ' ') eq += ch;
-    if (eq.find("...") != std::string::npos) return absl::UnimplementedError("Einsum with '...' is not supported");
     size_t arrow = eq.find("->");
     std::string lhs = eq.substr(0, arrow);
     size_t start = 0;
@@ -160,45 +161,93 @@ class EinsumKernel : public OpKernel {
     }
     if (arrow != std::string::npos) {
       output_ = eq.substr(arrow + 2);
-    } else {  // implicit: letters seen once, sorted
+    } else {  // implicit: '...' first, then letters seen once, sorted
       std::map<char, int> count;
-      for (const auto& t : terms_) for (char ch : t) ++count[ch];
+      bool any_ellipsis = false;
+      for (const auto& t : terms_) {
+        any_ellipsis |= t.find("...") != std::string::npos;
+        for (char ch : t) if (IsLetter(ch)) ++count[ch];
+      }
+      if (any_ellipsis) output_ = "...";
       for (auto& [ch, c] : count) if (c == 1) output_ += ch;
     }
-    for (const auto& t : terms_) for (char ch : t) if (letters_.find(ch) == std::string::npos) letters_ += ch;
+    for (const std::string* t : TermsAndOutput()) {
+      const size_t dots = t->find("...");
+      if (dots != std::string::npos && t->find("...", dots + 1) != std::string::npos) {
+        return absl::InvalidArgumentError("Einsum: '...' appears twice in one term");
+      }
+      for (size_t i = 0; i < t->size(); ++i) {
+        if (dots != std::string::npos && i >= dots && i < dots + 3) continue;
+        if (!IsLetter((*t)[i])) return absl::InvalidArgumentError("Einsum: equation has a character that is not a letter");
+      }
+    }
+    for (const auto& t : terms_) for (char ch : t) if (IsLetter(ch) && letters_.find(ch) == std::string::npos) letters_ += ch;
     for (char ch : output_) {
-      if (letters_.find(ch) == std::string::npos) return absl::InvalidArgumentError("Einsum: output letter not in inputs");
+      if (IsLetter(ch) && letters_.find(ch) == std::string::npos) {
+        return absl::InvalidArgumentError("Einsum: output letter not in inputs");
+      }
     }
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
     if (ctx.num_inputs() != terms_.size()) return absl::InvalidArgumentError("Einsum: input count differs from the equation");
+    // '...' becomes placeholder labels (bytes 1..rank, never letters), right-aligned across operands.
+    std::vector<std::string> terms(terms_.size());
+    size_t ellipsis_rank = 0;
+    for (size_t t = 0; t < terms_.size(); ++t) {
+      const Tensor* x = ctx.input(t);
+      const size_t dots = terms_[t].find("...");
+      const size_t labelled = terms_[t].size() - (dots == std::string::npos ? 0 : 3);
+      if (x == nullptr || x->rank() < static_cast<int64_t>(labelled) ||
+          (dots == std::string::npos && x->rank() != static_cast<int64_t>(labelled))) {
+        return absl::InvalidArgumentError("Einsum: operand rank differs from its term");
+      }
+      if (dots != std::string::npos) ellipsis_rank = std::max(ellipsis_rank, static_cast<size_t>(x->rank()) - labelled);
+    }
+    auto expand = [&](const std::string& term, size_t own_rank) {
+      const size_t dots = term.find("...");
+      if (dots == std::string::npos) return term;
+      std::string labels;
+      for (size_t i = ellipsis_rank - own_rank; i < ellipsis_rank; ++i) labels += static_cast<char>(1 + i);
+      return term.substr(0, dots) + labels + term.substr(dots + 3);
+    };
+    std::string letters;
+    for (size_t i = 0; i < ellipsis_rank; ++i) letters += static_cast<char>(1 + i);
+    letters += letters_;
     std::map<char, int64_t> size;
     DataType dtype = DataType::kUndefined;
     for (size_t t = 0; t < terms_.size(); ++t) {
       const Tensor* x = ctx.input(t);
-      if (x == nullptr || x->rank() != static_cast<int64_t>(terms_[t].size())) {
-        return absl::InvalidArgumentError("Einsum: operand rank differs from its term");
-      }
+      const size_t labelled = terms_[t].size() - (terms_[t].find("...") == std::string::npos ? 0 : 3);
+      terms[t] = expand(terms_[t], static_cast<size_t>(x->rank()) - labelled);
       dtype = x->dtype();
-      for (size_t d = 0; d < terms_[t].size(); ++d) {
-        auto [it, inserted] = size.emplace(terms_[t][d], x->dim(d));
-        if (!inserted && it->second != x->dim(d)) return absl::InvalidArgumentError("Einsum: letter sizes differ");
+      for (size_t d = 0; d < terms[t].size(); ++d) {
+        auto [it, inserted] = size.emplace(terms[t][d], x->dim(d));
+        if (inserted || it->second == x->dim(d)) continue;
+        if (terms[t][d] < ' ' && (x->dim(d) == 1 || it->second == 1)) {  // ellipsis dims broadcast
+          if (it->second == 1) it->second = x->dim(d);
+          continue;
+        }
+        return absl::InvalidArgumentError("Einsum: letter sizes differ");
       }
     }
+    for (char ch : letters) size.emplace(ch, 1);
+    const std::string output = expand(output_, ellipsis_rank);
     Dims out_dims, loop_dims;
-    for (char ch : output_) out_dims.push_back(size[ch]);
-    for (char ch : letters_) loop_dims.push_back(size[ch]);
+    for (char ch : output) out_dims.push_back(size[ch]);
+    for (char ch : letters) loop_dims.push_back(size[ch]);
     auto out = ctx.AllocateOutput(0, dtype, out_dims);
     if (!out.ok()) return out.status();
-    // Strides of each operand and of the output over the loop letters.
-    std::vector<std::vector<int64_t>> strides(terms_.size() + 1, std::vector<int64_t>(letters_.size(), 0));
-    for (size_t t = 0; t <= terms_.size(); ++t) {
-      const std::string& term = t < terms_.size() ? terms_[t] : output_;
-      Dims dims;
-      for (char ch : term) dims.push_back(size[ch]);
+    // Strides of each operand and of the output over the loop letters (0 where a dim of 1 broadcasts).
+    std::vector<std::vector<int64_t>> strides(terms.size() + 1, std::vector<int64_t>(letters.size(), 0));
+    for (size_t t = 0; t <= terms.size(); ++t) {
+      const std::string& term = t < terms.size() ? terms[t] : output;
+      Dims dims = t < terms.size() ? ctx.input(t)->dims() : out_dims;
       std::vector<int64_t> own = ContiguousStrides(dims);
-      for (size_t d = 0; d < term.size(); ++d) strides[t][letters_.find(term[d])] += own[d];
+      for (size_t d = 0; d < term.size(); ++d) {
+        if (dims[d] == 1 && size[term[d]] != 1) continue;
+        strides[t][letters.find(term[d])] += own[d];
+      }
     }
     return VisitDtype(dtype, kFloats | kInts, "Einsum", [&](auto tag) {
       using T = decltype(tag);
@@ -210,7 +259,7 @@ class EinsumKernel : public OpKernel {
         std::vector<int64_t> index(loop_dims.size(), 0);
         for (int64_t it = 0; it < total; ++it) {
           T prod = 1;
-          for (size_t t = 0; t < terms_.size(); ++t) {
+          for (size_t t = 0; t < terms.size(); ++t) {
             int64_t off = 0;
             for (size_t d = 0; d < index.size(); ++d) off += index[d] * strides[t][d];
             prod = static_cast<T>(prod * ctx.input(t)->data<T>()[off]);
@@ -228,6 +277,14 @@ class EinsumKernel : public OpKernel {
   }
 
  private:
+  static bool IsLetter(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+  std::vector<const std::string*> TermsAndOutput() const {
+    std::vector<const std::string*> all;
+    for (const auto& t : terms_) all.push_back(&t);
+    all.push_back(&output_);
+    return all;
+  }
+
   std::vector<std::string> terms_;
   std::string output_, letters_;
 };

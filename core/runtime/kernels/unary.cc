@@ -71,8 +71,9 @@ T Apply(UnaryOp op, T x, const UnaryParams& p) {
     }
     case UnaryOp::kGelu:
       if (p.tanh_gelu) {
+        // 0.5 v (1 + tanh(u)) = v sigmoid(2u): one exp instead of tanh (libm's is ~10x slower).
         const F k = static_cast<F>(0.7978845608028654);  // sqrt(2/pi)
-        return F(0.5) * v * (F(1) + std::tanh(k * (v + F(0.044715) * v * v * v)));
+        return v / (F(1) + std::exp(F(-2) * k * (v + F(0.044715) * v * v * v)));
       }
       return F(0.5) * v * (F(1) + std::erf(v * static_cast<F>(0.7071067811865476)));
     case UnaryOp::kShrink:

@@ -18,6 +18,7 @@
 #include "core/runtime/kernels/linalg.h"
 #include "core/runtime/kernels/registry.h"
 #include "core/runtime/kernels/window.h"
+#include "core/runtime/plan/nhwc_layout.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
 
@@ -136,30 +137,25 @@ class BatchMatMulKernel : public OpKernel {
   size_t workspace_size_ = 0, workspace_alignment_ = 0;
 };
 
-// Conv NCHW via NHWC: transposes in and out around XNNPACK's convolution.
+// Conv NCHW via NHWC: transposes in and out around XNNPACK's convolution;
+// none for the session's internal NHWC Conv (plan/nhwc_layout.h).
 class ConvKernel : public OpKernel {
  public:
-  ConvKernel(XnnOperator op, int64_t c, int64_t m, bool one_d) : op_(std::move(op)), c_(c), m_(m), one_d_(one_d) {}
+  ConvKernel(XnnOperator op, int64_t c, int64_t m, bool one_d, bool nhwc)
+      : op_(std::move(op)), c_(c), m_(m), one_d_(one_d), nhwc_(nhwc) {}
   absl::Status Run(KernelContext& ctx) override {
     auto xi = ctx.RequiredInput(0);
     if (!xi.ok()) return xi.status();
     const Tensor& x = **xi;
     const int64_t want_rank = one_d_ ? 3 : 4;
-    if (x.dtype() != DataType::kFloat || x.rank() != want_rank || x.dim(1) != c_) {
+    if (x.dtype() != DataType::kFloat || x.rank() != want_rank || x.dim(nhwc_ ? 3 : 1) != c_) {
       return absl::InvalidArgumentError(absl::StrCat("Conv: input ", DimsString(x.dims()), " does not match ", c_,
                                                      "-channel weights"));
     }
+    if (nhwc_) return RunNhwc(ctx, x);
     const int64_t n = x.dim(0), h = one_d_ ? 1 : x.dim(2), w = x.dim(want_rank - 1);
-    Dims key = {n, h, w};
-    if (key != shape_key_) {
-      size_t oh = 0, ow = 0;
-      xnn_status s = xnn_reshape_convolution2d_nhwc_f32(op_.get(), n, h, w, &workspace_size_, &workspace_alignment_,
-                                                        &oh, &ow, ctx.threadpool());
-      if (s != xnn_status_success) return XnnError(s, "reshape convolution");
-      shape_key_ = key;
-      oh_ = static_cast<int64_t>(oh);
-      ow_ = static_cast<int64_t>(ow);
-    }
+    absl::Status reshaped = Reshape(ctx, n, h, w);
+    if (!reshaped.ok()) return reshaped;
     Dims out_dims = one_d_ ? Dims{n, m_, ow_} : Dims{n, m_, oh_, ow_};
     auto out = ctx.AllocateOutput(0, DataType::kFloat, out_dims);
     if (!out.ok()) return out.status();
@@ -194,9 +190,36 @@ class ConvKernel : public OpKernel {
   }
 
  private:
+  absl::Status Reshape(KernelContext& ctx, int64_t n, int64_t h, int64_t w) {
+    Dims key = {n, h, w};
+    if (key == shape_key_) return absl::OkStatus();
+    size_t oh = 0, ow = 0;
+    xnn_status s = xnn_reshape_convolution2d_nhwc_f32(op_.get(), n, h, w, &workspace_size_, &workspace_alignment_,
+                                                      &oh, &ow, ctx.threadpool());
+    if (s != xnn_status_success) return XnnError(s, "reshape convolution");
+    shape_key_ = key;
+    oh_ = static_cast<int64_t>(oh);
+    ow_ = static_cast<int64_t>(ow);
+    return absl::OkStatus();
+  }
+
+  absl::Status RunNhwc(KernelContext& ctx, const Tensor& x) {
+    absl::Status reshaped = Reshape(ctx, x.dim(0), x.dim(1), x.dim(2));
+    if (!reshaped.ok()) return reshaped;
+    auto out = ctx.AllocateOutput(0, DataType::kFloat, {x.dim(0), oh_, ow_, m_});
+    if (!out.ok()) return out.status();
+    if ((*out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
+    std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
+    xnn_status s = xnn_setup_convolution2d_nhwc_f32(op_.get(), workspace ? workspace->data() : nullptr,
+                                                    x.data<float>(), (*out)->data<float>());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    ctx.pool()->Release(std::move(workspace));
+    return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "convolution");
+  }
+
   XnnOperator op_;
   int64_t c_, m_;
-  bool one_d_;
+  bool one_d_, nhwc_;
   Dims shape_key_;
   int64_t oh_ = 0, ow_ = 0;
   size_t workspace_size_ = 0, workspace_alignment_ = 0;
@@ -231,7 +254,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnected(const KernelCreat
   return std::unique_ptr<OpKernel>(new FullyConnectedKernel(k, n, XnnOperator(op), gemm));
 }
 
-absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& info) {
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& info, bool nhwc) {
   const ir::Node& node = info.node;
   const Tensor* w = info.constant_inputs.size() > 1 ? info.constant_inputs[1] : nullptr;
   if (!IsConstF32(w, -1) || (w->rank() != 3 && w->rank() != 4)) return std::unique_ptr<OpKernel>();
@@ -243,6 +266,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& inf
   auto attrs = ReadWindowAttrs(node);
   if (!attrs.ok() || (attrs->auto_pad != "NOTSET" && attrs->auto_pad != "VALID")) return std::unique_ptr<OpKernel>();
   const bool one_d = w->rank() == 3;
+  if (nhwc && one_d) return std::unique_ptr<OpKernel>();
+  // A fused activation's range (plan/nhwc_layout.h).
+  const float out_min = AttrFloat(node, "output_min", -kInf), out_max = AttrFloat(node, "output_max", kInf);
   const int64_t group = AttrInt(node, "group", 1);
   const int64_t m = w->dim(0), cg = w->dim(1);
   const int64_t kh = one_d ? 1 : w->dim(2), kw = w->dim(w->rank() - 1);
@@ -270,9 +296,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& inf
   xnn_operator_t op = nullptr;
   xnn_status s = xnn_create_convolution2d_nhwc_f32(
       pads[0], pads[3], pads[2], pads[1], kh, kw, sh, sw, dh, dw, group, cg, m / group, cg * group, m, packed.data(),
-      bias ? bias->data<float>() : nullptr, -kInf, kInf, 0, nullptr, nullptr, &op);
+      bias ? bias->data<float>() : nullptr, out_min, out_max, 0, nullptr, nullptr, &op);
   if (s != xnn_status_success) return std::unique_ptr<OpKernel>();
-  return std::unique_ptr<OpKernel>(new ConvKernel(XnnOperator(op), cg * group, m, one_d));
+  return std::unique_ptr<OpKernel>(new ConvKernel(XnnOperator(op), cg * group, m, one_d, nhwc));
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateBatchMatMul(const KernelCreateInfo& info) {
@@ -285,11 +311,20 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateBatchMatMul(const KernelCreateIn
 
 }  // namespace
 
+bool AcceleratorAvailable() { return XnnReady(); }
+
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
-  if ((op != "MatMul" && op != "Gemm" && op != "Conv") || !XnnReady()) return std::unique_ptr<OpKernel>();
+  if (!XnnReady()) return std::unique_ptr<OpKernel>();
+  if (info.node.domain == kRuntimeDomain) return op == "Conv" ? CreateConv(info, true) : std::unique_ptr<OpKernel>();
+  if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||
+      op == "Transpose") {
+    return CreateXnnElementwiseKernel(info);
+  }
+  if (op != "MatMul" && op != "Gemm" && op != "Conv") return std::unique_ptr<OpKernel>();
   if (op == "Gemm") return CreateFullyConnected(info, true);
-  if (op == "Conv") return CreateConv(info);
+  if (op == "Conv") return CreateConv(info, false);
   // MatMul: constant 2-D weights -> fully connected; else batch matmul when
   // both operands are float32 activations of rank >= 2 (checked at run time).
   const Tensor* w = info.constant_inputs.size() > 1 ? info.constant_inputs[1] : nullptr;

@@ -10,6 +10,7 @@
 #include "core/runtime/kernels/control_flow.h"
 #include "core/runtime/kernels/registry.h"
 #include "core/runtime/plan/fold_batchnorm.h"
+#include "core/runtime/plan/nhwc_layout.h"
 #include "core/runtime/tensor/convert.h"
 
 namespace pt2onnx::runtime {
@@ -29,9 +30,26 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
   std::unique_ptr<Session> session(new Session());
   Session& s = *session;
   s.options_ = options;
-  // The accelerated plan folds Conv -> BatchNormalization; the portable one
-  // runs the graph as written (the reference).
-  const ir::Graph folded = options.accelerate ? FoldConvBatchNorm(model.graph) : ir::Graph();
+  // Kernels for every node; collect every op without one before failing.
+  std::map<std::string, std::string> missing;  // op -> first node
+  for (const ir::Node& node : model.graph.nodes) {
+    if (!node.domain.empty() && node.domain != "ai.onnx") {
+      missing.emplace(node.domain + "::" + node.op_type, node.name);
+      continue;
+    }
+    if (FindKernel(node.op_type) == nullptr) missing.emplace(node.op_type, node.name);
+  }
+  if (!missing.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [op, name] : missing) parts.push_back(absl::StrCat(op, " (first node '", name, "')"));
+    return absl::UnimplementedError(absl::StrCat("the executor has no kernel for ", missing.size(),
+                                                 " op type(s): ", absl::StrJoin(parts, ", ")));
+  }
+  // The accelerated plan folds Conv -> BatchNormalization and runs convolutions
+  // in NHWC (plan/nhwc_layout.h); the portable one runs the graph as written (the reference).
+  const ir::Graph folded = options.accelerate && AcceleratorAvailable() ? ConvolutionsToNhwc(FoldConvBatchNorm(model.graph))
+                           : options.accelerate                     ? FoldConvBatchNorm(model.graph)
+                                                                    : ir::Graph();
   const ir::Graph& g = options.accelerate ? folded : model.graph;
   const int64_t opset = model.OnnxOpset();
   std::map<std::string, int> slot;
@@ -54,21 +72,6 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     if (!id.ok()) return id.status();
     s.inputs_.push_back(in);
     s.input_slots_.push_back(*id);
-  }
-  // Kernels for every node; collect every op without one before failing.
-  std::map<std::string, std::string> missing;  // op -> first node
-  for (const ir::Node& node : g.nodes) {
-    if (!node.domain.empty() && node.domain != "ai.onnx") {
-      missing.emplace(node.domain + "::" + node.op_type, node.name);
-      continue;
-    }
-    if (FindKernel(node.op_type) == nullptr) missing.emplace(node.op_type, node.name);
-  }
-  if (!missing.empty()) {
-    std::vector<std::string> parts;
-    for (const auto& [op, name] : missing) parts.push_back(absl::StrCat(op, " (first node '", name, "')"));
-    return absl::UnimplementedError(absl::StrCat("the executor has no kernel for ", missing.size(),
-                                                 " op type(s): ", absl::StrJoin(parts, ", ")));
   }
   for (const ir::Node& node : g.nodes) {
     std::vector<int> in_slots;
@@ -119,8 +122,14 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       step.kernel = std::move(*fast);
       accelerated = step.kernel != nullptr;
     }
-    const KernelRegistration* reg = FindKernel(node.op_type);
-    step.half_mode = reg->half_mode;  // accelerated kernels take float32, like the portable ones
+    const bool internal = node.domain == kRuntimeDomain;
+    if (internal && step.kernel == nullptr) {
+      return NodeError(node.name, node.op_type,
+                       absl::InvalidArgumentError("XNNPACK cannot run this convolution (attributes out of range)"));
+    }
+    const KernelRegistration* reg = internal ? nullptr : FindKernel(node.op_type);
+    // Accelerated kernels take float32, like the portable ones.
+    step.half_mode = reg != nullptr ? reg->half_mode : HalfMode::kNative;
     if (step.kernel == nullptr) {
       auto kernel = reg->factory(info);
       if (!kernel.ok()) return NodeError(node.name, node.op_type, kernel.status());

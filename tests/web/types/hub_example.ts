@@ -1,7 +1,7 @@
 // The README's embedding example, typed against wasm/js/pt2onnx.d.ts: it must
 // compile with no errors (tests/web/types.test.mjs).
 import { convert, ConversionError, inspect, inspectReport, supportedOps, version, type ConversionResult, type ErrorCode,
-  type Inspection } from "pt2onnx";
+  type Inspection, run, createSession, RunError, type InferenceSession, type SessionValue, type TensorOutput } from "pt2onnx";
 
 declare const upload: HTMLInputElement;
 declare const bar: HTMLProgressElement;
@@ -45,4 +45,21 @@ export async function cancellable(file: File, controller: AbortController): Prom
   const r = await convert(file, { signal: controller.signal, workerUrl: new URL("https://cdn.example/pt2onnx-worker.mjs") });
   const { text, json } = await inspectReport(new Uint8Array(await file.arrayBuffer()), { fileName: file.name });
   return `${r.onnxName} ${text.length} ${JSON.parse(json).opset}`;
+}
+
+// Convert, then run the result in the wasm executor (README "API": run / createSession).
+export async function convertAndRun(file: File, pixels: Float32Array): Promise<number[]> {
+  const { onnx } = await convert(file);
+  const outputs: Record<string, TensorOutput> = await run(onnx, { x: { data: pixels, dims: [1, 3, 32, 32] } });
+  const session: InferenceSession = await createSession(onnx);
+  const names: string[] = session.inputs.map((i: SessionValue) => `${i.name}:${i.dtype}`);
+  try {
+    const again = session.runSync({ x: { data: pixels, dims: [1, 3, 32, 32] } });
+    return [...names.map((n) => n.length), ...Object.values(again)[0].dims, Object.keys(outputs).length];
+  } catch (e) {
+    if (e instanceof RunError) throw new Error(`${e.code} (${e.exitCode}): ${e.message}`);
+    throw e;
+  } finally {
+    session.release();
+  }
 }

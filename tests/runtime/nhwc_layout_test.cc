@@ -1,0 +1,105 @@
+// The accelerated plan's NHWC rewrite (plan/nhwc_layout.h): convolutions with
+// their Clip/Relu fused, residual Adds in NHWC, one Transpose in and one out,
+// and the same numbers as the portable (unrewritten) plan.
+#include <cstring>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "core/runtime/plan/nhwc_layout.h"
+#include "tests/runtime/runtime_test_util.h"
+
+namespace pt2onnx::runtime::testing {
+namespace {
+
+ir::Tensor RandomFloats(Dims dims, std::mt19937& rng) {
+  std::uniform_real_distribution<float> dist(-1, 1);
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return ir::Tensor::Owned(DataType::kFloat, dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4));
+}
+
+ir::Node ScalarConstant(const std::string& name, float v) {
+  ir::Tensor t = ir::Tensor::Owned(DataType::kFloat, {}, std::string(reinterpret_cast<const char*>(&v), 4));
+  return {name, "Constant", "", {}, {name}, {ir::Attribute::TensorValue("value", t)}, {}};
+}
+
+// x -> Conv -> Clip(0, 6) = a; a + Conv1x1(a) = s; depthwise Conv(s, stride 2) -> Relu = y;
+// ReduceMean(y) = m. Outputs y and m.
+ir::Model MobileNetLikeModel() {
+  std::mt19937 rng(7);
+  ir::Model model;
+  model.opset_imports.push_back({"", 20});
+  ir::Graph& g = model.graph;
+  g.inputs.push_back({"x", DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Symbolic("n"), ir::Dim::Static(3),
+                                                                 ir::Dim::Static(9), ir::Dim::Static(9)}, {}});
+  g.initializers.push_back({"w1", RandomFloats({8, 3, 3, 3}, rng), {}});
+  g.initializers.push_back({"b1", RandomFloats({8}, rng), {}});
+  g.initializers.push_back({"w2", RandomFloats({8, 8, 1, 1}, rng), {}});
+  g.initializers.push_back({"w3", RandomFloats({8, 1, 3, 3}, rng), {}});
+  const ir::Attribute pad1 = ir::Attribute::Ints("pads", {1, 1, 1, 1});
+  g.nodes = {
+      ScalarConstant("lo", 0), ScalarConstant("hi", 6),
+      {"conv1", "Conv", "", {"x", "w1", "b1"}, {"c1"}, {pad1}, {}},
+      {"clip", "Clip", "", {"c1", "lo", "hi"}, {"a"}, {}, {}},
+      {"conv2", "Conv", "", {"a", "w2"}, {"c2"}, {}, {}},
+      {"add", "Add", "", {"a", "c2"}, {"s"}, {}, {}},
+      {"conv3", "Conv", "", {"s", "w3"}, {"c3"},
+       {pad1, ir::Attribute::Int("group", 8), ir::Attribute::Ints("strides", {2, 2})}, {}},
+      {"relu", "Relu", "", {"c3"}, {"y"}, {}, {}},
+      {"mean", "ReduceMean", "", {"y"}, {"m"}, {ir::Attribute::Int("keepdims", 0)}, {}},
+  };
+  g.outputs.push_back({"y", DataType::kFloat, std::nullopt, {}});
+  g.outputs.push_back({"m", DataType::kFloat, std::nullopt, {}});
+  return model;
+}
+
+TEST(NhwcLayout, OneTransposeInOneOutActivationsFused) {
+  ir::Graph g = ConvolutionsToNhwc(MobileNetLikeModel().graph);
+  int transposes = 0, convs = 0, fused = 0;
+  for (const ir::Node& node : g.nodes) {
+    EXPECT_NE(node.op_type, "Clip");
+    EXPECT_NE(node.op_type, "Relu");
+    if (node.op_type == "Transpose") ++transposes;
+    if (node.op_type == "Conv") {
+      EXPECT_EQ(node.domain, kRuntimeDomain);
+      ++convs;
+      if (node.FindAttribute("output_min") != nullptr) ++fused;
+    }
+  }
+  EXPECT_EQ(transposes, 2);
+  EXPECT_EQ(convs, 3);
+  EXPECT_EQ(fused, 2);
+}
+
+TEST(NhwcLayout, MatchesThePortablePlan) {
+  ir::Model model = MobileNetLikeModel();
+  std::mt19937 rng(11);
+  ir::Tensor x = RandomFloats({2, 3, 9, 9}, rng);
+  Tensor input = *Tensor::Allocate(DataType::kFloat, x.dims(), nullptr);
+  std::memcpy(input.raw(), x.bytes().data(), input.byte_size());
+  SessionOptions fast, slow;
+  slow.accelerate = false;
+  auto a = Session::Create(model, fast);
+  auto b = Session::Create(model, slow);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ((*a)->accelerated_nodes(), 6u);  // 3 convolutions, the NHWC Add, the Transpose in and out
+  for (int run = 0; run < 2; ++run) {  // a second run reuses the reshaped operators
+    auto ya = (*a)->Run({{"x", input}});
+    auto yb = (*b)->Run({{"x", input}});
+    ASSERT_TRUE(ya.ok()) << ya.status();
+    ASSERT_TRUE(yb.ok()) << yb.status();
+    for (size_t o = 0; o < 2; ++o) {
+      EXPECT_EQ((*ya)[o].tensor.dims(), (*yb)[o].tensor.dims());
+      auto va = Values<float>((*ya)[o].tensor), vb = Values<float>((*yb)[o].tensor);
+      ASSERT_EQ(va.size(), vb.size());
+      for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << o << ":" << i;
+    }
+  }
+  EXPECT_EQ((*a)->outputs()[0].name, "y");
+}
+
+}  // namespace
+}  // namespace pt2onnx::runtime::testing
