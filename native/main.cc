@@ -26,7 +26,7 @@
 #include "native/cli_flags.h"
 #include "native/inspect_command.h"
 #include "native/json_record.h"
-#include "native/mapped_file.h"
+#include "native/weight_splice.h"
 #include "ops/registry.h"
 
 namespace pt2onnx::native {
@@ -64,12 +64,13 @@ class ProgressSink : public onnx_writer::ByteSink {
 
   absl::Status Write(ByteSpan bytes) override {
     absl::Status status = sink_.Write(bytes);
-    written_ += bytes.size();
-    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
-    if (decile > reported_ && decile < 10) {
-      reported_ = decile;
-      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
-    }
+    Advance(bytes.size());
+    return status;
+  }
+  // Weights spliced from the input (weight_splice.h) pass through unread.
+  absl::Status WriteSlice(const FileSlice& slice) override {
+    absl::Status status = sink_.WriteSlice(slice);
+    Advance(slice.size());
     return status;
   }
 
@@ -79,6 +80,15 @@ class ProgressSink : public onnx_writer::ByteSink {
   std::function<void(std::string)> log_;
   uint64_t written_ = 0;
   int reported_ = 0;
+
+  void Advance(uint64_t bytes) {
+    written_ += bytes;
+    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
+    if (decile > reported_ && decile < 10) {
+      reported_ = decile;
+      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
+    }
+  }
 };
 
 // Below this many weight bytes, writing is too quick to report progress.
@@ -97,9 +107,11 @@ int Run(const CliFlags& flags) {
   std::string input = ResolvePath(flags.input);
   std::string output = ResolvePath(flags.output);
 
-  absl::StatusOr<MappedFile> file = MappedFile::Open(input);
+  // Read with pread, not mapped: weights are spliced into the output by the
+  // kernel and never enter this process (weight_splice.h).
+  absl::StatusOr<std::shared_ptr<FdInputFile>> file = FdInputFile::Open(input);
   if (!file.ok()) return fail(kExitIo, file.status());
-  log(absl::StrCat("reading ", flags.input, " (", HumanBytes(file->bytes().size()), ")"));
+  log(absl::StrCat("reading ", flags.input, " (", HumanBytes((*file)->size()), ")"));
 
   ConvertOptions options;
   options.translate.opset = flags.opset;
@@ -112,7 +124,7 @@ int Run(const CliFlags& flags) {
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
   };
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
+  absl::StatusOr<Conversion> conversion = ConvertPt2(*file, options, progress);
   if (!conversion.ok()) return fail(ExitCodeForConversion(conversion.status()), conversion.status());
   for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
   const ConversionSummary& summary = conversion->summary;
