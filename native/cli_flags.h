@@ -32,6 +32,13 @@ struct CliFlags {
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
   bool json = false;     // JSON on stdout: the inspection, or a conversion's record
+  bool no_weights = false;         // the graph without initializers
+  bool weights_as_inputs = false;  // initializers also listed as graph inputs
+  // `pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx`: `input`
+  // is the ONNX model, `weights_from` the .pt2 whose weights it gets.
+  bool apply_weights = false;
+  std::string weights_from;
+  bool opset_given = false;  // apply-weights: else the model's own opset
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -24,6 +24,7 @@
 #include "core/onnx/model_writer.h"
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
+#include "native/apply_weights_command.h"
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/weight_splice.h"
@@ -153,13 +154,18 @@ int Run(const CliFlags& flags) {
   }
 
   using ExternalData = onnx_writer::WriteOptions::ExternalData;
+  ConversionSummary planned = summary;
+  if (flags.no_weights) planned.initializer_bytes = 0;  // nothing to place
   absl::StatusOr<OutputPlan> plan = PlanOutput(
-      summary,
-      flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
+      planned,
+      flags.no_weights                                 ? ExternalData::kNever
+      : flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
       : flags.external == CliFlags::External::kNever ? ExternalData::kNever
                                                       : ExternalData::kAuto,
       output);
   if (!plan.ok()) return fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
+  plan->write.include_initializers = !flags.no_weights;
+  plan->write.initializers_as_inputs = flags.weights_as_inputs;
   const bool external = plan->external;
 
   absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
@@ -233,6 +239,10 @@ int main(int argc, char** argv) {
   // reported as an internal error (exit 1), never an abort. Temporaries are
   // deleted by the unwinding AtomicFile destructors.
   try {
+    if (flags->apply_weights) {
+      return RunApplyWeights(*flags, ResolvePath(flags->input), ResolvePath(flags->weights_from),
+                             ResolvePath(flags->output));
+    }
     if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
     return Run(*flags);
   } catch (const std::bad_alloc&) {
