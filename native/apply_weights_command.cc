@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "core/export/converter.h"
-#include "core/export/exit_codes.h"
-#include "core/export/output_plan.h"
+#include "export/converter.h"
+#include "export/exit_codes.h"
+#include "export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "core/onnx/weight_apply.h"
 #include "native/atomic_file.h"

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 
 namespace pt2onnx::native {
 

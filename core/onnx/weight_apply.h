@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "core/onnx/model_writer.h"
 #include "onnx/onnx-ml.pb.h"

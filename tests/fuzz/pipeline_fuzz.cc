@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace {
 

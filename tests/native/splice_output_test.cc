@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
 #include "gtest/gtest.h"
 #include "native/atomic_file.h"
