@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "native/weight_splice.h"
 
 namespace pt2onnx::native {
 namespace {
@@ -112,6 +113,27 @@ absl::Status AtomicFile::Write(ByteSpan bytes) {
                                                            : " (disk full?)"));
   }
   written_ += bytes.size();
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::WriteSlice(const FileSlice& slice) {
+  const auto* input = dynamic_cast<const FdInputFile*>(slice.file.get());
+  if (input == nullptr) return ByteSink::WriteSlice(slice);
+  if (absl::Status in_range = input->CheckRange(slice.range, "weight"); !in_range.ok()) {
+    return in_range;
+  }
+  if (slice.range.length == 0) return absl::OkStatus();
+  if (std::fflush(file_) != 0) {  // buffered bytes go first
+    int error = errno;
+    return absl::DataLossError(absl::StrCat("writing '", path_, "' failed: ", std::strerror(error)));
+  }
+  absl::StatusOr<CopyMethod> copied =
+      CopyFdRange(input->fd(), slice.range.offset, slice.range.length, ::fileno(file_));
+  if (!copied.ok()) {
+    return absl::Status(copied.status().code(),
+                        absl::StrCat("writing '", path_, "': ", copied.status().message()));
+  }
+  written_ += slice.range.length;
   return absl::OkStatus();
 }
 

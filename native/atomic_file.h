@@ -35,6 +35,9 @@ class AtomicFile : public onnx_writer::ByteSink {
   ~AtomicFile() override;
 
   absl::Status Write(ByteSpan bytes) override;
+  // A slice of an FdInputFile is spliced by the kernel (weight_splice.h);
+  // other slices are written as ByteSink does.
+  absl::Status WriteSlice(const FileSlice& slice) override;
   // Flushes, closes and renames into place.
   absl::Status Commit();
   uint64_t bytes_written() const { return written_; }

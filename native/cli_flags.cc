@@ -29,6 +29,9 @@ std::string UsageText() {
       "pt2onnx: convert a PyTorch exported program (.pt2, from torch.export.save) to ONNX.\n"
       "\n"
       "usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]\n"
+      "       pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]\n"
+      "         (MODEL.onnx, e.g. written with --no-weights, with OTHER.pt2's weights: same\n"
+      "         program, new weights; names, dtypes and shapes are checked)\n"
       "\n"
       "options:\n"
       "  -o, --output PATH        output file (default: MODEL.onnx next to the input)\n"
@@ -36,6 +39,10 @@ std::string UsageText() {
       " (default ", ops::kDefaultOpset, ", as torch.onnx)\n"
       "  --external-data          store weights in PATH.data beside the model (automatic\n"
       "                           above 1.5 GiB of weights; --no-external-data forbids it)\n"
+      "  --no-weights             write the graph without its initializers (as torch.onnx's\n"
+      "                           save(include_initializers=False)); see apply-weights\n"
+      "  --weights-as-inputs      also list the initializers as graph inputs (torch.onnx's\n"
+      "                           keep_initializers_as_inputs)\n"
       "  --input-names a,b,...    rename the graph inputs, in order\n"
       "  --output-names a,b,...   rename the graph outputs, in order\n"
       "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
@@ -97,7 +104,12 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
     return args[++i];
   };
-  for (size_t i = 0; i < args.size(); ++i) {
+  size_t first = 0;
+  if (!args.empty() && args[0] == "apply-weights") {
+    flags.apply_weights = true;
+    first = 1;
+  }
+  for (size_t i = first; i < args.size(); ++i) {
     const std::string& arg = args[i];
     std::string name = arg.substr(0, arg.find('='));
     if (name == "-h" || name == "--help") {
@@ -124,6 +136,15 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
         return absl::InvalidArgumentError(absl::StrCat("--opset '", *v, "' is not supported; use ",
                                                        ops::kMinOpset, "..", ops::kMaxOpset));
       }
+      flags.opset_given = true;
+    } else if (name == "--no-weights") {
+      flags.no_weights = true;
+    } else if (name == "--weights-as-inputs") {
+      flags.weights_as_inputs = true;
+    } else if (name == "--from" && flags.apply_weights) {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      flags.weights_from = *v;
     } else if (name == "--external-data") {
       flags.external = CliFlags::External::kAlways;
     } else if (name == "--no-external-data") {
@@ -211,6 +232,21 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
   }
   if (flags.help || flags.version || flags.list_ops) return flags;
+  if (flags.apply_weights) {
+    if (flags.input.empty() || flags.weights_from.empty() || flags.output.empty()) {
+      return absl::InvalidArgumentError(
+          "usage: pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx");
+    }
+    if (flags.no_weights || flags.weights_as_inputs || flags.inspect) {
+      return absl::InvalidArgumentError(
+          "apply-weights keeps the model's graph as it is: --no-weights, --weights-as-inputs and "
+          "--inspect do not apply");
+    }
+    if (flags.output == flags.input || flags.output == flags.weights_from) {
+      return absl::InvalidArgumentError("the output path equals an input path");
+    }
+    return flags;
+  }
   if (flags.input.empty()) {
     return absl::InvalidArgumentError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   }

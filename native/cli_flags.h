@@ -45,6 +45,13 @@ struct CliFlags {
   std::string report_path;            // default: the output with .report.md
   std::vector<std::string> translations;  // ONNX function libraries (--translations)
   bool override_builtins = false;         // library functions replace built-ins (--override)
+  bool no_weights = false;         // the graph without initializers
+  bool weights_as_inputs = false;  // initializers also listed as graph inputs
+  // `pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx`: `input`
+  // is the ONNX model, `weights_from` the .pt2 whose weights it gets.
+  bool apply_weights = false;
+  std::string weights_from;
+  bool opset_given = false;  // apply-weights: else the model's own opset
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -31,11 +31,13 @@
 #include "core/status_util.h"
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
+#include "native/apply_weights_command.h"
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
 #include "native/test_hooks.h"
 #include "native/verify_command.h"
+#include "native/weight_splice.h"
 #include "passes/pass_manager.h"
 #include "translate/custom_translations.h"
 #include "translate/registry.h"
@@ -75,12 +77,13 @@ class ProgressSink : public onnx_writer::ByteSink {
 
   absl::Status Write(ByteSpan bytes) override {
     absl::Status status = sink_.Write(bytes);
-    written_ += bytes.size();
-    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
-    if (decile > reported_ && decile < 10) {
-      reported_ = decile;
-      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
-    }
+    Advance(bytes.size());
+    return status;
+  }
+  // Weights spliced from the input (weight_splice.h) pass through unread.
+  absl::Status WriteSlice(const FileSlice& slice) override {
+    absl::Status status = sink_.WriteSlice(slice);
+    Advance(slice.size());
     return status;
   }
 
@@ -90,6 +93,15 @@ class ProgressSink : public onnx_writer::ByteSink {
   std::function<void(std::string)> log_;
   uint64_t written_ = 0;
   int reported_ = 0;
+
+  void Advance(uint64_t bytes) {
+    written_ += bytes;
+    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
+    if (decile > reported_ && decile < 10) {
+      reported_ = decile;
+      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
+    }
+  }
 };
 
 // Below this many weight bytes, writing is too quick to report progress.
@@ -138,9 +150,11 @@ int Run(const CliFlags& flags) {
   std::string input = ResolvePath(flags.input);
   std::string output = ResolvePath(flags.output);
 
-  absl::StatusOr<MappedFile> file = MappedFile::Open(input);
+  // Read with pread, not mapped: weights are spliced into the output by the
+  // kernel and never enter this process (weight_splice.h).
+  absl::StatusOr<std::shared_ptr<FdInputFile>> file = FdInputFile::Open(input);
   if (!file.ok()) return fail(kExitIo, file.status());
-  log(absl::StrCat("reading ", flags.input, " (", HumanBytes(file->bytes().size()), ")"));
+  log(absl::StrCat("reading ", flags.input, " (", HumanBytes((*file)->size()), ")"));
 
   ConvertOptions options;
   // --translations: user functions join a copy of the built-in registry.
@@ -174,15 +188,21 @@ int Run(const CliFlags& flags) {
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
   };
+  // --verify and --report read the program again, weights included, so they
+  // map the whole input; a plain conversion never does.
+  std::optional<MappedFile> mapped;
   if (flags.verify || flags.report) {
-    absl::StatusOr<pt2::LoadedProgram> read = pt2::LoadPt2(file->bytes(), flags.model_name);
+    absl::StatusOr<MappedFile> whole = MappedFile::Open(input);
+    if (!whole.ok()) return fail(kExitIo, whole.status());
+    mapped = *std::move(whole);
+    absl::StatusOr<pt2::LoadedProgram> read = pt2::LoadPt2(mapped->bytes(), flags.model_name);
     if (read.ok()) {
       loaded = *std::move(read);
       run_report.program = &*loaded;
     }
   }
   const double convert_start = clock.Seconds();
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
+  absl::StatusOr<Conversion> conversion = ConvertPt2(*file, options, progress);
   run_report.timings.push_back({"read, translate, optimize", clock.Seconds() - convert_start});
   step("Read the .pt2", conversion.ok() || loaded.has_value());
   step("Translate to ONNX (and optimize)", conversion.ok());
@@ -221,13 +241,18 @@ int Run(const CliFlags& flags) {
   }
 
   using ExternalData = onnx_writer::WriteOptions::ExternalData;
+  ConversionSummary planned = summary;
+  if (flags.no_weights) planned.initializer_bytes = 0;  // nothing to place
   absl::StatusOr<OutputPlan> plan = PlanOutput(
-      summary,
-      flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
+      planned,
+      flags.no_weights                                 ? ExternalData::kNever
+      : flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
       : flags.external == CliFlags::External::kNever ? ExternalData::kNever
                                                       : ExternalData::kAuto,
       output);
   if (!plan.ok()) return fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
+  plan->write.include_initializers = !flags.no_weights;
+  plan->write.initializers_as_inputs = flags.weights_as_inputs;
   const bool external = plan->external;
 
   absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
@@ -273,7 +298,7 @@ int Run(const CliFlags& flags) {
     if (!loaded.has_value()) {
       run_report.errors.push_back("cannot verify: the program could not be read again");
     } else {
-      verified = RunVerify(flags, file->bytes(), *loaded, conversion->model, log, run_report);
+      verified = RunVerify(flags, mapped->bytes(), *loaded, conversion->model, log, run_report);
     }
     const bool ran = verified == kExitOk || verified == verify::kExitVerificationFailed;
     step("Run in the ATen reference interpreter and the executor", ran);
@@ -324,6 +349,10 @@ int main(int argc, char** argv) {
   // reported as an internal error (exit 1), never an abort. Temporaries are
   // deleted by the unwinding AtomicFile destructors.
   try {
+    if (flags->apply_weights) {
+      return RunApplyWeights(*flags, ResolvePath(flags->input), ResolvePath(flags->weights_from),
+                             ResolvePath(flags->output));
+    }
     if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
     return Run(*flags);
   } catch (const std::bad_alloc&) {

@@ -37,6 +37,8 @@ const ops::OpRegistry& Registry() {
 struct ApiOptions {
   ConvertOptions convert;
   ExternalData external = ExternalData::kAuto;
+  bool include_weights = true;    // includeWeights: false = --no-weights
+  bool weights_as_inputs = false;  // weightsAsInputs = --weights-as-inputs
   std::string output_name = "model.onnx";
   std::string input_name = "model.pt2";
 };
@@ -69,6 +71,8 @@ ApiOptions ReadOptions(const val& js) {
   }
   if (Has(js, "modelName")) o.convert.model_name = js["modelName"].as<std::string>();
   if (Has(js, "optimize")) o.convert.optimize = js["optimize"].as<bool>();
+  if (Has(js, "includeWeights")) o.include_weights = js["includeWeights"].as<bool>();
+  if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
   if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
   if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
   return o;
@@ -172,9 +176,13 @@ val Convert(val reader, val js_options, val progress) {
   report.push_back(TranslatedLine(conversion->summary));
   if (!conversion->summary.symbolic_dims.empty()) report.push_back(SymbolicDimsLine(conversion->summary));
 
-  absl::StatusOr<OutputPlan> plan =
-      PlanOutput(conversion->summary, options.external, options.output_name);
+  ConversionSummary planned = conversion->summary;
+  if (!options.include_weights) planned.initializer_bytes = 0;  // nothing to place
+  absl::StatusOr<OutputPlan> plan = PlanOutput(
+      planned, options.include_weights ? options.external : ExternalData::kNever, options.output_name);
   if (!plan.ok()) return Error(kExitUsage, plan.status());
+  plan->write.include_initializers = options.include_weights;
+  plan->write.initializers_as_inputs = options.weights_as_inputs;
   on_progress("write", 0);
   PartsSink model_sink(file.get());
   PartsSink data_sink(file.get());

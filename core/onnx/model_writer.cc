@@ -215,24 +215,48 @@ bool UsesExternalData(uint64_t initializer_bytes, const WriteOptions& options) {
   return false;
 }
 
+ModelFraming FrameModel(const ir::Model& model, const WriteOptions& options) {
+  ::onnx::ModelProto header;
+  FillModelHeader(model, header);
+  ::onnx::GraphProto graph;
+  FillGraph(model.graph, graph, /*with_initializers=*/false);
+  if (options.initializers_as_inputs) {
+    for (const ir::Initializer& init : model.graph.initializers) {
+      ::onnx::ValueInfoProto* input = graph.add_input();
+      input->set_name(init.name);
+      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
+      tensor_type->set_elem_type(static_cast<int32_t>(init.tensor.dtype()));
+      auto* shape = tensor_type->mutable_shape();
+      for (int64_t d : init.tensor.dims()) shape->add_dim()->set_dim_value(d);
+    }
+  }
+  return ModelFraming{header.SerializeAsString(), graph.SerializeAsString(), ""};
+}
+
 absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptions& options,
                                         ByteSink& model_sink, ByteSink* data_sink) {
+  return WriteFramedModel(FrameModel(model, options), model.graph.initializers, options, model_sink,
+                          data_sink);
+}
+
+absl::StatusOr<WriteSummary> WriteFramedModel(const ModelFraming& framing,
+                                              const std::vector<ir::Initializer>& all_initializers,
+                                              const WriteOptions& options, ByteSink& model_sink,
+                                              ByteSink* data_sink) {
+  static const std::vector<ir::Initializer> kNone;
+  const std::vector<ir::Initializer>& initializers =
+      options.include_initializers ? all_initializers : kNone;
   WriteSummary summary;
-  summary.initializer_bytes = InitializerBytes(model);
-  summary.external = UsesExternalData(summary.initializer_bytes, options);
+  for (const ir::Initializer& init : initializers) summary.initializer_bytes += init.tensor.byte_size();
+  summary.external = options.include_initializers &&
+                     UsesExternalData(summary.initializer_bytes, options);
   if (summary.external && (data_sink == nullptr || options.external_data_location.empty())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the model's weights (", summary.initializer_bytes,
         " bytes) must go to an external data file, but no data file was given"));
   }
-
-  // 1. Model fields other than the graph, and the graph without initializers.
-  ::onnx::ModelProto header;
-  FillModelHeader(model, header);
-  ::onnx::GraphProto graph;
-  FillGraph(model.graph, graph, /*with_initializers=*/false);
-  std::string model_bytes = header.SerializeAsString();
-  std::string graph_bytes = graph.SerializeAsString();
+  const std::string& model_bytes = framing.before_graph;
+  const std::string& graph_bytes = framing.graph_fields;
 
   // 2. Each initializer: its header message, then (inline) its raw bytes as
   //    a raw_data field we frame ourselves, so the bytes are never copied.
@@ -244,7 +268,7 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   uint64_t graph_length = graph_bytes.size();
   uint64_t data_offset = 0;
   std::vector<std::pair<const ir::Tensor*, uint64_t>> external_writes;  // data, padding before
-  for (const ir::Initializer& init : model.graph.initializers) {
+  for (const ir::Initializer& init : initializers) {
     ::onnx::TensorProto tensor;
     FillTensorHeader(init.name, init.tensor, init.metadata, tensor);
     const uint64_t raw_size = init.tensor.byte_size();
@@ -282,7 +306,7 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, FieldHeader(kModelGraphField, graph_length)));
   PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, graph_bytes));
   summary.model_bytes = model_bytes.size() + FieldHeader(kModelGraphField, graph_length).size() +
-                        graph_length;
+                        graph_length + framing.after_graph.size();
   for (const Piece& piece : pieces) {
     uint64_t tensor_length = piece.header.size();
     std::string raw_header;
@@ -299,6 +323,7 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
       PT2ONNX_RETURN_IF_ERROR(WriteTensorData(model_sink, *piece.inline_data));
     }
   }
+  PT2ONNX_RETURN_IF_ERROR(WriteString(model_sink, framing.after_graph));
   static const std::string kZeros(kExternalAlignment, '\0');
   for (const auto& [tensor, padding] : external_writes) {
     if (padding > 0) PT2ONNX_RETURN_IF_ERROR(data_sink->Write(AsBytes(kZeros).subspan(0, padding)));

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -62,6 +63,12 @@ struct WriteOptions {
   // File name recorded in the model for external tensors ("model.onnx.data"),
   // relative to the model file.
   std::string external_data_location;
+  // false: the graph without its initializers (torch.onnx's
+  // save(include_initializers=False)); pt2onnx apply-weights puts them back.
+  bool include_initializers = true;
+  // Initializers also listed as graph inputs, after the user inputs
+  // (torch.onnx's keep_initializers_as_inputs).
+  bool initializers_as_inputs = false;
 };
 
 struct WriteSummary {
@@ -76,6 +83,25 @@ struct WriteSummary {
 // location was given). Tensors are written with the bytes the IR holds.
 absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptions& options,
                                         ByteSink& model_sink, ByteSink* data_sink);
+
+// A ModelProto cut where the writer inserts initializers: the serialized
+// model fields before and after the graph, and the graph's fields without
+// initializers (they go last in the graph).
+struct ModelFraming {
+  std::string before_graph;
+  std::string graph_fields;
+  std::string after_graph;
+};
+
+// The framing WriteModel uses for `model` (initializers as inputs if asked).
+ModelFraming FrameModel(const ir::Model& model, const WriteOptions& options);
+
+// Writes `framing` with `initializers` appended to its graph (none when
+// !options.include_initializers), inline or external as WriteModel does.
+absl::StatusOr<WriteSummary> WriteFramedModel(const ModelFraming& framing,
+                                              const std::vector<ir::Initializer>& initializers,
+                                              const WriteOptions& options, ByteSink& model_sink,
+                                              ByteSink* data_sink);
 
 // Total bytes of all initializers (to decide on external data up front).
 uint64_t InitializerBytes(const ir::Model& model);

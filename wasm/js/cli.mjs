@@ -24,6 +24,8 @@ options:
   --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable
   --model NAME             program to convert in a multi-model archive
   --no-optimize            skip the graph optimizations
+  --no-weights             write the graph without its initializers
+  --weights-as-inputs      also list the initializers as graph inputs
   --check                  native build only (the ONNX checker is not in this one)
   --list-ops               print the supported ATen operators and exit
   --inspect                describe MODEL.pt2 without converting it: inputs and outputs
@@ -69,6 +71,8 @@ export function parseArgs(args) {
     else if (name === "--external-data") flags.external = "always";
     else if (name === "--no-external-data") flags.external = "never";
     else if (name === "--no-optimize") flags.optimize = false;
+    else if (name === "--no-weights") flags.includeWeights = false;
+    else if (name === "--weights-as-inputs") flags.weightsAsInputs = true;
     else if (name === "-o" || name === "--output") [flags.output, i] = valueOf(i, name);
     else if (name === "--model") [flags.modelName, i] = valueOf(i, name);
     else if (name === "--opset") {
@@ -158,6 +162,7 @@ async function run(flags) {
   }
   log(`reading ${flags.input}`);
   const options = { opset: flags.opset, externalData: flags.external, optimize: flags.optimize,
+    includeWeights: flags.includeWeights ?? true, weightsAsInputs: flags.weightsAsInputs ?? false,
     outputName: basename(flags.output) };
   if (flags.inputNames) options.inputNames = flags.inputNames;
   if (flags.outputNames) options.outputNames = flags.outputNames;

@@ -32,6 +32,13 @@ export interface ConvertOptions {
   /** Run the graph optimizations (default true). */
   optimize?: boolean;
   /**
+   * false: the graph without its initializers (CLI --no-weights; torch.onnx's
+   * save(include_initializers=False)); no external data is written. Default true.
+   */
+  includeWeights?: boolean;
+  /** Also list the initializers as graph inputs (CLI --weights-as-inputs). Default false. */
+  weightsAsInputs?: boolean;
+  /**
    * File name of the ONNX model (default: the input File's name with .onnx
    * instead of .pt2, else "model.onnx"). The external data file is this name
    * + ".data"; the model refers to it by that name, so keep the two together.

@@ -17,7 +17,7 @@ const canReadBlobSync = typeof FileReaderSync !== "undefined";
 const onPageThread = typeof window !== "undefined" && typeof document !== "undefined";
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
-  "modelName", "optimize", "outputName", "onProgress", "signal", "workerUrl"]);
+  "modelName", "optimize", "includeWeights", "weightsAsInputs", "outputName", "onProgress", "signal", "workerUrl"]);
 const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1 };
 
 export class ConversionError extends Error {
@@ -96,6 +96,9 @@ function checkOptions(options) {
   }
   if (modelName !== undefined && typeof modelName !== "string") throw usage("options.modelName must be a string");
   if (optimize !== undefined && typeof optimize !== "boolean") throw usage("options.optimize must be a boolean");
+  for (const key of ["includeWeights", "weightsAsInputs"]) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw usage(`options.${key} must be a boolean`);
+  }
   if (outputName !== undefined &&
       (typeof outputName !== "string" || outputName.slice(outputName.lastIndexOf("/") + 1).trim() === "")) {
     throw usage("options.outputName must be a file name such as \"model.onnx\"");
