@@ -200,5 +200,30 @@ TEST(HostileIntegers, HugeLinspaceIsComputedAtRunTime) {
   EXPECT_NE(FindNode(got->model, "Range"), nullptr);
 }
 
+// An einsum equation that disagrees with its operands is refused with torch's
+// reason (the browser build has no ONNX shape inference to catch it later).
+TEST(HostileEinsum, EquationMustMatchTheOperands) {
+  auto einsum = [](std::string equation, std::vector<std::string> tensors) {
+    return ConvertAndCheck(OneNodeProgram({{"a", kF32, {3, 4}}, {"b", kF32, {4, 5}}}, "einsum.default",
+                                          {StringArg("equation", std::move(equation)),
+                                           TensorsArg("tensors", std::move(tensors))},
+                                          {{"y", kF32, {3, 5}}})
+                               .Build());
+  };
+  const absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik", {}), kInvalid, "at least one tensor"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik", {"a"}), kInvalid, "2 operand term(s) but 'tensors' holds 1"));
+  EXPECT_TRUE(HasStatus(einsum("ij->ij", {"a", "b"}), kInvalid, "1 operand term(s)"));
+  EXPECT_TRUE(HasStatus(einsum("ijk,jk->ik", {"a", "b"}), kInvalid, "names 3 dims but operand 0 has 2"));
+  EXPECT_TRUE(HasStatus(einsum("i,jk->ik", {"a", "b"}), kInvalid, "names 1 dims"));
+  EXPECT_TRUE(HasStatus(einsum("i1,jk->ik", {"a", "b"}), kInvalid, "only letters"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->iz", {"a", "b"}), kInvalid, "'z' is not in any input"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ii", {"a", "b"}), kInvalid, "appears twice"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->...ik", {"a", "b"}), kInvalid, "no input has"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik->k", {"a", "b"}), kInvalid, "only letters"));
+  EXPECT_TRUE(einsum("ij,jk->ik", {"a", "b"}).ok());
+  EXPECT_TRUE(einsum("...j,jk->...k", {"a", "b"}).ok());
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
