@@ -41,9 +41,10 @@ int64_t InterestingInt(Random& rng, int64_t old) {
       std::numeric_limits<int64_t>::max() - 1, std::numeric_limits<int64_t>::min() + 1};
   switch (Pick(rng, 4)) {
     case 0:
-      return old + static_cast<int64_t>(Pick(rng, 9)) - 4;  // near the old value (off by one)
+      // Near the old value (off by one); wraps like the file's writer might.
+      return static_cast<int64_t>(static_cast<uint64_t>(old) + Pick(rng, 9) - 4);
     case 1:
-      return -old;
+      return static_cast<int64_t>(0 - static_cast<uint64_t>(old));
     default:
       return kValues[Pick(rng, sizeof(kValues) / sizeof(kValues[0]))];
   }
