@@ -2,6 +2,7 @@
 // an InvalidArgument naming the argument (never an out-of-bounds access, which
 // ASan would report), and integer arguments whose sums or products overflow
 // int64 are refused instead of wrapping.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -223,6 +224,27 @@ TEST(HostileEinsum, EquationMustMatchTheOperands) {
   EXPECT_TRUE(HasStatus(einsum("ij,jk->ik->k", {"a", "b"}), kInvalid, "only letters"));
   EXPECT_TRUE(einsum("ij,jk->ik", {"a", "b"}).ok());
   EXPECT_TRUE(einsum("...j,jk->...k", {"a", "b"}).ok());
+}
+
+// An int bound beyond 2^53 stays exact (no trip through double, whose cast
+// back to int64 is undefined behaviour for 2^63 - 1; found by UBSan on the
+// dim sweep); a double outside int64 becomes INT64_MIN as on x86.
+TEST(HostileIntegers, HugeArangeEndIsExact) {
+  ProgramBuilder b;
+  b.Node(Aten("arange.default"), {IntArg("end", kMax)}, {{"y", kI64, {kMax}}});
+  b.Output("y");
+  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  bool found = false;
+  for (const ir::Node& node : got->model.graph.nodes) {
+    for (const ir::Attribute& a : node.attributes) {
+      if (a.name == "value" && a.t.dtype() == kI64 && a.t.numel() == 1 && a.t.GetInt64(0) == kMax) found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, 1e19).GetInt64(0), kMin);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, std::nan("")).GetInt64(0), kMin);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, -3.7).GetInt64(0), -3);
 }
 
 }  // namespace
