@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {

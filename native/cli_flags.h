@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/export/exit_codes.h"
+#include "export/exit_codes.h"
 
 namespace pt2onnx::native {
 

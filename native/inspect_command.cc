@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "core/export/exit_codes.h"
-#include "core/export/inspect.h"
-#include "core/input_file.h"
+#include "export/exit_codes.h"
+#include "export/inspect.h"
+#include "core/io/input_file.h"
 #include "native/mapped_file.h"
 
 namespace pt2onnx::native {

@@ -5,9 +5,9 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "core/export/exit_codes.h"
+#include "export/exit_codes.h"
 #include "core/version.h"
-#include "ops/translator.h"
+#include "translate/translator.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
 
 namespace pt2onnx::native {

@@ -16,9 +16,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
-#include "core/export/converter.h"
-#include "core/export/output_plan.h"
-#include "core/export/report.h"
+#include "export/converter.h"
+#include "export/output_plan.h"
+#include "export/report.h"
 #include "core/version.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
@@ -27,7 +27,7 @@
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {

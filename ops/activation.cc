@@ -17,8 +17,8 @@
 #include "absl/strings/string_view.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/op_helpers.h"
-#include "ops/translate_context.h"
+#include "translate/op_helpers.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -1,6 +1,6 @@
 // The only central list of translations: one line per op family.
 #include "ops/families.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 

@@ -12,7 +12,7 @@
 #define PT2ONNX_OPS_COMPLEX_LAYOUT_H_
 
 #include "absl/status/status.h"
-#include "ops/translate_context.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 

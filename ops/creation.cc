@@ -18,8 +18,8 @@
 #include "core/bytes.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/op_helpers.h"
-#include "ops/translate_context.h"
+#include "translate/op_helpers.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -20,10 +20,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/aten/type_promotion.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/op_helpers.h"
-#include "ops/translate_context.h"
+#include "translate/op_helpers.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -31,81 +32,38 @@ namespace {
 using pt2::Argument;
 using ArgKind = pt2::Argument::Kind;
 
-// ---- Type promotion (c10/core/ScalarType.h promoteTypes, ATen
-// native/TypeProperties.cpp result_type) ----------------------------------
-
-bool IsUnsigned(DataType t) {
-  return t == DataType::kUint8 || t == DataType::kUint16 || t == DataType::kUint32 ||
-         t == DataType::kUint64;
-}
-
-DataType SignedOfSize(int bytes) {
-  if (bytes <= 1) return DataType::kInt8;
-  if (bytes == 2) return DataType::kInt16;
-  if (bytes == 4) return DataType::kInt32;
-  return DataType::kInt64;
-}
-
-DataType PromoteTypes(DataType a, DataType b) {
-  if (a == DataType::kUndefined) return b;
-  if (b == DataType::kUndefined || a == b) return a;
-  if (a == DataType::kBool) return b;
-  if (b == DataType::kBool) return a;
-  bool fa = IsFloatingPoint(a), fb = IsFloatingPoint(b);
-  if (fa && fb) {
-    if (ElementSize(a) == 2 && ElementSize(b) == 2) return DataType::kFloat;  // f16 vs bf16
-    return ElementSize(a) >= ElementSize(b) ? a : b;
-  }
-  if (fa) return a;
-  if (fb) return b;
-  if (IsUnsigned(a) == IsUnsigned(b)) return ElementSize(a) >= ElementSize(b) ? a : b;
-  DataType s = IsUnsigned(a) ? b : a;
-  DataType u = IsUnsigned(a) ? a : b;
-  if (ElementSize(s) > ElementSize(u)) return s;
-  return SignedOfSize(2 * ElementSize(u));
-}
-
-// A lower-priority operand changes the result only by raising its category
-// (bool < integer < floating), as in torch's combine_categories.
-DataType CombineCategories(DataType higher, DataType lower) {
-  if (IsFloatingPoint(higher)) return higher;
-  if (higher == DataType::kBool || IsFloatingPoint(lower)) return PromoteTypes(higher, lower);
-  return higher != DataType::kUndefined ? higher : lower;
-}
-
 // torch.result_type over the named Tensor/Scalar arguments: dimensioned
 // tensors outrank 0-d tensors, which outrank Python scalars (a float scalar
 // counts as the default dtype float32, an int one as int64).
 absl::StatusOr<DataType> ResultType(const TranslateContext& ctx,
                                     std::vector<absl::string_view> args) {
-  DataType dim = DataType::kUndefined, zero_dim = DataType::kUndefined,
-           wrapped = DataType::kUndefined;
+  std::vector<aten::ResultTypeOperand> operands;
   for (absl::string_view name : args) {
     PT2ONNX_ASSIGN_OR_RETURN(Argument a, ctx.Arg(name));
     switch (a.kind) {
       case ArgKind::kTensor: {
         PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(name));
-        DataType& slot = meta->sizes.empty() ? zero_dim : dim;
-        slot = PromoteTypes(slot, meta->dtype);
+        operands.push_back({meta->dtype, meta->sizes.empty() ? aten::OperandKind::kZeroDimTensor
+                                                             : aten::OperandKind::kTensor});
         break;
       }
       case ArgKind::kInt:
       case ArgKind::kSymInt:
-        wrapped = PromoteTypes(wrapped, DataType::kInt64);
+        operands.push_back({DataType::kInt64, aten::OperandKind::kScalar});
         break;
       case ArgKind::kFloat:
       case ArgKind::kSymFloat:
-        wrapped = PromoteTypes(wrapped, DataType::kFloat);
+        operands.push_back({DataType::kFloat, aten::OperandKind::kScalar});
         break;
       case ArgKind::kBool:
       case ArgKind::kSymBool:
-        wrapped = PromoteTypes(wrapped, DataType::kBool);
+        operands.push_back({DataType::kBool, aten::OperandKind::kScalar});
         break;
       default:
         return ctx.Invalid(absl::StrCat("argument '", name, "' is neither a tensor nor a scalar"));
     }
   }
-  return CombineCategories(dim, CombineCategories(zero_dim, wrapped));
+  return aten::ResultType(operands);
 }
 
 // ---- Shared emission helpers -----------------------------------------------

@@ -6,7 +6,7 @@
 #ifndef PT2ONNX_OPS_FAMILIES_H_
 #define PT2ONNX_OPS_FAMILIES_H_
 
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace pt2onnx::ops {
 

@@ -23,10 +23,10 @@
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/op_helpers.h"
-#include "ops/registry.h"
+#include "translate/op_helpers.h"
+#include "translate/registry.h"
 #include "ops/shape_helpers.h"
-#include "ops/translate_context.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
-#include "ops/op_helpers.h"
+#include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {
 

@@ -13,9 +13,9 @@
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
-#include "ops/op_helpers.h"
-#include "ops/registry.h"
-#include "ops/translate_context.h"
+#include "translate/op_helpers.h"
+#include "translate/registry.h"
+#include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Write ops/schema/aten_schemas.inc: the ATen/prims operator schemas of the installed torch as a C++ fragment.
+"""Write core/aten/aten_schemas.inc: the ATen/prims operator schemas of the installed torch as a C++ fragment.
 
 Run it in the torch virtual environment (pinned: torch 2.15.0, see tools/fixtures/generate_fixtures.py):
 
-    /path/to/venvs/torch215/bin/python tools/gen_aten_schemas.py            # writes ops/schema/aten_schemas.inc
+    /path/to/venvs/torch215/bin/python tools/gen_aten_schemas.py            # writes core/aten/aten_schemas.inc
     /path/to/venvs/torch215/bin/python tools/gen_aten_schemas.py --out FILE
 
 Each line after the header comment is one C string literal holding ``str(schema)`` followed by a comma, e.g.
@@ -65,7 +65,7 @@ def c_literal(s):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "ops", "schema", "aten_schemas.inc"))
+    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "core", "aten", "aten_schemas.inc"))
     opts = ap.parse_args()
 
     entries = {}

@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 
 namespace pt2onnx::wasm {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/onnx/model_writer.h"
 
 namespace pt2onnx::wasm {

@@ -35,7 +35,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/bytes.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 
 namespace pt2onnx::archive {
 

@@ -18,7 +18,7 @@
 #include "absl/types/span.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 
 namespace pt2onnx::ir {
 

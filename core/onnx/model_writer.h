@@ -19,7 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/bytes.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "onnx/onnx-ml.pb.h"
 

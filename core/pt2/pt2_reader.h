@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/bytes.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 

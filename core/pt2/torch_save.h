@@ -27,7 +27,7 @@
 #include "core/archive/zip_reader.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/pt2/pickle_reader.h"
 
 namespace pt2onnx::pt2 {

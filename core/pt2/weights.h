@@ -27,7 +27,7 @@
 #include "absl/types/span.h"
 #include "core/bytes.h"
 #include "core/dtype.h"
-#include "core/input_file.h"
+#include "core/io/input_file.h"
 #include "core/pt2/torch_save.h"
 
 namespace pt2onnx::pt2 {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/onnx/model_writer.h"
-#include "ops/registry.h"
 #include "tests/fuzz/program_mutator.h"
+#include "translate/registry.h"
 
 namespace {
 

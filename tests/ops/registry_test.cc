@@ -1,4 +1,4 @@
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 #include <string>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "core/dtype.h"
 #include "gtest/gtest.h"
-#include "ops/translator.h"
+#include "translate/translator.h"
 #include "tests/testing/op_test_util.h"
 
 namespace pt2onnx::ops {

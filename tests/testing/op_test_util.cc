@@ -14,8 +14,8 @@
 #include "core/onnx/model_writer.h"
 #include "core/pt2/weights.h"
 #include "core/status_macros.h"
-#include "ops/registry.h"
-#include "ops/translator.h"
+#include "translate/registry.h"
+#include "translate/translator.h"
 
 namespace pt2onnx::testing {
 namespace {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/export/converter.h"
+#include "export/converter.h"
 #include "core/pt2/weights.h"
-#include "core/export/output_plan.h"
+#include "export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/export/converter.h"
-#include "core/export/output_plan.h"
+#include "export/converter.h"
+#include "export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "native/mapped_file.h"
 #include "ops/registry.h"

@@ -1,0 +1,109 @@
+#include "export/converter.h"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/onnx/model_writer.h"
+#include "core/pt2/pt2_reader.h"
+#include "core/pt2/sym_expr.h"
+#include "core/status_macros.h"
+#include "core/version.h"
+#include "translate/registry.h"
+#include "passes/passes.h"
+
+namespace pt2onnx {
+namespace {
+
+std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program,
+                                             const std::map<std::string, std::string>& renames) {
+  std::vector<SymbolicDimSummary> dims;
+  std::set<std::string> seen;
+  auto add = [&](const pt2::Argument& arg) {
+    if (arg.kind != pt2::Argument::Kind::kTensor) return;
+    auto meta = program.graph.tensor_values.find(arg.name);
+    if (meta == program.graph.tensor_values.end()) return;
+    for (const pt2::SymInt& size : meta->second.sizes) {
+      if (!size.is_symbolic) continue;
+      std::string symbol = pt2::SymExprToString(size.expr);
+      if (!seen.insert(symbol).second) continue;
+      auto renamed = renames.find(symbol);
+      auto range = program.range_constraints.find(symbol);
+      dims.push_back(SymbolicDimSummary{
+          symbol, renamed == renames.end() ? symbol : renamed->second,
+          range == program.range_constraints.end() ? std::nullopt
+                                                   : std::optional<pt2::RangeConstraint>(range->second)});
+    }
+  };
+  for (const pt2::InputSpec& spec : program.signature.input_specs) {
+    if (spec.kind == pt2::InputSpec::Kind::kUserInput) add(spec.arg);
+  }
+  for (const pt2::OutputSpec& spec : program.signature.output_specs) {
+    if (spec.kind == pt2::OutputSpec::Kind::kUserOutput) add(spec.arg);
+  }
+  return dims;
+}
+
+}  // namespace
+
+absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& options,
+                                      const ProgressFn& progress) {
+  return ConvertPt2(std::make_shared<MemoryFile>(file), options, progress);
+}
+
+absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
+                                      const ConvertOptions& options, const ProgressFn& progress) {
+  auto report = [&](absl::string_view stage, double fraction) {
+    if (progress) progress(stage, fraction);
+  };
+  report("read", 0);
+  const uint64_t loaded_size = file->size();
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name,
+                                                                options.verify_weight_crc));
+  report("read", 1);
+
+  report("translate", 0);
+  std::optional<ops::OpRegistry> own_registry;
+  if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
+  const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
+  ops::TranslateOptions translate = options.translate;
+  translate.max_materialized_bytes = loaded_size + ops::kMaterializeSlackBytes;
+  if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
+  if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
+  PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
+                           ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));
+  report("translate", 1);
+
+  if (options.optimize) {
+    report("optimize", 0);
+    PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(passes::DefaultPipeline(), model, /*verify=*/false));
+    report("optimize", 1);
+  }
+
+  // Structural check of every result before a front end writes it: a graph
+  // that breaks the IR invariants is the converter's bug, never exit 0.
+  if (absl::Status verified = ir::Verify(model.graph); !verified.ok()) {
+    return absl::InternalError(absl::StrCat("the converted graph failed the structural check: ",
+                                            verified.message(), " (please report this file)"));
+  }
+
+  Conversion result;
+  ConversionSummary& s = result.summary;
+  s.layout = loaded.layout == pt2::Layout::kPt2Archive ? "PT2 archive" : "legacy zip (torch 2.6/2.7)";
+  s.torch_version = loaded.program.torch_version;
+  s.schema_major = loaded.program.schema_major;
+  s.schema_minor = loaded.program.schema_minor;
+  s.fx_nodes = static_cast<int64_t>(loaded.program.graph.nodes.size());
+  s.onnx_nodes = static_cast<int64_t>(model.graph.nodes.size());
+  for (const ir::Node& node : model.graph.nodes) ++s.op_histogram[node.op_type];
+  for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
+  s.initializer_bytes = onnx_writer::InitializerBytes(model);
+  s.symbolic_dims = SymbolicDims(loaded.program, options.translate.dim_names);
+  result.model = std::move(model);
+  result.warnings = std::move(loaded.warnings);
+  return result;
+}
+
+}  // namespace pt2onnx

@@ -1,0 +1,36 @@
+// File: core/export/report.h
+// -----------------------------------------------------------------------------
+// The lines of a conversion report, worded once for the CLI (which prints
+// them to stderr with timestamps) and the WebAssembly API (which returns them
+// as the `report` text shown on the page).
+#ifndef PT2ONNX_CORE_EXPORT_REPORT_H_
+#define PT2ONNX_CORE_EXPORT_REPORT_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "export/converter.h"
+#include "core/onnx/model_writer.h"
+
+namespace pt2onnx {
+
+// "translated 12 FX nodes (PT2 archive, torch 2.15.0, schema 8.20) into 14 ONNX nodes"
+std::string TranslatedLine(const ConversionSummary& summary);
+
+// "wrote cnn.onnx (9.4 KiB + 1.2 MiB data): opset 20, 14 nodes, 31 parameters"
+std::string WroteLine(absl::string_view model_file_name, const onnx_writer::WriteSummary& written,
+                      int opset, const ConversionSummary& summary);
+
+// "symbolic dims (input order): s31 -> batch [0, int_oo], s27 [2, 512]";
+// "" for a program with static shapes only.
+std::string SymbolicDimsLine(const ConversionSummary& summary);
+
+// "[2, 512]", "[0, int_oo]" (torch's notation for a range constraint).
+std::string RangeText(const pt2::RangeConstraint& range);
+
+// "ops: Add 3, Conv 2, ..." (sorted by op type).
+std::string OpsLine(const ConversionSummary& summary);
+
+}  // namespace pt2onnx
+
+#endif  // PT2ONNX_CORE_EXPORT_REPORT_H_

@@ -1,0 +1,650 @@
+#include "translate/translator.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/checked_math.h"
+#include "core/dtype.h"
+#include "core/pt2/sym_expr.h"
+#include "core/pt2/symbol_order.h"
+#include "core/status_macros.h"
+#include "translate/context_wrappers.h"
+#include "translate/graph_builder.h"
+#include "translate/metadata.h"
+#include "core/aten/op_schema.h"
+#include "translate/translate_context.h"
+#include "translate/view_mutations.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using pt2::Argument;
+using Kind = pt2::Argument::Kind;
+
+constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kind";
+constexpr char kPersistentKey[] = "pkg.torch.export.graph_signature.InputSpec.persistent";
+constexpr char kOutputKindKey[] = "pkg.torch.export.graph_signature.OutputSpec.kind";
+constexpr char kOriginalNameKey[] = "pkg.torch.onnx.original_node_name";
+
+ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options) {
+  if (!size.is_symbolic) return ir::Dim::Static(size.value);
+  std::string name = pt2::SymExprToString(size.expr);
+  auto it = options.dim_names.find(name);
+  return ir::Dim::Symbolic(it == options.dim_names.end() ? name : it->second);
+}
+
+ir::ValueInfo ValueInfoFromMeta(std::string name, const pt2::TensorMeta& meta,
+                                const TranslateOptions& options) {
+  ir::ValueInfo info;
+  info.name = std::move(name);
+  info.dtype = meta.dtype;
+  std::vector<ir::Dim> dims;
+  for (const pt2::SymInt& s : meta.sizes) dims.push_back(ToDim(s, options));
+  info.shape = std::move(dims);
+  return info;
+}
+
+ir::ValueInfo ScalarInfo(std::string name, DataType dtype) {
+  ir::ValueInfo info;
+  info.name = std::move(name);
+  info.dtype = dtype;
+  info.shape = std::vector<ir::Dim>{};
+  return info;
+}
+
+// The FX names a node defines.
+std::vector<std::string> DefinedNames(const pt2::Node& node) {
+  std::vector<std::string> names;
+  for (const Argument& out : node.outputs) {
+    if (out.kind == Kind::kTensor) names.push_back(out.name);
+    if (out.kind == Kind::kTensors) names.insert(names.end(), out.names.begin(), out.names.end());
+    if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat || out.kind == Kind::kSymBool) &&
+        out.sym.is_name) {
+      names.push_back(out.sym.name);
+    }
+  }
+  return names;
+}
+
+void CountArgument(const Argument& arg, GraphBuilder::UseCounts& users) {
+  if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users[arg.name];
+  for (const std::string& n : arg.names) ++users[n];
+  for (const auto& n : arg.optional_names) {
+    if (n.has_value()) ++users[*n];
+  }
+  if (arg.sym.is_name) ++users[arg.sym.name];
+  for (const pt2::SymArg& s : arg.syms) {
+    if (s.is_name) ++users[s.name];
+  }
+}
+
+// How often each FX value is read: by node inputs and by graph outputs (user
+// outputs and mutations alike). Both the fx_node metadata's num_users and
+// TranslateContext::OutputUsed answer from it.
+GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph) {
+  GraphBuilder::UseCounts users;
+  for (const pt2::Node& node : graph.nodes) {
+    for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg, users);
+  }
+  for (const Argument& out : graph.outputs) CountArgument(out, users);
+  return users;
+}
+
+void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int opset,
+                        std::vector<UnsupportedOp>& found,
+                        absl::flat_hash_map<std::string, size_t>& index) {
+  for (const pt2::Node& node : graph.nodes) {
+    std::string key = TargetToKey(node.target);
+    if (registry.Find(key, opset) == nullptr && !IsContextWrapper(key)) {
+      auto [it, inserted] = index.emplace(key, found.size());
+      if (inserted) {
+        std::vector<std::string> names = DefinedNames(node);
+        found.push_back(UnsupportedOp{key, 0, node.name.empty() && !names.empty() ? names[0] : node.name});
+      }
+      ++found[it->second].count;
+    }
+    for (const pt2::NamedArgument& arg : node.inputs) {
+      if (arg.arg.kind == Kind::kGraph && arg.arg.graph != nullptr) {
+        CollectUnsupported(*arg.arg.graph, registry, opset, found, index);
+      }
+    }
+  }
+}
+
+absl::Status UnsupportedError(const std::vector<UnsupportedOp>& ops, const OpRegistry& registry,
+                              int opset) {
+  std::vector<std::string> lines;
+  int total = 0;
+  for (const UnsupportedOp& op : ops) {
+    total += op.count;
+    std::string note;
+    if (registry.Contains(op.key)) note = absl::StrCat(" [not available at opset ", opset, "]");
+    lines.push_back(absl::StrCat("  ", op.key, " x", op.count, " (first at node '",
+                                 op.first_node, "')", note));
+  }
+  absl::Status status = absl::UnimplementedError(absl::StrCat(
+      ops.size(), " operator(s) in this program have no ONNX translation (", total,
+      " node(s)):\n", absl::StrJoin(lines, "\n"),
+      "\nNo ONNX file was written. ", kUnsupportedOpsAdvice));
+  std::vector<std::string> listed;
+  for (const std::string& line : lines) listed.emplace_back(absl::StripLeadingAsciiWhitespace(line));
+  status.SetPayload(kUnsupportedOpsPayload, absl::Cord(absl::StrJoin(listed, "\n")));
+  return status;
+}
+
+// Translator state for one program.
+class ProgramTranslator {
+ public:
+  ProgramTranslator(const pt2::ExportedProgram& program, const pt2::WeightTable& weights,
+                    const OpRegistry& registry, const TranslateOptions& options)
+      : program_(program),
+        weights_(weights),
+        registry_(registry),
+        options_(options),
+        schema_table_(options.schema_table != nullptr ? *options.schema_table
+                                                      : aten::SchemaTable::Default()),
+        users_(CountUsers(program.graph)),
+        builder_(program.graph, users_) {}
+
+  absl::StatusOr<ir::Model> Run() {
+    for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
+    PT2ONNX_RETURN_IF_ERROR(CheckDimNames());
+    PT2ONNX_RETURN_IF_ERROR(AddInputs());
+    const size_t total = program_.graph.nodes.size();
+    const size_t step = std::max<size_t>(1, total / 50);
+    for (size_t i = 0; i < total; ++i) {
+      PT2ONNX_RETURN_IF_ERROR(TranslateNode(program_.graph.nodes[i]));
+      if (options_.on_progress && (i + 1) % step == 0 && i + 1 < total) {
+        options_.on_progress(static_cast<double>(i + 1) / total);
+      }
+    }
+    PT2ONNX_RETURN_IF_ERROR(AddOutputs());
+    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, builder_.graph().inputs.size(), "input"));
+    PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.output_names, builder_.graph().outputs.size(), "output"));
+    AddValueInfo();
+    PT2ONNX_RETURN_IF_ERROR(ApplyRenames());
+
+    ir::Model model;
+    model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
+    model.producer_name = "pt2onnx";
+    model.producer_version = options_.producer_version;
+    model.graph = std::move(builder_.graph());
+    model.graph.metadata = GraphMetadata(program_);
+    return model;
+  }
+
+ private:
+  // A rename that matches nothing is a typo the user should hear about, not
+  // a silent no-op (e.g. --dim-name s0=batch when the program's symbol is s54).
+  absl::Status CheckDimNames() const {
+    if (options_.dim_names.empty()) return absl::OkStatus();
+    // Listed in input order, so the first one named is the first input's.
+    const std::vector<std::string> symbols = pt2::DimNamesInInputOrder(program_);
+    for (const auto& [from, to] : options_.dim_names) {
+      if (std::find(symbols.begin(), symbols.end(), from) == symbols.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "cannot rename dimension '", from, "': the program has no such symbolic dimension (",
+            symbols.empty() ? "it has only static shapes"
+                            : absl::StrCat("it has: ", absl::StrJoin(symbols, ", ")),
+            ")"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // More names than there are inputs/outputs means the user expected a
+  // different signature; say so instead of dropping the extra names.
+  static absl::Status CheckNameCount(const std::vector<std::string>& names, size_t count,
+                                     absl::string_view what) {
+    if (names.size() <= count) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(names.size(), " ", what, " names were given (",
+                                                   absl::StrJoin(names, ", "), ") but the graph has ",
+                                                   count, " ", what, count == 1 ? "" : "s"));
+  }
+
+  absl::Status AddInputs() {
+    ir::Graph& graph = builder_.graph();
+    size_t user_index = 0;
+    for (const pt2::InputSpec& spec : program_.signature.input_specs) {
+      const Argument& arg = spec.arg;
+      switch (spec.kind) {
+        case pt2::InputSpec::Kind::kUserInput: {
+          if (arg.kind == Kind::kTensor) {
+            const pt2::TensorMeta* meta = builder_.Meta(arg.name);
+            if (meta == nullptr) {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("user input '", arg.name, "' has no tensor metadata"));
+            }
+            std::string name = arg.name;
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(name, "user input"));
+            if (user_index < options_.input_names.size()) {
+              renames_[name] = options_.input_names[user_index];
+            }
+            ir::ValueInfo info = ValueInfoFromMeta(name, *meta, options_);
+            info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
+            graph.inputs.push_back(std::move(info));
+            builder_.Bind(arg.name, name);
+            builder_.MarkExternal(name);
+            ++user_index;
+          } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
+                      arg.kind == Kind::kSymBool) && arg.sym.is_name) {
+            DataType dtype = arg.kind == Kind::kSymInt    ? DataType::kInt64
+                             : arg.kind == Kind::kSymBool ? DataType::kBool
+                                                          : DataType::kFloat;
+            // Symbolic scalars are graph inputs too, so --input-names counts
+            // them, in graph order (as torch.onnx's input_names does).
+            if (user_index < options_.input_names.size()) {
+              renames_[arg.sym.name] = options_.input_names[user_index];
+            }
+            PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(arg.sym.name, "user input"));
+            ir::ValueInfo info = ScalarInfo(arg.sym.name, dtype);
+            info.metadata.emplace_back(kInputKindKey, "USER_INPUT");
+            graph.inputs.push_back(std::move(info));
+            builder_.Bind(arg.sym.name, arg.sym.name);
+            builder_.MarkExternal(arg.sym.name);
+            ++user_index;
+          }
+          // Other user inputs (ints, strings, None) were specialised into the
+          // graph at export time: nothing reads them.
+          break;
+        }
+        case pt2::InputSpec::Kind::kParameter:
+        case pt2::InputSpec::Kind::kBuffer:
+        case pt2::InputSpec::Kind::kTensorConstant:
+          PT2ONNX_RETURN_IF_ERROR(AddWeight(spec));
+          break;
+        case pt2::InputSpec::Kind::kCustomObj:
+          return absl::UnimplementedError(absl::StrCat(
+              "the program uses the TorchScript object '", spec.target,
+              "' (custom class); ONNX has no equivalent. Export the model without torchbind objects."));
+        case pt2::InputSpec::Kind::kToken:
+          // Effect tokens order side effects; ONNX graphs have none.
+          break;
+        case pt2::InputSpec::Kind::kConstantInput:
+          break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The payload config (or pickle) and the graph's placeholder metadata must
+  // agree on dtype and static sizes: the model is typed from the graph and
+  // filled from the weights.
+  // Graph inputs and initializers share one namespace in ONNX: each name once.
+  absl::Status ClaimGraphName(const std::string& name, absl::string_view what) {
+    auto [it, inserted] = graph_names_.emplace(name, std::string(what));
+    if (inserted) return absl::OkStatus();
+    if (it->second == what) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the ", what, " '", name, "' appears twice in the program's input specs"));
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "a user input and a stored tensor are both named '", name,
+        "'; rename the forward() argument and export again"));
+  }
+
+  absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight) {
+    const pt2::TensorMeta* meta = builder_.Meta(spec.arg.name);
+    if (meta == nullptr) return absl::OkStatus();
+    bool same = meta->dtype == weight.dtype && meta->sizes.size() == weight.sizes.size();
+    for (size_t d = 0; same && d < weight.sizes.size(); ++d) {
+      same = meta->sizes[d].is_symbolic || meta->sizes[d].value == weight.sizes[d];
+    }
+    if (same) return absl::OkStatus();
+    std::vector<std::string> graph_sizes;
+    for (const pt2::SymInt& s : meta->sizes) {
+      graph_sizes.push_back(s.is_symbolic ? s.expr : absl::StrCat(s.value));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the stored tensor '", spec.target, "' is ", DataTypeName(weight.dtype), " [",
+        absl::StrJoin(weight.sizes, ", "), "] but the graph declares '", spec.arg.name, "' as ",
+        DataTypeName(meta->dtype), " [", absl::StrJoin(graph_sizes, ", "),
+        "]; the .pt2 is inconsistent"));
+  }
+
+  // Counts bytes copied out of the file (re-laid-out views); refuses past
+  // the limit, so a small file cannot claim gigabytes of copies.
+  absl::Status ChargeMaterialized(const pt2::Weight& weight) {
+    std::optional<int64_t> product = std::max(ElementSize(weight.dtype), 1);
+    for (int64_t size : weight.sizes) {
+      if (product.has_value()) product = size < 0 ? std::nullopt : CheckedMul(*product, size);
+    }
+    int64_t bytes = product.value_or(-1);
+    uint64_t limit = options_.max_materialized_bytes;
+    if (bytes < 0 || static_cast<uint64_t>(bytes) > limit - std::min(limit, materialized_bytes_)) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "re-laying out the stored tensor '", weight.name, "' needs ", bytes,
+          " bytes, over the limit of ", limit, " bytes of copied weights (the input's size plus ",
+          kMaterializeSlackBytes >> 20, " MiB)"));
+    }
+    materialized_bytes_ += static_cast<uint64_t>(bytes);
+    return absl::OkStatus();
+  }
+
+  std::string ShapeConstant(const std::vector<int64_t>& sizes, const std::string& fqn) {
+    std::string name = builder_.AddNode(
+        "Constant", {},
+        {ir::Attribute::TensorValue(
+            "value", ir::Tensor::Int64s({static_cast<int64_t>(sizes.size())}, sizes))},
+        1, "")[0];
+    builder_.graph().nodes.back().name = absl::StrCat("node_", fqn, "_shape");
+    return name;
+  }
+
+  absl::Status AddWeight(const pt2::InputSpec& spec) {
+    const pt2::Weight* weight = weights_.Find(spec.target);
+    if (weight == nullptr) {
+      return absl::NotFoundError(absl::StrCat(
+          "the program's ", pt2::InputKindName(spec.kind), " '", spec.target,
+          "' has no stored tensor in the archive; the .pt2 is incomplete (was it saved with "
+          "torch.export.save?)"));
+    }
+    PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight));
+    PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(spec.target, "stored tensor"));
+    ir::Initializer init;
+    init.name = spec.target;
+    std::string value = init.name;  // what the FX placeholder reads
+    if (std::optional<FileSlice> slice = weight->ContiguousSlice()) {
+      init.tensor = ir::Tensor::FromFile(weight->dtype, weight->sizes, *std::move(slice));
+    } else {
+      // Strided or aliased views need their own row-major bytes. Broadcast
+      // (stride-0) dims and all-zero records are stored once and expanded by
+      // the model: the file chooses their sizes, so their bytes are not
+      // multiplied out here.
+      pt2::Weight stored = *weight;
+      bool broadcast = false;
+      for (size_t d = 0; d < stored.sizes.size(); ++d) {
+        const bool zero_stride = d < stored.strides.size() && stored.strides[d] == 0;
+        if ((zero_stride || stored.storage.size() == 0) && stored.sizes[d] > 1) {
+          stored.sizes[d] = 1;
+          broadcast = true;
+        }
+      }
+      PT2ONNX_RETURN_IF_ERROR(ChargeMaterialized(stored));
+      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, stored.Materialize());
+      init.tensor = ir::Tensor::Owned(stored.dtype, stored.sizes, std::move(copy));
+      if (broadcast) {
+        value = builder_.AddNode("Expand", {init.name, ShapeConstant(weight->sizes, spec.target)},
+                                 {}, 1, "")[0];
+        builder_.graph().nodes.back().name = absl::StrCat("node_", spec.target, "_expand");
+      }
+    }
+    init.metadata.emplace_back(kInputKindKey, pt2::InputKindName(spec.kind));
+    if (spec.kind == pt2::InputSpec::Kind::kBuffer) {
+      init.metadata.emplace_back(kPersistentKey, spec.persistent ? "True" : "False");
+    }
+    init.metadata.emplace_back(kOriginalNameKey, spec.arg.name);
+    builder_.Bind(spec.arg.name, value);
+    builder_.MarkExternal(init.name);
+    builder_.Take(init.name);
+    builder_.graph().initializers.push_back(std::move(init));
+    return absl::OkStatus();
+  }
+
+  // A node's arguments must be the schema's: each name once, none unknown
+  // (a renamed or extra argument would otherwise be ignored and the default
+  // used silently), every argument without a default present.
+  static absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
+                                         const OpSchema* schema) {
+    absl::flat_hash_set<std::string> seen;
+    for (const pt2::NamedArgument& a : node.inputs) {
+      if (!seen.insert(a.name).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
+      }
+      if (schema != nullptr && schema->FindArgument(a.name) == nullptr) {
+        std::vector<std::string> names;
+        for (const SchemaArgument& s : schema->arguments) names.push_back(s.name);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): unknown argument '", a.name,
+            "' (the schema has: ", absl::StrJoin(names, ", "), ")"));
+      }
+    }
+    if (schema == nullptr) return absl::OkStatus();
+    for (const SchemaArgument& s : schema->arguments) {
+      // An omitted optional ("Tensor?") reads as None, as the translations expect.
+      const bool optional = !s.type.empty() && s.type.back() == '?';
+      if (!s.default_value.has_value() && !optional && !seen.contains(s.name)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node.name, "' (", key, "): required argument '", s.name, "' is missing"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status TranslateNode(const pt2::Node& fx_node) {
+    std::string key = TargetToKey(fx_node.target);
+    const OpEntry* entry = registry_.Find(key, options_.opset);
+    if (entry == nullptr) {
+      return absl::InternalError(absl::StrCat("no translation for ", key));  // checked earlier
+    }
+    // Older files (schema < 8.17) carry no node name: use the first output's.
+    pt2::Node named;
+    const pt2::Node* node = &fx_node;
+    if (fx_node.name.empty()) {
+      named = fx_node;
+      std::vector<std::string> names = DefinedNames(fx_node);
+      named.name = names.empty() ? absl::StrCat("node_", node_counter_) : names[0];
+      node = &named;
+    }
+    ++node_counter_;
+    size_t first_node = builder_.graph().nodes.size();
+    const OpSchema* schema = schema_table_.Find(key);
+    PT2ONNX_RETURN_IF_ERROR(CheckNodeArguments(*node, key, schema));
+    TranslateContext ctx(builder_, *node, schema, options_.opset);
+    absl::Status status = entry->fn(ctx);
+    if (status.ok()) status = ctx.Commit();
+    if (!status.ok()) return status;
+    StampNodes(*node, first_node);
+    return absl::OkStatus();
+  }
+
+  // Names (node_<first output>) and torch.onnx metadata for the nodes one
+  // FX node produced.
+  void StampNodes(const pt2::Node& node, size_t first_node) {
+    ir::Graph& graph = builder_.graph();
+    if (first_node == graph.nodes.size()) return;
+    NodeMetadata meta = BuildNodeMetadata(node, users_);
+    for (size_t i = first_node; i < graph.nodes.size(); ++i) {
+      ir::Node& n = graph.nodes[i];
+      n.name = absl::StrCat("node_", n.outputs.empty() ? node.name : n.outputs[0]);
+      n.metadata = meta.AsProps();
+    }
+  }
+
+  absl::Status AddOutputs() {
+    // The FX graph's own output list must name values that exist, even where
+    // the signature (which the ONNX outputs follow) does not read them.
+    for (const Argument& out : program_.graph.outputs) {
+      std::vector<std::string> names;
+      if (out.kind == Kind::kTensor) names.push_back(out.name);
+      if (out.kind == Kind::kTensors) names = out.names;
+      if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat ||
+           out.kind == Kind::kSymBool) && out.sym.is_name) {
+        names.push_back(out.sym.name);
+      }
+      for (const std::string& name : names) {
+        if (!builder_.IsBound(name)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "the graph's output '", name, "' names no input or node output"));
+        }
+      }
+    }
+    ir::Graph& graph = builder_.graph();
+    absl::flat_hash_set<std::string> used;
+    size_t user_index = 0;
+    for (size_t i = 0; i < program_.signature.output_specs.size(); ++i) {
+      const pt2::OutputSpec& spec = program_.signature.output_specs[i];
+      if (spec.kind != pt2::OutputSpec::Kind::kUserOutput) continue;  // mutations, tokens
+      const Argument& arg = spec.arg;
+      std::string fx_name;
+      DataType dtype = DataType::kUndefined;
+      if (arg.kind == Kind::kTensor) {
+        fx_name = arg.name;
+      } else if ((arg.kind == Kind::kSymInt || arg.kind == Kind::kSymFloat ||
+                  arg.kind == Kind::kSymBool) && arg.sym.is_name) {
+        fx_name = arg.sym.name;
+        dtype = arg.kind == Kind::kSymInt ? DataType::kInt64
+                : arg.kind == Kind::kSymBool ? DataType::kBool : DataType::kFloat;
+      } else {
+        return absl::UnimplementedError(absl::StrCat(
+            "user output ", user_index, " is a constant (not a tensor); ONNX graphs can only "
+            "return tensors. Return a tensor from forward()."));
+      }
+      PT2ONNX_ASSIGN_OR_RETURN(std::string value, builder_.Lookup(fx_name));
+      std::string name = value;
+      // An output must be produced by a node of its own: inputs, weights and
+      // repeated outputs get an Identity.
+      if (builder_.IsExternal(value) || used.contains(value)) {
+        name = used.contains(value) ? absl::StrCat(fx_name, "__", i) : fx_name;
+        if (name == value) name = absl::StrCat(fx_name, "_output");
+        ir::Node identity;
+        identity.op_type = "Identity";
+        identity.name = absl::StrCat("node_", name);
+        identity.inputs = {value};
+        identity.outputs = {name};
+        graph.nodes.push_back(std::move(identity));
+      }
+      used.insert(name);
+      ir::ValueInfo info;
+      const pt2::TensorMeta* meta = builder_.Meta(fx_name);
+      if (meta != nullptr) {
+        info = ValueInfoFromMeta(name, *meta, options_);
+      } else {
+        info = ScalarInfo(name, dtype);
+      }
+      info.metadata.emplace_back(kOutputKindKey, "USER_OUTPUT");
+      if (user_index < options_.output_names.size()) {
+        renames_[name] = options_.output_names[user_index];
+      }
+      graph.outputs.push_back(std::move(info));
+      ++user_index;
+    }
+    if (graph.outputs.empty()) {
+      return absl::InvalidArgumentError(
+          "the program returns no tensor; an ONNX model needs at least one output");
+    }
+    return absl::OkStatus();
+  }
+
+  // value_info for intermediate FX values, from the program's metadata.
+  void AddValueInfo() {
+    ir::Graph& graph = builder_.graph();
+    absl::flat_hash_set<std::string> skip;
+    for (const ir::ValueInfo& v : graph.inputs) skip.insert(v.name);
+    for (const ir::ValueInfo& v : graph.outputs) skip.insert(v.name);
+    for (const ir::Node& node : graph.nodes) {
+      for (const std::string& out : node.outputs) {
+        if (skip.contains(out) || graph.value_info.count(out)) continue;
+        const pt2::TensorMeta* meta = builder_.Meta(out);
+        if (meta == nullptr) continue;
+        ir::ValueInfo info = ValueInfoFromMeta(out, *meta, options_);
+        if (IsComplex(info.dtype)) {  // ops/fft.cc carries complex as (..., 2) reals
+          info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
+          if (info.shape) info.shape->push_back(ir::Dim::Static(2));
+        }
+        graph.value_info[out] = std::move(info);
+      }
+    }
+  }
+
+  // --input-names / --output-names: one pass over every reference.
+  absl::Status ApplyRenames() {
+    if (renames_.empty()) return absl::OkStatus();
+    ir::Graph& graph = builder_.graph();
+    // Check every new name before touching the graph: it must be unique and
+    // must not clash with any other value (ONNX graphs are SSA).
+    absl::flat_hash_set<std::string> defined;
+    for (const ir::ValueInfo& v : graph.inputs) defined.insert(v.name);
+    for (const ir::Initializer& init : graph.initializers) defined.insert(init.name);
+    for (const ir::Node& node : graph.nodes) defined.insert(node.outputs.begin(), node.outputs.end());
+    absl::flat_hash_set<std::string> targets;
+    for (const auto& [from, to] : renames_) {
+      if (!targets.insert(to).second) {
+        return absl::InvalidArgumentError(absl::StrCat("name '", to, "' is given twice"));
+      }
+      if (from != to && defined.contains(to) && !renames_.count(to)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "cannot rename '", from, "' to '", to, "': the graph already has a value of that "
+            "name (a weight or an intermediate result); choose another name"));
+      }
+    }
+    auto rename = [&](std::string& name) {
+      auto it = renames_.find(name);
+      if (it != renames_.end()) name = it->second;
+    };
+    for (ir::ValueInfo& v : graph.inputs) rename(v.name);
+    for (ir::ValueInfo& v : graph.outputs) rename(v.name);
+    for (ir::Node& node : graph.nodes) {
+      for (std::string& in : node.inputs) rename(in);
+      for (std::string& out : node.outputs) rename(out);
+    }
+    std::map<std::string, ir::ValueInfo> value_info;
+    for (auto& [name, info] : graph.value_info) {
+      std::string key = name;
+      rename(key);
+      info.name = key;
+      value_info[key] = std::move(info);
+    }
+    graph.value_info = std::move(value_info);
+    return absl::OkStatus();
+  }
+
+  const pt2::ExportedProgram& program_;
+  const pt2::WeightTable& weights_;
+  const OpRegistry& registry_;
+  const TranslateOptions& options_;
+  const aten::SchemaTable& schema_table_;
+  const GraphBuilder::UseCounts users_;  // before builder_, which keeps a reference
+  GraphBuilder builder_;
+  std::map<std::string, std::string> renames_;
+  std::map<std::string, std::string> graph_names_;  // name -> what it is
+  uint64_t materialized_bytes_ = 0;
+  int64_t node_counter_ = 0;
+};
+
+}  // namespace
+
+std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph, const OpRegistry& registry,
+                                              int opset) {
+  std::vector<UnsupportedOp> found;
+  absl::flat_hash_map<std::string, size_t> index;
+  CollectUnsupported(graph, registry, opset, found, index);
+  return found;
+}
+
+absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
+                                           const pt2::WeightTable& weights,
+                                           const OpRegistry& registry,
+                                           const TranslateOptions& options) {
+  if (options.opset < kMinOpset || options.opset > kMaxOpset) {
+    return absl::InvalidArgumentError(absl::StrCat("opset ", options.opset,
+                                                   " is not supported; choose ", kMinOpset,
+                                                   "..", kMaxOpset, " (default ", kDefaultOpset, ")"));
+  }
+  std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
+  if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
+  // no_grad / autocast regions are inlined into a flat copy of the program,
+  // then writes through slice/select views are made explicit.
+  const pt2::ExportedProgram* to_translate = &program;
+  std::optional<pt2::ExportedProgram> flat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::Graph> flat_graph,
+                           InlineContextWrappers(program.graph));
+  if (flat_graph.has_value()) {
+    flat = program;
+    flat->graph = *std::move(flat_graph);
+    to_translate = &*flat;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<pt2::ExportedProgram> written,
+                           WriteBackViewMutations(*to_translate));
+  if (written.has_value()) to_translate = &*written;
+  return ProgramTranslator(*to_translate, weights, registry, options).Run();
+}
+
+}  // namespace pt2onnx::ops
