@@ -1,4 +1,3 @@
-#include "core/checked_math.h"
 #include "ops/shape_helpers.h"
 
 #include <cstdint>
@@ -6,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_math.h"
 #include "core/ir/graph.h"
 #include "translate/op_helpers.h"
 
