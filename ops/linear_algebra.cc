@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
@@ -258,12 +260,80 @@ absl::Status AtenChainMatmul(TranslateContext& ctx) {
 // ---- Einsum-based contractions ---------------------------------------------------
 
 // aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+// Letters of one einsum term and whether it holds the one allowed "...";
+// false for any other character.
+bool ParseEinsumTerm(absl::string_view term, std::string& letters, bool& ellipsis) {
+  for (size_t i = 0; i < term.size();) {
+    if (term[i] == '.') {
+      if (ellipsis || term.substr(i, 3) != "...") return false;
+      ellipsis = true;
+      i += 3;
+    } else if (absl::ascii_isalpha(static_cast<unsigned char>(term[i]))) {
+      letters.push_back(term[i++]);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// torch's einsum rules, checked here because the ONNX Einsum that would
+// carry a bad equation is only caught by shape inference, which the browser
+// build lacks: one term per operand, as many subscripts as the operand has
+// dims (at most, with "..."), output subscripts from the inputs and unique.
+absl::Status CheckEinsumEquation(TranslateContext& ctx, absl::string_view equation,
+                                 size_t operands) {
+  if (operands == 0) return ctx.Invalid("einsum needs at least one tensor in 'tensors'");
+  size_t arrow = equation.find("->");
+  std::vector<absl::string_view> terms = absl::StrSplit(equation.substr(0, arrow), ',');
+  if (terms.size() != operands) {
+    return ctx.Invalid(absl::StrCat("the equation '", equation, "' has ", terms.size(),
+                                    " operand term(s) but 'tensors' holds ", operands));
+  }
+  std::string seen;
+  bool any_ellipsis = false;
+  for (size_t j = 0; j < terms.size(); ++j) {
+    std::string letters;
+    bool ellipsis = false;
+    if (!ParseEinsumTerm(terms[j], letters, ellipsis)) {
+      return ctx.Invalid(absl::StrCat("einsum term '", terms[j],
+                                      "' may hold only letters and one '...'"));
+    }
+    const pt2::TensorMeta* meta = ctx.InputListMeta("tensors", j);
+    if (meta != nullptr) {
+      size_t rank = meta->sizes.size();
+      if (ellipsis ? letters.size() > rank : letters.size() != rank) {
+        return ctx.Invalid(absl::StrCat("einsum term '", terms[j], "' names ", letters.size(),
+                                        " dims but operand ", j, " has ", rank));
+      }
+    }
+    seen += letters;
+    any_ellipsis = any_ellipsis || ellipsis;
+  }
+  if (arrow == absl::string_view::npos) return absl::OkStatus();
+  std::string out;
+  bool out_ellipsis = false;
+  if (!ParseEinsumTerm(equation.substr(arrow + 2), out, out_ellipsis)) {
+    return ctx.Invalid(absl::StrCat("einsum output '", equation.substr(arrow + 2),
+                                    "' may hold only letters and one '...'"));
+  }
+  if (out_ellipsis && !any_ellipsis) return ctx.Invalid("einsum output has '...' but no input has");
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (seen.find(out[i]) == std::string::npos || out.find(out[i], i + 1) != std::string::npos) {
+      return ctx.Invalid(absl::StrCat("einsum output subscript '", std::string(1, out[i]),
+                                      "' is not in any input or appears twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status AtenEinsum(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string equation, ctx.String("equation"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
   // torch tolerates blanks around terms; ONNX's grammar is stricter. `path`
   // only orders the contractions, which Einsum decides itself.
   equation = absl::StrReplaceAll(equation, {{" ", ""}});
+  PT2ONNX_RETURN_IF_ERROR(CheckEinsumEquation(ctx, equation, tensors.size()));
   // Einsum needs operands of one type: bring any other to the result's.
   const DataType dtype = ctx.OutputDtype(0);
   for (size_t j = 0; j < tensors.size(); ++j) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_math.h"
 #include "core/ir/graph.h"
 #include "translate/op_helpers.h"
 
@@ -56,7 +57,10 @@ std::string SizeTensor(TranslateContext& ctx, const SizeExpr& s) {
 }
 
 SizeExpr MulSizes(TranslateContext& ctx, const SizeExpr& a, const SizeExpr& b) {
-  if (a.value && b.value) return SizeExpr{*a.value * *b.value, ""};
+  if (a.value && b.value) {
+    // A product beyond int64 (a hostile factor) is left to the model's Mul.
+    if (std::optional<int64_t> product = CheckedMul(*a.value, *b.value)) return SizeExpr{*product, ""};
+  }
   return SizeExpr{std::nullopt, ctx.Op("Mul", {SizeTensor(ctx, a), SizeTensor(ctx, b)})};
 }
 

@@ -6,13 +6,44 @@
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
 #   5. the WebAssembly package: its ES-module API under node, and the page in
-#      headless Chromium, both checked byte for byte against the CLI
+#      headless Chromium, both checked byte for byte against the CLI; the
+#      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
 #   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds
-# Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6 (quick local runs);
-# --sanitizers runs steps 2 and 4 under --config=asan, then --config=ubsan.
+#      (clang 14, ASan + UBSan over all code), then every hostile input of
+#      the suite (13,195 dim-sweep variants, hostile archives, regressions)
+#      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
+# Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6 (quick local runs).
+# --sanitizers instead runs only the sanitizer checks, complete: every
+# googletest suite and the whole e2e suite (onnxrun included) built with
+# --config=sanitize (gcc's ASan + UBSan in one build), or with each config in
+# SANITIZER_CONFIGS ("asan ubsan": the two apart, two full builds).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+
+step() { printf '\n=== %s\n' "$*"; }
+BAZEL_FLAGS=(--color=no --curses=no)
+
+# sanitized CONFIG all|hostile: the googletest suites under --config=CONFIG,
+# then the CLI and onnxrun of that build over the whole e2e suite (all) or
+# its hostile-input tests (hostile). Fuzz regressions are replayed by the
+# googletest step (//tests/fuzz:*_replay).
+sanitized() {
+  local cfg=$1 scope=$2
+  step "$cfg: googletest suites (bazel test --config=$cfg //tests/...)"
+  bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" //tests/... //native:pt2onnx //native:onnxrun
+  local bin
+  bin=$(bazel info "${BAZEL_FLAGS[@]}" --config="$cfg" bazel-bin 2>/dev/null)
+  mkdir -p "out/$cfg"
+  cp -f "$bin/native/pt2onnx" "$bin/native/onnxrun" "out/$cfg/"
+  local tests=(tests/e2e)
+  [ "$scope" = all ] || tests=(tests/e2e/test_dim_sweep.py tests/e2e/test_hostile_inputs.py
+                               tests/e2e/test_output_safety.py tests/e2e/test_cli.py)
+  step "$cfg: end-to-end (${tests[*]})"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" ONNXRUN_BIN="$ROOT/out/$cfg/onnxrun" \
+    .venv/bin/python -m pytest -q -p no:cacheprovider "${tests[@]}"
+}
 
 wasm=1
 fuzz=1
@@ -21,27 +52,14 @@ for arg in "$@"; do
     --no-wasm) wasm=0 ;;
     --no-fuzz) fuzz=0 ;;
     --sanitizers)
-      # The C++ suites and the e2e tests under ASan, then UBSan (slow: full rebuilds).
       bash tools/setup.sh
-      for cfg in asan ubsan; do
-        printf '\n=== %s: C++ suites\n' "$cfg"
-        bazel test --config="$cfg" --color=no --curses=no //...
-        bazel build --config="$cfg" --color=no --curses=no //native:pt2onnx
-        mkdir -p "out/$cfg"
-        cp -f "$(bazel info --config="$cfg" bazel-bin 2>/dev/null)/native/pt2onnx" "out/$cfg/pt2onnx"
-        printf '\n=== %s: end-to-end\n' "$cfg"
-        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-          PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
-      done
+      for cfg in ${SANITIZER_CONFIGS:-sanitize}; do sanitized "$cfg" all; done
       exit 0 ;;
     *) echo "usage: tools/test.sh [--no-wasm] [--no-fuzz] | --sanitizers" >&2; exit 2 ;;
   esac
 done
 
 bash tools/setup.sh
-
-step() { printf '\n=== %s\n' "$*"; }
-BAZEL_FLAGS=(--color=no --curses=no)
 
 step "native build and C++ tests"
 bazel test "${BAZEL_FLAGS[@]}" //...
@@ -85,4 +103,6 @@ fi
 if [ "$fuzz" = 1 ]; then
   step "fuzz smoke: each libFuzzer target for ${FUZZ_SECONDS:-30} s (tools/fuzz/run.sh)"
   tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}"
+  step "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
+  tools/fuzz/replay_hostile.sh
 fi

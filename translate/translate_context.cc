@@ -459,6 +459,8 @@ absl::StatusOr<std::string> TranslateContext::InputOrScalarAs(absl::string_view 
     case Kind::kTensor:
       return InputAs(arg, dtype);
     case Kind::kInt:
+      // Exact: an int64 beyond 2^53 does not survive a trip through double.
+      if (dtype == DataType::kInt64) return ConstantInt64(a.i);
       return ConstantScalar(dtype, static_cast<double>(a.i));
     case Kind::kFloat:
       return ConstantScalar(dtype, a.f);

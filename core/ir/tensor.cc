@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "core/ir/half.h"
@@ -9,6 +10,22 @@
 
 namespace pt2onnx::ir {
 namespace {
+
+// double -> int64 as x86's cvttsd2si does (what torch's casts give there):
+// truncation toward zero, and INT64_MIN for NaN or a value outside int64,
+// where a C++ cast would be undefined behaviour (a file's huge int argument
+// arrives here as a double).
+int64_t TruncateToInt64(double value) {
+  if (!(value >= -9223372036854775808.0 && value < 9223372036854775808.0)) {
+    return std::numeric_limits<int64_t>::min();
+  }
+  return static_cast<int64_t>(value);
+}
+
+uint64_t TruncateToUint64(double value) {
+  if (value >= 0 && value < 18446744073709551616.0) return static_cast<uint64_t>(value);
+  return static_cast<uint64_t>(TruncateToInt64(value));
+}
 
 template <typename T>
 std::string PackScalar(T value) {
@@ -81,14 +98,15 @@ Tensor Tensor::Scalar(DataType dtype, double value) {
     case DataType::kDouble: bytes = PackScalar(value); break;
     case DataType::kFloat16: bytes = PackScalar(FloatToHalf(static_cast<float>(value))); break;
     case DataType::kBFloat16: bytes = PackScalar(FloatToBFloat16(static_cast<float>(value))); break;
-    case DataType::kInt8: bytes = PackScalar(static_cast<int8_t>(value)); break;
-    case DataType::kUint8: bytes = PackScalar(static_cast<uint8_t>(value)); break;
-    case DataType::kInt16: bytes = PackScalar(static_cast<int16_t>(value)); break;
-    case DataType::kUint16: bytes = PackScalar(static_cast<uint16_t>(value)); break;
-    case DataType::kInt32: bytes = PackScalar(static_cast<int32_t>(value)); break;
-    case DataType::kUint32: bytes = PackScalar(static_cast<uint32_t>(value)); break;
-    case DataType::kInt64: bytes = PackScalar(static_cast<int64_t>(value)); break;
-    case DataType::kUint64: bytes = PackScalar(static_cast<uint64_t>(value)); break;
+    // Narrower integers wrap from int64, as torch's casts do.
+    case DataType::kInt8: bytes = PackScalar(static_cast<int8_t>(TruncateToInt64(value))); break;
+    case DataType::kUint8: bytes = PackScalar(static_cast<uint8_t>(TruncateToInt64(value))); break;
+    case DataType::kInt16: bytes = PackScalar(static_cast<int16_t>(TruncateToInt64(value))); break;
+    case DataType::kUint16: bytes = PackScalar(static_cast<uint16_t>(TruncateToInt64(value))); break;
+    case DataType::kInt32: bytes = PackScalar(static_cast<int32_t>(TruncateToInt64(value))); break;
+    case DataType::kUint32: bytes = PackScalar(static_cast<uint32_t>(TruncateToInt64(value))); break;
+    case DataType::kInt64: bytes = PackScalar(TruncateToInt64(value)); break;
+    case DataType::kUint64: bytes = PackScalar(TruncateToUint64(value)); break;
     case DataType::kBool: bytes = PackScalar(static_cast<uint8_t>(value != 0)); break;
     default:
       // Callers only ask for numeric types; keep a defined result anyway.

@@ -38,9 +38,11 @@ using Value = rapidjson::Value;
 // Iterative parsing keeps deeply nested (possibly hostile) input off the
 // call stack, which is small in wasm. Full precision so that e.g. 1e-05
 // reads as the same double Python wrote; floats are rare in these files.
+// Strings must be valid UTF-8: names and metadata end in ONNX string fields.
 inline constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag |
                                         rapidjson::kParseNanAndInfFlag |
-                                        rapidjson::kParseFullPrecisionFlag;
+                                        rapidjson::kParseFullPrecisionFlag |
+                                        rapidjson::kParseValidateEncodingFlag;
 
 // A JSON path as a chain of stack frames: each Read* function passes
 // `path.Field("x")` / `path.Index(i)` down. A Path refers to its parent, so a

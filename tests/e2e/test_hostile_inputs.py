@@ -108,3 +108,23 @@ def test_renamed_argument_is_refused(pt2onnx, tmp_path):
     rewrite_entry(CNN, bad, program, edit)
     assert_fails(pt2onnx(bad, "-o", tmp_path / "bad.onnx", check=False), 4,
                  "unknown argument 'renamed'")
+
+
+def test_einsum_without_operands_is_refused(pt2onnx, tmp_path):
+    einsum = FIXTURES / "ops" / "einsum" / "model.pt2"
+    with zipfile.ZipFile(einsum) as z:
+        program = next(n for n in z.namelist() if "/models/" in n)
+
+    def edit(data):
+        doc = json.loads(data)
+        for node in doc["graph_module"]["graph"]["nodes"]:
+            for a in node["inputs"]:
+                if a["name"] == "tensors":
+                    a["arg"] = {"as_tensors": []}
+        return json.dumps(doc).encode()
+
+    bad = tmp_path / "bad.pt2"
+    rewrite_entry(einsum, bad, program, edit)
+    out = tmp_path / "bad.onnx"
+    assert_fails(pt2onnx(bad, "-o", out, check=False), 4, "einsum needs at least one tensor")
+    assert not out.exists()

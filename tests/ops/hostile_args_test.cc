@@ -2,6 +2,7 @@
 // an InvalidArgument naming the argument (never an out-of-bounds access, which
 // ASan would report), and integer arguments whose sums or products overflow
 // int64 are refused instead of wrapping.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -198,6 +199,52 @@ TEST(HostileIntegers, HugeLinspaceIsComputedAtRunTime) {
   absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_NE(FindNode(got->model, "Range"), nullptr);
+}
+
+// An einsum equation that disagrees with its operands is refused with torch's
+// reason (the browser build has no ONNX shape inference to catch it later).
+TEST(HostileEinsum, EquationMustMatchTheOperands) {
+  auto einsum = [](std::string equation, std::vector<std::string> tensors) {
+    return ConvertAndCheck(OneNodeProgram({{"a", kF32, {3, 4}}, {"b", kF32, {4, 5}}}, "einsum.default",
+                                          {StringArg("equation", std::move(equation)),
+                                           TensorsArg("tensors", std::move(tensors))},
+                                          {{"y", kF32, {3, 5}}})
+                               .Build());
+  };
+  const absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik", {}), kInvalid, "at least one tensor"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik", {"a"}), kInvalid, "2 operand term(s) but 'tensors' holds 1"));
+  EXPECT_TRUE(HasStatus(einsum("ij->ij", {"a", "b"}), kInvalid, "1 operand term(s)"));
+  EXPECT_TRUE(HasStatus(einsum("ijk,jk->ik", {"a", "b"}), kInvalid, "names 3 dims but operand 0 has 2"));
+  EXPECT_TRUE(HasStatus(einsum("i,jk->ik", {"a", "b"}), kInvalid, "names 1 dims"));
+  EXPECT_TRUE(HasStatus(einsum("i1,jk->ik", {"a", "b"}), kInvalid, "only letters"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->iz", {"a", "b"}), kInvalid, "'z' is not in any input"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ii", {"a", "b"}), kInvalid, "appears twice"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->...ik", {"a", "b"}), kInvalid, "no input has"));
+  EXPECT_TRUE(HasStatus(einsum("ij,jk->ik->k", {"a", "b"}), kInvalid, "only letters"));
+  EXPECT_TRUE(einsum("ij,jk->ik", {"a", "b"}).ok());
+  EXPECT_TRUE(einsum("...j,jk->...k", {"a", "b"}).ok());
+}
+
+// An int bound beyond 2^53 stays exact (no trip through double, whose cast
+// back to int64 is undefined behaviour for 2^63 - 1; found by UBSan on the
+// dim sweep); a double outside int64 becomes INT64_MIN as on x86.
+TEST(HostileIntegers, HugeArangeEndIsExact) {
+  ProgramBuilder b;
+  b.Node(Aten("arange.default"), {IntArg("end", kMax)}, {{"y", kI64, {kMax}}});
+  b.Output("y");
+  absl::StatusOr<Converted> got = ConvertAndCheck(b.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  bool found = false;
+  for (const ir::Node& node : got->model.graph.nodes) {
+    for (const ir::Attribute& a : node.attributes) {
+      if (a.name == "value" && a.t.dtype() == kI64 && a.t.numel() == 1 && a.t.GetInt64(0) == kMax) found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, 1e19).GetInt64(0), kMin);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, std::nan("")).GetInt64(0), kMin);
+  EXPECT_EQ(ir::Tensor::Scalar(kI64, -3.7).GetInt64(0), -3);
 }
 
 }  // namespace

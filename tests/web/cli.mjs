@@ -18,12 +18,13 @@ export function cliFlags(options = {}) {
   return flags;
 }
 
-// { status, stderr, onnx: Buffer | null, data: Buffer | null } for `pt2onnx input -o dir/outputName`.
-export function runCli(input, outputName, options = {}) {
+// { status, stderr, onnx: Buffer | null, data: Buffer | null } for `pt2onnx input -o dir/outputName`
+// (plus `extraFlags`).
+export function runCli(input, outputName, options = {}, extraFlags = []) {
   const dir = mkdtempSync(join(tmpdir(), "pt2onnx-cli-"));
   try {
     const out = join(dir, outputName);
-    const run = spawnSync(CLI, [input, "-o", out, "-q", ...cliFlags(options)], { encoding: "utf8" });
+    const run = spawnSync(CLI, [input, "-o", out, "-q", ...cliFlags(options), ...extraFlags], { encoding: "utf8" });
     return {
       status: run.status,
       stderr: run.stderr,

@@ -56,7 +56,9 @@ for t in "${targets[@]}"; do
     done
   fi
   extra=()
-  [ "$t" = program_json ] && extra+=(-dict="$ROOT/tests/fuzz/program_json.dict")
+  # pipeline: its structure-aware mutator edits the program JSON; the
+  # dictionary serves its byte-level edits of the JSON text.
+  [ "$t" = program_json ] || [ "$t" = pipeline ] && extra+=(-dict="$ROOT/tests/fuzz/program_json.dict")
   [ "$t" = pipeline ] && extra+=(-max_len=1048576)
   log="$workdir/$t.log"
   rm -f "$workdir"/fuzz-*.log

@@ -590,6 +590,10 @@ TEST(ProgramJsonTest, MalformedJsonNamesTheOffset) {
   EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Load("linear_relu.json") + "{}"),
                         absl::StatusCode::kInvalidArgument,
                         "The document root must not be followed by other values."));
+  // Bytes that are not UTF-8 in a string (they would reach ONNX string fields).
+  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate("linear_relu.json", R"("2.9.0+cpu")",
+                                                        "\"2.9.0\xff\"")),
+                        absl::StatusCode::kInvalidArgument, "Invalid encoding in string."));
   EXPECT_TRUE(HasStatus(ParseExportedProgramJson("[1, 2]"),
                         absl::StatusCode::kInvalidArgument,
                         "JSON top level: expected an object, got an array"));
