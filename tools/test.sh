@@ -43,6 +43,18 @@ bash tools/setup.sh
 step() { printf '\n=== %s\n' "$*"; }
 BAZEL_FLAGS=(--color=no --curses=no)
 
+step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering
+# The same rule on the build graph: core/ depends on nothing above it, the
+# engine not on the families, the library layers on no front end.
+for rule in "//core/...:translate ops passes export native wasm" "//translate/...:ops passes export native wasm" \
+            "//ops/... + //passes/...:export native wasm" "//core/runtime/...:translate ops export"; do
+  from=${rule%%:*}; above=""
+  for pkg in ${rule#*:}; do above="$above + //$pkg/..."; done
+  bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })" 2>/dev/null)
+  if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
+done
+
 step "native build and C++ tests"
 bazel test "${BAZEL_FLAGS[@]}" //...
 

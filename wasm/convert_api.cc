@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "export/converter.h"
 #include "export/exit_codes.h"
+#include "export/export.h"
 #include "export/inspect.h"
 #include "export/output_plan.h"
 #include "export/report.h"
@@ -34,12 +35,7 @@ const ops::OpRegistry& Registry() {
 }
 
 // The JS-side options, already type-checked by js/pt2onnx.mjs.
-struct ApiOptions {
-  ConvertOptions convert;
-  ExternalData external = ExternalData::kAuto;
-  std::string output_name = "model.onnx";
-  std::string input_name = "model.pt2";
-};
+using ApiOptions = ExportOptions;
 
 bool Has(const val& object, const char* key) {
   return object.hasOwnProperty(key) && !object[key].isUndefined() && !object[key].isNull();
@@ -151,43 +147,53 @@ val Summary(const Conversion& c, int opset) {
   return summary;
 }
 
+// The output as Blob parts: bytes of our own plus slices of the input file.
+class PartsSinks : public ExportSinks {
+ public:
+  explicit PartsSinks(const InputFile* input) : model_(input), data_(input) {}
+  absl::Status Open(const OutputPlan&, const ConversionSummary&) override { return absl::OkStatus(); }
+  ByteSink& model() override { return model_; }
+  ByteSink& data() override { return data_; }
+  const PartsSink& model_parts() const { return model_; }
+  const PartsSink& data_parts() const { return data_; }
+
+ private:
+  PartsSink model_;
+  PartsSink data_;
+};
+
+// Report lines kept for the result's `report`; stages forwarded to the JS
+// progress callback.
+class ReportProgress : public ExportProgress {
+ public:
+  explicit ReportProgress(val callback) : callback_(std::move(callback)) {}
+  void Line(absl::string_view line) override { lines_.emplace_back(line); }
+  void Stage(absl::string_view stage, double fraction) override {
+    if (!callback_.isUndefined()) callback_(std::string(stage), fraction);
+  }
+  std::vector<std::string>& lines() { return lines_; }
+
+ private:
+  val callback_;
+  std::vector<std::string> lines_;
+};
+
 }  // namespace
 
 val Convert(val reader, val js_options, val progress) {
   const ApiOptions options = ReadOptions(js_options);
   auto file = std::make_shared<JsInputFile>(reader);
-  std::vector<std::string> report;
-  report.push_back(absl::StrCat("reading ", options.input_name, " (", HumanBytes(file->size()), ")"));
-  ProgressFn on_progress = [&](absl::string_view stage, double fraction) {
-    if (!progress.isUndefined()) progress(std::string(stage), fraction);
-  };
-
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file, options.convert, on_progress);
-  if (!conversion.ok()) {
-    // A File that could not be read is an I/O problem, as in the CLI.
-    const bool io = conversion.status().code() == absl::StatusCode::kUnavailable;
-    return Error(io ? kExitIo : ExitCodeForConversion(conversion.status()), conversion.status());
-  }
-  for (const std::string& warning : conversion->warnings) report.push_back("warning: " + warning);
-  report.push_back(TranslatedLine(conversion->summary));
-  if (!conversion->summary.symbolic_dims.empty()) report.push_back(SymbolicDimsLine(conversion->summary));
-
-  absl::StatusOr<OutputPlan> plan =
-      PlanOutput(conversion->summary, options.external, options.output_name);
-  if (!plan.ok()) return Error(kExitUsage, plan.status());
-  on_progress("write", 0);
-  PartsSink model_sink(file.get());
-  PartsSink data_sink(file.get());
-  absl::StatusOr<onnx_writer::WriteSummary> written = onnx_writer::WriteModel(
-      conversion->model, plan->write, model_sink, plan->external ? &data_sink : nullptr);
-  if (!written.ok()) return Error(kExitIo, written.status());
-  on_progress("write", 1);
-  report.push_back(WroteLine(options.output_name, *written, options.convert.translate.opset,
-                             conversion->summary));
-  report.push_back(OpsLine(conversion->summary));
-  const uint64_t referenced = model_sink.sliced_bytes() + data_sink.sliced_bytes();
-  const uint64_t weights = conversion->summary.initializer_bytes;
-  report.push_back(absl::StrCat(
+  PartsSinks sinks(file.get());
+  ReportProgress report(progress);
+  const ExportResult exported = Export(file, options, sinks, report);
+  if (!exported.status.ok()) return Error(exported.exit_code, exported.status);
+  const Conversion& conversion = *exported.conversion;
+  const OutputPlan& plan = *exported.plan;
+  std::vector<std::string>& lines = report.lines();
+  lines.push_back(OpsLine(conversion.summary));
+  const uint64_t referenced = sinks.model_parts().sliced_bytes() + sinks.data_parts().sliced_bytes();
+  const uint64_t weights = conversion.summary.initializer_bytes;
+  lines.push_back(absl::StrCat(
       "read ", HumanBytes(file->bytes_read()), " of the ", HumanBytes(file->size()),
       " input into memory (", file->reads(), " reads); ",
       referenced >= weights
@@ -197,16 +203,16 @@ val Convert(val reader, val js_options, val progress) {
 
   val result = val::object();
   result.set("ok", true);
-  result.set("model", Parts(model_sink));
-  result.set("data", plan->external ? Parts(data_sink) : val::null());
-  result.set("onnxName", plan->model_file_name);
-  result.set("dataName", plan->external ? val(plan->data_file_name) : val::null());
-  result.set("summary", Summary(*conversion, options.convert.translate.opset));
+  result.set("model", Parts(sinks.model_parts()));
+  result.set("data", plan.external ? Parts(sinks.data_parts()) : val::null());
+  result.set("onnxName", plan.model_file_name);
+  result.set("dataName", plan.external ? val(plan.data_file_name) : val::null());
+  result.set("summary", Summary(conversion, options.convert.translate.opset));
   val warnings = val::array();
-  for (const std::string& w : conversion->warnings) warnings.call<void>("push", w);
+  for (const std::string& w : conversion.warnings) warnings.call<void>("push", w);
   result.set("warnings", warnings);
   std::string text;
-  for (const std::string& line : report) absl::StrAppend(&text, line, "\n");
+  for (const std::string& line : lines) absl::StrAppend(&text, line, "\n");
   result.set("report", text);
   result.set("bytesRead", static_cast<double>(file->bytes_read()));
   return result;
