@@ -2,7 +2,7 @@
 # The one test command (README "Quick start"; CI runs it via .ci/run):
 #   1. set-up (idempotent): Debian packages, source tarballs, Python checkers
 #   2. native build + every googletest suite          (bazel test //...)
-#   3. the core and ops suites compiled to WebAssembly and run under node
+#   3. the core, engine, ops and export suites compiled to WebAssembly, run under node
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
 #   5. the WebAssembly package: its ES-module API under node, and the page in
@@ -78,7 +78,7 @@ fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly: core and ops tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/... //tests/runtime/...
+  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/translate/... //tests/ops/... //tests/export/... //tests/runtime/...
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
