@@ -23,7 +23,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterEncodingOps(r);
   RegisterFftOps(r);
   RegisterIndexingOps(r);
-  RegisterLinalgMoreOps(r);
+  RegisterDetCrossNormOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterPoolingOps(r);
@@ -32,7 +32,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterResampleOps(r);
   RegisterSamplingOps(r);
   RegisterShapeOps(r);
-  RegisterShapeMoreOps(r);
+  RegisterSplitMeshgridOps(r);
   RegisterSlicingOps(r);
   RegisterSortingOps(r);
   RegisterSpecialMathOps(r);

@@ -27,7 +27,7 @@ void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
 void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterFftOps(OpRegistry& r);             // fft.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
-void RegisterLinalgMoreOps(OpRegistry& r);      // det_cross_norm.cc
+void RegisterDetCrossNormOps(OpRegistry& r);    // det_cross_norm.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
@@ -36,7 +36,7 @@ void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
-void RegisterShapeMoreOps(OpRegistry& r);       // split_meshgrid.cc
+void RegisterSplitMeshgridOps(OpRegistry& r);   // split_meshgrid.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSortingOps(OpRegistry& r);         // sorting.cc
 void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc
