@@ -18,7 +18,10 @@ OpRegistry CreateDefaultRegistry() {
   RegisterDataDependentOps(r);
   RegisterDistanceOps(r);
   RegisterDropoutOps(r);
-  RegisterElementwiseOps(r);
+  RegisterArithmeticOps(r);
+  RegisterComparisonOps(r);
+  RegisterLogicalOps(r);
+  RegisterUnaryMathOps(r);
   RegisterEmbeddingBagOps(r);
   RegisterEncodingOps(r);
   RegisterFftOps(r);

@@ -22,7 +22,10 @@ void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
 void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
 void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
-void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
+void RegisterArithmeticOps(OpRegistry& r);      // arithmetic.cc
+void RegisterComparisonOps(OpRegistry& r);      // comparison.cc
+void RegisterLogicalOps(OpRegistry& r);         // logical.cc
+void RegisterUnaryMathOps(OpRegistry& r);       // unary_math.cc
 void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
 void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterFftOps(OpRegistry& r);             // fft.cc
