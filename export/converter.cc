@@ -76,9 +76,12 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
                            ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));
   report("translate", 1);
 
+  const int64_t translated_nodes = static_cast<int64_t>(model.graph.nodes.size());
+  std::vector<passes::PassStats> pass_stats;
   if (options.optimize) {
     report("optimize", 0);
-    PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(passes::DefaultPipeline(), model, /*verify=*/false));
+    PT2ONNX_ASSIGN_OR_RETURN(passes::Pipeline pipeline, passes::BuildPipeline(options.passes));
+    PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(pipeline, model, options.passes, &pass_stats));
     report("optimize", 1);
   }
 
@@ -97,12 +100,14 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   s.schema_minor = loaded.program.schema_minor;
   s.fx_nodes = static_cast<int64_t>(loaded.program.graph.nodes.size());
   s.onnx_nodes = static_cast<int64_t>(model.graph.nodes.size());
+  s.onnx_nodes_before_optimize = translated_nodes;
   for (const ir::Node& node : model.graph.nodes) ++s.op_histogram[node.op_type];
   for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
   s.initializer_bytes = onnx_writer::InitializerBytes(model);
   s.symbolic_dims = SymbolicDims(loaded.program, options.translate.dim_names);
   result.model = std::move(model);
   result.warnings = std::move(loaded.warnings);
+  result.pass_stats = std::move(pass_stats);
   return result;
 }
 

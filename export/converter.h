@@ -23,6 +23,7 @@
 #include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
+#include "passes/pass_manager.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 
@@ -31,6 +32,8 @@ namespace pt2onnx {
 struct ConvertOptions {
   ops::TranslateOptions translate;
   bool optimize = true;
+  // Which passes, folding limits, verification, the clock for statistics.
+  passes::PipelineOptions passes;
   std::string model_name;  // program in a multi-model archive ("" = default)
   // Translations to use; null builds ops::CreateDefaultRegistry() for this
   // call. Front ends that convert many models (a hub, the wasm module) build
@@ -60,6 +63,7 @@ struct ConversionSummary {
   int64_t schema_minor = 0;
   int64_t fx_nodes = 0;
   int64_t onnx_nodes = 0;
+  int64_t onnx_nodes_before_optimize = 0;  // as translated
   int64_t parameters = 0;      // elements in initializers
   uint64_t initializer_bytes = 0;
   std::map<std::string, int64_t> op_histogram;  // ONNX op_type -> count
@@ -71,6 +75,7 @@ struct Conversion {
   ir::Model model;  // initializers share the input file (slices of it)
   ConversionSummary summary;
   std::vector<std::string> warnings;
+  std::vector<passes::PassStats> pass_stats;  // empty without optimization
 };
 
 absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,

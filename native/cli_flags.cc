@@ -1,10 +1,14 @@
 #include "native/cli_flags.h"
 
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "passes/pass_manager.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
@@ -37,6 +41,11 @@ std::string UsageText() {
       "  --dim-name SYM=NAME      rename a symbolic dimension (e.g. s0=batch); repeatable\n"
       "  --model NAME             program to convert in a multi-model archive\n"
       "  --no-optimize            skip the graph optimizations\n"
+      "  --passes a,b,...         run only these optimization passes, in this order, to a\n"
+      "                           fixed point (an unknown name lists all)\n"
+      "  --print-pass-stats       print nodes removed/added and time per pass\n"
+      "  --fold-max-input-elements N / --fold-max-output-elements N\n"
+      "                           constant folding size limits (default 8192 / 262144)\n"
       "  --no-crc                 skip the CRC-32 check of the weights (the program JSON and\n"
       "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
@@ -48,6 +57,18 @@ std::string UsageText() {
       "  --json                   with --inspect: print JSON (what the JS inspect() returns);\n"
       "                           converting: print a one-line JSON record of the run on\n"
       "                           stdout, also on failure (code, message, unsupported ops)\n"
+      "  --verify                 run the program in the ATen reference interpreter and the\n"
+      "                           model in the executor, compare the outputs as torch.onnx\n"
+      "                           does (fails with exit 6 at abs >= 5e-3 or rel >= 1e-1)\n"
+      "  --verify-intermediates   also compare every FX value kept in the ONNX graph and name\n"
+      "                           the first diverging node\n"
+      "  --inputs X.npz           inputs for --verify, by input name (default: the example\n"
+      "                           inputs stored in the .pt2, else seeded values from the\n"
+      "                           input specs; --inputs seeded forces those)\n"
+      "  --verify-node-data PFX   write Model Explorer node data PFX_max_abs_diff.json and\n"
+      "                           PFX_max_rel_diff.json (implies --verify-intermediates)\n"
+      "  --report[=PATH]          write a markdown report (default MODEL.report.md), also on\n"
+      "                           failure\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -56,7 +77,9 @@ std::string UsageText() {
       "2 GiB of weights), 3 cannot read the input or write the output, 4 the input is not a\n"
       "valid .pt2 (or a rename given with --input-names, --output-names or --dim-name clashes\n"
       "with a name in it or matches nothing), 5 the program uses operators or features pt2onnx\n"
-      "cannot convert yet. On any error no output file is left behind.\n");
+      "cannot convert yet, 6 --verify found values beyond torch's thresholds (the model is\n"
+      "written), 7 --verify could not run an engine on the model. On errors 1-5 no output\n"
+      "file is left behind.\n");
 }
 
 absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
@@ -124,10 +147,50 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.model_name = *v;
     } else if (name == "--no-optimize") {
       flags.optimize = false;
+    } else if (name == "--passes") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      std::vector<std::string> known = passes::PassNames();
+      for (const std::string& pass : SplitNames(*v)) {
+        if (std::find(known.begin(), known.end(), pass) == known.end()) {
+          return absl::InvalidArgumentError(absl::StrCat("--passes: unknown pass '", pass,
+                                                         "'; known: ", absl::StrJoin(known, ",")));
+        }
+        flags.passes.push_back(pass);
+      }
+      if (flags.passes.empty()) return absl::InvalidArgumentError("--passes needs at least one pass name");
+    } else if (name == "--print-pass-stats") {
+      flags.print_pass_stats = true;
+    } else if (name == "--fold-max-input-elements" || name == "--fold-max-output-elements") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      int64_t limit = 0;
+      if (!absl::SimpleAtoi(*v, &limit) || limit < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(name, " '", *v, "' is not a count of elements"));
+      }
+      (name == "--fold-max-input-elements" ? flags.fold_max_input_elements : flags.fold_max_output_elements) =
+          limit;
     } else if (name == "--no-crc") {
       flags.verify_crc = false;
     } else if (name == "--check") {
       flags.check = true;
+    } else if (name == "--verify") {
+      flags.verify = true;
+    } else if (name == "--verify-intermediates") {
+      flags.verify = flags.verify_intermediates = true;
+    } else if (name == "--inputs" || name == "--verify-node-data") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      if (v->empty()) return absl::InvalidArgumentError(absl::StrCat(name, " needs a path"));
+      if (name == "--inputs") {
+        flags.verify_inputs = *v;
+      } else {
+        flags.verify_node_data = *v;
+        flags.verify = flags.verify_intermediates = true;
+      }
+    } else if (name == "--report") {
+      flags.report = true;
+      if (arg.find('=') != std::string::npos) flags.report_path = arg.substr(arg.find('=') + 1);
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag '", arg, "' (see --help)"));
     } else if (flags.input.empty()) {
@@ -145,6 +208,14 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     absl::string_view stem = flags.input;
     absl::ConsumeSuffix(&stem, ".pt2");
     flags.output = absl::StrCat(stem, ".onnx");
+  }
+  if (!flags.verify_inputs.empty() && !flags.verify) {
+    return absl::InvalidArgumentError("--inputs is for --verify (add --verify)");
+  }
+  if (flags.report && flags.report_path.empty()) {
+    absl::string_view stem = flags.output;
+    absl::ConsumeSuffix(&stem, ".onnx");
+    flags.report_path = absl::StrCat(stem, ".report.md");
   }
   if (flags.output == flags.input && !flags.inspect) {
     return absl::InvalidArgumentError("the output path equals the input path");

@@ -24,6 +24,10 @@ struct CliFlags {
   std::map<std::string, std::string> dim_names;
   std::string model_name;
   bool optimize = true;
+  std::vector<std::string> passes;  // --passes=a,b: only these, in this order
+  bool print_pass_stats = false;
+  int64_t fold_max_input_elements = 8192;
+  int64_t fold_max_output_elements = 262144;
   bool verify_crc = true;  // of the weights too (--no-crc: program and pickles only)
   bool check = false;
   bool quiet = false;
@@ -32,6 +36,13 @@ struct CliFlags {
   bool list_ops = false;
   bool inspect = false;  // describe the program instead of converting it
   bool json = false;     // JSON on stdout: the inspection, or a conversion's record
+  // Verification without torch (native/verify_command.h).
+  bool verify = false;                // --verify (implied by the two below)
+  bool verify_intermediates = false;  // --verify-intermediates
+  std::string verify_inputs;          // --inputs X.npz ("" = sample inputs or seeded)
+  std::string verify_node_data;       // --verify-node-data PREFIX (implies intermediates)
+  bool report = false;                // --report[=PATH]
+  std::string report_path;            // default: the output with .report.md
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

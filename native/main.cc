@@ -1,5 +1,5 @@
-// pt2onnx command-line tool: maps the .pt2 and runs Export (export/export.h)
-// with atomic output files. See --help (cli_flags.cc) for flags and exit codes.
+// pt2onnx command-line tool: maps the .pt2, converts it, writes the model
+// atomically. See --help (cli_flags.cc) for flags and exit codes.
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -8,6 +8,8 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,10 +18,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
-#include "core/status_macros.h"
-#include "export/exit_codes.h"
-#include "export/export.h"
+#include "export/converter.h"
+#include "export/output_plan.h"
 #include "export/report.h"
+#include "core/pt2/pt2_reader.h"
+#include "core/reference/interpreter.h"
+#include "core/verify/report.h"
 #include "core/version.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
@@ -28,6 +32,9 @@
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/mapped_file.h"
+#include "native/test_hooks.h"
+#include "native/verify_command.h"
+#include "passes/pass_manager.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
@@ -58,9 +65,9 @@ class Clock {
 
 // Forwards to `sink` and logs every 10% of `total` bytes, so writing a
 // multi-GB model shows progress.
-class ProgressSink : public ByteSink {
+class ProgressSink : public onnx_writer::ByteSink {
  public:
-  ProgressSink(ByteSink& sink, uint64_t total, std::function<void(std::string)> log)
+  ProgressSink(onnx_writer::ByteSink& sink, uint64_t total, std::function<void(std::string)> log)
       : sink_(sink), total_(total), log_(std::move(log)) {}
 
   absl::Status Write(ByteSpan bytes) override {
@@ -75,7 +82,7 @@ class ProgressSink : public ByteSink {
   }
 
  private:
-  ByteSink& sink_;
+  onnx_writer::ByteSink& sink_;
   uint64_t total_;
   std::function<void(std::string)> log_;
   uint64_t written_ = 0;
@@ -85,130 +92,182 @@ class ProgressSink : public ByteSink {
 // Below this many weight bytes, writing is too quick to report progress.
 constexpr uint64_t kProgressMinBytes = uint64_t{256} << 20;
 
-// Atomic output files, created only once the plan is known; a conversion of
-// more than kProgressMinBytes of weights logs every 10% written.
-class FileSinks : public ExportSinks {
- public:
-  FileSinks(std::string path, std::string display_name, bool report_progress,
-            std::function<void(std::string)> log)
-      : path_(std::move(path)), display_name_(std::move(display_name)),
-        report_progress_(report_progress), log_(std::move(log)) {}
-
-  absl::Status Open(const OutputPlan& plan, const ConversionSummary& summary) override {
-    PT2ONNX_ASSIGN_OR_RETURN(model_file_, AtomicFile::Create(path_));
-    if (plan.external) {
-      PT2ONNX_ASSIGN_OR_RETURN(data_file_, AtomicFile::Create(absl::StrCat(path_, ".data")));
-    }
-    log_(absl::StrCat("writing ", display_name_, plan.external ? " (+ external data)" : ""));
-    ByteSink& weights = data_file_ != nullptr ? static_cast<ByteSink&>(*data_file_) : *model_file_;
-    if (report_progress_ && summary.initializer_bytes >= kProgressMinBytes) {
-      progress_sink_ = std::make_unique<ProgressSink>(weights, summary.initializer_bytes, log_);
-    }
-    return absl::OkStatus();
-  }
-  ByteSink& model() override {
-    if (progress_sink_ != nullptr && data_file_ == nullptr) return *progress_sink_;
-    return *model_file_;
-  }
-  ByteSink& data() override {
-    if (progress_sink_ != nullptr) return *progress_sink_;
-    return *data_file_;
-  }
-  absl::Status Commit() override {
-    if (data_file_ != nullptr) PT2ONNX_RETURN_IF_ERROR(data_file_->Commit());
-    return model_file_->Commit();
-  }
-
- private:
-  std::string path_;
-  std::string display_name_;
-  bool report_progress_;
-  std::function<void(std::string)> log_;
-  std::unique_ptr<AtomicFile> model_file_;
-  std::unique_ptr<AtomicFile> data_file_;
-  std::unique_ptr<ProgressSink> progress_sink_;
-};
-
-// Report lines to stderr with timestamps; the start of each stage but
-// reading and writing, which have their own lines.
-class LogProgress : public ExportProgress {
- public:
-  explicit LogProgress(std::function<void(std::string)> log) : log_(std::move(log)) {}
-  void Line(absl::string_view line) override { log_(std::string(line)); }
-  void Stage(absl::string_view stage, double fraction) override {
-    if (fraction == 0 && stage != "read" && stage != "write") log_(absl::StrCat(stage, "..."));
-  }
-
- private:
-  std::function<void(std::string)> log_;
-};
-
-// Checks the CLI runs before writing: operator arity (always; cheap), the
-// declared shapes against ONNX shape inference (a hostile file can make them
-// disagree), and the full ONNX checker with --check.
-std::vector<ModelCheck> CliChecks(const CliFlags& flags, const std::function<void(std::string)>& log) {
-  std::vector<ModelCheck> checks;
-  checks.push_back({[](const ir::Model& model) { return onnx_writer::CheckArity(model); },
-                    kExitInternal});
-  checks.push_back({[](const ir::Model& model) { return onnx_writer::CheckInferredShapes(model); },
-                    kExitInvalidInput});
-  if (!flags.check) return checks;
-  checks.push_back({[&flags, log](const ir::Model& model) -> absl::Status {
-                      if (flags.opset > onnx_writer::CheckerMaxOpset()) {
-                        log(absl::StrCat("skipping --check: the bundled ONNX checker knows opsets up to ",
-                                         onnx_writer::CheckerMaxOpset()));
-                        return absl::OkStatus();
-                      }
-                      ::onnx::ModelProto proto = onnx_writer::ToModelProto(model);
-                      PT2ONNX_RETURN_IF_ERROR(onnx_writer::CheckModel(proto));
-                      log("ONNX checker and shape inference: ok");
-                      return absl::OkStatus();
-                    },
-                    kExitInternal});
-  return checks;
-}
-
 int Run(const CliFlags& flags) {
   Clock clock;
-  std::function<void(std::string)> log = [&](std::string line) {
+  auto log = [&](const std::string& line) {
     if (!flags.quiet) std::fprintf(stderr, "[%6.2fs] %s\n", clock.Seconds(), line.c_str());
+  };
+  // --report: filled as the run goes, written at the end or on failure.
+  verify::ReportData run_report;
+  run_report.model_path = flags.input;
+  run_report.output_path = flags.output;
+  run_report.producer = absl::StrCat("pt2onnx ", kPt2OnnxVersion);
+  std::optional<pt2::LoadedProgram> loaded;  // for --verify and --report
+  auto write_report = [&]() {
+    if (!flags.report) return;
+    if (loaded.has_value()) {
+      const ops::OpRegistry registry = ops::CreateDefaultRegistry();
+      std::set<std::string> unsupported;
+      for (const pt2::Node& node : loaded->program.graph.nodes) {
+        std::string key = ops::TargetToKey(node.target);
+        if (!registry.Contains(key)) unsupported.insert(key);
+      }
+      run_report.unsupported.assign(unsupported.begin(), unsupported.end());
+      run_report.reference_missing = reference::MissingKernels(loaded->program, reference::CreateReferenceRegistry());
+    }
+    absl::Status written = WriteTextFile(ResolvePath(flags.report_path), verify::RenderReport(run_report));
+    if (!written.ok()) {
+      std::fprintf(stderr, "pt2onnx: error: cannot write the report: %s\n", std::string(written.message()).c_str());
+    } else if (!flags.quiet) {
+      std::fprintf(stderr, "[%6.2fs] wrote report %s\n", clock.Seconds(), flags.report_path.c_str());
+    }
+  };
+  auto step = [&](const std::string& name, bool ok) {
+    run_report.steps.push_back({name, ok ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
   };
   // --json: one record on stdout for the run, success or failure (json_record.h).
   auto fail = [&](int code, const absl::Status& status) {
     if (flags.json) std::fputs(FailureRecord(flags.input, code, status, clock.Seconds()).c_str(), stdout);
+    run_report.errors.push_back(std::string(status.message()));
+    write_report();
     return Fail(code, status);
   };
-  absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(flags.input));
+  std::string input = ResolvePath(flags.input);
+  std::string output = ResolvePath(flags.output);
+
+  absl::StatusOr<MappedFile> file = MappedFile::Open(input);
   if (!file.ok()) return fail(kExitIo, file.status());
+  log(absl::StrCat("reading ", flags.input, " (", HumanBytes(file->bytes().size()), ")"));
 
-  ExportOptions options;
-  options.convert.translate.opset = flags.opset;
-  options.convert.translate.input_names = flags.input_names;
-  options.convert.translate.output_names = flags.output_names;
-  options.convert.translate.dim_names = flags.dim_names;
-  options.convert.optimize = flags.optimize;
-  options.convert.verify_weight_crc = flags.verify_crc;
-  options.convert.model_name = flags.model_name;
+  ConvertOptions options;
+  options.translate.opset = flags.opset;
+  options.translate.input_names = flags.input_names;
+  options.translate.output_names = flags.output_names;
+  options.translate.dim_names = flags.dim_names;
+  options.optimize = flags.optimize;
+  options.passes.only = flags.passes;
+  options.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};
+  options.passes.clock = [&clock] { return clock.Seconds(); };
+  options.verify_weight_crc = flags.verify_crc;
+  options.model_name = flags.model_name;
+  ProgressFn progress = [&](absl::string_view stage, double fraction) {
+    if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
+  };
+  if (flags.verify || flags.report) {
+    absl::StatusOr<pt2::LoadedProgram> read = pt2::LoadPt2(file->bytes(), flags.model_name);
+    if (read.ok()) {
+      loaded = *std::move(read);
+      run_report.program = &*loaded;
+    }
+  }
+  const double convert_start = clock.Seconds();
+  absl::StatusOr<Conversion> conversion = ConvertPt2(file->bytes(), options, progress);
+  run_report.timings.push_back({"read, translate, optimize", clock.Seconds() - convert_start});
+  step("Read the .pt2", conversion.ok() || loaded.has_value());
+  step("Translate to ONNX (and optimize)", conversion.ok());
+  if (!conversion.ok()) return fail(ExitCodeForConversion(conversion.status()), conversion.status());
+  ApplyTestHooks(conversion->model);
+  run_report.model = &conversion->model;
+  for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
+  const ConversionSummary& summary = conversion->summary;
+  log(TranslatedLine(summary));
+  if (!summary.symbolic_dims.empty()) log(SymbolicDimsLine(summary));
+  // Always on (cheap): operator names and input/output counts per ONNX schema.
+  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
+    return Fail(kExitInternal, arity);
+  }
+  // Shapes and dtypes declared from the file's metadata must match what the
+  // operators compute; a hostile file can make them disagree.
+  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    step("ONNX shape inference", false);
+    run_report.errors.push_back(std::string(shapes.message()));
+    write_report();
+    return Fail(kExitInvalidInput, shapes);
+  }
+  step("ONNX operator and shape checks", true);
+
+  if (flags.check) {
+    if (flags.opset > onnx_writer::CheckerMaxOpset()) {
+      log(absl::StrCat("skipping --check: the bundled ONNX checker knows opsets up to ",
+                       onnx_writer::CheckerMaxOpset()));
+    } else {
+      ::onnx::ModelProto proto = onnx_writer::ToModelProto(conversion->model);
+      absl::Status checked = onnx_writer::CheckModel(proto);
+      step("onnx.checker", checked.ok());
+      if (!checked.ok()) return fail(kExitInternal, checked);
+      log("ONNX checker and shape inference: ok");
+    }
+  }
+
   using ExternalData = onnx_writer::WriteOptions::ExternalData;
-  options.external = flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
-                     : flags.external == CliFlags::External::kNever ? ExternalData::kNever
-                                                                     : ExternalData::kAuto;
-  options.input_name = flags.input;
-  options.output_name = flags.output;
-  options.checks = CliChecks(flags, log);
-  FileSinks sinks(ResolvePath(flags.output), flags.output, !flags.quiet, log);
-  LogProgress progress(log);
-  ExportResult result =
-      Export(std::make_shared<MemoryFile>(file->bytes()), options, sinks, progress);
-  if (!result.status.ok()) return fail(result.exit_code, result.status);
+  absl::StatusOr<OutputPlan> plan = PlanOutput(
+      summary,
+      flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
+      : flags.external == CliFlags::External::kNever ? ExternalData::kNever
+                                                      : ExternalData::kAuto,
+      output);
+  if (!plan.ok()) return fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
+  const bool external = plan->external;
 
-  const Conversion& conversion = *result.conversion;
-  if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(conversion.summary).c_str());
+  absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
+  if (!model_file.ok()) return fail(kExitIo, model_file.status());
+  std::unique_ptr<AtomicFile> data_file;
+  if (external) {
+    absl::StatusOr<std::unique_ptr<AtomicFile>> created =
+        AtomicFile::Create(absl::StrCat(output, ".data"));
+    if (!created.ok()) return fail(kExitIo, created.status());
+    data_file = *std::move(created);
+  }
+  log(absl::StrCat("writing ", flags.output, external ? " (+ external data)" : ""));
+  std::function<void(std::string)> log_line = [&](std::string line) { log(line); };
+  bool report = !flags.quiet && summary.initializer_bytes >= kProgressMinBytes;
+  onnx_writer::ByteSink& weights_sink =
+      data_file != nullptr ? static_cast<onnx_writer::ByteSink&>(*data_file) : **model_file;
+  ProgressSink progress_sink(weights_sink, summary.initializer_bytes, log_line);
+  onnx_writer::ByteSink* model_sink = model_file->get();
+  onnx_writer::ByteSink* data_sink = data_file.get();
+  if (report && data_file != nullptr) data_sink = &progress_sink;
+  if (report && data_file == nullptr) model_sink = &progress_sink;
+  absl::StatusOr<onnx_writer::WriteSummary> written =
+      onnx_writer::WriteModel(conversion->model, plan->write, *model_sink, data_sink);
+  if (!written.ok()) return fail(kExitIo, written.status());
+  if (data_file != nullptr) {
+    absl::Status committed = data_file->Commit();
+    if (!committed.ok()) return fail(kExitIo, committed);
+  }
+  absl::Status committed = (*model_file)->Commit();
+  if (!committed.ok()) return fail(kExitIo, committed);
+
+  log(WroteLine(flags.output, *written, flags.opset, summary));
+  if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(summary).c_str());
+  if (flags.print_pass_stats) {
+    std::fprintf(stderr, "%snodes: %lld translated, %lld after optimization\n",
+                 passes::FormatPassStats(conversion->pass_stats).c_str(),
+                 static_cast<long long>(summary.onnx_nodes_before_optimize),
+                 static_cast<long long>(summary.onnx_nodes));
+  }
+  step("Write the ONNX model", true);
+  if (flags.verify) {
+    int verified = kExitInvalidInput;
+    if (!loaded.has_value()) {
+      run_report.errors.push_back("cannot verify: the program could not be read again");
+    } else {
+      verified = RunVerify(flags, file->bytes(), *loaded, conversion->model, log, run_report);
+    }
+    const bool ran = verified == kExitOk || verified == verify::kExitVerificationFailed;
+    step("Run in the ATen reference interpreter and the executor", ran);
+    step("Output accuracy (torch's thresholds)", verified == kExitOk);
+    if (verified != kExitOk) {
+      write_report();
+      return verified;
+    }
+  }
+  write_report();
   if (flags.json) {
-    WrittenFiles files{flags.output, result.plan->external ? absl::StrCat(flags.output, ".data") : "",
-                       result.written.model_bytes, result.written.external_bytes};
-    std::fputs(SuccessRecord(flags.input, files, flags.opset, conversion.summary,
-                             conversion.warnings, clock.Seconds()).c_str(), stdout);
+    WrittenFiles files{flags.output, external ? absl::StrCat(flags.output, ".data") : "",
+                       written->model_bytes, written->external_bytes};
+    std::fputs(SuccessRecord(flags.input, files, flags.opset, summary, conversion->warnings,
+                             clock.Seconds()).c_str(), stdout);
   }
   return kExitOk;
 }

@@ -1,6 +1,7 @@
 // File: passes/passes.h
 // -----------------------------------------------------------------------------
-// Factories of every pass, and the default pipeline.
+// Factories of every pass (one pass per file, named after it). The order they
+// run in is decided only in pipeline.cc; pass_manager.h runs them.
 #ifndef PT2ONNX_PASSES_PASSES_H_
 #define PT2ONNX_PASSES_PASSES_H_
 
@@ -10,22 +11,38 @@
 #include "absl/status/status.h"
 #include "core/ir/graph.h"
 #include "passes/pass.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 
 // Removes nodes whose outputs nobody reads (graph outputs are roots).
 std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
-// Drops Identity nodes whose output is not a graph output.
+// Bypasses Identity nodes.
 std::unique_ptr<Pass> CreateIdentityEliminationPass();
+// Constant nodes become initializers named after their output.
+std::unique_ptr<Pass> CreateLiftConstantsPass();
+// Evaluates nodes whose inputs are all constant with the ONNX executor.
+std::unique_ptr<Pass> CreateConstantFoldingPass(FoldingLimits limits);
+// Shape/Size of static dims become constants.
+std::unique_ptr<Pass> CreateShapeSimplificationPass();
+// No-op and back-to-back Cast, Transpose, Reshape/Squeeze/Unsqueeze/Flatten.
+std::unique_ptr<Pass> CreateCastEliminationPass();
+std::unique_ptr<Pass> CreateTransposeEliminationPass();
+std::unique_ptr<Pass> CreateReshapeEliminationPass();
+// Nodes computing the same thing from the same inputs become one.
+std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass();
+// Inference BatchNormalization after a Conv folds into the Conv.
+std::unique_ptr<Pass> CreateConvBatchNormFoldingPass();
+// 2-D MatMul followed by a bias Add becomes Gemm.
+std::unique_ptr<Pass> CreateMatMulAddToGemmPass();
+// Initializers with equal dtype, dims and bytes become one.
+std::unique_ptr<Pass> CreateInitializerDeduplicationPass();
+// Opset imports of domains no node uses are dropped.
+std::unique_ptr<Pass> CreateUnusedOpsetRemovalPass();
 
-// The default optimization pipeline (see pipeline.cc for the order and why).
-std::vector<std::unique_ptr<Pass>> DefaultPipeline();
-
-// Runs `pipeline` to a fixed point (at most `max_iterations` rounds). Errors
-// name the failing pass and the passes run before it. With `verify`, checks
-// the IR invariants after every pass.
-absl::Status RunPipeline(const std::vector<std::unique_ptr<Pass>>& pipeline, ir::Model& model,
-                         bool verify, int max_iterations = 4);
+// Compatibility: runs `passes` as one stage to a fixed point.
+absl::Status RunPipeline(const std::vector<std::unique_ptr<Pass>>& passes, ir::Model& model, bool verify,
+                         int max_iterations = 4);
 
 }  // namespace pt2onnx::passes
 

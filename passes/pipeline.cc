@@ -1,43 +1,143 @@
-// The default pass order, and the loop that runs it.
+// The default pass order: the only place that decides it.
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/status_util.h"
 #include "passes/passes.h"
 
 namespace pt2onnx::passes {
+namespace {
 
-std::vector<std::unique_ptr<Pass>> DefaultPipeline() {
-  std::vector<std::unique_ptr<Pass>> pipeline;
-  // Identities first: translations alias values through them, and removing
-  // them exposes nodes that nothing reads any more.
-  pipeline.push_back(CreateIdentityEliminationPass());
-  // Last: drops whatever the passes before left unused (constants, weights).
-  pipeline.push_back(CreateDeadCodeEliminationPass());
+struct PassEntry {
+  const char* name;
+  std::unique_ptr<Pass> (*create)(const PipelineOptions& options);
+};
+
+// Every pass, in the order the default pipeline first runs it.
+const std::vector<PassEntry>& Registry() {
+  static const std::vector<PassEntry>* entries = new std::vector<PassEntry>{
+      {"identity_elimination", [](const PipelineOptions&) { return CreateIdentityEliminationPass(); }},
+      {"lift_constants", [](const PipelineOptions&) { return CreateLiftConstantsPass(); }},
+      {"shape_simplification", [](const PipelineOptions&) { return CreateShapeSimplificationPass(); }},
+      {"constant_folding", [](const PipelineOptions& o) { return CreateConstantFoldingPass(o.folding); }},
+      {"cast_elimination", [](const PipelineOptions&) { return CreateCastEliminationPass(); }},
+      {"transpose_elimination", [](const PipelineOptions&) { return CreateTransposeEliminationPass(); }},
+      {"reshape_elimination", [](const PipelineOptions&) { return CreateReshapeEliminationPass(); }},
+      {"common_subexpression_elimination",
+       [](const PipelineOptions&) { return CreateCommonSubexpressionEliminationPass(); }},
+      {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
+      {"conv_batchnorm_folding", [](const PipelineOptions&) { return CreateConvBatchNormFoldingPass(); }},
+      {"matmul_add_to_gemm", [](const PipelineOptions&) { return CreateMatMulAddToGemmPass(); }},
+      {"initializer_deduplication",
+       [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
+      {"unused_opset_removal", [](const PipelineOptions&) { return CreateUnusedOpsetRemovalPass(); }},
+  };
+  return *entries;
+}
+
+std::unique_ptr<Pass> Make(const char* name, const PipelineOptions& options) {
+  for (const PassEntry& entry : Registry()) {
+    if (absl::string_view(entry.name) == name) return entry.create(options);
+  }
+  return nullptr;  // unreachable: names below are the registry's
+}
+
+}  // namespace
+
+std::vector<std::string> PassNames() {
+  std::vector<std::string> names;
+  for (const PassEntry& entry : Registry()) names.push_back(entry.name);
+  return names;
+}
+
+absl::StatusOr<std::unique_ptr<Pass>> CreatePass(const std::string& name, const PipelineOptions& options) {
+  for (const PassEntry& entry : Registry()) {
+    if (entry.name == name) return entry.create(options);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown pass '", name, "' (known: ", absl::StrJoin(PassNames(), ", "), ")"));
+}
+
+absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
+  Pipeline pipeline;
+  if (!options.only.empty()) {
+    Stage stage;
+    stage.max_rounds = 4;
+    for (const std::string& name : options.only) {
+      absl::StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name, options);
+      if (!pass.ok()) return pass.status();
+      stage.passes.push_back(std::move(*pass));
+    }
+    pipeline.push_back(std::move(stage));
+    return pipeline;
+  }
+  // Stage 1, to a fixed point: simplifications that feed each other.
+  Stage simplify;
+  simplify.max_rounds = 4;
+  // Translations alias values through Identity; removing them first lets
+  // every later pattern see producer and consumer directly.
+  simplify.passes.push_back(Make("identity_elimination", options));
+  // Constant nodes as initializers: folding, dedup and CSE then deal with
+  // one kind of constant only.
+  simplify.passes.push_back(Make("lift_constants", options));
+  // Static dims read through Shape become constants, which folding then
+  // carries through Gather/Unsqueeze/Concat chains.
+  simplify.passes.push_back(Make("shape_simplification", options));
+  // Evaluates what the two passes above made constant (weight transposes,
+  // shape arithmetic).
+  simplify.passes.push_back(Make("constant_folding", options));
+  // Cleanups of layout ops, after folding so they see only the ones that
+  // act on run-time values; each may expose another (Cast of a Cast...).
+  simplify.passes.push_back(Make("cast_elimination", options));
+  simplify.passes.push_back(Make("transpose_elimination", options));
+  simplify.passes.push_back(Make("reshape_elimination", options));
+  // Merges duplicates the translation made per use (Shape of the same
+  // input, the same constant Reshape); the merged nodes may fold next round.
+  simplify.passes.push_back(Make("common_subexpression_elimination", options));
+  // Drops what the passes above left unread, so the next round's
+  // single-consumer tests see the real consumers.
+  simplify.passes.push_back(Make("dead_code_elimination", options));
+  pipeline.push_back(std::move(simplify));
+
+  // Stage 2, once: fusions on the simplified graph.
+  Stage fuse;
+  // Eval-mode BatchNorm statistics are constants only after folding.
+  fuse.passes.push_back(Make("conv_batchnorm_folding", options));
+  // After cleanups, so the MatMul's bias Add is its only consumer.
+  fuse.passes.push_back(Make("matmul_add_to_gemm", options));
+  pipeline.push_back(std::move(fuse));
+
+  // Stage 3, once: storage and bookkeeping of the final graph.
+  Stage finish;
+  // Tied weights and repeated constants: one initializer each.
+  finish.passes.push_back(Make("initializer_deduplication", options));
+  // Dedup makes nodes read the same initializer: they may now be equal.
+  finish.passes.push_back(Make("common_subexpression_elimination", options));
+  finish.passes.push_back(Make("dead_code_elimination", options));
+  // Last: only the domains still used keep their opset import.
+  finish.passes.push_back(Make("unused_opset_removal", options));
+  pipeline.push_back(std::move(finish));
   return pipeline;
 }
 
-absl::Status RunPipeline(const std::vector<std::unique_ptr<Pass>>& pipeline, ir::Model& model,
-                         bool verify, int max_iterations) {
-  std::vector<std::string> ran;
-  for (int round = 0; round < max_iterations; ++round) {
-    bool changed = false;
-    for (const std::unique_ptr<Pass>& pass : pipeline) {
-      absl::StatusOr<bool> result = pass->Run(model);
-      absl::Status status = result.status();
-      if (status.ok() && verify) status = ir::Verify(model.graph);
-      if (!status.ok()) {
-        return AnnotateStatus(status, absl::StrCat("pass '", pass->Name(), "' (after ",
-                                                   ran.empty() ? "none" : absl::StrJoin(ran, ", "),
-                                                   ")"));
-      }
-      ran.push_back(pass->Name());
-      changed = changed || *result;
-    }
-    if (!changed) break;
-  }
-  return absl::OkStatus();
+absl::Status RunPipeline(const std::vector<std::unique_ptr<Pass>>& passes, ir::Model& model, bool verify,
+                         int max_iterations) {
+  // Non-owning stage: the caller keeps the passes.
+  class Borrowed : public Pass {
+   public:
+    explicit Borrowed(const Pass& pass) : pass_(pass) {}
+    std::string Name() const override { return pass_.Name(); }
+    absl::StatusOr<bool> Run(ir::Model& m) const override { return pass_.Run(m); }
+
+   private:
+    const Pass& pass_;
+  };
+  Pipeline pipeline(1);
+  pipeline[0].max_rounds = max_iterations;
+  for (const std::unique_ptr<Pass>& pass : passes) pipeline[0].passes.push_back(std::make_unique<Borrowed>(*pass));
+  PipelineOptions options;
+  options.verify = verify;
+  return RunPipeline(pipeline, model, options);
 }
 
 }  // namespace pt2onnx::passes

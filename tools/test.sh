@@ -61,10 +61,12 @@ bazel test "${BAZEL_FLAGS[@]}" //...
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
 mkdir -p out/bin
-bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx //native:onnxrun
+bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
 BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
 cp -f "$BIN/native/onnxrun" out/bin/onnxrun
+cp -f "$BIN/native/refrun" out/bin/refrun
+cp -f "$BIN/tests/verify/pt2onnx_broken" out/bin/pt2onnx_broken
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly package, page and npm pack"
@@ -82,7 +84,7 @@ if [ "$wasm" = 1 ]; then
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
-PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
+PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"

@@ -34,6 +34,12 @@ Tensor Tensor::View(DataType dtype, std::vector<int64_t> dims, ByteSpan bytes) {
   return t;
 }
 
+Tensor Tensor::Reshaped(std::vector<int64_t> dims) const {
+  Tensor t = *this;
+  t.dims_ = std::move(dims);
+  return t;
+}
+
 Tensor Tensor::Owned(DataType dtype, std::vector<int64_t> dims,
                      std::string bytes) {
   Tensor t;

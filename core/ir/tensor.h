@@ -44,6 +44,10 @@ class Tensor {
   // bool; bf16/fp16 rounded to nearest even).
   static Tensor Scalar(DataType dtype, double value);
 
+  // The same bytes (shared, never copied) under other dims with the same
+  // element count: a folded Reshape/Squeeze/Unsqueeze of a weight.
+  Tensor Reshaped(std::vector<int64_t> dims) const;
+
   DataType dtype() const { return dtype_; }
   const std::vector<int64_t>& dims() const { return dims_; }
   int64_t numel() const;

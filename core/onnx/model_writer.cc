@@ -297,12 +297,20 @@ absl::StatusOr<WriteSummary> WriteModel(const ir::Model& model, const WriteOptio
   return proto;
 }
 
+constexpr uint64_t kShapeConstantBytes = 1024;
+
 ::onnx::ModelProto ToModelProtoWithoutWeightData(const ir::Model& model) {
   ::onnx::ModelProto proto;
   FillModelHeader(model, proto);
   FillGraph(model.graph, *proto.mutable_graph(), /*with_initializers=*/false);
   for (const ir::Initializer& init : model.graph.initializers) {
-    FillTensorHeader(init.name, init.tensor, {}, *proto.mutable_graph()->add_initializer());
+    // Small constants keep their values: shape inference reads Reshape
+    // shapes, Split sizes and axes from them (folded ones are initializers).
+    if (init.tensor.byte_size() <= kShapeConstantBytes && !init.tensor.file_slice()) {
+      FillTensor(init.name, init.tensor, {}, *proto.mutable_graph()->add_initializer());
+    } else {
+      FillTensorHeader(init.name, init.tensor, {}, *proto.mutable_graph()->add_initializer());
+    }
   }
   return proto;
 }

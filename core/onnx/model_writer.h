@@ -66,7 +66,8 @@ bool UsesExternalData(uint64_t initializer_bytes, const WriteOptions& options);
 // The whole model as one ModelProto, weights copied in (for the checker,
 // tests and small models).
 ::onnx::ModelProto ToModelProto(const ir::Model& model);
-// The same with initializers reduced to name, dtype and dims (no bytes): for
+// The same with initializers reduced to name, dtype and dims (no bytes, but
+// constants of at most 1 KiB not from the input file keep theirs): for
 // shape inference of models of any size.
 ::onnx::ModelProto ToModelProtoWithoutWeightData(const ir::Model& model);
 

@@ -11,7 +11,8 @@ Layers, lowest first (README "How it is built"):
 
 A file may include a project header, and a BUILD target may depend on a
 label, of its own layer or a lower one. Inside core/, the execution homes
-(core/runtime, core/reference) may use the rest of core/, never the reverse.
+(core/runtime, core/reference, and core/verify which compares them) may use
+the rest of core/, never the reverse.
 Reads the sources only (no Bazel), so it runs anywhere in a second; the
 same rules as a Bazel query are in tools/test.sh.
 
@@ -25,7 +26,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 RANK = {"core": 0, "translate": 1, "ops": 2, "passes": 3, "export": 4, "native": 5, "wasm": 5}
 # core/ sub-homes that the rest of core/ must not use.
-EXECUTION = ("core/runtime", "core/reference")
+EXECUTION = ("core/runtime", "core/reference", "core/verify")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LABEL = re.compile(r'"//([A-Za-z0-9_/.-]*)(?::[^"]*)?"')

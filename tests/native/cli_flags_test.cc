@@ -13,6 +13,17 @@ namespace {
 
 using ::pt2onnx::testing::HasStatus;
 
+TEST(CliFlagsTest, OptimizerFlags) {
+  absl::StatusOr<CliFlags> flags =
+      ParseCliFlags({"m.pt2", "--passes=constant_folding, dead_code_elimination", "--print-pass-stats",
+                     "--fold-max-input-elements", "16", "--fold-max-output-elements=32"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->passes, (std::vector<std::string>{"constant_folding", "dead_code_elimination"}));
+  EXPECT_TRUE(flags->print_pass_stats);
+  EXPECT_EQ(flags->fold_max_input_elements, 16);
+  EXPECT_EQ(flags->fold_max_output_elements, 32);
+}
+
 TEST(CliFlagsTest, Defaults) {
   absl::StatusOr<CliFlags> flags = ParseCliFlags({"dir/model.pt2"});
   ASSERT_TRUE(flags.ok()) << flags.status();
@@ -122,7 +133,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "--output-names has an empty name"},
         ErrorCase{"OutputEqualsInput", {"m.pt2", "-o", "m.pt2"}, "equals the input"},
         ErrorCase{"TwoInputs", {"a.pt2", "b.pt2"}, "unexpected argument 'b.pt2'"},
-        ErrorCase{"InspectWithoutInput", {"--inspect"}, "no input file"}),
+        ErrorCase{"InspectWithoutInput", {"--inspect"}, "no input file"},
+        ErrorCase{"UnknownPass", {"m.pt2", "--passes=constant_folding,fold_everything"},
+                  "--passes: unknown pass 'fold_everything'; known: identity_elimination,"},
+        ErrorCase{"EmptyPasses", {"m.pt2", "--passes="}, "--passes: unknown pass ''"},
+        ErrorCase{"FoldLimitNotANumber", {"m.pt2", "--fold-max-input-elements", "-3"},
+                  "--fold-max-input-elements '-3' is not a count of elements"}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
 
 }  // namespace

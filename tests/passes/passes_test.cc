@@ -9,6 +9,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/ir/tensor.h"
+#include "core/ir/text.h"
 #include "gtest/gtest.h"
 #include "passes/pass.h"
 #include "passes/passes.h"
@@ -120,7 +121,7 @@ TEST(IdentityEliminationTest, BypassesIdentity) {
   EXPECT_TRUE(ir::Verify(m.graph).ok());
 }
 
-TEST(IdentityEliminationTest, KeepsIdentityProducingGraphOutput) {
+TEST(IdentityEliminationTest, IdentityProducingGraphOutputRenamesItsSource) {
   ir::Model m;
   m.graph.inputs = {FloatValue("x")};
   m.graph.outputs = {FloatValue("out")};
@@ -128,9 +129,20 @@ TEST(IdentityEliminationTest, KeepsIdentityProducingGraphOutput) {
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"r"}, {"out"}));
   absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  // The output keeps its name: the Relu now produces it.
+  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(m.graph.nodes[0].outputs, (std::vector<std::string>{"out"}));
+}
+
+TEST(IdentityEliminationTest, KeepsIdentityCopyingAGraphInputToAnOutput) {
+  ir::Model m;
+  m.graph.inputs = {FloatValue("x")};
+  m.graph.outputs = {FloatValue("out")};
+  m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"out"}));
+  absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
-  EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu", "id"}));
-  EXPECT_EQ(m.graph.nodes[1].outputs, (std::vector<std::string>{"out"}));
 }
 
 TEST(IdentityEliminationTest, RewiresEveryConsumerOfAChain) {
@@ -157,9 +169,11 @@ TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
   m.graph.nodes.push_back(MakeNode("id_dead", "Identity", {"n"}, {"d"}));
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"i"}));
   m.graph.nodes.push_back(MakeNode("relu", "Relu", {"i"}, {"out"}));
-  std::vector<std::unique_ptr<Pass>> pipeline = DefaultPipeline();
-  ASSERT_FALSE(pipeline.empty());
-  absl::Status status = RunPipeline(pipeline, m, /*verify=*/true);
+  PipelineOptions options;
+  options.verify = true;
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  absl::Status status = RunPipeline(*pipeline, m, options);
   ASSERT_TRUE(status.ok()) << status;
   EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"relu"}));
   EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x"}));
@@ -167,10 +181,12 @@ TEST(PipelineTest, DefaultPipelineReachesFixedPoint) {
   EXPECT_TRUE(ir::Verify(m.graph).ok());
 
   // At the fixed point no pass changes anything.
-  for (const std::unique_ptr<Pass>& pass : pipeline) {
-    absl::StatusOr<bool> changed = pass->Run(m);
-    ASSERT_TRUE(changed.ok()) << changed.status();
-    EXPECT_FALSE(*changed) << pass->Name();
+  for (const Stage& stage : *pipeline) {
+    for (const std::unique_ptr<Pass>& pass : stage.passes) {
+      absl::StatusOr<bool> changed = pass->Run(m);
+      ASSERT_TRUE(changed.ok()) << changed.status();
+      EXPECT_FALSE(*changed) << pass->Name();
+    }
   }
 }
 
@@ -218,6 +234,96 @@ TEST(PipelineTest, VerifyFailureNamesThePass) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInternal) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), "pass 'breaks_graph' (after none)")) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), "nowhere")) << status;
+}
+
+ir::Model ParseIr(const char* text) {
+  absl::StatusOr<ir::Model> m = ir::ParseModel(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? std::move(*m) : ir::Model{};
+}
+
+TEST(ConstantFoldingTest, SizeLimitsKeepLargeValuesButFoldASoleWeightsTranspose) {
+  ir::Model m = ParseIr(R"(
+    opset 20
+    input x: float32[2, 2]
+    init w: float32[2, 2] = [1, 2, 3, 4]
+    init v: float32[2, 2] = [5, 6, 7, 8]
+    n = Neg(v)
+    t = Transpose<perm=[1, 0]>(w)
+    a = Add(x, n)
+    y = Add(a, t)
+    output y: float32[2, 2]
+  )");
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{2, 2})->Run(m).ok());
+  EXPECT_EQ(ir::PrintModel(m),
+            "opset 20\ninput x: float32[2, 2]\ninit w: float32[2, 2] = [1.0, 2.0, 3.0, 4.0]\n"
+            "init v: float32[2, 2] = [5.0, 6.0, 7.0, 8.0]\ninit t: float32[2, 2] = [1.0, 3.0, 2.0, 4.0]\n"
+            "n = Neg(v)\na = Add(x, n)\ny = Add(a, t)\noutput y: float32[2, 2]\n");
+}
+
+TEST(PipelineTest, StatisticsCountNodesAndTimeWithTheGivenClock) {
+  ir::Model m = ParseIr(R"(
+    input x: float32[2, 3]
+    init w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+    init b: float32[2] = [0.5, -0.5]
+    i = Identity(x)
+    mm = MatMul(i, w)
+    y = Add(mm, b)
+    info mm: float32[2, 2]
+    output y: float32[2, 2]
+  )");
+  PipelineOptions options;
+  options.only = {"identity_elimination", "matmul_add_to_gemm"};
+  double now = 0;
+  options.clock = [&now] { return now += 0.5; };
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  std::vector<PassStats> stats;
+  ASSERT_TRUE(RunPipeline(*pipeline, m, options, &stats).ok());
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].name, "identity_elimination");
+  EXPECT_EQ(stats[0].nodes_removed, 1);
+  EXPECT_EQ(stats[1].name, "matmul_add_to_gemm");
+  EXPECT_EQ(stats[1].nodes_removed, 2);
+  EXPECT_EQ(stats[1].nodes_added, 1);
+  EXPECT_EQ(stats[1].runs, 2);  // the second round finds nothing: fixed point
+  EXPECT_DOUBLE_EQ(stats[0].seconds, 1.0);  // two runs of 0.5 s each
+  EXPECT_TRUE(absl::StrContains(FormatPassStats(stats), "matmul_add_to_gemm"));
+}
+
+TEST(PipelineTest, UnknownPassNameListsTheKnownOnes) {
+  PipelineOptions options;
+  options.only = {"constant_folding", "nope"};
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  EXPECT_EQ(pipeline.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(pipeline.status().message(), "unknown pass 'nope'"));
+  EXPECT_TRUE(absl::StrContains(pipeline.status().message(), "dead_code_elimination"));
+}
+
+TEST(SubgraphTest, DeadCodeAndCseRecurseIntoSubgraphs) {
+  ir::Model m = ParseIr(R"(
+    input x: float32[2]
+    input c: bool[]
+    y = If(c)
+    output y: float32[2]
+  )");
+  auto branch = std::make_shared<ir::Graph>();
+  absl::StatusOr<ir::Model> body = ir::ParseModel(R"(
+    a = Relu(x)
+    b = Relu(x)
+    dead = Neg(x)
+    r = Add(a, b)
+    output r: float32[2]
+  )");
+  ASSERT_TRUE(body.ok()) << body.status();
+  *branch = std::move(body->graph);
+  m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("then_branch", branch));
+  m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("else_branch", branch));
+  ASSERT_TRUE(CreateCommonSubexpressionEliminationPass()->Run(m).ok());
+  ASSERT_TRUE(CreateDeadCodeEliminationPass()->Run(m).ok());
+  ir::Model printed;
+  printed.graph = *branch;
+  EXPECT_EQ(ir::PrintModel(printed), "a = Relu(x)\nr = Add(a, a)\noutput r: float32[2]\n");
 }
 
 }  // namespace

@@ -1,0 +1,162 @@
+// Reference kernels: matrix products (matmul with torch's 1-D / batched
+// broadcasting rules, mm, bmm, addmm, baddbmm, linear, dot). Products are
+// accumulated in double and rounded once to the result dtype.
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "core/reference/families.h"
+#include "core/reference/kernel_support.h"
+#include "core/status_macros.h"
+
+namespace pt2onnx::reference {
+namespace {
+
+// [..., n, k] x [..., k, m] with broadcast batch dims, in double.
+absl::StatusOr<Tensor> BatchedMatMul(const Tensor& a, const Tensor& b, DataType out_dtype) {
+  if (a.rank() < 2 || b.rank() < 2) return absl::InvalidArgumentError("matmul needs 2-D operands here");
+  const int64_t n = a.dims()[a.rank() - 2], k = a.dims()[a.rank() - 1];
+  const int64_t k2 = b.dims()[b.rank() - 2], m = b.dims()[b.rank() - 1];
+  if (k != k2) {
+    return absl::InvalidArgumentError(absl::StrCat("mat1 and mat2 shapes cannot be multiplied (", n, "x", k,
+                                                   " and ", k2, "x", m, ")"));
+  }
+  Dims ba(a.dims().begin(), a.dims().end() - 2), bb(b.dims().begin(), b.dims().end() - 2);
+  PT2ONNX_ASSIGN_OR_RETURN(Dims batch, BroadcastShapes(ba, bb));
+  std::vector<int64_t> ia = BroadcastIndices(ba, batch), ib = BroadcastIndices(bb, batch);
+  Dims out_dims = batch;
+  out_dims.push_back(n);
+  out_dims.push_back(m);
+  std::vector<double> va = ToDoubles(a), vb = ToDoubles(b);
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t numel, runtime::CheckedNumel(out_dims));
+  std::vector<double> out(numel, 0.0);
+  for (size_t p = 0; p < ia.size(); ++p) {
+    const double* pa = va.data() + ia[p] * n * k;
+    const double* pb = vb.data() + ib[p] * k * m;
+    double* po = out.data() + p * n * m;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const double x = pa[i * k + kk];
+        const double* row = pb + kk * m;
+        double* dst = po + i * m;
+        for (int64_t j = 0; j < m; ++j) dst[j] += x * row[j];
+      }
+    }
+  }
+  return FromDoubles(out_dtype, out_dims, out);
+}
+
+// torch.matmul: 1-D operands get a dim prepended (left) / appended (right)
+// that is removed from the result.
+absl::StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b) {
+  if (a.rank() == 0 || b.rank() == 0) return absl::InvalidArgumentError("matmul of a 0-d tensor");
+  if (a.dtype() != b.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat("expected both operands to have the same dtype, got ",
+                                                   DataTypeName(a.dtype()), " and ", DataTypeName(b.dtype())));
+  }
+  Tensor a2 = a, b2 = b;
+  if (a.rank() == 1) a2 = a.Alias({1, a.dims()[0]});
+  if (b.rank() == 1) b2 = b.Alias({b.dims()[0], 1});
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(a2, b2, a.dtype()));
+  Dims dims = out.dims();
+  if (b.rank() == 1) dims.erase(dims.end() - 1);
+  if (a.rank() == 1) dims.erase(dims.end() - (b.rank() == 1 ? 1 : 2));
+  return out.Alias(dims);
+}
+
+// aten::matmul(Tensor self, Tensor other) -> Tensor
+absl::Status MatMulOp(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor other, call.Input("other"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, MatMul(self, other));
+  return call.SetTensor(std::move(out));
+}
+
+// aten::mm(Tensor self, Tensor mat2) -> Tensor; aten::bmm(Tensor self, Tensor mat2) -> Tensor
+absl::Status MmImpl(RefCall& call, int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat2, call.Input("mat2"));
+  if (self.rank() != rank || mat2.rank() != rank) return call.Invalid(absl::StrCat("expects ", rank, "-D tensors"));
+  if (rank == 3 && self.dims()[0] != mat2.dims()[0]) return call.Invalid("batch sizes differ");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, MatMul(self, mat2));
+  return call.SetTensor(std::move(out));
+}
+absl::Status Mm(RefCall& call) { return MmImpl(call, 2); }
+absl::Status Bmm(RefCall& call) { return MmImpl(call, 3); }
+
+// beta * self + alpha * product (beta == 0 ignores self, NaN included).
+absl::StatusOr<Tensor> AddScaled(RefCall& call, const Tensor& product) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(double beta, call.Double("beta"));
+  PT2ONNX_ASSIGN_OR_RETURN(double alpha, call.Double("alpha"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor bias, BroadcastTo(self, product.dims()));
+  std::vector<double> p = ToDoubles(product), s = ToDoubles(bias);
+  for (size_t i = 0; i < p.size(); ++i) p[i] = (beta == 0 ? 0 : beta * s[i]) + alpha * p[i];
+  return FromDoubles(product.dtype(), product.dims(), p);
+}
+
+// aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+absl::Status Addmm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat1, call.Input("mat1"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat2, call.Input("mat2"));
+  if (mat1.rank() != 2 || mat2.rank() != 2) return call.Invalid("addmm expects 2-D matrices");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(mat1, mat2));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, AddScaled(call, product));
+  return call.SetTensor(std::move(out));
+}
+
+// aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+absl::Status Baddbmm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor b1, call.Input("batch1"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor b2, call.Input("batch2"));
+  if (b1.rank() != 3 || b2.rank() != 3) return call.Invalid("baddbmm expects 3-D tensors");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(b1, b2));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, AddScaled(call, product));
+  return call.SetTensor(std::move(out));
+}
+
+// aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+absl::Status Linear(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor weight, call.Input("weight"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<Tensor> bias, call.OptionalInput("bias"));
+  if (weight.rank() != 1 && weight.rank() != 2) return call.Invalid("linear weight must be 1-D or 2-D");
+  Tensor wt = weight;
+  if (weight.rank() == 2) {
+    std::vector<double> w = ToDoubles(weight), t(w.size());
+    const int64_t o = weight.dims()[0], i = weight.dims()[1];
+    for (int64_t r = 0; r < o; ++r) {
+      for (int64_t c = 0; c < i; ++c) t[c * o + r] = w[r * i + c];
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(wt, FromDoubles(weight.dtype(), {i, o}, t));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, MatMul(input, wt));
+  if (bias.has_value()) {
+    PT2ONNX_ASSIGN_OR_RETURN(out, BinaryMap(out, *bias, out.dtype(), out.dtype(),
+                                            [](double a, double b) { return a + b; },
+                                            [](int64_t a, int64_t b) -> absl::StatusOr<int64_t> { return a + b; }));
+  }
+  return call.SetTensor(std::move(out));
+}
+
+// aten::dot(Tensor self, Tensor tensor) -> Tensor
+absl::Status Dot(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor other, call.Input("tensor"));
+  if (self.rank() != 1 || other.rank() != 1) return call.Invalid("1D tensors expected");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, MatMul(self, other));
+  return call.SetTensor(std::move(out));
+}
+
+}  // namespace
+
+void RegisterLinearRef(RefRegistry& r) {
+  r.Add("aten::matmul.default", MatMulOp);
+  r.Add("aten::mm.default", Mm);
+  r.Add("aten::bmm.default", Bmm);
+  r.Add("aten::addmm.default", Addmm);
+  r.Add("aten::baddbmm.default", Baddbmm);
+  r.Add("aten::linear.default", Linear);
+  r.Add("aten::dot.default", Dot);
+}
+
+}  // namespace pt2onnx::reference

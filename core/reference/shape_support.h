@@ -1,0 +1,28 @@
+// File: core/reference/shape_support.h
+// -----------------------------------------------------------------------------
+// Layout helpers of the reference views and joins: size inference with -1,
+// permutation, slicing and selecting along one dim (all return new
+// row-major tensors; hostile sizes are checked).
+#ifndef PT2ONNX_CORE_REFERENCE_SHAPE_SUPPORT_H_
+#define PT2ONNX_CORE_REFERENCE_SHAPE_SUPPORT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/reference/ref_value.h"
+
+namespace pt2onnx::reference {
+
+// `size` with at most one -1 replaced so the product is `numel`.
+absl::StatusOr<Dims> InferSize(const std::vector<int64_t>& size, int64_t numel);
+// perm must be a permutation of [0, rank) (negative dims wrap).
+absl::StatusOr<Tensor> Permute(const Tensor& t, const std::vector<int64_t>& perm);
+// Python slicing of dim `dim` (already wrapped): start/end clamp, step > 0.
+absl::StatusOr<Tensor> SliceDim(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);
+// Index `index` of dim `dim` (negative wraps), the dim removed.
+absl::StatusOr<Tensor> SelectDim(const Tensor& t, int64_t dim, int64_t index);
+
+}  // namespace pt2onnx::reference
+
+#endif  // PT2ONNX_CORE_REFERENCE_SHAPE_SUPPORT_H_

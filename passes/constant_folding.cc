@@ -1,0 +1,152 @@
+// constant_folding: evaluates nodes whose inputs are all constant with the
+// ONNX executor (core/runtime) and stores their outputs as initializers
+// named after the outputs, so readers and FX names are unchanged.
+//
+// Rules: like onnxscript's FoldConstantsPass, a node reading a constant of
+// more than FoldingLimits::max_input_elements elements, or producing one of
+// more than max_output_elements, is not folded, except a layout change
+// (Transpose, Cast, Reshape, Squeeze, Unsqueeze, Flatten, Identity) of a
+// constant that no other reader needs: its result replaces the old bytes, so
+// a transposed weight is stored once, transposed. Reshape-like layout changes
+// of a weight keep its bytes (and file slice) as they are, with new dims.
+// Non-rules: random ops (RandomNormal/Uniform(Like), Multinomial, Bernoulli)
+// are never folded, nor Quantize/DequantizeLinear (kept for runtimes that
+// fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
+// graph output, and nodes the executor cannot run are left as they are.
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "core/runtime/plan/session.h"
+#include "passes/pass_util.h"
+#include "passes/passes.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+bool NeverFold(const ir::Node& node) {
+  static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
+      "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
+      "Bernoulli",    "QuantizeLinear", "DequantizeLinear", "Constant"};
+  return !node.domain.empty() || kOps->contains(node.op_type) || HasSubgraph(node);
+}
+
+bool IsLayoutChange(const ir::Node& node) {
+  static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
+      "Transpose", "Cast", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity"};
+  return kOps->contains(node.op_type);
+}
+
+bool KeepsBytes(const ir::Node& node) {
+  return node.op_type == "Reshape" || node.op_type == "Squeeze" || node.op_type == "Unsqueeze" ||
+         node.op_type == "Flatten" || node.op_type == "Identity";
+}
+
+// Runs one node on constant inputs; nullopt when the executor cannot.
+std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir::Node& node,
+                                                const std::vector<const ir::Tensor*>& inputs) {
+  ir::Model single;
+  single.opset_imports = model.opset_imports;
+  ir::Node copy = node;
+  copy.metadata.clear();
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i].empty()) continue;
+    single.graph.initializers.push_back({node.inputs[i], *inputs[i], {}});
+  }
+  for (const std::string& out : node.outputs) {
+    if (!out.empty()) single.graph.outputs.push_back(ir::ValueInfo{out, DataType::kUndefined, std::nullopt, {}});
+  }
+  single.graph.nodes.push_back(std::move(copy));
+  runtime::SessionOptions options;
+  options.accelerate = false;  // the portable kernels: exact, no thread pool
+  absl::StatusOr<std::unique_ptr<runtime::Session>> session = runtime::Session::Create(single, options);
+  if (!session.ok()) return std::nullopt;
+  absl::StatusOr<std::vector<runtime::NamedTensor>> outputs = (*session)->Run({});
+  if (!outputs.ok()) return std::nullopt;
+  std::vector<ir::Tensor> results;
+  for (const runtime::NamedTensor& out : *outputs) {
+    const runtime::Tensor& t = out.tensor;
+    if (t.dtype() == DataType::kString || t.dtype() == DataType::kUndefined) return std::nullopt;
+    std::string bytes(reinterpret_cast<const char*>(t.raw()), t.byte_size());
+    results.push_back(ir::Tensor::Owned(t.dtype(), t.dims(), std::move(bytes)));
+  }
+  return results;
+}
+
+class ConstantFoldingPass : public Pass {
+ public:
+  explicit ConstantFoldingPass(FoldingLimits limits) : limits_(limits) {}
+  std::string Name() const override { return "constant_folding"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model) const override {
+    ir::Graph& graph = model.graph;
+    ir::GraphEditor editor(graph);
+    ValueIndex index(graph);
+    // Folded values so far (a chain folds in one walk).
+    absl::flat_hash_map<std::string, ir::Tensor> folded;
+    auto constant = [&](const std::string& name) -> const ir::Tensor* {
+      auto it = folded.find(name);
+      return it != folded.end() ? &it->second : index.Constant(name);
+    };
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      const ir::Node& node = graph.nodes[i];
+      if (NeverFold(node) || node.outputs.empty()) continue;
+      std::vector<const ir::Tensor*> inputs;
+      bool all_constant = true, large = false, sole_reader = true;
+      for (const std::string& in : node.inputs) {
+        const ir::Tensor* t = in.empty() ? nullptr : constant(in);
+        if (!in.empty() && t == nullptr) all_constant = false;
+        if (t != nullptr && t->numel() > limits_.max_input_elements) large = true;
+        if (!in.empty() && (editor.ConsumerCount(in) != 1 || editor.HasOpaqueUse(in))) sole_reader = false;
+        inputs.push_back(t);
+      }
+      if (!all_constant) continue;
+      bool produces_output = false;
+      for (const std::string& out : node.outputs) produces_output = produces_output || graph.IsOutput(out);
+      if (produces_output) continue;
+      const bool layout_of_sole_weight = IsLayoutChange(node) && sole_reader;
+      if (large && !layout_of_sole_weight) continue;
+      std::vector<ir::Tensor> results;
+      std::optional<std::vector<int64_t>> static_out =
+          node.outputs.size() == 1 ? index.StaticShape(node.outputs[0]) : std::nullopt;
+      if (KeepsBytes(node) && inputs[0] != nullptr && static_out.has_value() &&
+          index.DType(node.outputs[0]) == inputs[0]->dtype()) {
+        int64_t numel = 1;
+        for (int64_t d : *static_out) numel *= d;
+        if (numel == inputs[0]->numel()) results.push_back(inputs[0]->Reshaped(*static_out));
+      }
+      if (results.empty()) {
+        std::optional<std::vector<ir::Tensor>> evaluated = Evaluate(model, node, inputs);
+        if (!evaluated.has_value()) continue;
+        results = std::move(*evaluated);
+      }
+      bool too_big = false;
+      for (const ir::Tensor& t : results) too_big = too_big || t.numel() > limits_.max_output_elements;
+      if (too_big && !layout_of_sole_weight) continue;
+      size_t r = 0;
+      for (const std::string& out : node.outputs) {
+        if (out.empty()) continue;
+        folded[out] = results[r];
+        editor.AddInitializer({out, std::move(results[r]), {}});
+        ++r;
+      }
+      editor.Remove(i);
+    }
+    if (editor.empty()) return false;
+    absl::Status status = editor.Commit();
+    if (!status.ok()) return status;
+    // Outputs now stored as initializers keep no stale value_info.
+    for (const auto& [name, unused] : folded) graph.value_info.erase(name);
+    return true;
+  }
+
+ private:
+  FoldingLimits limits_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateConstantFoldingPass(FoldingLimits limits) {
+  return std::make_unique<ConstantFoldingPass>(limits);
+}
+
+}  // namespace pt2onnx::passes

@@ -1,0 +1,181 @@
+"""pt2onnx's optimized models against torch.onnx's (optimize=True), side by side. Figures, not a test.
+
+    bazel build //native:pt2onnx
+    /path/to/venv/bin/python tools/bench/optimizer_vs_torch_onnx.py [--only a,b] [--runs 20] [--json out.json]
+
+The venv needs torch, onnx, onnxscript and onnxruntime. Models: every tests/fixtures/models/<name>/ (the real-
+model zoo) and every tier-1 fixture tests/fixtures/<name>/ that has a model.pt2 and an inputs.npz.
+
+Per model and converter:
+  nodes        nodes of the main graph (pt2onnx: also the count before optimization, "translated")
+  init KiB     bytes of the initializers' data
+  file KiB     the .onnx file plus its external data, if any
+  ORT ms       ONNX Runtime CPU, 1 intra-op thread, graph optimizations at ORT's default level,
+               median of --runs runs after 3 warm-up runs, on the fixture's inputs.npz
+  convert s    pt2onnx: wall time of the CLI process; torch.onnx: torch.export.load + export + save
+The outputs of both models are compared with each other before timing (max abs diff shown).
+"""
+import argparse
+import contextlib
+import io
+import json
+import logging
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def model_folders(only):
+    folders = sorted(p for p in (ROOT / "tests/fixtures/models").iterdir() if (p / "model.pt2").is_file())
+    folders += sorted(p for p in (ROOT / "tests/fixtures").iterdir()
+                      if (p / "model.pt2").is_file() and (p / "inputs.npz").is_file())
+    if only:
+        folders = [f for f in folders if f.name in only]
+    return folders
+
+
+def onnx_sizes(path):
+    model = onnx.load(str(path), load_external_data=False)
+    init_bytes = 0
+    for t in model.graph.initializer:
+        if t.data_location == onnx.TensorProto.EXTERNAL:
+            init_bytes += int({e.key: e.value for e in t.external_data}.get("length", 0))
+        else:
+            init_bytes += len(t.raw_data) or onnx.numpy_helper.to_array(t).nbytes
+    file_bytes = path.stat().st_size
+    data = pathlib.Path(str(path) + ".data")
+    if data.exists():
+        file_bytes += data.stat().st_size
+    return len(model.graph.node), init_bytes, file_bytes
+
+
+def ort_run(path, inputs, runs):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    values = list(inputs.values())
+    feeds = {n: inputs[n] if n in inputs else values[k] for k, n in enumerate(names)}
+    outputs = None
+    for _ in range(3):
+        outputs = session.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        session.run(None, feeds)
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times)), outputs
+
+
+def convert_pt2onnx(exe, pt2, out):
+    start = time.perf_counter()
+    result = subprocess.run([str(exe), str(pt2), "-o", str(out), "--print-pass-stats"], capture_output=True,
+                            text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr.strip().splitlines()[-1])
+    translated = re.search(r"nodes: (\d+) translated", result.stderr)
+    return seconds, int(translated.group(1)) if translated else None
+
+
+def convert_torch_onnx(pt2, out):
+    import torch
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ep = torch.export.load(str(pt2))
+        args, kwargs = ep.example_inputs if ep.example_inputs is not None else ((), {})
+        program = torch.onnx.export(ep, args, kwargs=kwargs, dynamo=True, optimize=True, verbose=False)
+        program.save(str(out))
+    return time.perf_counter() - start
+
+
+def max_diff(a_outputs, b_outputs):
+    worst = 0.0
+    for a, b in zip(a_outputs, b_outputs):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape:
+            return float("inf")
+        if a.size and a.dtype.kind in "fc":
+            worst = max(worst, float(np.nanmax(np.abs(a.astype(np.float64) - b.astype(np.float64)), initial=0)))
+        elif a.size and not np.array_equal(a, b):
+            return float("inf")
+    return worst
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default="", help="comma-separated folder names")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin/native/pt2onnx")
+    parser.add_argument("--json", type=pathlib.Path, help="also write the rows as JSON")
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)
+    only = {s for s in args.only.split(",") if s}
+    rows = []
+    header = ("| model | nodes pt2onnx (translated) | nodes torch.onnx | init KiB ours / torch | "
+              "file KiB ours / torch | ORT ms ours / torch | convert s ours / torch | max diff |")
+    print(header)
+    print("|" + "---|" * 8)
+    for folder in model_folders(only):
+        inputs = dict(np.load(folder / "inputs.npz"))
+        row = {"model": folder.name}
+        with tempfile.TemporaryDirectory() as tmp:
+            ours, theirs = pathlib.Path(tmp) / "ours.onnx", pathlib.Path(tmp) / "torch.onnx"
+            try:
+                row["ours_convert_s"], row["ours_translated"] = convert_pt2onnx(args.pt2onnx, folder / "model.pt2", ours)
+                row["ours_nodes"], row["ours_init"], row["ours_file"] = onnx_sizes(ours)
+                row["ours_ms"], ours_out = ort_run(ours, inputs, args.runs)
+            except Exception as error:  # noqa: BLE001 - a row per model, whatever fails
+                row["ours_error"] = str(error)[:120]
+                ours_out = None
+            try:
+                row["torch_convert_s"] = convert_torch_onnx(folder / "model.pt2", theirs)
+                row["torch_nodes"], row["torch_init"], row["torch_file"] = onnx_sizes(theirs)
+                row["torch_ms"], torch_out = ort_run(theirs, inputs, args.runs)
+            except Exception as error:  # noqa: BLE001
+                row["torch_error"] = str(error).strip().splitlines()[-1][:120] if str(error).strip() else repr(error)
+                torch_out = None
+            if ours_out is not None and torch_out is not None:
+                row["max_diff"] = max_diff(ours_out, torch_out)
+        rows.append(row)
+
+        def pair(key, scale=1.0, fmt="{:.0f}"):
+            a = row.get(f"ours_{key}")
+            b = row.get(f"torch_{key}")
+            show = lambda v: "—" if v is None else fmt.format(v / scale)
+            return f"{show(a)} / {show(b)}"
+
+        ours_nodes = "error" if "ours_error" in row else f"{row['ours_nodes']} ({row.get('ours_translated')})"
+        torch_nodes = "error" if "torch_error" in row else str(row["torch_nodes"])
+        diff = row.get("max_diff")
+        print(f"| {folder.name} | {ours_nodes} | {torch_nodes} | {pair('init', 1024, '{:.1f}')} | "
+              f"{pair('file', 1024, '{:.1f}')} | {pair('ms', 1, '{:.3f}')} | {pair('convert_s', 1, '{:.2f}')} | "
+              f"{'—' if diff is None else f'{diff:.2g}'} |", flush=True)
+        for side in ("ours", "torch"):
+            if f"{side}_error" in row:
+                print(f"  {side} error: {row[f'{side}_error']}", file=sys.stderr, flush=True)
+    both = [r for r in rows if "ours_nodes" in r and "torch_nodes" in r]
+    fewer = sum(r["ours_nodes"] <= r["torch_nodes"] for r in both)
+    timed = [r for r in both if "ours_ms" in r and "torch_ms" in r]
+    faster = sum(r["ours_ms"] <= r["torch_ms"] for r in timed)
+    print(f"\nnodes <= torch.onnx: {fewer}/{len(both)}; ORT latency <= torch.onnx: {faster}/{len(timed)}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
