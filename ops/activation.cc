@@ -3,7 +3,7 @@
 // Activation functions and softmax-family ops. Each maps to its ONNX operator
 // where one exists with torch's exact semantics (Relu, LeakyRelu, HardSwish,
 // Softmax, ...) and to a short formula otherwise. sigmoid lives in
-// elementwise.cc.
+// unary_math.cc.
 //
 // In-place overloads (relu_.default, ...) share the functional translation
 // (AddWithInPlace, BindResult; the convention is in ops/op_helpers.h).

@@ -19,12 +19,15 @@ OpRegistry CreateDefaultRegistry() {
   RegisterDataDependentOps(r);
   RegisterDistanceOps(r);
   RegisterDropoutOps(r);
-  RegisterElementwiseOps(r);
+  RegisterArithmeticOps(r);
+  RegisterComparisonOps(r);
+  RegisterLogicalOps(r);
+  RegisterUnaryMathOps(r);
   RegisterEmbeddingBagOps(r);
   RegisterEncodingOps(r);
   RegisterFftOps(r);
   RegisterIndexingOps(r);
-  RegisterLinalgMoreOps(r);
+  RegisterDetCrossNormOps(r);
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterOnnxOps(r);
@@ -34,7 +37,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterResampleOps(r);
   RegisterSamplingOps(r);
   RegisterShapeOps(r);
-  RegisterShapeMoreOps(r);
+  RegisterSplitMeshgridOps(r);
   RegisterSlicingOps(r);
   RegisterSortingOps(r);
   RegisterSpecialMathOps(r);

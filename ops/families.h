@@ -23,12 +23,15 @@ void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
 void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
 void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
-void RegisterElementwiseOps(OpRegistry& r);     // elementwise.cc
+void RegisterArithmeticOps(OpRegistry& r);      // arithmetic.cc
+void RegisterComparisonOps(OpRegistry& r);      // comparison.cc
+void RegisterLogicalOps(OpRegistry& r);         // logical.cc
+void RegisterUnaryMathOps(OpRegistry& r);       // unary_math.cc
 void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
 void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterFftOps(OpRegistry& r);             // fft.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
-void RegisterLinalgMoreOps(OpRegistry& r);      // linalg_more.cc
+void RegisterDetCrossNormOps(OpRegistry& r);    // det_cross_norm.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
@@ -38,7 +41,7 @@ void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
-void RegisterShapeMoreOps(OpRegistry& r);       // shape_more.cc
+void RegisterSplitMeshgridOps(OpRegistry& r);   // split_meshgrid.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
 void RegisterSortingOps(OpRegistry& r);         // sorting.cc
 void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc

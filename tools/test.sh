@@ -2,7 +2,7 @@
 # The one test command (README "Quick start"; CI runs it via .ci/run):
 #   1. set-up (idempotent): Debian packages, source tarballs, Python checkers
 #   2. native build + every googletest suite          (bazel test //...)
-#   3. the core and ops suites compiled to WebAssembly and run under node
+#   3. the core, engine, ops and export suites compiled to WebAssembly, run under node
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
 #   5. the WebAssembly package: its ES-module API under node, and the page in
@@ -61,6 +61,18 @@ done
 
 bash tools/setup.sh
 
+step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering
+# The same rule on the build graph: core/ depends on nothing above it, the
+# engine not on the families, the library layers on no front end.
+for rule in "//core/...:translate ops passes export native wasm" "//translate/...:ops passes export native wasm" \
+            "//ops/... + //passes/...:export native wasm" "//core/runtime/...:translate ops export"; do
+  from=${rule%%:*}; above=""
+  for pkg in ${rule#*:}; do above="$above + //$pkg/..."; done
+  bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })" 2>/dev/null)
+  if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
+done
+
 step "native build and C++ tests"
 bazel test "${BAZEL_FLAGS[@]}" //...
 
@@ -86,7 +98,7 @@ fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly: core and ops tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/ops/... //tests/runtime/...
+  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/translate/... //tests/ops/... //tests/export/... //tests/runtime/...
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"

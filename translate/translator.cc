@@ -18,6 +18,7 @@
 #include "translate/graph_builder.h"
 #include "translate/metadata.h"
 #include "translate/subgraph.h"
+#include "translate/renames.h"
 #include "core/aten/op_schema.h"
 #include "translate/translate_context.h"
 #include "translate/view_mutations.h"
@@ -163,7 +164,7 @@ class ProgramTranslator {
 
   absl::StatusOr<ir::Model> Run() {
     for (const auto& [name, meta] : program_.graph.tensor_values) builder_.Take(name);
-    PT2ONNX_RETURN_IF_ERROR(CheckDimNames());
+    PT2ONNX_RETURN_IF_ERROR(CheckDimNames(program_, options_.dim_names));
     PT2ONNX_RETURN_IF_ERROR(AddInputs());
     const size_t total = program_.graph.nodes.size();
     const size_t step = std::max<size_t>(1, total / 50);
@@ -177,7 +178,7 @@ class ProgramTranslator {
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, builder_.graph().inputs.size(), "input"));
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.output_names, builder_.graph().outputs.size(), "output"));
     AddValueInfo();
-    PT2ONNX_RETURN_IF_ERROR(ApplyRenames());
+    PT2ONNX_RETURN_IF_ERROR(ApplyRenames(renames_, builder_.graph()));
 
     ir::Model model;
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
@@ -190,34 +191,6 @@ class ProgramTranslator {
   }
 
  private:
-  // A rename that matches nothing is a typo the user should hear about, not
-  // a silent no-op (e.g. --dim-name s0=batch when the program's symbol is s54).
-  absl::Status CheckDimNames() const {
-    if (options_.dim_names.empty()) return absl::OkStatus();
-    // Listed in input order, so the first one named is the first input's.
-    const std::vector<std::string> symbols = pt2::DimNamesInInputOrder(program_);
-    for (const auto& [from, to] : options_.dim_names) {
-      if (std::find(symbols.begin(), symbols.end(), from) == symbols.end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "cannot rename dimension '", from, "': the program has no such symbolic dimension (",
-            symbols.empty() ? "it has only static shapes"
-                            : absl::StrCat("it has: ", absl::StrJoin(symbols, ", ")),
-            ")"));
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  // More names than there are inputs/outputs means the user expected a
-  // different signature; say so instead of dropping the extra names.
-  static absl::Status CheckNameCount(const std::vector<std::string>& names, size_t count,
-                                     absl::string_view what) {
-    if (names.size() <= count) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat(names.size(), " ", what, " names were given (",
-                                                   absl::StrJoin(names, ", "), ") but the graph has ",
-                                                   count, " ", what, count == 1 ? "" : "s"));
-  }
-
   absl::Status AddInputs() {
     ir::Graph& graph = builder_.graph();
     size_t user_index = 0;
@@ -563,48 +536,6 @@ class ProgramTranslator {
         graph.value_info[out] = std::move(info);
       }
     }
-  }
-
-  // --input-names / --output-names: one pass over every reference.
-  absl::Status ApplyRenames() {
-    if (renames_.empty()) return absl::OkStatus();
-    ir::Graph& graph = builder_.graph();
-    // Check every new name before touching the graph: it must be unique and
-    // must not clash with any other value (ONNX graphs are SSA).
-    absl::flat_hash_set<std::string> defined;
-    for (const ir::ValueInfo& v : graph.inputs) defined.insert(v.name);
-    for (const ir::Initializer& init : graph.initializers) defined.insert(init.name);
-    for (const ir::Node& node : graph.nodes) defined.insert(node.outputs.begin(), node.outputs.end());
-    absl::flat_hash_set<std::string> targets;
-    for (const auto& [from, to] : renames_) {
-      if (!targets.insert(to).second) {
-        return absl::InvalidArgumentError(absl::StrCat("name '", to, "' is given twice"));
-      }
-      if (from != to && defined.contains(to) && !renames_.count(to)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "cannot rename '", from, "' to '", to, "': the graph already has a value of that "
-            "name (a weight or an intermediate result); choose another name"));
-      }
-    }
-    auto rename = [&](std::string& name) {
-      auto it = renames_.find(name);
-      if (it != renames_.end()) name = it->second;
-    };
-    for (ir::ValueInfo& v : graph.inputs) rename(v.name);
-    for (ir::ValueInfo& v : graph.outputs) rename(v.name);
-    for (ir::Node& node : graph.nodes) {
-      for (std::string& in : node.inputs) rename(in);
-      for (std::string& out : node.outputs) rename(out);
-    }
-    std::map<std::string, ir::ValueInfo> value_info;
-    for (auto& [name, info] : graph.value_info) {
-      std::string key = name;
-      rename(key);
-      info.name = key;
-      value_info[key] = std::move(info);
-    }
-    graph.value_info = std::move(value_info);
-    return absl::OkStatus();
   }
 
   const pt2::ExportedProgram& program_;

@@ -2,7 +2,7 @@
 // -----------------------------------------------------------------------------
 // The conversion as the JavaScript side sees it (embind values in and out).
 // js/pt2onnx.mjs wraps these in the documented API (js/pt2onnx.d.ts); this
-// layer only maps options and results, the work is core/export's, exactly as
+// layer only maps options and results, the work is export/'s, exactly as
 // in the CLI, so both write identical bytes.
 //
 // Ownership: every value returned is a fresh JS object; no pointer into wasm

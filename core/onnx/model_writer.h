@@ -20,37 +20,16 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/bytes.h"
+#include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "onnx/onnx-ml.pb.h"
 
 namespace pt2onnx::onnx_writer {
 
-// Receives output bytes in order. Implementations: a file (native/), a
-// growing string (tests), a list of Blob parts (wasm/).
-class ByteSink {
- public:
-  virtual ~ByteSink() = default;
-  virtual absl::Status Write(ByteSpan bytes) = 0;
-  // WriteSlice writes bytes of the input file (weights used as they are).
-  // The default writes a view when the file is in memory, else reads it in
-  // pieces; a browser sink overrides it to splice a slice of the user's File
-  // into the output without reading it at all.
-  virtual absl::Status WriteSlice(const FileSlice& slice);
-};
-
-class StringSink : public ByteSink {
- public:
-  absl::Status Write(ByteSpan bytes) override {
-    data_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    return absl::OkStatus();
-  }
-  const std::string& data() const { return data_; }
-  std::string& mutable_data() { return data_; }
-
- private:
-  std::string data_;
-};
+// The sinks moved to core/io/byte_sink.h; these names keep writer code short.
+using ::pt2onnx::ByteSink;
+using ::pt2onnx::StringSink;
 
 struct WriteOptions {
   enum class ExternalData { kAuto, kAlways, kNever };

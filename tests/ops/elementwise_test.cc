@@ -1,4 +1,5 @@
-// Tests for ops/elementwise.cc. Each case is a small program; it must
+// Tests for the elementwise families (ops/arithmetic.cc, comparison.cc,
+// logical.cc, unary_math.cc). Each case is a small program; it must
 // convert, pass the ONNX checker and strict shape inference, infer the FX
 // output shapes and dtypes, and emit the expected op types (Constants
 // skipped). Numerics are checked against torch by the fixture tests.

@@ -1,4 +1,4 @@
-// File: ops/shape_more.cc
+// File: ops/split_meshgrid.cc
 // -----------------------------------------------------------------------------
 // View-like ops that real models use beyond shape.cc / slicing.cc:
 // reshape_as, tensor_split (by indices or a section count) and meshgrid.
@@ -146,7 +146,7 @@ absl::Status AtenMeshgridIndexing(TranslateContext& ctx) {
 
 }  // namespace
 
-void RegisterShapeMoreOps(OpRegistry& r) {
+void RegisterSplitMeshgridOps(OpRegistry& r) {
   r.Add("aten::meshgrid.default", &AtenMeshgrid);
   r.Add("aten::meshgrid.indexing", &AtenMeshgridIndexing);
   r.Add("aten::reshape_as.default", &AtenReshapeAs);

@@ -1,4 +1,4 @@
-// File: ops/linalg_more.cc
+// File: ops/det_cross_norm.cc
 // -----------------------------------------------------------------------------
 // Linear-algebra ops with an exact ONNX form: determinants (ONNX Det),
 // cross products, and matrix / vector norms whose orders need no singular
@@ -252,7 +252,7 @@ absl::Status AtenNonzeroStatic(TranslateContext& ctx) {
 
 }  // namespace
 
-void RegisterLinalgMoreOps(OpRegistry& r) {
+void RegisterDetCrossNormOps(OpRegistry& r) {
   r.Add("aten::_linalg_det.default", &AtenLinalgDetInternal);
   r.Add("aten::cross.default", &AtenCross);
   r.Add("aten::det.default", &AtenDet);

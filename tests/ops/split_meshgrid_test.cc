@@ -1,4 +1,4 @@
-// Tests for ops/shape_more.cc (reshape_as, tensor_split, meshgrid): shapes,
+// Tests for ops/split_meshgrid.cc (reshape_as, tensor_split, meshgrid): shapes,
 // and the refusals of bad arguments. Numerics: tests/fixtures/ops/
 // {reshape_as,tensor_split,meshgrid}.
 #include <string>
@@ -31,7 +31,7 @@ ProgramBuilder Grid(std::string indexing) {
   return p;
 }
 
-TEST(ShapeMore, ConvertsWithInferredShapes) {
+TEST(SplitMeshgrid, ConvertsWithInferredShapes) {
   for (const ProgramBuilder& p :
        {Grid("xy"), Split({IntArg("sections", 3), IntArg("dim", -1)},
                           {{"p0", kF32, {3, 3}}, {"p1", kF32, {3, 3}}, {"p2", kF32, {3, 2}}})}) {
@@ -42,7 +42,7 @@ TEST(ShapeMore, ConvertsWithInferredShapes) {
   }
 }
 
-TEST(ShapeMore, Refusals) {
+TEST(SplitMeshgrid, Refusals) {
   std::vector<ErrorCase> cases = {
       {"dim_out_of_range", Split({IntArg("sections", 1), IntArg("dim", 2)}, {{"p0", kF32, {3, 8}}}),
        absl::StatusCode::kInvalidArgument, "dim of aten::tensor_split"},

@@ -1,4 +1,4 @@
-// Tests for ops/linalg_more.cc: shapes, and the refusals of norms that need
+// Tests for ops/det_cross_norm.cc: shapes, and the refusals of norms that need
 // singular values and of determinant bookkeeping outputs. Numerics:
 // tests/fixtures/ops/{det,cross,linalg_norms,nonzero_static}.
 #include <string>
@@ -12,7 +12,7 @@
 namespace pt2onnx::testing {
 namespace {
 
-TEST(LinalgMore, ConvertsWithInferredShapes) {
+TEST(DetCrossNorm, ConvertsWithInferredShapes) {
   std::vector<ProgramBuilder> programs = {
       OneNodeProgram({{"a", kF32, {2, 3, 3}}}, "linalg_det.default", {TensorArg("A", "a")},
                      {{"y", kF32, {2}}}),
@@ -29,7 +29,7 @@ TEST(LinalgMore, ConvertsWithInferredShapes) {
   }
 }
 
-TEST(LinalgMore, Refusals) {
+TEST(DetCrossNorm, Refusals) {
   std::vector<ErrorCase> cases = {
       {"spectral_norm",
        OneNodeProgram({{"a", kF32, {3, 4}}}, "linalg_matrix_norm.default",

@@ -1,0 +1,135 @@
+// Export (export/export.h): one entry from input bytes to sinks and report
+// lines, with every failure classified by exit code, and no sink opened for
+// a conversion that fails.
+#include "export/export.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "core/io/byte_sink.h"
+#include "core/io/input_file.h"
+#include "export/exit_codes.h"
+#include "gtest/gtest.h"
+#include "tests/testing/fixtures.h"
+
+namespace pt2onnx {
+namespace {
+
+class RecordingSinks : public ExportSinks {
+ public:
+  absl::Status Open(const OutputPlan& plan, const ConversionSummary&) override {
+    ++opened;
+    external = plan.external;
+    return open_status;
+  }
+  ByteSink& model() override { return model_bytes; }
+  ByteSink& data() override { return data_bytes; }
+  absl::Status Commit() override {
+    ++committed;
+    return absl::OkStatus();
+  }
+
+  absl::Status open_status;
+  int opened = 0;
+  int committed = 0;
+  bool external = false;
+  StringSink model_bytes;
+  StringSink data_bytes;
+};
+
+class RecordingProgress : public ExportProgress {
+ public:
+  void Line(absl::string_view line) override { lines.emplace_back(line); }
+  void Stage(absl::string_view stage, double fraction) override {
+    if (fraction == 0) stages.emplace_back(stage);
+  }
+  std::vector<std::string> lines;
+  std::vector<std::string> stages;
+};
+
+std::shared_ptr<const InputFile> Fixture(const std::string& name, std::string& storage) {
+  std::optional<std::string> bytes = testing::ReadFixture(name);
+  if (!bytes) return nullptr;
+  storage = *std::move(bytes);
+  return std::make_shared<MemoryFile>(
+      ByteSpan(reinterpret_cast<const uint8_t*>(storage.data()), storage.size()));
+}
+
+TEST(ExportTest, WritesTheModelAndReportsEachStep) {
+  std::string storage;
+  auto file = Fixture("cnn", storage);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  ExportOptions options;
+  options.input_name = "cnn.pt2";
+  options.output_name = "out/cnn.onnx";
+  RecordingSinks sinks;
+  RecordingProgress progress;
+  ExportResult result = Export(file, options, sinks, progress);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_EQ(result.exit_code, kExitOk);
+  EXPECT_EQ(sinks.opened, 1);
+  EXPECT_EQ(sinks.committed, 1);
+  EXPECT_FALSE(sinks.external);
+  EXPECT_EQ(result.plan->model_file_name, "cnn.onnx");
+  EXPECT_EQ(sinks.model_bytes.data().size(), result.written.model_bytes);
+  EXPECT_GT(result.written.model_bytes, 0u);
+  EXPECT_TRUE(sinks.data_bytes.data().empty());
+  ASSERT_GE(progress.lines.size(), 3u);
+  EXPECT_TRUE(absl::StartsWith(progress.lines.front(), "reading cnn.pt2 (")) << progress.lines.front();
+  EXPECT_TRUE(absl::StartsWith(progress.lines[1], "translated ")) << progress.lines[1];
+  EXPECT_TRUE(absl::StartsWith(progress.lines.back(), "wrote out/cnn.onnx (")) << progress.lines.back();
+  EXPECT_EQ(progress.stages, (std::vector<std::string>{"read", "translate", "optimize", "write"}));
+}
+
+TEST(ExportTest, ExternalDataGoesToTheDataSink) {
+  std::string storage;
+  auto file = Fixture("cnn", storage);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  ExportOptions options;
+  options.external = onnx_writer::WriteOptions::ExternalData::kAlways;
+  RecordingSinks sinks;
+  ExportProgress quiet;
+  ExportResult result = Export(file, options, sinks, quiet);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_TRUE(sinks.external);
+  EXPECT_EQ(result.plan->data_file_name, "model.onnx.data");
+  EXPECT_EQ(sinks.data_bytes.data().size(), result.written.external_bytes);
+  EXPECT_GT(result.written.external_bytes, 0u);
+}
+
+TEST(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
+  std::string storage = "not a zip file";
+  auto garbage = std::make_shared<MemoryFile>(
+      ByteSpan(reinterpret_cast<const uint8_t*>(storage.data()), storage.size()));
+  RecordingSinks sinks;
+  ExportProgress quiet;
+  ExportResult result = Export(garbage, ExportOptions{}, sinks, quiet);
+  EXPECT_FALSE(result.status.ok());
+  EXPECT_EQ(result.exit_code, kExitInvalidInput);
+  EXPECT_FALSE(result.conversion.has_value());
+  EXPECT_EQ(sinks.opened, 0);
+
+  std::string cnn;
+  auto file = Fixture("cnn", cnn);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  ExportOptions options;
+  options.checks.push_back({[](const ir::Model&) { return absl::InternalError("check says no"); },
+                            kExitInternal});
+  result = Export(file, options, sinks, quiet);
+  EXPECT_EQ(result.exit_code, kExitInternal);
+  EXPECT_EQ(result.status.message(), "check says no");
+  EXPECT_TRUE(result.conversion.has_value());
+  EXPECT_EQ(sinks.opened, 0);
+
+  RecordingSinks unwritable;
+  unwritable.open_status = absl::PermissionDeniedError("read-only folder");
+  result = Export(file, ExportOptions{}, unwritable, quiet);
+  EXPECT_EQ(result.exit_code, kExitIo);
+  EXPECT_EQ(unwritable.committed, 0);
+}
+
+}  // namespace
+}  // namespace pt2onnx

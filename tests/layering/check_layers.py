@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Fails when a lower layer includes or depends on a higher one.
+
+Layers, lowest first (README "How it is built"):
+  core        core/ (aten, archive, io, pt2, ir, onnx, runtime, ...)
+  translate   the translation engine
+  ops         the op families
+  passes      graph passes
+  export      the export pipeline
+  front ends  native/, wasm/
+
+A file may include a project header, and a BUILD target may depend on a
+label, of its own layer or a lower one. Inside core/, the execution homes
+(core/runtime, core/reference, and core/verify which compares them) may use
+the rest of core/, never the reverse.
+Reads the sources only (no Bazel), so it runs anywhere in a second; the
+same rules as a Bazel query are in tools/test.sh.
+
+  python3 tests/layering/check_layers.py        # exit 1 and one line per violation
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+RANK = {"core": 0, "translate": 1, "ops": 2, "passes": 3, "export": 4, "native": 5, "wasm": 5}
+# core/ sub-homes that the rest of core/ must not use.
+EXECUTION = ("core/runtime", "core/reference", "core/verify")
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+LABEL = re.compile(r'"//([A-Za-z0-9_/.-]*)(?::[^"]*)?"')
+
+
+def layer(path):
+    top = path.split("/", 1)[0]
+    return top if top in RANK else None
+
+
+def execution_home(path):
+    return next((home for home in EXECUTION if path == home or path.startswith(home + "/")), None)
+
+
+def violation(src, dst):
+    """Why `src` (a repo path) may not use `dst` (a repo path), or None."""
+    a, b = layer(src), layer(dst)
+    if a is None or b is None:
+        return None
+    if RANK[b] > RANK[a]:
+        return f"{a} must not use the higher layer {b}"
+    if a == "core" and b == "core" and execution_home(dst) and not execution_home(src):
+        return f"core/ must not use the execution home {execution_home(dst)}"
+    if a in ("native", "wasm") and b in ("native", "wasm") and a != b:
+        return f"front end {a} must not use front end {b}"
+    return None
+
+
+def sources():
+    for top in RANK:
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            for name in files:
+                yield os.path.relpath(os.path.join(folder, name), ROOT).replace(os.sep, "/")
+
+
+def check():
+    problems = []
+    for path in sorted(sources()):
+        full = os.path.join(ROOT, path)
+        if path.endswith((".h", ".cc", ".inc")):
+            with open(full, encoding="utf-8", errors="replace") as f:
+                for header in INCLUDE.findall(f.read()):
+                    why = violation(path, header)
+                    if why:
+                        problems.append(f'{path}: #include "{header}": {why}')
+        elif os.path.basename(path) in ("BUILD.bazel", "BUILD"):
+            package = os.path.dirname(path)
+            with open(full, encoding="utf-8") as f:
+                for target in LABEL.findall(f.read()):
+                    why = violation(package + "/BUILD", target + "/x")
+                    if why:
+                        problems.append(f'{path}: depends on //{target}: {why}')
+    return problems
+
+
+def main():
+    problems = check()
+    for p in problems:
+        print(p)
+    print(f"layering: {len(problems)} violation(s)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
