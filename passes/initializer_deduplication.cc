@@ -4,7 +4,11 @@
 // stored twice, repeated folded constants) are merged into the first; its
 // readers read the first. Slices of the same bytes of the input file compare
 // equal without being read; others are read only when another initializer
-// has the same dtype and dims, then compared byte for byte after a hash.
+// has the same dtype and dims and they are small (kMaxComparedElements, as
+// onnxscript's size limit), then compared byte for byte after a hash. Big
+// weights of the file are never read here: that would pull every weight of
+// a model into memory (a browser tab, a multi-GB model), and tied weights
+// are one slice of the file anyway.
 // Non-rules: initializers that are also graph inputs (overridable at run
 // time) or graph outputs stay distinct.
 #include "absl/container/flat_hash_map.h"
@@ -17,12 +21,19 @@
 namespace pt2onnx::passes {
 namespace {
 
+constexpr int64_t kMaxComparedElements = 1024;
+
 bool SameBytes(const ir::Tensor& a, const ir::Tensor& b) {
   const FileSlice* sa = a.file_slice();
   const FileSlice* sb = b.file_slice();
   if (sa != nullptr && sb != nullptr && sa->file == sb->file && sa->range.offset == sb->range.offset &&
       sa->range.length == sb->range.length) {
     return true;
+  }
+  // A big weight of the file is compared by its slice only (never read).
+  if ((sa != nullptr && a.numel() > kMaxComparedElements) ||
+      (sb != nullptr && b.numel() > kMaxComparedElements)) {
+    return false;
   }
   ByteSpan ba = a.bytes(), bb = b.bytes();
   return ba.size() == a.byte_size() && ba.size() == bb.size() &&
@@ -53,8 +64,13 @@ class InitializerDeduplicationPass : public Pass {
       absl::flat_hash_map<size_t, std::vector<size_t>> by_hash;  // hash -> kept initializers
       for (size_t i : members) {
         const ir::Tensor& t = graph.initializers[i].tensor;
-        ByteSpan bytes = t.bytes();
-        size_t hash = absl::HashOf(absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        size_t hash = 0;
+        if (t.file_slice() != nullptr && t.numel() > kMaxComparedElements) {
+          hash = absl::HashOf(t.file_slice()->range.offset, t.file_slice()->range.length);
+        } else {
+          ByteSpan bytes = t.bytes();
+          hash = absl::HashOf(absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        }
         std::vector<size_t>& kept = by_hash[hash];
         bool merged = false;
         for (size_t k : kept) {
