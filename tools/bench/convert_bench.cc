@@ -15,7 +15,7 @@
 #include "export/output_plan.h"
 #include "core/onnx/model_writer.h"
 #include "native/mapped_file.h"
-#include "ops/registry.h"
+#include "translate/registry.h"
 
 namespace {
 
