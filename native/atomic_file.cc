@@ -104,14 +104,21 @@ AtomicFile::~AtomicFile() {
   UnregisterTemp(slot_);
 }
 
+namespace {
+
+// Buffered bytes reach the file at fwrite, fflush or fclose: each names the
+// cause the same way.
+absl::Status WriteFailed(const std::string& path, int error) {
+  return absl::DataLossError(absl::StrCat("writing '", path, "' failed: ", std::strerror(error),
+                                          error == EFBIG ? " (over the file-size limit)"
+                                                         : " (disk full?)"));
+}
+
+}  // namespace
+
 absl::Status AtomicFile::Write(ByteSpan bytes) {
   if (bytes.empty()) return absl::OkStatus();
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    int error = errno;
-    return absl::DataLossError(absl::StrCat("writing '", path_, "' failed: ", std::strerror(error),
-                                            error == EFBIG ? " (over the file-size limit)"
-                                                           : " (disk full?)"));
-  }
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) return WriteFailed(path_, errno);
   written_ += bytes.size();
   return absl::OkStatus();
 }
@@ -123,10 +130,7 @@ absl::Status AtomicFile::WriteSlice(const FileSlice& slice) {
     return in_range;
   }
   if (slice.range.length == 0) return absl::OkStatus();
-  if (std::fflush(file_) != 0) {  // buffered bytes go first
-    int error = errno;
-    return absl::DataLossError(absl::StrCat("writing '", path_, "' failed: ", std::strerror(error)));
-  }
+  if (std::fflush(file_) != 0) return WriteFailed(path_, errno);  // buffered bytes go first
   absl::StatusOr<CopyMethod> copied =
       CopyFdRange(input->fd(), slice.range.offset, slice.range.length, ::fileno(file_));
   if (!copied.ok()) {
@@ -143,11 +147,9 @@ absl::Status AtomicFile::Commit() {
   if (std::fflush(file) != 0) {
     int error = errno;
     std::fclose(file);
-    return absl::DataLossError(absl::StrCat("writing '", path_, "' failed: ", std::strerror(error)));
+    return WriteFailed(path_, error);
   }
-  if (std::fclose(file) != 0) {
-    return absl::DataLossError(absl::StrCat("writing '", path_, "' failed: ", std::strerror(errno)));
-  }
+  if (std::fclose(file) != 0) return WriteFailed(path_, errno);
   // The destination may have changed since Create (a link planted meanwhile).
   struct stat st;
   if (::lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {

@@ -13,6 +13,8 @@
 // are never folded, nor Quantize/DequantizeLinear (kept for runtimes that
 // fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
 // graph output, and nodes the executor cannot run are left as they are.
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -34,6 +36,54 @@ bool IsLayoutChange(const ir::Node& node) {
   static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
       "Transpose", "Cast", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity"};
   return kOps->contains(node.op_type);
+}
+
+// Ops whose output size comes from input values or attributes (Range's limit,
+// ConstantOfShape's shape, Expand, Tile, pads, window sizes...): a file can
+// ask for 2^32 elements, so they are evaluated only when the output's static
+// shape is known to be small.
+bool SizedByValues(const ir::Node& node) {
+  static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
+      "Range",       "ConstantOfShape", "Expand",         "Tile",           "Resize",
+      "Upsample",    "Pad",             "OneHot",         "Col2Im",         "ConvTranspose",
+      "MaxUnpool",   "DFT",             "STFT",           "HannWindow",     "HammingWindow",
+      "BlackmanWindow", "MelWeightMatrix", "AffineGrid",  "CenterCropPad",  "EyeLike"};
+  return kOps->contains(node.op_type);
+}
+
+// An upper bound of the elements a node computes before it runs: the static
+// output shapes when known, else (ops not sized by values) the product of the
+// input sizes, which bounds broadcasts, gathers and contractions; nullopt
+// when no bound is known or it overflows.
+std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Node& node,
+                                          const std::vector<const ir::Tensor*>& inputs) {
+  constexpr int64_t kCap = int64_t{1} << 40;
+  int64_t total = 0;
+  bool all_static = true;
+  for (const std::string& out : node.outputs) {
+    if (out.empty()) continue;
+    std::optional<std::vector<int64_t>> shape = index.StaticShape(out);
+    if (!shape.has_value()) {
+      all_static = false;
+      break;
+    }
+    int64_t n = 1;
+    for (int64_t d : *shape) {
+      if (d < 0 || (d > 0 && n > kCap / d)) return std::nullopt;
+      n *= d;
+    }
+    total += n;
+  }
+  if (all_static) return total;
+  if (SizedByValues(node)) return std::nullopt;
+  int64_t product = 1;
+  for (const ir::Tensor* t : inputs) {
+    if (t == nullptr) continue;
+    const int64_t n = std::max<int64_t>(1, t->numel());
+    if (product > kCap / n) return std::nullopt;
+    product *= n;
+  }
+  return product;
 }
 
 bool KeepsBytes(const ir::Node& node) {
@@ -115,6 +165,9 @@ class ConstantFoldingPass : public Pass {
         if (numel == inputs[0]->numel()) results.push_back(inputs[0]->Reshaped(*static_out));
       }
       if (results.empty()) {
+        // Check the size before running: a hostile file chooses it.
+        std::optional<int64_t> bound = OutputElementBound(index, node, inputs);
+        if (!layout_of_sole_weight && (!bound.has_value() || *bound > limits_.max_output_elements)) continue;
         std::optional<std::vector<ir::Tensor>> evaluated = Evaluate(model, node, inputs);
         if (!evaluated.has_value()) continue;
         results = std::move(*evaluated);

@@ -77,7 +77,11 @@ def test_broken_translation_fails_at_its_node(mode, name, refrun, tmp_path):  # 
     folder = FIXTURES / name
     skip_unless_interpretable(refrun, folder)
     report = tmp_path / "report.md"
+    # The seam corrupts the optimized graph: with Conv+BatchNorm folding no
+    # BatchNorm is left whose epsilon it could change, so this checks the
+    # translation as translated (--no-optimize).
     result = subprocess.run([str(binary), folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify",
+                             "--no-optimize",
                              "--inputs", folder / "inputs.npz", f"--report={report}",
                              "--verify-node-data", tmp_path / "nd"],
                             capture_output=True, text=True, env={**os.environ, "PT2ONNX_BREAK": mode})
