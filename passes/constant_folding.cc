@@ -14,6 +14,7 @@
 // fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
 // graph output, and nodes the executor cannot run are left as they are.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
@@ -41,7 +42,7 @@ bool IsLayoutChange(const ir::Node& node) {
 // Ops whose output size comes from input values or attributes (Range's limit,
 // ConstantOfShape's shape, Expand, Tile, pads, window sizes...): a file can
 // ask for 2^32 elements, so they are evaluated only when the output's static
-// shape is known to be small.
+// shape is known to be small and the integer values agree (OutputElementBound).
 bool SizedByValues(const ir::Node& node) {
   static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
       "Range",       "ConstantOfShape", "Expand",         "Tile",           "Resize",
@@ -74,8 +75,26 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
     }
     total += n;
   }
-  if (all_static) return total;
-  if (SizedByValues(node)) return std::nullopt;
+  if (!SizedByValues(node)) {
+    if (all_static) return total;
+  } else {
+    // The declared shape is the file's word; the values decide. Bound the
+    // output by the product of every integer input value (sizes, repeats,
+    // pads, limits; 0 counts as 1) as well.
+    int64_t by_values = 1;
+    for (const ir::Tensor* t : inputs) {
+      if (t == nullptr || (t->dtype() != DataType::kInt64 && t->dtype() != DataType::kInt32)) continue;
+      if (t->numel() > 64) return std::nullopt;
+      for (int64_t i = 0; i < t->numel(); ++i) {
+        const int64_t v = t->GetInt64(i);
+        const int64_t magnitude = v == 0 ? 1 : (v < 0 ? (v == INT64_MIN ? kCap : -v) : v);
+        if (magnitude >= kCap || by_values > kCap / magnitude) return std::nullopt;
+        by_values *= magnitude;
+      }
+    }
+    if (!all_static) return std::nullopt;
+    return std::max(total, by_values);
+  }
   int64_t product = 1;
   for (const ir::Tensor* t : inputs) {
     if (t == nullptr) continue;

@@ -59,8 +59,11 @@ absl::StatusOr<Tensor> Tensor::Allocate(DataType dtype, Dims dims, BufferPool* p
   }
   auto numel = CheckedNumel(dims);
   if (!numel.ok()) return numel.status();
-  // 2^40 bytes: far beyond memory; rejects hostile shapes before malloc does.
-  if (*numel > (int64_t{1} << 40) / size) {
+  // 2^40 bytes natively, 1 GiB in wasm32 (where size_t is 32 bits and a
+  // bigger product would wrap): rejects hostile shapes before malloc does.
+  constexpr uint64_t kMaxBytes =
+      sizeof(size_t) >= 8 ? uint64_t{1} << 40 : uint64_t{1} << 30;
+  if (static_cast<uint64_t>(*numel) > kMaxBytes / static_cast<uint64_t>(size)) {
     return absl::ResourceExhaustedError(absl::StrCat("tensor ", DimsString(dims), " is too large"));
   }
   Tensor t;
