@@ -38,20 +38,13 @@
 #include "native/test_hooks.h"
 #include "native/verify_command.h"
 #include "native/weight_splice.h"
+#include "native/user_path.h"
 #include "passes/pass_manager.h"
 #include "translate/custom_translations.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::native {
 namespace {
-
-// Under `bazel run` the process starts in the runfiles tree; relative paths
-// the user typed are relative to where they ran bazel.
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (cwd == nullptr || path.empty() || path[0] == '/') return path;
-  return absl::StrCat(cwd, "/", path);
-}
 
 int Fail(int code, const absl::Status& status) {
   std::fprintf(stderr, "pt2onnx: error: %s\n", std::string(status.message()).c_str());

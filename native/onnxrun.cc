@@ -21,6 +21,7 @@
 #include "core/runtime/plan/session.h"
 #include "native/atomic_file.h"
 #include "native/mapped_file.h"
+#include "native/user_path.h"
 #include "pthreadpool.h"
 
 namespace pt2onnx::native {
@@ -49,12 +50,6 @@ int ExitCodeFor(const absl::Status& status) {
     case absl::StatusCode::kResourceExhausted: return 4;
     default: return 1;
   }
-}
-
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (cwd == nullptr || path.empty() || path[0] == '/') return path;
-  return absl::StrCat(cwd, "/", path);
 }
 
 int Main(int argc, char** argv) {

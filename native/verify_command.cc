@@ -14,15 +14,10 @@
 #include "core/verify/verifier.h"
 #include "native/atomic_file.h"
 #include "native/mapped_file.h"
+#include "native/user_path.h"
 
 namespace pt2onnx::native {
 namespace {
-
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (cwd == nullptr || path.empty() || path[0] == '/') return path;
-  return absl::StrCat(cwd, "/", path);
-}
 
 int Fail(int code, const std::string& message, verify::ReportData& report) {
   std::fprintf(stderr, "pt2onnx: error: %s\n", message.c_str());
