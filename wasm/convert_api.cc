@@ -13,6 +13,7 @@
 #include "export/inspect.h"
 #include "export/output_plan.h"
 #include "export/report.h"
+#include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "core/version.h"
 #include "translate/registry.h"
@@ -173,6 +174,15 @@ val Convert(val reader, val js_options, val progress) {
     return Error(io ? kExitIo : ExitCodeForConversion(conversion.status()), conversion.status());
   }
   for (const std::string& warning : conversion->warnings) report.push_back("warning: " + warning);
+  // The CLI's always-on checks, so that a hostile file is refused alike:
+  // operator arity per the ONNX schemas, then strict shape inference (the
+  // shapes declared from the file's metadata must be what the operators compute).
+  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
+    return Error(kExitInternal, arity);
+  }
+  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
+    return Error(kExitInvalidInput, shapes);
+  }
   report.push_back(TranslatedLine(conversion->summary));
   if (!conversion->summary.symbolic_dims.empty()) report.push_back(SymbolicDimsLine(conversion->summary));
 

@@ -47,6 +47,17 @@ def _impl(ctx):
         feature(name = "exceptions", enabled = True, flag_sets = [
             flag_set(actions = _C_COMPILE + _CXX_COMPILE + _LINK, flag_groups = [flag_group(flags = ["-fexceptions"])]),
         ]),
+        # WebAssembly's own exception handling (zero cost until a throw), for the few targets that must
+        # catch where the shipped module has "-exceptions": ONNX's checker and shape inference, their
+        # catch boundary and the module's link. Frames compiled without it never see a throw (the catch
+        # sits right above the ONNX code). Off wherever the JS-based "exceptions" is on.
+        feature(name = "wasm_exceptions", flag_sets = [
+            flag_set(
+                actions = _C_COMPILE + _CXX_COMPILE + _LINK,
+                flag_groups = [flag_group(flags = ["-fwasm-exceptions"])],
+                with_features = [with_feature_set(not_features = ["exceptions"])],
+            ),
+        ]),
         # Link output is a tar of NAME.mjs + NAME.wasm (emcc.sh), for modules whose .wasm must stay a separate
         # file (browsers compile it while it downloads). NAME comes from the --pt2onnx-split-wasm=NAME linkopt.
         feature(name = "wasm_split_output"),
