@@ -53,3 +53,20 @@ def test_apply_weights_refuses_a_graph_optimized_otherwise(pt2onnx, tmp_path):
     for needle in ["do not fit", "uses 3 weight(s) the .pt2 does not have", "'w'", "convert it with the same options"]:
         assert needle in result.stderr, result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-weights"], ["--external-data"]], ids=["inline", "no_weights", "external"])
+def test_corrupt_weight_is_found_whether_spliced_or_folded(pt2onnx, tmp_path, extra):
+    # Spliced weights are checked as they are copied, folded (read) or unwritten
+    # ones after: each corrupt entry fails the conversion and leaves no file.
+    import zipfile
+    from test_hostile_inputs import flip_byte
+    names = [i.filename for i in zipfile.ZipFile(BASE).infolist() if "/data/weights/weight_" in i.filename]
+    assert len(names) == 4
+    for name in names:
+        bad, out = tmp_path / "bad.pt2", tmp_path / "bad.onnx"
+        flip_byte(BASE, bad, name, at=3)
+        result = pt2onnx(bad, "-q", "-o", out, *extra, check=False)
+        assert result.returncode == 4, (name, result.stderr)
+        assert name in result.stderr and "is corrupt" in result.stderr, result.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.pt2"]
