@@ -4,15 +4,53 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "export/converter.h"
+#include "core/status_macros.h"
+#include "export/apply_weights.h"
 #include "export/exit_codes.h"
 #include "export/output_plan.h"
-#include "core/onnx/model_writer.h"
-#include "core/onnx/weight_apply.h"
 #include "native/atomic_file.h"
 #include "native/weight_splice.h"
 
 namespace pt2onnx::native {
+namespace {
+
+// The output (and its .data) as temporaries renamed once complete.
+class AtomicSinks : public ExportSinks {
+ public:
+  explicit AtomicSinks(std::string path) : path_(std::move(path)) {}
+
+  absl::Status Open(const OutputPlan& plan, const ConversionSummary&) override {
+    PT2ONNX_ASSIGN_OR_RETURN(model_, AtomicFile::Create(path_));
+    if (plan.external) {
+      PT2ONNX_ASSIGN_OR_RETURN(data_, AtomicFile::Create(absl::StrCat(path_, ".data")));
+    }
+    return absl::OkStatus();
+  }
+  ByteSink& model() override { return *model_; }
+  ByteSink& data() override { return *data_; }
+  absl::Status Commit() override {
+    if (data_ != nullptr) PT2ONNX_RETURN_IF_ERROR(data_->Commit());
+    return model_->Commit();
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<AtomicFile> model_;
+  std::unique_ptr<AtomicFile> data_;
+};
+
+class LogProgress : public ExportProgress {
+ public:
+  explicit LogProgress(bool quiet) : quiet_(quiet) {}
+  void Line(absl::string_view line) override {
+    if (!quiet_) std::fprintf(stderr, "%s\n", std::string(line).c_str());
+  }
+
+ private:
+  bool quiet_;
+};
+
+}  // namespace
 
 int RunApplyWeights(const CliFlags& flags, const std::string& model_path,
                     const std::string& weights_path, const std::string& output_path) {
@@ -20,71 +58,31 @@ int RunApplyWeights(const CliFlags& flags, const std::string& model_path,
     std::fprintf(stderr, "pt2onnx: error: %s\n", std::string(status.message()).c_str());
     return code;
   };
-  auto log = [&](const std::string& line) {
-    if (!flags.quiet) std::fprintf(stderr, "%s\n", line.c_str());
-  };
   absl::StatusOr<std::shared_ptr<FdInputFile>> model_file = FdInputFile::Open(model_path);
   if (!model_file.ok()) return fail(kExitIo, model_file.status());
-  absl::StatusOr<onnx_writer::ModelForWeights> target =
-      onnx_writer::ReadModelForWeights(**model_file);
-  if (!target.ok()) {
-    return fail(kExitInvalidInput, absl::Status(target.status().code(),
-                                                absl::StrCat(flags.input, ": ", target.status().message())));
-  }
-
   absl::StatusOr<std::shared_ptr<FdInputFile>> weights_file = FdInputFile::Open(weights_path);
   if (!weights_file.ok()) return fail(kExitIo, weights_file.status());
-  ConvertOptions options;
-  options.translate.opset = flags.opset_given || target->opset == 0 ? flags.opset
-                                                                    : static_cast<int>(target->opset);
-  options.translate.input_names = flags.input_names;
-  options.translate.output_names = flags.output_names;
-  options.translate.dim_names = flags.dim_names;
-  options.optimize = flags.optimize;
-  options.verify_weight_crc = flags.verify_crc;
-  options.model_name = flags.model_name;
-  log(absl::StrCat("converting ", flags.weights_from, " at opset ", options.translate.opset,
-                   " for its weights"));
-  absl::StatusOr<Conversion> source = ConvertPt2(*weights_file, options);
-  if (!source.ok()) return fail(ExitCodeForConversion(source.status()), source.status());
-
-  onnx_writer::WriteOptions as_target;  // framed as a model without weights declared
-  const std::string source_graph = onnx_writer::FrameModel(source->model, as_target).graph_fields;
-  if (absl::Status fits = onnx_writer::CheckWeightsFit(*target, source->model, source_graph);
-      !fits.ok()) {
-    return fail(kExitInvalidInput,
-                absl::InvalidArgumentError(absl::StrCat("the weights of ", flags.weights_from,
-                                                        " do not fit ", flags.input, ": ",
-                                                        fits.message())));
-  }
 
   using ExternalData = onnx_writer::WriteOptions::ExternalData;
-  absl::StatusOr<OutputPlan> plan = PlanOutput(
-      source->summary,
-      flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
-      : flags.external == CliFlags::External::kNever ? ExternalData::kNever
-                                                      : ExternalData::kAuto,
-      output_path);
-  if (!plan.ok()) return fail(kExitUsage, plan.status());
-  absl::StatusOr<std::unique_ptr<AtomicFile>> out = AtomicFile::Create(output_path);
-  if (!out.ok()) return fail(kExitIo, out.status());
-  std::unique_ptr<AtomicFile> data;
-  if (plan->external) {
-    absl::StatusOr<std::unique_ptr<AtomicFile>> created =
-        AtomicFile::Create(absl::StrCat(output_path, ".data"));
-    if (!created.ok()) return fail(kExitIo, created.status());
-    data = *std::move(created);
-  }
-  absl::StatusOr<onnx_writer::WriteSummary> written = onnx_writer::WriteFramedModel(
-      target->framing, source->model.graph.initializers, plan->write, **out, data.get());
-  if (!written.ok()) return fail(kExitIo, written.status());
-  if (data != nullptr) {
-    if (absl::Status committed = data->Commit(); !committed.ok()) return fail(kExitIo, committed);
-  }
-  if (absl::Status committed = (*out)->Commit(); !committed.ok()) return fail(kExitIo, committed);
-  log(absl::StrCat("wrote ", flags.output, " with ", source->model.graph.initializers.size(),
-                   " weights (", HumanBytes(written->initializer_bytes), ") from ", flags.weights_from,
-                   written->external ? " in external data" : ""));
+  ApplyWeightsOptions options;
+  options.convert.translate.opset = flags.opset;
+  options.opset_given = flags.opset_given;
+  options.convert.translate.input_names = flags.input_names;
+  options.convert.translate.output_names = flags.output_names;
+  options.convert.translate.dim_names = flags.dim_names;
+  options.convert.optimize = flags.optimize;
+  options.convert.verify_weight_crc = flags.verify_crc;
+  options.convert.model_name = flags.model_name;
+  options.external = flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
+                     : flags.external == CliFlags::External::kNever ? ExternalData::kNever
+                                                                     : ExternalData::kAuto;
+  options.model_name = flags.input;
+  options.weights_name = flags.weights_from;
+  options.output_name = flags.output;
+  AtomicSinks sinks(output_path);
+  LogProgress progress(flags.quiet);
+  ExportResult result = ApplyWeights(**model_file, *weights_file, options, sinks, progress);
+  if (!result.status.ok()) return fail(result.exit_code, result.status);
   return kExitOk;
 }
 

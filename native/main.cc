@@ -37,6 +37,7 @@
 #include "native/mapped_file.h"
 #include "native/test_hooks.h"
 #include "native/verify_command.h"
+#include "native/spliced_crc.h"
 #include "native/weight_splice.h"
 #include "native/user_path.h"
 #include "passes/pass_manager.h"
@@ -176,7 +177,8 @@ int Run(const CliFlags& flags) {
   options.passes.only = flags.passes;
   options.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};
   options.passes.clock = [&clock] { return clock.Seconds(); };
-  options.verify_weight_crc = flags.verify_crc;
+  // The weights' CRC-32 is checked while they are written (spliced_crc.h).
+  options.verify_weight_crc = false;
   options.model_name = flags.model_name;
   ProgressFn progress = [&](absl::string_view stage, double fraction) {
     if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
@@ -267,9 +269,24 @@ int Run(const CliFlags& flags) {
   onnx_writer::ByteSink* data_sink = data_file.get();
   if (report && data_file != nullptr) data_sink = &progress_sink;
   if (report && data_file == nullptr) model_sink = &progress_sink;
+  std::unique_ptr<SplicedCrcCheck> crc_check;
+  std::optional<SplicedCrcCheck::Sink> checked_model, checked_data;
+  if (flags.verify_crc) {
+    absl::StatusOr<std::unique_ptr<SplicedCrcCheck>> created = SplicedCrcCheck::Create(*file);
+    if (!created.ok()) return fail(kExitInvalidInput, created.status());
+    crc_check = *std::move(created);
+    model_sink = &checked_model.emplace(*crc_check, *model_sink);
+    if (data_sink != nullptr) data_sink = &checked_data.emplace(*crc_check, *data_sink);
+  }
   absl::StatusOr<onnx_writer::WriteSummary> written =
       onnx_writer::WriteModel(conversion->model, plan->write, *model_sink, data_sink);
-  if (!written.ok()) return fail(kExitIo, written.status());
+  if (!written.ok()) {
+    const bool corrupt = crc_check != nullptr && crc_check->found_corrupt();
+    return fail(corrupt ? kExitInvalidInput : kExitIo, written.status());
+  }
+  if (crc_check != nullptr) {  // weights not copied whole: read once more
+    if (absl::Status rest = crc_check->VerifyRest(); !rest.ok()) return fail(kExitInvalidInput, rest);
+  }
   if (data_file != nullptr) {
     absl::Status committed = data_file->Commit();
     if (!committed.ok()) return fail(kExitIo, committed);

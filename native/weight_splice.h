@@ -5,8 +5,8 @@
 // into the process, and an output sink splices each weight's byte range from
 // the input file into the output with CopyFdRange: copy_file_range, else
 // sendfile, else pread/write through a bounded buffer. No weight page is
-// mapped or touched by the process (the CRC check, when on, streams them
-// through a 1 MiB buffer).
+// mapped by the process (the CRC check, when on, reads each piece back from
+// the page cache right after it is copied: spliced_crc.h).
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(auto input, FdInputFile::Open("model.pt2"));
 //   PT2ONNX_ASSIGN_OR_RETURN(CopyMethod used, CopyFdRange(input->fd(), off, len, out_fd));

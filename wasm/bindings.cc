@@ -4,10 +4,12 @@
 
 #include "wasm/convert_api.h"
 #include "wasm/run_api.h"
+#include "wasm/weights_api.h"
 
 EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("convert", &pt2onnx::wasm::Convert);
   emscripten::function("inspect", &pt2onnx::wasm::Inspect);
+  emscripten::function("applyWeights", &pt2onnx::wasm::ApplyWeights);
   emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);
   emscripten::function("version", &pt2onnx::wasm::Version);
   emscripten::function("createSession", &pt2onnx::wasm::CreateSession);

@@ -44,6 +44,7 @@ export function createOptions() {
         externalData: $("opt-external").value,
         optimize: $("opt-optimize").checked,
       };
+      if ($("opt-no-weights")?.checked) options.includeWeights = false;
       if (batch) return options;
       let firstBad = null;
       for (const { input, parse, key } of fields) {

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/archive/crc32_clmul.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::archive {
@@ -453,6 +454,12 @@ uint32_t Crc32(ByteSpan data, uint32_t crc) {
   crc = ~crc;
   const uint8_t* p = data.data();
   size_t n = data.size();
+  if (n >= 64 && Crc32ClmulAvailable()) {
+    const size_t blocks = n & ~size_t{15};
+    crc = Crc32ClmulFold(crc, p, blocks);
+    p += blocks;
+    n -= blocks;
+  }
   for (; n >= 8; p += 8, n -= 8) {
     // Little-endian assembly by shifts: no alignment or byte-order assumption.
     const uint32_t lo = crc ^ (uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |

@@ -83,11 +83,14 @@ def bench_linear(args, work):
         return
     subprocess.run(["cat", str(pt2)], stdout=subprocess.DEVNULL, check=True)  # warm page cache
     runs = {"cp": [], "pt2onnx": [], "pt2onnx --no-crc": []}
+    if args.before:
+        runs[f"{args.before.name} (before)"] = []
     copy, onnx = work / "copy.pt2", work / "linear3g.onnx"
+    extra = [(f"{args.before.name} (before)", [args.before, "-q", pt2, "-o", onnx], [onnx])] if args.before else []
     for _ in range(args.runs):
         for name, cmd, outs in [("cp", ["cp", pt2, copy], [copy]),
                                 ("pt2onnx", [args.pt2onnx, "-q", pt2, "-o", onnx], [onnx]),
-                                ("pt2onnx --no-crc", [args.pt2onnx, "-q", "--no-crc", pt2, "-o", onnx], [onnx])]:
+                                ("pt2onnx --no-crc", [args.pt2onnx, "-q", "--no-crc", pt2, "-o", onnx], [onnx])] + extra:
             subprocess.run(["sync"], check=True)
             result = timed(cmd)
             if result[0] != 0:
@@ -96,6 +99,7 @@ def bench_linear(args, work):
             clean(*outs)
             subprocess.run(["sync"], check=True)
     print(f"\n{pt2.name}: 12 x Linear(8192, 8192) fp32, {gib(pt2.stat().st_size)}; median of {args.runs} paired runs\n")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
     row(["", "wall", "user", "sys", "peak RSS", "wall / cp"])
     row(["---"] * 6)
     cp_wall = statistics.median(r[1] for r in runs["cp"])
@@ -169,6 +173,7 @@ def main():
     parser.add_argument("--torch-python", help="python with torch 2.15 + onnxscript, for torch.onnx")
     parser.add_argument("--torch-timeout", type=int, default=600)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", type=pathlib.Path, help="another pt2onnx build to time beside (linear)")
     parser.add_argument("--only", default="linear,deep,llm")
     parser.add_argument("--check-llm", action="store_true")
     args = parser.parse_args()

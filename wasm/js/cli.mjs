@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ConversionError, convert, inspectReport, supportedOps, version } from "./pt2onnx.mjs";
+import { ConversionError, applyWeights, convert, inspectReport, supportedOps, version } from "./pt2onnx.mjs";
 
 const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
 
@@ -13,6 +13,9 @@ const USAGE = `pt2onnx: convert a PyTorch exported program (.pt2, from torch.exp
 (node build: the WebAssembly converter; byte-identical output to the native pt2onnx.)
 
 usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
+       pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]
+         (MODEL.onnx, e.g. written with --no-weights, with OTHER.pt2's weights: same
+         program, new weights; names, dtypes and shapes are checked)
 
 options:
   -o, --output PATH        output file (default: MODEL.onnx next to the input)
@@ -57,7 +60,9 @@ export function parseArgs(args) {
     if (i + 1 >= args.length) throw new UsageError(`flag ${name} needs a value`);
     return [args[i + 1], i + 1];
   };
-  for (let i = 0; i < args.length; i++) {
+  const first = args[0] === "apply-weights" ? 1 : 0;
+  if (first) flags.applyWeights = true;
+  for (let i = first; i < args.length; i++) {
     const arg = args[i];
     const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
     let v;
@@ -75,11 +80,13 @@ export function parseArgs(args) {
     else if (name === "--weights-as-inputs") flags.weightsAsInputs = true;
     else if (name === "-o" || name === "--output") [flags.output, i] = valueOf(i, name);
     else if (name === "--model") [flags.modelName, i] = valueOf(i, name);
+    else if (name === "--from" && flags.applyWeights) [flags.weightsFrom, i] = valueOf(i, name);
     else if (name === "--opset") {
       [v, i] = valueOf(i, name);
       const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;
       if (!(n >= 18 && n <= 23)) throw new UsageError(`--opset '${v}' is not supported; use 18..23`);
       flags.opset = n;
+      flags.opsetGiven = true;
     } else if (name === "--input-names" || name === "--output-names") {
       [v, i] = valueOf(i, name);
       const names = v.split(",").map((s) => s.trim());
@@ -100,6 +107,20 @@ export function parseArgs(args) {
     }
   }
   if (flags.help || flags.version || flags.listOps) return flags;
+  if (flags.applyWeights) {
+    if (flags.input === undefined || flags.weightsFrom === undefined || flags.output === undefined) {
+      throw new UsageError("usage: pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx");
+    }
+    if (flags.includeWeights === false || flags.weightsAsInputs || flags.inspect) {
+      throw new UsageError("apply-weights keeps the model's graph as it is: --no-weights, --weights-as-inputs and " +
+        "--inspect do not apply");
+    }
+    if (flags.output === flags.input || flags.output === flags.weightsFrom) {
+      throw new UsageError("the output path equals an input path");
+    }
+    if (flags.check) throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
+    return flags;
+  }
   if (flags.input === undefined) throw new UsageError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   flags.output ??= (flags.input.endsWith(".pt2") ? flags.input.slice(0, -4) : flags.input) + ".onnx";
   if (flags.output === flags.input && !flags.inspect) throw new UsageError("the output path equals the input path");
@@ -170,6 +191,28 @@ async function run(flags) {
   if (flags.modelName !== undefined) options.modelName = flags.modelName;
   const r = await convert(input, options);
   for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
+  return writeOutputs(flags, r, t0);
+}
+
+// apply-weights: options as the conversion's, less the weights' placement.
+async function runApplyWeights(flags) {
+  const t0 = performance.now();
+  const log = (line) => { if (!flags.quiet) process.stderr.write(`${line}\n`); };
+  const model = readInput(flags.input);
+  const weights = readInput(flags.weightsFrom);
+  const options = { externalData: flags.external, optimize: flags.optimize, outputName: basename(flags.output) };
+  if (flags.opsetGiven) options.opset = flags.opset;
+  if (flags.inputNames) options.inputNames = flags.inputNames;
+  if (flags.outputNames) options.outputNames = flags.outputNames;
+  if (Object.keys(flags.dimNames).length) options.dimNames = flags.dimNames;
+  if (flags.modelName !== undefined) options.modelName = flags.modelName;
+  const named = (bytes, name) => new File([bytes], name);
+  const r = await applyWeights(named(model, flags.input), named(weights, flags.weightsFrom), options);
+  for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
+  return writeOutputs(flags, r, t0);
+}
+
+async function writeOutputs(flags, r, t0) {
   const temps = [];
   try {
     const dataPath = r.data ? `${flags.output}.data` : null;
@@ -182,7 +225,7 @@ async function run(flags) {
       throw new ConversionError("io", `cannot move the output into place at '${flags.output}': ${e.message}`);
     }
     temps.length = 0;
-    if (flags.json) {
+    if (flags.json && r.summary) {
       const s = r.summary;
       process.stdout.write(record({ input: flags.input, ok: true, exitCode: 0, output: flags.output,
         outputBytes: r.onnx.size, data: dataPath, dataBytes: r.data ? r.data.size : 0, opset: s.opset,
@@ -217,7 +260,7 @@ export async function main(args) {
   }
   const t0 = performance.now();
   try {
-    return await run(flags);
+    return await (flags.applyWeights ? runApplyWeights(flags) : run(flags));
   } catch (e) {
     const err = e instanceof ConversionError ? e : new ConversionError("internal", String(e?.stack ?? e));
     if (flags.json && !flags.inspect) {

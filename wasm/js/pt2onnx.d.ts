@@ -133,6 +133,37 @@ export declare function convert(
   options?: ConvertOptions,
 ): Promise<ConversionResult>;
 
+/** Options of applyWeights(): convert()'s, less where the weights go in the graph. */
+export type ApplyWeightsOptions = Omit<ConvertOptions, "includeWeights" | "weightsAsInputs">;
+
+/** What applyWeights() gives: the model with the new weights. */
+export interface AppliedWeights {
+  /** The ONNX model; weights are slices of `pt2`, not copies. */
+  onnx: Blob;
+  /** outputName (default: `onnx`'s file name, else "model.onnx"). */
+  onnxName: string;
+  /** External weights (null when they are inside `onnx`), by convert()'s rules. */
+  data: Blob | null;
+  dataName: string | null;
+  /** What the CLI's apply-weights logs. */
+  report: string;
+}
+
+/**
+ * The ONNX model `onnx` (typically converted with includeWeights: false) with
+ * the weights of `pt2`, another .pt2 of the same program (a fine-tuned
+ * checkpoint): the bytes the CLI's `apply-weights` writes, which equal a
+ * direct conversion of `pt2` with the same options. The opset is the model's
+ * unless options.opset is given. Rejects with a ConversionError
+ * "invalid_input" naming the first weights that do not fit (missing, unused,
+ * another dtype or shape) or when `onnx` is not an ONNX model.
+ */
+export declare function applyWeights(
+  onnx: Blob | ArrayBuffer | Uint8Array,
+  pt2: Blob | ArrayBuffer | Uint8Array,
+  options?: ApplyWeightsOptions,
+): Promise<AppliedWeights>;
+
 /** Options of inspect(): which program, and the opset support is checked at. */
 export interface InspectOptions {
   /** ONNX opset, 18..23 (default 20): operators are marked supported at this opset. */

@@ -298,6 +298,61 @@ export async function convert(input, options = {}) {
   return inPlace(() => convertHere(input, options), options.signal);
 }
 
+const APPLY_OPTION_KEYS = new Set([...OPTION_KEYS].filter((k) => k !== "includeWeights" && k !== "weightsAsInputs"));
+
+function nameOf(input, fallback) {
+  return typeof input?.name === "string" && input.name !== "" ? input.name : fallback;
+}
+
+async function applyHere({ model, weights }, options) {
+  const target = await sourceOf(model);
+  const source = await sourceOf(weights);
+  const core = await loadCore();
+  const { onProgress, signal, workerUrl, ...rest } = options;
+  const coreOptions = { ...rest, outputName: options.outputName ?? nameOf(model, "model.onnx"),
+    targetName: nameOf(model, "model.onnx"), weightsName: nameOf(weights, "model.pt2") };
+  let out;
+  try {
+    out = core.applyWeights(target.source, source.source, coreOptions);
+  } catch (e) {
+    corePromise = null;  // an aborted module cannot be reused
+    throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
+  }
+  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+  return {
+    onnx: assemble(out.model, source.slice),
+    onnxName: out.onnxName,
+    data: out.data === null ? null : assemble(out.data, source.slice),
+    dataName: out.dataName,
+    report: out.report,
+  };
+}
+
+/**
+ * The ONNX model `onnx` (typically converted with includeWeights: false) with
+ * the weights of `pt2`, another .pt2 of the same program: what the CLI's
+ * `apply-weights` writes, byte for byte.
+ */
+export async function applyWeights(onnx, pt2, options = {}) {
+  const isInput = (x) => x instanceof Uint8Array || x instanceof ArrayBuffer ||
+    (typeof Blob !== "undefined" && x instanceof Blob);
+  if (!isInput(onnx) || !isInput(pt2)) {
+    throw usage("applyWeights() takes the ONNX model and the .pt2 as Files, Blobs, ArrayBuffers or Uint8Arrays");
+  }
+  if (options === null || typeof options !== "object") throw usage("options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!APPLY_OPTION_KEYS.has(key)) {
+      throw usage(`unknown applyWeights() option '${key}'; known: ${[...APPLY_OPTION_KEYS].join(", ")}`);
+    }
+  }
+  checkOptions(options);
+  const anyBlob = !(onnx instanceof Uint8Array || onnx instanceof ArrayBuffer) ||
+    !(pt2 instanceof Uint8Array || pt2 instanceof ArrayBuffer);
+  const input = { model: onnx, weights: pt2 };
+  if (anyBlob && onPageThread && !canReadBlobSync) return runInWorker("applyWeights", input, options);
+  return inPlace(() => applyHere(input, options), options.signal);
+}
+
 const INSPECT_OPTION_KEYS = new Set(["opset", "modelName", "signal", "workerUrl"]);
 
 // In a worker or in node the conversion runs on this thread, synchronously

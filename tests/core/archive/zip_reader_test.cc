@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -233,6 +234,37 @@ TEST(ZipReaderTest, Crc32MatchesReferenceValue) {
   EXPECT_EQ(Crc32(AsBytes("123456789")), 0xCBF43926u);
   EXPECT_EQ(Crc32(AsBytes("6789"), Crc32(AsBytes("12345"))), 0xCBF43926u);
   EXPECT_EQ(Crc32(ByteSpan()), 0u);
+}
+
+// Long spans take the carry-less-multiply path where the CPU has it: every
+// length and misalignment around its block sizes, and pieces fed in turn,
+// must give the bit-by-bit definition's value.
+TEST(ZipReaderTest, Crc32OfLongSpansMatchesBitwiseDefinition) {
+  auto bitwise = [](const uint8_t* p, size_t n) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+      crc ^= p[i];
+      for (int k = 0; k < 8; ++k) crc = (crc & 1) ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return ~crc;
+  };
+  std::vector<uint8_t> data(5000);
+  uint32_t state = 12345;
+  for (uint8_t& b : data) {
+    state = state * 1103515245u + 12345u;
+    b = static_cast<uint8_t>(state >> 16);
+  }
+  for (size_t offset : {0, 1, 7, 15}) {
+    for (size_t length = 0; length < 300; ++length) {
+      ASSERT_EQ(Crc32(ByteSpan(data.data() + offset, length)), bitwise(data.data() + offset, length))
+          << "offset " << offset << " length " << length;
+    }
+    const size_t length = data.size() - offset;
+    EXPECT_EQ(Crc32(ByteSpan(data.data() + offset, length)), bitwise(data.data() + offset, length));
+  }
+  const uint32_t first = Crc32(ByteSpan(data.data(), 1003));
+  EXPECT_EQ(Crc32(ByteSpan(data.data() + 1003, data.size() - 1003), first),
+            bitwise(data.data(), data.size()));
 }
 
 TEST(ZipReaderFixtureTest, OpensTorchWrittenArchives) {
