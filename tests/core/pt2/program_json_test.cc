@@ -577,6 +577,19 @@ TEST(ProgramJsonTest, SchemaMajorRules) {
                         "JSON top level: missing 'schema_version'"));
 }
 
+// A lone low surrogate escape would decode to invalid UTF-8: refused. A pair
+// is one character and stays accepted.
+TEST(ProgramJsonTest, LoneLowSurrogateEscapesAreRefused) {
+  EXPECT_TRUE(HasStatus(ParsePayloadConfig(R"({"config": {"w\udc80": {}}})"),
+                        absl::StatusCode::kInvalidArgument,
+                        "payload config JSON: string escape at offset 14 is a lone low "
+                        "surrogate (\\udc80)"));
+  EXPECT_TRUE(HasStatus(ParsePayloadConfig(R"({"config": {}, "x": "a\\\udfff"})"),
+                        absl::StatusCode::kInvalidArgument, "lone low surrogate"));
+  auto ok = ParsePayloadConfig(R"({"config": {}, "x": "\ud83d\ude00 \\udc80 \u00e9"})");
+  EXPECT_TRUE(ok.ok()) << ok.status();
+}
+
 // ---- malformed input ---------------------------------------------------------------
 
 // Numbers RapidJSON 1.1 cannot parse safely are refused before it sees them

@@ -1,7 +1,8 @@
-#include "core/pt2/json_numbers.h"
+#include "core/pt2/json_preflight.h"
 
 #include <cstdint>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 
 namespace pt2onnx::pt2::internal {
@@ -60,19 +61,65 @@ NumberShape MeasureNumber(absl::string_view s, size_t at) {
   return n;
 }
 
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The code unit of the \uXXXX escape whose backslash is at `at`, or -1.
+int EscapedUnit(absl::string_view s, size_t at) {
+  if (at + 6 > s.size() || s[at] != '\\' || s[at + 1] != 'u') return -1;
+  int unit = 0;
+  for (size_t k = at + 2; k < at + 6; ++k) {
+    const int h = HexValue(s[k]);
+    if (h < 0) return -1;
+    unit = unit * 16 + h;
+  }
+  return unit;
+}
+
+bool IsHighSurrogate(int unit) { return unit >= 0xD800 && unit <= 0xDBFF; }
+bool IsLowSurrogate(int unit) { return unit >= 0xDC00 && unit <= 0xDFFF; }
+
+// Checks the string whose opening quote is at `at`; returns one past its
+// closing quote (or the end of the text).
+absl::StatusOr<size_t> SkipString(absl::string_view s, size_t at,
+                                  absl::string_view what) {
+  size_t i = at + 1;
+  bool after_high = false;  // the previous character was a \uD800-\uDBFF escape
+  while (i < s.size() && s[i] != '"') {
+    if (s[i] != '\\') {
+      after_high = false;
+      ++i;
+      continue;
+    }
+    const int unit = EscapedUnit(s, i);
+    if (IsLowSurrogate(unit) && !after_high) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": string escape at offset ", i, " is a lone low surrogate (\\u",
+          absl::Hex(unit, absl::kZeroPad4), "), which is not Unicode text; the "
+          "file is corrupted or was not written by torch.export.save"));
+    }
+    after_high = IsHighSurrogate(unit);
+    i += unit >= 0 ? 6 : 2;  // \uXXXX, or a one-character escape
+  }
+  return i + 1;
+}
+
 }  // namespace
 
-absl::Status CheckJsonNumbers(absl::string_view json, absl::string_view what,
-                              size_t from, bool first_value_only) {
+absl::Status PreflightJson(absl::string_view json, absl::string_view what,
+                           size_t from, bool first_value_only) {
   size_t depth = 0;
   size_t i = from;
   while (i < json.size()) {
     const char c = json[i];
     if (c == '"') {
-      for (++i; i < json.size() && json[i] != '"'; ++i) {
-        if (json[i] == '\\') ++i;  // the escaped character is skipped
-      }
-      ++i;
+      absl::StatusOr<size_t> end = SkipString(json, i, what);
+      if (!end.ok()) return end.status();
+      i = *end;
       if (first_value_only && depth == 0) break;
       continue;
     }
