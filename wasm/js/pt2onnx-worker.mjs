@@ -1,7 +1,7 @@
 // The worker pt2onnx.mjs starts for calls made on a page's main thread: here
 // FileReaderSync can read the File piece by piece. One worker serves every
 // call of a page (the .wasm is loaded once); messages carry an id.
-import { convert, inspect, supportedOps, ConversionError } from "./pt2onnx.mjs";
+import { convert, inspect, supportedOps, verify, ConversionError } from "./pt2onnx.mjs";
 
 self.onmessage = async ({ data }) => {
   const { id } = data;
@@ -9,7 +9,8 @@ self.onmessage = async ({ data }) => {
   try {
     const result = data.op === "inspect" ? await inspect(data.input, data.options)
       : data.op === "supportedOps" ? await supportedOps()
-        : await convert(data.input, { ...data.options, onProgress });
+        : data.op === "verify" ? await verify(data.input, { ...data.options, onProgress })
+          : await convert(data.input, { ...data.options, onProgress });
     self.postMessage({ id, type: "result", result });
   } catch (e) {
     self.postMessage({
