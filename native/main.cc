@@ -21,6 +21,7 @@
 #include "export/converter.h"
 #include "export/output_plan.h"
 #include "export/report.h"
+#include "export/verify_run.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/reference/interpreter.h"
 #include "core/verify/report.h"
@@ -114,16 +115,7 @@ int Run(const CliFlags& flags) {
   std::optional<pt2::LoadedProgram> loaded;  // for --verify and --report
   auto write_report = [&]() {
     if (!flags.report) return;
-    if (loaded.has_value()) {
-      const ops::OpRegistry registry = ops::CreateDefaultRegistry();
-      std::set<std::string> unsupported;
-      for (const pt2::Node& node : loaded->program.graph.nodes) {
-        std::string key = ops::TargetToKey(node.target);
-        if (!registry.Contains(key)) unsupported.insert(key);
-      }
-      run_report.unsupported.assign(unsupported.begin(), unsupported.end());
-      run_report.reference_missing = reference::MissingKernels(loaded->program, reference::CreateReferenceRegistry());
-    }
+    if (loaded.has_value()) FillReportCoverage(*loaded, run_report);
     absl::Status written = WriteTextFile(ResolvePath(flags.report_path), verify::RenderReport(run_report));
     if (!written.ok()) {
       std::fprintf(stderr, "pt2onnx: error: cannot write the report: %s\n", std::string(written.message()).c_str());
@@ -307,12 +299,12 @@ int Run(const CliFlags& flags) {
     int verified = kExitInvalidInput;
     if (!loaded.has_value()) {
       run_report.errors.push_back("cannot verify: the program could not be read again");
+      step("Run in the ATen reference interpreter and the executor", false);
+      step("Output accuracy (torch's thresholds)", false);
     } else {
+      // Fills the two verification steps of the report (export/verify_run.h).
       verified = RunVerify(flags, mapped->bytes(), *loaded, conversion->model, log, run_report);
     }
-    const bool ran = verified == kExitOk || verified == verify::kExitVerificationFailed;
-    step("Run in the ATen reference interpreter and the executor", ran);
-    step("Output accuracy (torch's thresholds)", verified == kExitOk);
     if (verified != kExitOk) {
       write_report();
       return verified;

@@ -4,6 +4,7 @@
 
 #include "wasm/convert_api.h"
 #include "wasm/run_api.h"
+#include "wasm/verify_api.h"
 #include "wasm/weights_api.h"
 
 EMSCRIPTEN_BINDINGS(pt2onnx) {
@@ -15,4 +16,5 @@ EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("createSession", &pt2onnx::wasm::CreateSession);
   emscripten::function("runSession", &pt2onnx::wasm::RunSession);
   emscripten::function("freeSession", &pt2onnx::wasm::FreeSession);
+  emscripten::function("verify", &pt2onnx::wasm::Verify);
 }

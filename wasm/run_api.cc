@@ -79,7 +79,9 @@ absl::StatusOr<DataType> DtypeNamed(const std::string& name) {
   return absl::InvalidArgumentError(absl::StrCat("unknown dtype '", name, "'"));
 }
 
-absl::StatusOr<runtime::NamedTensor> ReadInput(const val& js) {
+}  // namespace
+
+absl::StatusOr<runtime::NamedTensor> TensorFromJs(const val& js) {
   runtime::NamedTensor named;
   named.name = js["name"].as<std::string>();
   auto dtype = DtypeNamed(js["dtype"].as<std::string>());
@@ -109,8 +111,6 @@ absl::StatusOr<runtime::NamedTensor> ReadInput(const val& js) {
   named.tensor = std::move(*tensor);
   return named;
 }
-
-}  // namespace
 
 val CreateSession(val bytes) {
   auto live = std::make_unique<LiveSession>();
@@ -143,7 +143,7 @@ val RunSession(int id, val inputs) {
   std::vector<runtime::NamedTensor> tensors;
   const int count = inputs["length"].as<int>();
   for (int i = 0; i < count; ++i) {
-    auto tensor = ReadInput(inputs[i]);
+    auto tensor = TensorFromJs(inputs[i]);
     if (!tensor.ok()) return Error(tensor.status());
     tensors.push_back(std::move(*tensor));
   }

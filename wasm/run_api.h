@@ -12,6 +12,9 @@
 
 #include <emscripten/val.h>
 
+#include "absl/status/statusor.h"
+#include "core/runtime/plan/session.h"
+
 namespace pt2onnx::wasm {
 
 // Reads the ONNX model in `bytes` (a Uint8Array) and prepares a session.
@@ -24,6 +27,10 @@ emscripten::val CreateSession(emscripten::val bytes);
 // Returns { ok: true, outputs: [{ name, dtype, dims, bytes }] } or the error
 // object of CreateSession.
 emscripten::val RunSession(int id, emscripten::val inputs);
+
+// One { name, dtype, dims, bytes } (bytes: Uint8Array), copied into a tensor;
+// dims and the byte count are checked.
+absl::StatusOr<runtime::NamedTensor> TensorFromJs(const emscripten::val& js);
 
 // Frees session `id` (a no-op for an unknown id).
 void FreeSession(int id);

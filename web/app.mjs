@@ -12,6 +12,7 @@ import { createInspectView } from "./inspect-view.mjs";
 import { createOptions } from "./options.mjs";
 import { createQueueView } from "./queue-view.mjs";
 import { createResultView } from "./result-view.mjs";
+import { createVerifyView } from "./verify-view.mjs";
 
 const MODULE_URL = "./pt2onnx/pt2onnx.mjs";
 
@@ -45,6 +46,7 @@ function startPage() {
   const options = createOptions();
   const inspectView = createInspectView();
   const resultView = createResultView();
+  const verifyView = createVerifyView({ getApi });
   const errorView = createErrorView({ getApi });
   const queue = createQueueView({
     onCancel: (item) => cancel(item),
@@ -58,6 +60,7 @@ function startPage() {
 
   function clearOutput() {
     resultView.clear();
+    verifyView.clear();
     errorView.clear();
   }
 
@@ -170,7 +173,10 @@ function startPage() {
 
   function showOutcome(item) {
     clearOutput();
-    if (item.status === "done") resultView.show(item.file.name, item.result, item.ms);
+    if (item.status === "done") {
+      resultView.show(item.file.name, item.result, item.ms);
+      verifyView.offer(item.file, item.options);
+    }
     else if (item.status === "failed") errorView.show(item.error, { namesGiven: item.namesGiven });
   }
 
@@ -208,7 +214,7 @@ function startPage() {
     if (!opts || dims.error) return;
     const namesGiven = !!(opts.modelName || opts.inputNames || opts.outputNames || opts.dimNames);
     for (const item of items) {
-      Object.assign(item, { status: "queued", result: null, error: null, namesGiven });
+      Object.assign(item, { status: "queued", result: null, error: null, namesGiven, options: opts });
       queue.update(item);
     }
     setState("converting");

@@ -1,7 +1,7 @@
 // The worker pt2onnx.mjs starts for calls made on a page's main thread: here
 // FileReaderSync can read the File piece by piece. One worker serves every
 // call of a page (the .wasm is loaded once); messages carry an id.
-import { applyWeights, convert, inspect, supportedOps, ConversionError } from "./pt2onnx.mjs";
+import { applyWeights, convert, inspect, supportedOps, verify, ConversionError } from "./pt2onnx.mjs";
 
 self.onmessage = async ({ data }) => {
   const { id } = data;
@@ -10,7 +10,8 @@ self.onmessage = async ({ data }) => {
     const result = data.op === "inspect" ? await inspect(data.input, data.options)
       : data.op === "supportedOps" ? await supportedOps()
         : data.op === "applyWeights" ? await applyWeights(data.input.model, data.input.weights, data.options)
-        : await convert(data.input, { ...data.options, onProgress });
+          : data.op === "verify" ? await verify(data.input, { ...data.options, onProgress })
+            : await convert(data.input, { ...data.options, onProgress });
     self.postMessage({ id, type: "result", result });
   } catch (e) {
     self.postMessage({

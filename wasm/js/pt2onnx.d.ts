@@ -107,7 +107,9 @@ export interface ConversionResult {
  * Error codes, one per CLI exit code (see the README), plus "load": the
  * module's own files (pt2onnx-core.wasm, the worker) could not be loaded.
  */
-export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported" | "load";
+export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported" | "load"
+  /** verify(): an engine cannot run the model (CLI exit 7). */
+  | "verify_unavailable";
 
 export declare class ConversionError extends Error {
   readonly name: "ConversionError";
@@ -334,3 +336,106 @@ export declare function run(
   model: Blob | ArrayBuffer | Uint8Array,
   inputs: Record<string, TensorInput>,
 ): Promise<Record<string, TensorOutput>>;
+
+// ---------------------------------------------------------------------------
+// verify(): the CLI's --verify. pt2onnx's ATen reference interpreter runs the
+// program, its executor runs the converted model, on the same inputs; every
+// output (and with `intermediates` every FX value kept under its name) is
+// compared as torch.onnx's VerificationInfo. Same C++ as the CLI: the same
+// numbers, the same seeded inputs, the same report.
+
+/** Values for the program's user inputs, by placeholder name. */
+export interface VerifyTensor {
+  data: TensorArray;
+  dims: number[];
+  /** Default: the typed array's (Uint8Array is uint8; give "bool" for a mask). */
+  dtype?: TensorDtype;
+}
+
+export interface VerifyOptions {
+  opset?: number;
+  inputNames?: string[];
+  outputNames?: string[];
+  dimNames?: Record<string, string>;
+  modelName?: string;
+  optimize?: boolean;
+  /** The converted model's name in the report. */
+  outputName?: string;
+  /** Compare every intermediate value too (--verify-intermediates). Default false. */
+  intermediates?: boolean;
+  /**
+   * The inputs (--inputs): the bytes of an .npz, "seeded" (the CLI's seeded
+   * values, seed 0), or typed arrays by input name. Default: the example
+   * inputs the archive stores, else seeded.
+   */
+  inputs?: Uint8Array | ArrayBuffer | Blob | "seeded" | Record<string, VerifyTensor>;
+  /** Stages "read", "translate", "optimize", then "reference", "onnx", "compare" (and "intermediates" when an output differs). */
+  onProgress?: (event: { stage: string; fraction: number }) => void;
+  /** Cancels: on a page the worker is terminated (as for convert()). */
+  signal?: AbortSignal;
+  workerUrl?: string | URL;
+}
+
+/** One compared value: torch.onnx's VerificationInfo fields, and where the value comes from. */
+export interface VerificationInfo {
+  name: string;
+  max_abs_diff: number;
+  max_rel_diff: number;
+  /** Counts over the 9 bins of VerificationResult.histogramEdges (torch's). */
+  abs_diff_hist: number[];
+  rel_diff_hist: number[];
+  expected_dtype: string;
+  actual_dtype: string;
+  /** A shape mismatch ("" if none): then both maxima are Infinity. */
+  mismatch: string;
+  /** Within torch's output thresholds: max_abs_diff < 5e-3 and max_rel_diff < 1e-1. */
+  passed: boolean;
+  isOutput: boolean;
+  fxNode: string;
+  /** "aten::conv2d.default" */
+  target: string;
+  onnxNode: string;
+  onnxOp: string;
+  /** The FX node's stack_trace metadata ("" if none). */
+  stackTrace: string;
+}
+
+export interface VerificationResult {
+  /** Every output within torch's thresholds. */
+  passed: boolean;
+  /** The CLI's exit code: 0, or 6 when values differ. */
+  exitCode: 0 | 6;
+  /** For a failure, the CLI's error message (diverging outputs, first diverging node, its stack trace). */
+  message: string;
+  /** For a pass: "passed: 2 outputs within torch's thresholds ...". */
+  summary: string;
+  /** "seeded (seed 0)", "the archive's model/data/sample_inputs/model.pt", "inputs.npz". */
+  inputsSource: string;
+  inputLines: string[];
+  outputs: VerificationInfo[];
+  /** FX order; empty without `intermediates` unless an output differs (then the run is repeated with them). */
+  intermediates: VerificationInfo[];
+  firstDivergence: VerificationInfo | null;
+  /** torch's bin edges: [0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e6]. */
+  histogramEdges: number[];
+  /** The markdown report (--report). */
+  report: string;
+  /** Model Explorer node data (--verify-node-data): the JSON texts. */
+  nodeData: { max_abs_diff: string; max_rel_diff: string };
+  timings: Array<{ stage: string; seconds: number }>;
+}
+
+/** The largest .pt2 verify() takes (1.5 GiB): the whole file enters WebAssembly memory. */
+export declare const MAX_VERIFY_BYTES: number;
+
+/**
+ * Converts and verifies a .pt2 (`pt2onnx model.pt2 --verify`). Resolves with
+ * the comparison whether it passes or not; rejects with a ConversionError when
+ * the model cannot be converted, the inputs do not fit ("invalid_input"), an
+ * engine cannot run it ("verify_unavailable") or the file is over
+ * MAX_VERIFY_BYTES ("unsupported"). On a page it runs in the module's worker.
+ */
+export declare function verify(
+  input: Blob | ArrayBuffer | Uint8Array,
+  options?: VerifyOptions,
+): Promise<VerificationResult>;

@@ -8,6 +8,7 @@
 // Blob parts, which the browser assembles without copying.
 
 import { makeRunApi, RunError } from "./pt2onnx-run.mjs";
+import { makeVerify, MAX_VERIFY_BYTES } from "./pt2onnx-verify.mjs";
 
 export const version = "0.2.0";
 
@@ -18,7 +19,7 @@ const onPageThread = typeof window !== "undefined" && typeof document !== "undef
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
   "modelName", "optimize", "includeWeights", "weightsAsInputs", "outputName", "onProgress", "signal", "workerUrl"]);
-const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1 };
+const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1, verify_unavailable: 7 };
 
 export class ConversionError extends Error {
   constructor(code, message, unsupportedOps = []) {
@@ -425,3 +426,10 @@ export async function supportedOps(options = {}) {
 // The executor: run(model, inputs) and createSession(model) (pt2onnx-run.mjs).
 export const { run, createSession } = makeRunApi(loadCore);
 export { RunError };
+
+// verify(): the CLI's --verify (pt2onnx-verify.mjs).
+export const verify = makeVerify({
+  ConversionError, checkOptions, loadCore, resetCore: () => { corePromise = null; }, runInWorker, inPlace,
+  onPage: onPageThread && !canReadBlobSync,
+});
+export { MAX_VERIFY_BYTES };

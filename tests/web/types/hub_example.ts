@@ -1,7 +1,8 @@
 // The README's embedding example, typed against wasm/js/pt2onnx.d.ts: it must
 // compile with no errors (tests/web/types.test.mjs).
 import { convert, ConversionError, inspect, inspectReport, supportedOps, version, type ConversionResult, type ErrorCode,
-  type Inspection, run, createSession, RunError, type InferenceSession, type SessionValue, type TensorOutput } from "pt2onnx";
+  type Inspection, run, createSession, RunError, type InferenceSession, type SessionValue, type TensorOutput,
+  verify, MAX_VERIFY_BYTES, type VerificationResult, type VerificationInfo } from "pt2onnx";
 
 declare const upload: HTMLInputElement;
 declare const bar: HTMLProgressElement;
@@ -62,4 +63,16 @@ export async function convertAndRun(file: File, pixels: Float32Array): Promise<n
   } finally {
     session.release();
   }
+}
+
+// verify(): the CLI's --verify; a failing comparison resolves with passed: false.
+export async function verifyUpload(file: File, npz?: Uint8Array): Promise<string> {
+  if (file.size > MAX_VERIFY_BYTES) return "too large for the browser build: use the CLI";
+  const r: VerificationResult = await verify(file, { intermediates: true, inputs: npz ?? "seeded",
+    onProgress: (p) => console.log(p.stage), signal: AbortSignal.timeout(60_000) });
+  const worst: VerificationInfo | undefined = r.outputs.find((o) => !o.passed);
+  const typed = await verify(file, { inputs: { x: { data: new Float32Array(4), dims: [1, 4] },
+    mask: { data: new Uint8Array(4), dims: [1, 4], dtype: "bool" } } });
+  return `${r.passed} ${worst?.max_abs_diff ?? 0} ${r.histogramEdges.length} ${r.firstDivergence?.target ?? ""} ` +
+    `${typed.exitCode} ${r.report.length}`;
 }

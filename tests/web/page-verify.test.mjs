@@ -1,0 +1,100 @@
+// The page's Verify action in headless Chromium: convert, click Verify, read
+// the table (one row per compared value, histograms as 9-bar charts), the
+// verdict, and download the report, whose verification section is the CLI's.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, startServer } from "./browser.mjs";
+import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
+import { assertSameAsCli } from "./verify-compare.mjs";
+
+requireBuilt(CLI, "the pt2onnx CLI");
+requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
+
+let server;
+let browser;
+const consoleErrors = [];
+
+before(async () => {
+  server = await startServer(SITE);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function convertedPage(name) {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-state="idle"]');
+  await page.setInputFiles("#file-input", join(FIXTURES, name, "model.pt2"));
+  await page.click("#convert");
+  await page.waitForSelector('body[data-state="done"]', { timeout: 60_000 });
+  return page;
+}
+
+function cliReport(name, flag) {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-verify-"));
+  const run = spawnSync(CLI, [join(FIXTURES, name, "model.pt2"), "-o", join(dir, "m.onnx"), "-q", flag,
+    `--report=${join(dir, "r.md")}`], { encoding: "utf8" });
+  return { status: run.status, stderr: run.stderr, report: readFileSync(join(dir, "r.md"), "utf8"), absJson: null };
+}
+
+for (const [name, intermediates] of [["gpt_block", false], ["cnn", true]]) {
+  test(`page: Verify on ${name}${intermediates ? " with intermediates" : ""} shows the table and the CLI's report`,
+    async () => {
+      const page = await convertedPage(name);
+      assert.ok(await page.isVisible("#verify-run"));
+      if (intermediates) await page.check("#verify-intermediates");
+      await page.click("#verify-run");
+      await page.waitForSelector('#verify[data-state="passed"], #verify[data-state="failed"], #verify[data-state="error"]',
+        { timeout: 120_000 });
+      assert.equal(await page.getAttribute("#verify", "data-state"), "passed", await page.textContent("#verify"));
+      assert.match(await page.textContent("#verify-verdict"), /Passed/);
+      const rows = await page.$$eval("#verify-rows tr", (trs) => trs.map((tr) => ({
+        cells: [...tr.children].map((td) => td.textContent),
+        bars: [...tr.querySelectorAll("svg")].map((svg) => svg.querySelectorAll("rect").length),
+        passed: tr.dataset.passed,
+      })));
+      const outputs = rows.filter((r) => r.cells[1] === "output");
+      assert.ok(outputs.length >= 1);
+      assert.equal(rows.length > outputs.length, intermediates);
+      for (const r of rows) {
+        assert.deepEqual(r.bars, [9, 9]);
+        assert.ok(Number.isFinite(Number(r.cells[2])) && Number.isFinite(Number(r.cells[3])), r.cells.join(" | "));
+      }
+      for (const r of outputs) assert.equal(r.passed, "true");
+
+      const [file] = await Promise.all([page.waitForEvent("download"), page.click("#verify-download")]);
+      assert.equal(file.suggestedFilename(), "model_report.md");
+      const report = readFileSync(await file.path(), "utf8");
+      assertSameAsCli({ exitCode: 0, report }, cliReport(name, intermediates ? "--verify-intermediates" : "--verify"));
+      await page.context().close();
+    });
+}
+
+test("page: a cancelled Verify can be run again", async () => {
+  const page = await convertedPage("resnet18_shaped");
+  // Both clicks in one task: a verification can end before a second round trip would click Cancel.
+  await page.evaluate(() => {
+    document.getElementById("verify-run").click();
+    document.getElementById("verify-cancel").click();
+  });
+  assert.equal(await page.getAttribute("#verify", "data-state"), "cancelled");
+  assert.match(await page.textContent("#verify-status"), /Cancelled/);
+  await page.click("#verify-run");
+  await page.waitForSelector('#verify[data-state="passed"]', { timeout: 120_000 });
+  await page.context().close();
+});
+
+test("page: no console errors while verifying", () => {
+  assert.deepEqual(consoleErrors, []);
+});

@@ -1,0 +1,127 @@
+// verify() under node: the CLI's --verify in the wasm build. Passes on tier-1
+// models and gives the CLI's numbers (the Model Explorer node data, %.9g, and
+// the report's verification section, histograms included) for the same
+// inputs: the archive's, seeded, an .npz, or typed arrays.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { readNpz } from "./npz.mjs";
+import { assertSameAsCli } from "./verify-compare.mjs";
+import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
+
+requireBuilt(CLI, "the pt2onnx CLI");
+requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
+const { verify, ConversionError, MAX_VERIFY_BYTES } = await import(join(PACKAGE, "pt2onnx.mjs"));
+
+// `pt2onnx model.pt2 --verify ...` run in the fixture's folder (so that an
+// inputs file is named as verify() names it): exit code, stderr, report, and
+// with intermediates the node data.
+function cliVerify(folder, { intermediates = false, inputs } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-verify-"));
+  try {
+    const flags = ["model.pt2", "-o", join(dir, "m.onnx"), "-q", intermediates ? "--verify-intermediates" : "--verify",
+      `--report=${join(dir, "report.md")}`];
+    if (intermediates) flags.push(`--verify-node-data=${join(dir, "nd")}`);  // it implies intermediates
+    if (inputs !== undefined) flags.push("--inputs", inputs);
+    const run = spawnSync(CLI, flags, { cwd: folder, encoding: "utf8" });
+    const read = (name) => { try { return readFileSync(join(dir, name), "utf8"); } catch { return null; } };
+    return { status: run.status, stderr: run.stderr, report: read("report.md"),
+      absJson: read("nd_max_abs_diff.json"), relJson: read("nd_max_rel_diff.json") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const CASES = [
+  ["cnn", {}],
+  ["gpt_block", {}],
+  ["gpt_block", { intermediates: true, inputs: "seeded" }],
+  ["resnet18_shaped", {}],
+  ["mlp_dict_list", { intermediates: true }],
+  ["dynamic_batch_seq", { inputs: "inputs.npz" }],
+  ["dtypes", { inputs: "seeded" }],
+];
+
+for (const [name, options] of CASES) {
+  test(`verify() on ${name} ${JSON.stringify(options)} passes with the CLI's numbers`, async () => {
+    const folder = join(FIXTURES, name);
+    const cli = cliVerify(folder, options);
+    assert.equal(cli.status, 0, cli.stderr);
+    const stages = new Set();
+    const inputs = options.inputs === "inputs.npz" ? new Uint8Array(readFileSync(join(folder, "inputs.npz")))
+      : options.inputs;
+    const result = await verify(new Uint8Array(readFileSync(join(folder, "model.pt2"))), {
+      intermediates: options.intermediates, inputs, outputName: "m.onnx", onProgress: ({ stage }) => stages.add(stage) });
+    assert.equal(result.passed, true, result.message);
+    assert.ok(result.outputs.length > 0);
+    for (const c of result.outputs) {
+      assert.ok(c.passed && c.max_abs_diff < 5e-3 && c.max_rel_diff < 1e-1, JSON.stringify(c));
+      assert.equal(c.abs_diff_hist.length, 9);
+      assert.equal(c.expected_dtype, c.actual_dtype);
+    }
+    assert.equal(result.intermediates.length > 0, !!options.intermediates);
+    assert.deepEqual(result.histogramEdges, [0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e6]);
+    assert.equal(result.firstDivergence, null);
+    assert.ok(["read", "translate", "reference", "onnx", "compare"].every((s) => stages.has(s)), [...stages].join());
+    assertSameAsCli(result, cli);
+  });
+}
+
+test("verify() with typed arrays gives the numbers of the same values as an .npz", async () => {
+  const folder = join(FIXTURES, "dynamic_batch_seq");
+  const npz = readFileSync(join(folder, "inputs.npz"));
+  const pt2 = new Uint8Array(readFileSync(join(folder, "model.pt2")));
+  const tensors = {};
+  for (const { name, dtype, dims, data } of readNpz(npz)) tensors[name.replace(/\.npy$/, "")] = { data, dims, dtype };
+  const fromArrays = await verify(pt2, { inputs: tensors });
+  const fromNpz = await verify(pt2, { inputs: new Uint8Array(npz) });
+  assert.equal(fromArrays.passed, true);
+  assert.equal(fromArrays.inputsSource, "the inputs option");
+  assert.equal(fromArrays.nodeData.max_abs_diff, fromNpz.nodeData.max_abs_diff);
+  assert.equal(fromArrays.nodeData.max_rel_diff, fromNpz.nodeData.max_rel_diff);
+});
+
+// Control flow: the same outcome as the CLI, whatever the reference
+// interpreter covers (it names the kernel it lacks, exit 7, or passes).
+test("verify() on a control-flow fixture (torch.cond) gives the CLI's outcome", async () => {
+  const folder = join(FIXTURES, "ops", "cond_branches");
+  const cli = cliVerify(folder);
+  const pt2 = new Uint8Array(readFileSync(join(folder, "model.pt2")));
+  if (cli.status === 7) {
+    await assert.rejects(verify(pt2), (e) => {
+      assert.ok(e instanceof ConversionError);
+      assert.equal(e.code, "verify_unavailable");
+      assert.equal(e.exitCode, 7);
+      assert.ok(cli.stderr.includes(e.message), `${e.message} not in\n${cli.stderr}`);
+      return true;
+    });
+  } else {
+    assert.equal(cli.status, 0, cli.stderr);
+    assertSameAsCli(await verify(pt2, { outputName: "m.onnx" }), cli);
+  }
+});
+
+test("verify() refuses inputs that do not fit the program, as the CLI", async () => {
+  const pt2 = new Uint8Array(readFileSync(join(FIXTURES, "cnn", "model.pt2")));
+  await assert.rejects(verify(pt2, { inputs: { nope: { data: new Float32Array(1), dims: [1] } } }),
+    (e) => e.code === "invalid_input" && /the inputs option has no array .x./.test(e.message));
+  await assert.rejects(verify(pt2, { inputs: new Uint8Array([1, 2, 3]) }), (e) => e.code === "invalid_input");
+  await assert.rejects(verify(pt2, { intermediates: "yes" }), (e) => e.code === "usage");
+  await assert.rejects(verify(pt2, { externalData: "always" }), (e) => e.code === "usage" && /externalData/.test(e.message));
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(verify(pt2, { signal: controller.signal }), (e) => e.name === "AbortError");
+});
+
+test("verify() names its memory limit for a file over it, before reading it", async () => {
+  class Huge extends Blob {
+    get size() { return MAX_VERIFY_BYTES + 1; }
+    arrayBuffer() { throw new Error("read"); }
+  }
+  assert.equal(MAX_VERIFY_BYTES, 1.5 * 1024 ** 3);
+  await assert.rejects(verify(new Huge([])), (e) => e.code === "unsupported" && /1\.50 GiB limit/.test(e.message) &&
+    /--verify/.test(e.message));
+});
