@@ -9,6 +9,8 @@
 namespace pt2onnx {
 namespace {
 
+using ExternalData = onnx_writer::WriteOptions::ExternalData;
+
 ExportResult Failed(ExportResult result, int exit_code, absl::Status status) {
   result.exit_code = exit_code;
   result.status = std::move(status);
@@ -32,6 +34,7 @@ ExportResult Export(std::shared_ptr<const InputFile> input, const ExportOptions&
                   conversion.status());
   }
   result.conversion = *std::move(conversion);
+  if (options.on_converted) options.on_converted(*result.conversion);
   const Conversion& converted = *result.conversion;
   for (const std::string& warning : converted.warnings) progress.Line(absl::StrCat("warning: ", warning));
   progress.Line(TranslatedLine(converted.summary));
@@ -42,9 +45,14 @@ ExportResult Export(std::shared_ptr<const InputFile> input, const ExportOptions&
     }
   }
 
-  absl::StatusOr<OutputPlan> plan = PlanOutput(converted.summary, options.external, options.output_name);
+  ConversionSummary planned = converted.summary;
+  if (!options.include_weights) planned.initializer_bytes = 0;  // nothing to place
+  absl::StatusOr<OutputPlan> plan = PlanOutput(
+      planned, options.include_weights ? options.external : ExternalData::kNever, options.output_name);
   // kNever with weights over 2 GiB: an option that cannot be honoured.
   if (!plan.ok()) return Failed(std::move(result), kExitUsage, plan.status());
+  plan->write.include_initializers = options.include_weights;
+  plan->write.initializers_as_inputs = options.weights_as_inputs;
   result.plan = *plan;
   progress.Stage("write", 0);
   if (absl::Status opened = sinks.Open(*plan, converted.summary); !opened.ok()) {

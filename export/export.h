@@ -43,10 +43,19 @@ struct ModelCheck {
 struct ExportOptions {
   ConvertOptions convert;
   onnx_writer::WriteOptions::ExternalData external = onnx_writer::WriteOptions::ExternalData::kAuto;
+  // false: the graph without its initializers (--no-weights, JS
+  // includeWeights: false), never with external data.
+  bool include_weights = true;
+  // The initializers also listed as graph inputs, after the user inputs
+  // (--weights-as-inputs, JS weightsAsInputs).
+  bool weights_as_inputs = false;
   // As the user named them, for the report; the model's data file is named
   // after output_name's file part.
   std::string input_name = "model.pt2";
   std::string output_name = "model.onnx";
+  // Called once the conversion succeeded, before the report lines and the
+  // checks: a front end notes the time, a test seam may alter the model.
+  std::function<void(Conversion&)> on_converted;
   // Run in order after the conversion succeeded.
   std::vector<ModelCheck> checks;
 };
@@ -54,6 +63,7 @@ struct ExportOptions {
 // Where the output goes. Open is called once the plan is known (so a front
 // end creates no file for a conversion that fails); Commit only after every
 // byte was written (a front end that writes temporaries renames them then).
+// `summary` counts the weights even with include_weights false.
 class ExportSinks {
  public:
   virtual ~ExportSinks() = default;
@@ -67,7 +77,8 @@ class ExportSinks {
 
 // The report as it happens: Line for each report line ("reading ...",
 // "translated ...", "wrote ..."), Stage with the fraction done of "read",
-// "translate", "optimize", "write". Both default to doing nothing.
+// "translate", "optimize", "write" ("write" 0 comes before ExportSinks::Open).
+// Both default to doing nothing.
 class ExportProgress {
  public:
   virtual ~ExportProgress() = default;

@@ -1,25 +1,25 @@
-// pt2onnx command-line tool: maps the .pt2, converts it, writes the model
-// atomically. See --help (cli_flags.cc) for flags and exit codes.
-#include <algorithm>
+// pt2onnx command-line tool: opens the .pt2 and its output files and hands
+// the conversion to Export() (export/export.h), as the wasm module does; adds
+// what only the CLI has (--check, --verify, --report, --json, pass stats).
+// See --help (cli_flags.cc) for flags and exit codes.
 #include <chrono>
 #include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
 #include "export/converter.h"
-#include "export/output_plan.h"
+#include "export/exit_codes.h"
+#include "export/export.h"
 #include "export/report.h"
 #include "export/verify_run.h"
 #include "core/pt2/pt2_reader.h"
@@ -32,6 +32,7 @@
 #include "core/status_util.h"
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
+#include "native/file_sinks.h"
 #include "native/apply_weights_command.h"
 #include "native/inspect_command.h"
 #include "native/json_record.h"
@@ -48,6 +49,8 @@
 namespace pt2onnx::native {
 namespace {
 
+using ExternalData = onnx_writer::WriteOptions::ExternalData;
+
 int Fail(int code, const absl::Status& status) {
   std::fprintf(stderr, "pt2onnx: error: %s\n", std::string(status.message()).c_str());
   return code;
@@ -63,44 +66,38 @@ class Clock {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Forwards to `sink` and logs every 10% of `total` bytes, so writing a
-// multi-GB model shows progress.
-class ProgressSink : public onnx_writer::ByteSink {
+// Export's report lines on stderr, with the start of each conversion stage.
+class LogProgress : public ExportProgress {
  public:
-  ProgressSink(onnx_writer::ByteSink& sink, uint64_t total, std::function<void(std::string)> log)
-      : sink_(sink), total_(total), log_(std::move(log)) {}
-
-  absl::Status Write(ByteSpan bytes) override {
-    absl::Status status = sink_.Write(bytes);
-    Advance(bytes.size());
-    return status;
-  }
-  // Weights spliced from the input (weight_splice.h) pass through unread.
-  absl::Status WriteSlice(const FileSlice& slice) override {
-    absl::Status status = sink_.WriteSlice(slice);
-    Advance(slice.size());
-    return status;
+  explicit LogProgress(std::function<void(const std::string&)> log) : log_(std::move(log)) {}
+  void Line(absl::string_view line) override { log_(std::string(line)); }
+  // FileSinks says "writing ..." itself.
+  void Stage(absl::string_view stage, double fraction) override {
+    if (fraction == 0 && stage != "read" && stage != "write") log_(absl::StrCat(stage, "..."));
   }
 
  private:
-  onnx_writer::ByteSink& sink_;
-  uint64_t total_;
-  std::function<void(std::string)> log_;
-  uint64_t written_ = 0;
-  int reported_ = 0;
-
-  void Advance(uint64_t bytes) {
-    written_ += bytes;
-    int decile = total_ == 0 ? 10 : static_cast<int>(std::min<uint64_t>(10, written_ * 10 / total_));
-    if (decile > reported_ && decile < 10) {
-      reported_ = decile;
-      log_(absl::StrCat("  ", decile * 10, "% of the weights written"));
-    }
-  }
+  std::function<void(const std::string&)> log_;
 };
 
-// Below this many weight bytes, writing is too quick to report progress.
-constexpr uint64_t kProgressMinBytes = uint64_t{256} << 20;
+// --translations: user functions join a copy of the built-in registry.
+// Exit code and status on failure.
+std::optional<std::pair<int, absl::Status>> LoadTranslations(const CliFlags& flags,
+                                                              ops::OpRegistry& registry,
+                                                              ops::CustomFunctionTable& functions) {
+  registry = ops::CreateDefaultRegistry();
+  for (const std::string& path : flags.translations) {
+    absl::StatusOr<MappedFile> library_file = MappedFile::Open(ResolvePath(path));
+    if (!library_file.ok()) return std::make_pair(kExitIo, library_file.status());
+    absl::StatusOr<std::vector<ir::Function>> library =
+        onnx_reader::ReadFunctionLibrary(library_file->bytes());
+    if (!library.ok()) return std::make_pair(kExitUsage, AnnotateStatus(library.status(), path));
+    absl::Status added =
+        ops::AddCustomTranslations(*library, flags.override_builtins, registry, functions);
+    if (!added.ok()) return std::make_pair(kExitUsage, AnnotateStatus(added, path));
+  }
+  return std::nullopt;
+}
 
 int Run(const CliFlags& flags) {
   Clock clock;
@@ -134,47 +131,42 @@ int Run(const CliFlags& flags) {
     return Fail(code, status);
   };
   std::string input = ResolvePath(flags.input);
-  std::string output = ResolvePath(flags.output);
 
   // Read with pread, not mapped: weights are spliced into the output by the
   // kernel and never enter this process (weight_splice.h).
   absl::StatusOr<std::shared_ptr<FdInputFile>> file = FdInputFile::Open(input);
   if (!file.ok()) return fail(kExitIo, file.status());
-  log(absl::StrCat("reading ", flags.input, " (", HumanBytes((*file)->size()), ")"));
 
-  ConvertOptions options;
-  // --translations: user functions join a copy of the built-in registry.
+  ExportOptions options;
+  ConvertOptions& convert = options.convert;
   ops::OpRegistry registry;
   ops::CustomFunctionTable custom_functions;
   if (!flags.translations.empty()) {
-    registry = ops::CreateDefaultRegistry();
-    for (const std::string& path : flags.translations) {
-      absl::StatusOr<MappedFile> library_file = MappedFile::Open(ResolvePath(path));
-      if (!library_file.ok()) return fail(kExitIo, library_file.status());
-      absl::StatusOr<std::vector<ir::Function>> library =
-          onnx_reader::ReadFunctionLibrary(library_file->bytes());
-      if (!library.ok()) return fail(kExitUsage, AnnotateStatus(library.status(), path));
-      absl::Status added = ops::AddCustomTranslations(*library, flags.override_builtins, registry,
-                                                      custom_functions);
-      if (!added.ok()) return fail(kExitUsage, AnnotateStatus(added, path));
+    if (auto failed = LoadTranslations(flags, registry, custom_functions)) {
+      return fail(failed->first, failed->second);
     }
-    options.registry = &registry;
-    options.translate.custom_functions = &custom_functions;
+    convert.registry = &registry;
+    convert.translate.custom_functions = &custom_functions;
   }
-  options.translate.opset = flags.opset;
-  options.translate.input_names = flags.input_names;
-  options.translate.output_names = flags.output_names;
-  options.translate.dim_names = flags.dim_names;
-  options.optimize = flags.optimize;
-  options.passes.only = flags.passes;
-  options.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};
-  options.passes.clock = [&clock] { return clock.Seconds(); };
+  convert.translate.opset = flags.opset;
+  convert.translate.input_names = flags.input_names;
+  convert.translate.output_names = flags.output_names;
+  convert.translate.dim_names = flags.dim_names;
+  convert.optimize = flags.optimize;
+  convert.passes.only = flags.passes;
+  convert.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};
+  convert.passes.clock = [&clock] { return clock.Seconds(); };
   // The weights' CRC-32 is checked while they are written (spliced_crc.h).
-  options.verify_weight_crc = false;
-  options.model_name = flags.model_name;
-  ProgressFn progress = [&](absl::string_view stage, double fraction) {
-    if (fraction == 0 && stage != "read") log(absl::StrCat(stage, "..."));
-  };
+  convert.verify_weight_crc = false;
+  convert.model_name = flags.model_name;
+  options.external = flags.external == CliFlags::External::kAlways ? ExternalData::kAlways
+                     : flags.external == CliFlags::External::kNever ? ExternalData::kNever
+                                                                    : ExternalData::kAuto;
+  options.include_weights = !flags.no_weights;
+  options.weights_as_inputs = flags.weights_as_inputs;
+  options.input_name = flags.input;
+  options.output_name = flags.output;
+
   // --verify and --report read the program again, weights included, so they
   // map the whole input; a plain conversion never does.
   std::optional<MappedFile> mapped;
@@ -188,109 +180,83 @@ int Run(const CliFlags& flags) {
       run_report.program = &*loaded;
     }
   }
+
   const double convert_start = clock.Seconds();
-  absl::StatusOr<Conversion> conversion = ConvertPt2(*file, options, progress);
-  run_report.timings.push_back({"read, translate, optimize", clock.Seconds() - convert_start});
-  step("Read the .pt2", conversion.ok() || loaded.has_value());
-  step("Translate to ONNX (and optimize)", conversion.ok());
-  if (!conversion.ok()) return fail(ExitCodeForConversion(conversion.status()), conversion.status());
-  ApplyTestHooks(conversion->model);
-  run_report.model = &conversion->model;
-  for (const std::string& warning : conversion->warnings) log(absl::StrCat("warning: ", warning));
-  const ConversionSummary& summary = conversion->summary;
-  log(TranslatedLine(summary));
-  if (!summary.symbolic_dims.empty()) log(SymbolicDimsLine(summary));
+  auto conversion_done = [&](bool ok) {
+    run_report.timings.push_back({"read, translate, optimize", clock.Seconds() - convert_start});
+    step("Read the .pt2", ok || loaded.has_value());
+    step("Translate to ONNX (and optimize)", ok);
+  };
+  options.on_converted = [&](Conversion& conversion) {
+    conversion_done(true);
+    ApplyTestHooks(conversion.model);
+  };
+  // A failed arity or shape check ends with its message alone (no --json
+  // record); the shape check writes the report itself.
+  bool message_only = false;
   // Always on (cheap): operator names and input/output counts per ONNX schema.
-  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
-    return Fail(kExitInternal, arity);
-  }
+  options.checks.push_back({[&](const ir::Model& model) {
+                              absl::Status arity = onnx_writer::CheckArity(model);
+                              message_only = !arity.ok();
+                              return arity;
+                            },
+                            kExitInternal});
   // Shapes and dtypes declared from the file's metadata must match what the
   // operators compute; a hostile file can make them disagree.
-  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
-    step("ONNX shape inference", false);
-    run_report.errors.push_back(std::string(shapes.message()));
-    write_report();
-    return Fail(kExitInvalidInput, shapes);
-  }
-  step("ONNX operator and shape checks", true);
-
+  options.checks.push_back({[&](const ir::Model& model) {
+                              absl::Status shapes = onnx_writer::CheckInferredShapes(model);
+                              if (shapes.ok()) {
+                                step("ONNX operator and shape checks", true);
+                                return shapes;
+                              }
+                              step("ONNX shape inference", false);
+                              run_report.model = &model;
+                              run_report.errors.push_back(std::string(shapes.message()));
+                              write_report();
+                              message_only = true;
+                              return shapes;
+                            },
+                            kExitInvalidInput});
   if (flags.check) {
-    if (flags.opset > onnx_writer::CheckerMaxOpset()) {
-      log(absl::StrCat("skipping --check: the bundled ONNX checker knows opsets up to ",
-                       onnx_writer::CheckerMaxOpset()));
-    } else {
-      ::onnx::ModelProto proto = onnx_writer::ToModelProto(conversion->model);
-      absl::Status checked = onnx_writer::CheckModel(proto);
-      step("onnx.checker", checked.ok());
-      if (!checked.ok()) return fail(kExitInternal, checked);
-      log("ONNX checker and shape inference: ok");
-    }
+    options.checks.push_back({[&](const ir::Model& model) {
+                                if (flags.opset > onnx_writer::CheckerMaxOpset()) {
+                                  log(absl::StrCat("skipping --check: the bundled ONNX checker knows opsets up to ",
+                                                   onnx_writer::CheckerMaxOpset()));
+                                  return absl::OkStatus();
+                                }
+                                ::onnx::ModelProto proto = onnx_writer::ToModelProto(model);
+                                absl::Status checked = onnx_writer::CheckModel(proto);
+                                step("onnx.checker", checked.ok());
+                                if (checked.ok()) log("ONNX checker and shape inference: ok");
+                                return checked;
+                              },
+                              kExitInternal});
   }
 
-  using ExternalData = onnx_writer::WriteOptions::ExternalData;
-  ConversionSummary planned = summary;
-  if (flags.no_weights) planned.initializer_bytes = 0;  // nothing to place
-  absl::StatusOr<OutputPlan> plan = PlanOutput(
-      planned,
-      flags.no_weights                                 ? ExternalData::kNever
-      : flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
-      : flags.external == CliFlags::External::kNever ? ExternalData::kNever
-                                                      : ExternalData::kAuto,
-      output);
-  if (!plan.ok()) return fail(kExitUsage, plan.status());  // --no-external-data cannot be honoured
-  plan->write.include_initializers = !flags.no_weights;
-  plan->write.initializers_as_inputs = flags.weights_as_inputs;
-  const bool external = plan->external;
-
-  absl::StatusOr<std::unique_ptr<AtomicFile>> model_file = AtomicFile::Create(output);
-  if (!model_file.ok()) return fail(kExitIo, model_file.status());
-  std::unique_ptr<AtomicFile> data_file;
-  if (external) {
-    absl::StatusOr<std::unique_ptr<AtomicFile>> created =
-        AtomicFile::Create(absl::StrCat(output, ".data"));
-    if (!created.ok()) return fail(kExitIo, created.status());
-    data_file = *std::move(created);
-  }
-  log(absl::StrCat("writing ", flags.output, external ? " (+ external data)" : ""));
-  std::function<void(std::string)> log_line = [&](std::string line) { log(line); };
-  bool report = !flags.quiet && summary.initializer_bytes >= kProgressMinBytes;
-  onnx_writer::ByteSink& weights_sink =
-      data_file != nullptr ? static_cast<onnx_writer::ByteSink&>(*data_file) : **model_file;
-  ProgressSink progress_sink(weights_sink, summary.initializer_bytes, log_line);
-  onnx_writer::ByteSink* model_sink = model_file->get();
-  onnx_writer::ByteSink* data_sink = data_file.get();
-  if (report && data_file != nullptr) data_sink = &progress_sink;
-  if (report && data_file == nullptr) model_sink = &progress_sink;
+  FileSinks sinks(ResolvePath(flags.output), flags.output, log, !flags.quiet);
   std::unique_ptr<SplicedCrcCheck> crc_check;
-  std::optional<SplicedCrcCheck::Sink> checked_model, checked_data;
   if (flags.verify_crc) {
     absl::StatusOr<std::unique_ptr<SplicedCrcCheck>> created = SplicedCrcCheck::Create(*file);
     if (!created.ok()) return fail(kExitInvalidInput, created.status());
     crc_check = *std::move(created);
-    model_sink = &checked_model.emplace(*crc_check, *model_sink);
-    if (data_sink != nullptr) data_sink = &checked_data.emplace(*crc_check, *data_sink);
+    sinks.CheckCrcWith(crc_check.get());
   }
-  absl::StatusOr<onnx_writer::WriteSummary> written =
-      onnx_writer::WriteModel(conversion->model, plan->write, *model_sink, data_sink);
-  if (!written.ok()) {
-    const bool corrupt = crc_check != nullptr && crc_check->found_corrupt();
-    return fail(corrupt ? kExitInvalidInput : kExitIo, written.status());
+  LogProgress progress(log);
+  ExportResult result = Export(*file, options, sinks, progress);
+  if (!result.conversion.has_value()) conversion_done(false);
+  else run_report.model = &result.conversion->model;
+  // A write that stopped on a CRC mismatch is a corrupt input, not an I/O error.
+  if (crc_check != nullptr && crc_check->found_corrupt()) result.exit_code = kExitInvalidInput;
+  if (!result.status.ok()) {
+    if (message_only) return Fail(result.exit_code, result.status);
+    return fail(result.exit_code, result.status);
   }
-  if (crc_check != nullptr) {  // weights not copied whole: read once more
-    if (absl::Status rest = crc_check->VerifyRest(); !rest.ok()) return fail(kExitInvalidInput, rest);
-  }
-  if (data_file != nullptr) {
-    absl::Status committed = data_file->Commit();
-    if (!committed.ok()) return fail(kExitIo, committed);
-  }
-  absl::Status committed = (*model_file)->Commit();
-  if (!committed.ok()) return fail(kExitIo, committed);
-
-  log(WroteLine(flags.output, *written, flags.opset, summary));
+  const Conversion& conversion = *result.conversion;
+  const ConversionSummary& summary = conversion.summary;
   if (!flags.quiet) std::fprintf(stderr, "         %s\n", OpsLine(summary).c_str());
   if (flags.print_pass_stats) {
     std::fprintf(stderr, "%snodes: %lld translated, %lld after optimization\n",
-                 passes::FormatPassStats(conversion->pass_stats).c_str(),
+                 passes::FormatPassStats(conversion.pass_stats).c_str(),
                  static_cast<long long>(summary.onnx_nodes_before_optimize),
                  static_cast<long long>(summary.onnx_nodes));
   }
@@ -303,7 +269,7 @@ int Run(const CliFlags& flags) {
       step("Output accuracy (torch's thresholds)", false);
     } else {
       // Fills the two verification steps of the report (export/verify_run.h).
-      verified = RunVerify(flags, mapped->bytes(), *loaded, conversion->model, log, run_report);
+      verified = RunVerify(flags, mapped->bytes(), *loaded, conversion.model, log, run_report);
     }
     if (verified != kExitOk) {
       write_report();
@@ -312,9 +278,10 @@ int Run(const CliFlags& flags) {
   }
   write_report();
   if (flags.json) {
+    const bool external = result.plan->external;
     WrittenFiles files{flags.output, external ? absl::StrCat(flags.output, ".data") : "",
-                       written->model_bytes, written->external_bytes};
-    std::fputs(SuccessRecord(flags.input, files, flags.opset, summary, conversion->warnings,
+                       result.written.model_bytes, result.written.external_bytes};
+    std::fputs(SuccessRecord(flags.input, files, flags.opset, summary, conversion.warnings,
                              clock.Seconds()).c_str(), stdout);
   }
   return kExitOk;

@@ -31,36 +31,34 @@ using ArgKind = pt2::Argument::Kind;
 
 // Operands meet in torch's result dtype; the result is BOOL (or self's dtype
 // for the in-place overloads, e.g. lt_).
-absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool negate) {
+absl::Status CompareTensors(TranslateContext& ctx, Comparison comparison) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ResultType(ctx, {"self", "other"}));
-  // Less/Greater have no bool kernels.
-  if (dtype == DataType::kBool && op_type != "Equal") dtype = DataType::kInt32;
+  if (dtype == DataType::kBool && !ComparesBools(comparison)) dtype = DataType::kInt32;
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("other", dtype));
-  std::string result = ctx.Op(op_type, {a, b});
-  if (negate) result = ctx.Op("Not", {result});
+  std::string result = EmitComparison(ctx, comparison, a, b);
   PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
   return BindResult(ctx, ctx.CastTo(result, DataType::kBool, out));
 }
 
 // aten::eq.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::eq.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenEq(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
+absl::Status AtenEq(TranslateContext& ctx) { return CompareTensors(ctx, kCompareEq); }
 // aten::ne.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::ne.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenNe(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
+absl::Status AtenNe(TranslateContext& ctx) { return CompareTensors(ctx, kCompareNe); }
 // aten::lt.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::lt.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenLt(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
+absl::Status AtenLt(TranslateContext& ctx) { return CompareTensors(ctx, kCompareLt); }
 // aten::le.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::le.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenLe(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
+absl::Status AtenLe(TranslateContext& ctx) { return CompareTensors(ctx, kCompareLe); }
 // aten::gt.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::gt.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenGt(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
+absl::Status AtenGt(TranslateContext& ctx) { return CompareTensors(ctx, kCompareGt); }
 // aten::ge.Tensor(Tensor self, Tensor other) -> Tensor
 // aten::ge.Scalar(Tensor self, Scalar other) -> Tensor
-absl::Status AtenGe(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
+absl::Status AtenGe(TranslateContext& ctx) { return CompareTensors(ctx, kCompareGe); }
 
 // max(x, min) then min(., max), as torch (a min above max gives max). Not
 // Clip: ONNX Runtime's Clip turns -inf into the lowest float when min is

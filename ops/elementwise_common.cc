@@ -55,6 +55,12 @@ absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type
   return BindResult(ctx, ctx.Op(op_type, {a, b}));
 }
 
+std::string EmitComparison(TranslateContext& ctx, Comparison comparison, const std::string& a,
+                           const std::string& b) {
+  std::string result = ctx.Op(comparison.op_type, {a, b});
+  return comparison.negate ? ctx.Op("Not", {result}) : result;
+}
+
 std::string Zero(TranslateContext& ctx, DataType dtype) { return ctx.ConstantScalar(dtype, 0); }
 
 // trunc for floats: ONNX has no Trunc operator.

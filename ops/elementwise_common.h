@@ -1,8 +1,9 @@
 // File: ops/elementwise_common.h
 // -----------------------------------------------------------------------------
 // What the elementwise families (arithmetic.cc, comparison.cc, logical.cc,
-// unary_math.cc) share: torch's result_type over a node's arguments and the
-// emission of Python-style integer and float division.
+// unary_math.cc; symbolic.cc for its comparisons) share: torch's result_type
+// over a node's arguments, the comparisons, and the emission of Python-style
+// integer and float division.
 #ifndef PT2ONNX_OPS_ELEMENTWISE_COMMON_H_
 #define PT2ONNX_OPS_ELEMENTWISE_COMMON_H_
 
@@ -28,6 +29,28 @@ absl::StatusOr<DataType> ResultType(const TranslateContext& ctx,
 absl::Status BinaryInOutputType(TranslateContext& ctx, absl::string_view op_type,
                                 absl::string_view a_arg = "self",
                                 absl::string_view b_arg = "other");
+
+// eq/ne/lt/le/gt/ge as one ONNX comparison, negated for ne (ONNX has no
+// NotEqual). Shared by the tensor comparisons (comparison.cc) and the
+// SymInt/SymFloat ones (symbolic.cc), which differ only in how the operands
+// meet and how the result is bound.
+struct Comparison {
+  absl::string_view op_type;
+  bool negate;
+};
+inline constexpr Comparison kCompareEq{"Equal", false};
+inline constexpr Comparison kCompareNe{"Equal", true};
+inline constexpr Comparison kCompareLt{"Less", false};
+inline constexpr Comparison kCompareLe{"LessOrEqual", false};
+inline constexpr Comparison kCompareGt{"Greater", false};
+inline constexpr Comparison kCompareGe{"GreaterOrEqual", false};
+
+// Less, Greater and the like have no BOOL kernels; Equal has.
+inline bool ComparesBools(Comparison comparison) { return comparison.op_type == "Equal"; }
+
+// The BOOL result of `comparison` on `a` and `b` (same dtype).
+std::string EmitComparison(TranslateContext& ctx, Comparison comparison, const std::string& a,
+                           const std::string& b);
 
 // <cmath>'s M_PI family is POSIX, not C++17.
 inline constexpr double kPi = 3.14159265358979323846;

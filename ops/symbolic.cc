@@ -21,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "core/checked_math.h"
 #include "core/status_macros.h"
+#include "ops/elementwise_common.h"
 #include "ops/families.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"
@@ -177,35 +178,33 @@ absl::Status OperatorOr(TranslateContext& ctx) { return Bitwise(ctx, "Or", "Bitw
 
 // Operands meet as FLOAT if either is a float, else as INT64 (bools too,
 // except for (in)equality, which ONNX defines on BOOL).
-absl::Status Compare(TranslateContext& ctx, absl::string_view op_type, bool negate) {
+absl::Status CompareSymbols(TranslateContext& ctx, Comparison comparison) {
   if (ResultIsConstant(ctx)) return absl::OkStatus();
   PT2ONNX_ASSIGN_OR_RETURN(DataType a_dtype, OperandDtype(ctx, 0));
   PT2ONNX_ASSIGN_OR_RETURN(DataType b_dtype, OperandDtype(ctx, 1));
   DataType dtype = DataType::kInt64;
   if (IsFloatingPoint(a_dtype) || IsFloatingPoint(b_dtype)) {
     dtype = DataType::kFloat;
-  } else if (a_dtype == DataType::kBool && b_dtype == DataType::kBool && op_type == "Equal") {
+  } else if (a_dtype == DataType::kBool && b_dtype == DataType::kBool && ComparesBools(comparison)) {
     dtype = DataType::kBool;
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, OperandAs(ctx, 0, dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string b, OperandAs(ctx, 1, dtype));
-  std::string result = ctx.Op(op_type, {a, b});
-  if (negate) result = ctx.Op("Not", {result});
-  return ctx.SetOutput(0, result);
+  return ctx.SetOutput(0, EmitComparison(ctx, comparison, a, b));
 }
 
 // _operator.eq(a, b)
-absl::Status OperatorEq(TranslateContext& ctx) { return Compare(ctx, "Equal", false); }
+absl::Status OperatorEq(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareEq); }
 // _operator.ne(a, b)
-absl::Status OperatorNe(TranslateContext& ctx) { return Compare(ctx, "Equal", true); }
+absl::Status OperatorNe(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareNe); }
 // _operator.lt(a, b)
-absl::Status OperatorLt(TranslateContext& ctx) { return Compare(ctx, "Less", false); }
+absl::Status OperatorLt(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareLt); }
 // _operator.le(a, b)
-absl::Status OperatorLe(TranslateContext& ctx) { return Compare(ctx, "LessOrEqual", false); }
+absl::Status OperatorLe(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareLe); }
 // _operator.gt(a, b)
-absl::Status OperatorGt(TranslateContext& ctx) { return Compare(ctx, "Greater", false); }
+absl::Status OperatorGt(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareGt); }
 // _operator.ge(a, b)
-absl::Status OperatorGe(TranslateContext& ctx) { return Compare(ctx, "GreaterOrEqual", false); }
+absl::Status OperatorGe(TranslateContext& ctx) { return CompareSymbols(ctx, kCompareGe); }
 
 // ---- Conversions and rounding ------------------------------------------------
 

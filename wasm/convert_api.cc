@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -10,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "export/converter.h"
 #include "export/exit_codes.h"
+#include "export/export.h"
 #include "export/inspect.h"
 #include "export/output_plan.h"
 #include "export/report.h"
@@ -34,16 +36,6 @@ const ops::OpRegistry& Registry() {
   return *registry;
 }
 
-// The JS-side options, already type-checked by js/pt2onnx.mjs.
-struct ApiOptions {
-  ConvertOptions convert;
-  ExternalData external = ExternalData::kAuto;
-  bool include_weights = true;    // includeWeights: false = --no-weights
-  bool weights_as_inputs = false;  // weightsAsInputs = --weights-as-inputs
-  std::string output_name = "model.onnx";
-  std::string input_name = "model.pt2";
-};
-
 bool Has(const val& object, const char* key) {
   return object.hasOwnProperty(key) && !object[key].isUndefined() && !object[key].isNull();
 }
@@ -52,8 +44,9 @@ std::vector<std::string> Strings(const val& array) {
   return emscripten::vecFromJSArray<std::string>(array);
 }
 
-ApiOptions ReadOptions(const val& js) {
-  ApiOptions o;
+// The JS-side options, already type-checked by js/pt2onnx.mjs.
+ExportOptions ReadOptions(const val& js) {
+  ExportOptions o;
   o.convert.registry = &Registry();
   if (Has(js, "opset")) o.convert.translate.opset = js["opset"].as<int>();
   if (Has(js, "externalData")) {
@@ -78,6 +71,38 @@ ApiOptions ReadOptions(const val& js) {
   if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
   return o;
 }
+
+// Export's output as Blob parts: bytes, and slices of the input for weights
+// used as they are.
+class BlobSinks : public ExportSinks {
+ public:
+  explicit BlobSinks(const InputFile* input) : model_(input), data_(input) {}
+  absl::Status Open(const OutputPlan&, const ConversionSummary&) override { return absl::OkStatus(); }
+  ByteSink& model() override { return model_; }
+  ByteSink& data() override { return data_; }
+  const PartsSink& model_parts() const { return model_; }
+  const PartsSink& data_parts() const { return data_; }
+
+ private:
+  PartsSink model_;
+  PartsSink data_;
+};
+
+// Report lines kept for the result's `report`; stages passed to the JS
+// progress callback.
+class JsProgress : public ExportProgress {
+ public:
+  explicit JsProgress(val callback) : callback_(std::move(callback)) {}
+  void Line(absl::string_view line) override { lines_.emplace_back(line); }
+  void Stage(absl::string_view stage, double fraction) override {
+    if (!callback_.isUndefined()) callback_(std::string(stage), fraction);
+  }
+  std::vector<std::string>& lines() { return lines_; }
+
+ private:
+  val callback_;
+  std::vector<std::string> lines_;
+};
 
 val Error(int exit_code, const absl::Status& status) {
   val error = val::object();
@@ -159,53 +184,24 @@ val Summary(const Conversion& c, int opset) {
 }  // namespace
 
 val Convert(val reader, val js_options, val progress) {
-  const ApiOptions options = ReadOptions(js_options);
-  auto file = std::make_shared<JsInputFile>(reader);
-  std::vector<std::string> report;
-  report.push_back(absl::StrCat("reading ", options.input_name, " (", HumanBytes(file->size()), ")"));
-  ProgressFn on_progress = [&](absl::string_view stage, double fraction) {
-    if (!progress.isUndefined()) progress(std::string(stage), fraction);
-  };
-
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file, options.convert, on_progress);
-  if (!conversion.ok()) {
-    // A File that could not be read is an I/O problem, as in the CLI.
-    const bool io = conversion.status().code() == absl::StatusCode::kUnavailable;
-    return Error(io ? kExitIo : ExitCodeForConversion(conversion.status()), conversion.status());
-  }
-  for (const std::string& warning : conversion->warnings) report.push_back("warning: " + warning);
+  ExportOptions options = ReadOptions(js_options);
   // The CLI's always-on checks, so that a hostile file is refused alike:
   // operator arity per the ONNX schemas, then strict shape inference (the
   // shapes declared from the file's metadata must be what the operators compute).
-  if (absl::Status arity = onnx_writer::CheckArity(conversion->model); !arity.ok()) {
-    return Error(kExitInternal, arity);
-  }
-  if (absl::Status shapes = onnx_writer::CheckInferredShapes(conversion->model); !shapes.ok()) {
-    return Error(kExitInvalidInput, shapes);
-  }
-  report.push_back(TranslatedLine(conversion->summary));
-  if (!conversion->summary.symbolic_dims.empty()) report.push_back(SymbolicDimsLine(conversion->summary));
-
-  ConversionSummary planned = conversion->summary;
-  if (!options.include_weights) planned.initializer_bytes = 0;  // nothing to place
-  absl::StatusOr<OutputPlan> plan = PlanOutput(
-      planned, options.include_weights ? options.external : ExternalData::kNever, options.output_name);
-  if (!plan.ok()) return Error(kExitUsage, plan.status());
-  plan->write.include_initializers = options.include_weights;
-  plan->write.initializers_as_inputs = options.weights_as_inputs;
-  on_progress("write", 0);
-  PartsSink model_sink(file.get());
-  PartsSink data_sink(file.get());
-  absl::StatusOr<onnx_writer::WriteSummary> written = onnx_writer::WriteModel(
-      conversion->model, plan->write, model_sink, plan->external ? &data_sink : nullptr);
-  if (!written.ok()) return Error(kExitIo, written.status());
-  on_progress("write", 1);
-  report.push_back(WroteLine(options.output_name, *written, options.convert.translate.opset,
-                             conversion->summary));
-  report.push_back(OpsLine(conversion->summary));
-  const uint64_t referenced = model_sink.sliced_bytes() + data_sink.sliced_bytes();
-  const uint64_t weights = conversion->summary.initializer_bytes;
-  report.push_back(absl::StrCat(
+  options.checks.push_back({onnx_writer::CheckArity, kExitInternal});
+  options.checks.push_back({onnx_writer::CheckInferredShapes, kExitInvalidInput});
+  auto file = std::make_shared<JsInputFile>(reader);
+  BlobSinks sinks(file.get());
+  JsProgress report(progress);
+  ExportResult result = Export(file, options, sinks, report);
+  if (!result.status.ok()) return Error(result.exit_code, result.status);
+  const Conversion& conversion = *result.conversion;
+  const OutputPlan& plan = *result.plan;
+  std::vector<std::string>& lines = report.lines();
+  lines.push_back(OpsLine(conversion.summary));
+  const uint64_t referenced = sinks.model_parts().sliced_bytes() + sinks.data_parts().sliced_bytes();
+  const uint64_t weights = conversion.summary.initializer_bytes;
+  lines.push_back(absl::StrCat(
       "read ", HumanBytes(file->bytes_read()), " of the ", HumanBytes(file->size()),
       " input into memory (", file->reads(), " reads); ",
       referenced >= weights
@@ -213,25 +209,25 @@ val Convert(val reader, val js_options, val progress) {
           : absl::StrCat(HumanBytes(referenced), " of weights referenced in place, ",
                          HumanBytes(weights - referenced), " re-laid out in memory")));
 
-  val result = val::object();
-  result.set("ok", true);
-  result.set("model", Parts(model_sink));
-  result.set("data", plan->external ? Parts(data_sink) : val::null());
-  result.set("onnxName", plan->model_file_name);
-  result.set("dataName", plan->external ? val(plan->data_file_name) : val::null());
-  result.set("summary", Summary(*conversion, options.convert.translate.opset));
+  val js_result = val::object();
+  js_result.set("ok", true);
+  js_result.set("model", Parts(sinks.model_parts()));
+  js_result.set("data", plan.external ? Parts(sinks.data_parts()) : val::null());
+  js_result.set("onnxName", plan.model_file_name);
+  js_result.set("dataName", plan.external ? val(plan.data_file_name) : val::null());
+  js_result.set("summary", Summary(conversion, options.convert.translate.opset));
   val warnings = val::array();
-  for (const std::string& w : conversion->warnings) warnings.call<void>("push", w);
-  result.set("warnings", warnings);
+  for (const std::string& w : conversion.warnings) warnings.call<void>("push", w);
+  js_result.set("warnings", warnings);
   std::string text;
-  for (const std::string& line : report) absl::StrAppend(&text, line, "\n");
-  result.set("report", text);
-  result.set("bytesRead", static_cast<double>(file->bytes_read()));
-  return result;
+  for (const std::string& line : lines) absl::StrAppend(&text, line, "\n");
+  js_result.set("report", text);
+  js_result.set("bytesRead", static_cast<double>(file->bytes_read()));
+  return js_result;
 }
 
 val Inspect(val reader, val js_options) {
-  const ApiOptions options = ReadOptions(js_options);
+  const ExportOptions options = ReadOptions(js_options);
   InspectOptions inspect;
   inspect.opset = options.convert.translate.opset;
   inspect.model_name = options.convert.model_name;

@@ -42,7 +42,7 @@ int FixedListSize(absl::string_view type) {
   size_t open = type.find('[');
   if (open == absl::string_view::npos) return 0;
   int n = 0;
-  absl::SimpleAtoi(type.substr(open + 1, type.find(']') - open - 1), &n);
+  if (!absl::SimpleAtoi(type.substr(open + 1, type.find(']') - open - 1), &n)) return 0;
   return n;
 }
 

@@ -182,7 +182,10 @@ absl::StatusOr<LoadedProgram> LoadLegacy(const ZipArchive& zip) {
     PT2ONNX_ASSIGN_OR_RETURN(ByteSpan bytes, zip.Read(*version));
     absl::string_view text = absl::StripAsciiWhitespace(AsStringView(bytes));
     int major = 0;
-    absl::SimpleAtoi(text.substr(0, text.find('.')), &major);
+    if (!absl::SimpleAtoi(text.substr(0, text.find('.')), &major)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the archive's serialization version '", text, "' is not a version number"));
+    }
     if (major < 8) {
       return absl::FailedPreconditionError(absl::StrCat(
           "this .pt2 was written by an older torch (serialization version '", text,

@@ -65,11 +65,11 @@ class Parser {
           return true;
         }
         // Keyword arguments (integer=True) carry assumptions only: skip them.
-        size_t eq = text_.find('=', pos_);
-        size_t comma = text_.find_first_of(",()", pos_);
+        // The search stops at the argument's end, so a long list is linear.
+        size_t stop = text_.find_first_of(",()=", pos_);
         Term arg;
-        if (eq != absl::string_view::npos && eq < comma) {
-          pos_ = eq + 1;
+        if (stop != absl::string_view::npos && text_[stop] == '=') {
+          pos_ = stop + 1;
           if (!ParseTerm(arg, depth + 1)) return false;
         } else {
           if (!ParseTerm(arg, depth + 1)) return false;

@@ -1,5 +1,7 @@
 """CLI behaviour a user sees: errors (message, exit code, no output file),
 renaming, external data, opsets, symbolic dimensions."""
+import zipfile
+
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -47,6 +49,17 @@ def test_legacy_schema_gets_reexport_advice(pt2onnx, tmp_path):
     result = pt2onnx(FIXTURES / "cnn_torch25" / "model.pt2", "-o", out, check=False)
     assert_fails(result, 4, "older torch", "re-export", "torch >= 2.6")
     assert not out.exists()
+
+
+def test_legacy_version_that_is_not_a_number_is_invalid(pt2onnx, tmp_path):
+    source = zipfile.ZipFile(FIXTURES / "cnn_torch27" / "model.pt2")
+    bad = tmp_path / "bad_version.pt2"
+    with zipfile.ZipFile(bad, "w") as archive:
+        for entry in source.infolist():
+            data = b"8x.7" if entry.filename == "version" else source.read(entry)
+            archive.writestr(entry.filename, data)
+    result = pt2onnx(bad, "-o", tmp_path / "out.onnx", check=False)
+    assert_fails(result, 4, "serialization version '8x.7' is not a version number")
 
 
 def test_unsupported_ops_are_listed_together(pt2onnx, tmp_path):

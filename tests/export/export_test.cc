@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
 #include "export/exit_codes.h"
@@ -98,6 +99,72 @@ TEST(ExportTest, ExternalDataGoesToTheDataSink) {
   EXPECT_EQ(result.plan->data_file_name, "model.onnx.data");
   EXPECT_EQ(sinks.data_bytes.data().size(), result.written.external_bytes);
   EXPECT_GT(result.written.external_bytes, 0u);
+}
+
+TEST(ExportTest, WithoutWeightsNothingIsExternal) {
+  std::string storage;
+  auto file = Fixture("cnn", storage);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  ExportOptions options;
+  options.external = onnx_writer::WriteOptions::ExternalData::kAlways;
+  RecordingSinks full;
+  ExportProgress quiet;
+  ASSERT_TRUE(Export(file, options, full, quiet).status.ok());
+  options.include_weights = false;
+  RecordingSinks graph_only;
+  ExportResult result = Export(file, options, graph_only, quiet);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_FALSE(graph_only.external);
+  EXPECT_FALSE(result.plan->write.include_initializers);
+  EXPECT_TRUE(graph_only.data_bytes.data().empty());
+  EXPECT_LT(graph_only.model_bytes.data().size(), full.model_bytes.data().size());
+  EXPECT_EQ(result.written.external_bytes, 0u);
+}
+
+TEST(ExportTest, WeightsAsInputsAreListedAfterTheUserInputs) {
+  std::string storage;
+  auto file = Fixture("cnn", storage);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  ExportOptions options;
+  options.weights_as_inputs = true;
+  RecordingSinks sinks;
+  ExportProgress quiet;
+  ExportResult result = Export(file, options, sinks, quiet);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_TRUE(result.plan->write.initializers_as_inputs);
+  EXPECT_TRUE(result.plan->write.include_initializers);
+}
+
+TEST(ExportTest, OnConvertedRunsBeforeTheChecksAndMayAlterTheModel) {
+  std::string storage;
+  auto file = Fixture("cnn", storage);
+  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+  std::vector<std::string> order;
+  ExportOptions options;
+  options.on_converted = [&](Conversion& conversion) {
+    order.push_back("converted");
+    conversion.model.producer_name = "altered";
+  };
+  options.checks.push_back({[&](const ir::Model& model) {
+                              order.push_back(absl::StrCat("check ", model.producer_name));
+                              return absl::OkStatus();
+                            },
+                            kExitInternal});
+  RecordingSinks sinks;
+  RecordingProgress progress;
+  ExportResult result = Export(file, options, sinks, progress);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_EQ(order, (std::vector<std::string>{"converted", "check altered"}));
+  EXPECT_EQ(result.conversion->model.producer_name, "altered");
+  EXPECT_NE(sinks.model_bytes.data().find("altered"), std::string::npos);
+
+  // Not called for a conversion that fails.
+  order.clear();
+  std::string garbage = "not a zip file";
+  auto bad = std::make_shared<MemoryFile>(
+      ByteSpan(reinterpret_cast<const uint8_t*>(garbage.data()), garbage.size()));
+  EXPECT_FALSE(Export(bad, options, sinks, progress).status.ok());
+  EXPECT_TRUE(order.empty());
 }
 
 TEST(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
