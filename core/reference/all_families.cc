@@ -24,6 +24,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterCumulativeRef(registry);
   RegisterPaddingRef(registry);
   RegisterResampleRef(registry);
+  RegisterSpecialRef(registry);
   return registry;
 }
 

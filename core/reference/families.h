@@ -30,6 +30,7 @@ void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
 void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
 void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
 void RegisterResampleRef(RefRegistry& registry);     // resample.cc
+void RegisterSpecialRef(RefRegistry& registry);      // special.cc
 
 }  // namespace pt2onnx::reference
 
