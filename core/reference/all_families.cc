@@ -25,6 +25,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterPaddingRef(registry);
   RegisterResampleRef(registry);
   RegisterSpecialRef(registry);
+  RegisterViewMovesRef(registry);
   return registry;
 }
 

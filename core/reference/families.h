@@ -31,6 +31,7 @@ void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
 void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
 void RegisterResampleRef(RefRegistry& registry);     // resample.cc
 void RegisterSpecialRef(RefRegistry& registry);      // special.cc
+void RegisterViewMovesRef(RefRegistry& registry);    // view_moves.cc
 
 }  // namespace pt2onnx::reference
 
