@@ -26,6 +26,8 @@ RefRegistry CreateReferenceRegistry() {
   RegisterResampleRef(registry);
   RegisterSpecialRef(registry);
   RegisterViewMovesRef(registry);
+  RegisterProductsRef(registry);
+  RegisterEinsumRef(registry);
   return registry;
 }
 

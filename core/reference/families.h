@@ -32,6 +32,8 @@ void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
 void RegisterResampleRef(RefRegistry& registry);     // resample.cc
 void RegisterSpecialRef(RefRegistry& registry);      // special.cc
 void RegisterViewMovesRef(RefRegistry& registry);    // view_moves.cc
+void RegisterProductsRef(RefRegistry& registry);     // products.cc
+void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
 
 }  // namespace pt2onnx::reference
 
