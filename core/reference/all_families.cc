@@ -28,6 +28,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterViewMovesRef(registry);
   RegisterProductsRef(registry);
   RegisterEinsumRef(registry);
+  RegisterGridSampleRef(registry);
   return registry;
 }
 

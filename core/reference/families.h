@@ -34,6 +34,7 @@ void RegisterSpecialRef(RefRegistry& registry);      // special.cc
 void RegisterViewMovesRef(RefRegistry& registry);    // view_moves.cc
 void RegisterProductsRef(RefRegistry& registry);     // products.cc
 void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
+void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
 
 }  // namespace pt2onnx::reference
 

@@ -279,9 +279,38 @@ absl::Status InstanceNorm(RefCall& call) {
   return call.SetTensor(outs[0]);
 }
 
+// aten::_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor
+// v * g / ||v||, the 2-norm over every dim but `dim` (dim=-1: the whole v).
+absl::Status WeightNorm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor v, call.Input("v"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor g, call.Input("g"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  int64_t dim = -1;
+  if (d != -1) {
+    PT2ONNX_ASSIGN_OR_RETURN(dim, WrapDim(d, v.rank()));
+  }
+  const int64_t n = dim < 0 || v.rank() == 0 ? 1 : v.dims()[dim];
+  int64_t inner = 1;
+  for (int64_t k = dim + 1; dim >= 0 && k < v.rank(); ++k) inner *= v.dims()[k];
+  if (dim < 0) inner = v.numel();
+  if (g.numel() != n) return call.Invalid("_weight_norm: g must have one value per slice of v along dim");
+  const std::vector<double> x = ToDoubles(v), gv = ToDoubles(g);
+  std::vector<double> norm(n, 0.0);
+  for (int64_t i = 0; i < v.numel(); ++i) norm[(i / inner) % n] += x[i] * x[i];
+  std::vector<double> out(x.size());
+  for (int64_t i = 0; i < v.numel(); ++i) {
+    const int64_t k = (i / inner) % n;
+    out[i] = x[i] * (gv[k] / std::sqrt(norm[k]));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, call.ResultType({"v", "g"}));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(dtype, v.dims(), out));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterNormalizationRef(RefRegistry& r) {
+  r.Add("aten::_weight_norm.default", WeightNorm);
   r.Add("aten::layer_norm.default", LayerNormOp);
   r.Add("aten::native_layer_norm.default", NativeLayerNorm);
   r.Add("aten::rms_norm.default", RmsNorm);
