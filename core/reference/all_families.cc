@@ -29,6 +29,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterProductsRef(registry);
   RegisterEinsumRef(registry);
   RegisterGridSampleRef(registry);
+  RegisterSortingRef(registry);
   return registry;
 }
 

@@ -35,6 +35,7 @@ void RegisterViewMovesRef(RefRegistry& registry);    // view_moves.cc
 void RegisterProductsRef(RefRegistry& registry);     // products.cc
 void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
 void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
+void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
 
 }  // namespace pt2onnx::reference
 
