@@ -30,6 +30,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterEinsumRef(registry);
   RegisterGridSampleRef(registry);
   RegisterSortingRef(registry);
+  RegisterScatterRef(registry);
   return registry;
 }
 

@@ -36,6 +36,7 @@ void RegisterProductsRef(RefRegistry& registry);     // products.cc
 void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
 void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
 void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
+void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 
 }  // namespace pt2onnx::reference
 
