@@ -31,6 +31,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterGridSampleRef(registry);
   RegisterSortingRef(registry);
   RegisterScatterRef(registry);
+  RegisterBucketingRef(registry);
   return registry;
 }
 

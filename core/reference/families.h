@@ -37,6 +37,7 @@ void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
 void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
 void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
 void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
+void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
 
 }  // namespace pt2onnx::reference
 
