@@ -32,6 +32,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterSortingRef(registry);
   RegisterScatterRef(registry);
   RegisterBucketingRef(registry);
+  RegisterLinalgRef(registry);
   return registry;
 }
 

@@ -38,6 +38,7 @@ void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
 void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
 void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
+void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
 
 }  // namespace pt2onnx::reference
 
