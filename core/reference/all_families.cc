@@ -33,6 +33,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterScatterRef(registry);
   RegisterBucketingRef(registry);
   RegisterLinalgRef(registry);
+  RegisterUniqueRef(registry);
   return registry;
 }
 

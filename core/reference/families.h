@@ -39,6 +39,7 @@ void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
 void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
 void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
+void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
 
 }  // namespace pt2onnx::reference
 
