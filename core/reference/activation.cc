@@ -1,5 +1,6 @@
 // Reference kernels: activations (relu, gelu, silu, hard*, leaky_relu, elu)
-// and softmax / log_softmax over one dim, computed in double.
+// with parameters (celu, selu, threshold, shrinks, softplus, log_sigmoid,
+// prelu, glu) and softmax / log_softmax over one dim, computed in double.
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -90,6 +91,139 @@ absl::Status EluImpl(RefCall& call, bool in_place) {
 absl::Status Elu(RefCall& call) { return EluImpl(call, false); }
 absl::Status EluInPlace(RefCall& call) { return EluImpl(call, true); }
 
+// aten::mish_(Tensor(a!) self) -> Tensor(a!)
+absl::Status MishInPlace(RefCall& call) {
+  return Apply(call, true, [](double x) { return x * std::tanh(std::log1p(std::exp(x))); });
+}
+
+// aten::celu(Tensor self, Scalar alpha=1.0) -> Tensor
+absl::Status CeluImpl(RefCall& call, bool in_place) {
+  PT2ONNX_ASSIGN_OR_RETURN(double alpha, call.Double("alpha"));
+  if (alpha == 0) return call.Invalid("ZeroDivisionError from celu: alpha cannot be 0");
+  return Apply(call, in_place, [alpha](double x) {
+    return std::max(x, 0.0) + std::min(0.0, alpha * std::expm1(x / alpha));
+  });
+}
+absl::Status Celu(RefCall& call) { return CeluImpl(call, false); }
+absl::Status CeluInPlace(RefCall& call) { return CeluImpl(call, true); }
+
+// aten::selu(Tensor self) -> Tensor (torch's fixed alpha and scale)
+double SeluValue(double x) {
+  const double alpha = 1.6732632423543772848170429916717;
+  const double scale = 1.0507009873554804934193349852946;
+  return x > 0 ? scale * x : scale * alpha * std::expm1(x);
+}
+absl::Status Selu(RefCall& call) { return Apply(call, false, SeluValue); }
+absl::Status SeluInPlace(RefCall& call) { return Apply(call, true, SeluValue); }
+
+// aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+// Keeps x only where x > threshold (NaN is kept: the comparison is false).
+absl::Status ThresholdImpl(RefCall& call, bool in_place) {
+  PT2ONNX_ASSIGN_OR_RETURN(double threshold, call.Double("threshold"));
+  PT2ONNX_ASSIGN_OR_RETURN(double value, call.Double("value"));
+  return Apply(call, in_place, [=](double x) { return x <= threshold ? value : x; });
+}
+absl::Status Threshold(RefCall& call) { return ThresholdImpl(call, false); }
+absl::Status ThresholdInPlace(RefCall& call) { return ThresholdImpl(call, true); }
+
+// aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+absl::Status Hardshrink(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(double l, call.Double("lambd"));
+  return Apply(call, false, [l](double x) { return (x >= -l && x <= l) ? 0.0 : x; });
+}
+// aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (NaN stays NaN)
+absl::Status Softshrink(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(double l, call.Double("lambd"));
+  return Apply(call, false, [l](double x) { return x > l ? x - l : (x < -l ? x + l : x * 0); });
+}
+
+// aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+absl::Status Softplus(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(double beta, call.Double("beta"));
+  PT2ONNX_ASSIGN_OR_RETURN(double threshold, call.Double("threshold"));
+  return Apply(call, false, [=](double x) {
+    return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta;
+  });
+}
+
+// log(sigmoid(x)) without overflow: min(x, 0) - log1p(exp(-|x|)).
+double LogSigmoidValue(double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x))); }
+// aten::log_sigmoid(Tensor self) -> Tensor
+absl::Status LogSigmoid(RefCall& call) { return Apply(call, false, LogSigmoidValue); }
+// aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
+// The CPU buffer holds exp(-|x|) (what the backward reads).
+absl::Status LogSigmoidForward(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, UnaryMapDouble(self, self.dtype(), LogSigmoidValue));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor buffer,
+                           UnaryMapDouble(self, self.dtype(), [](double x) { return std::exp(-std::abs(x)); }));
+  PT2ONNX_RETURN_IF_ERROR(call.SetTensor(std::move(out)));
+  return call.SetTensor(std::move(buffer));
+}
+
+// x where x > 0, else weight * x (weight broadcast to x).
+absl::StatusOr<Tensor> PreluValues(const Tensor& self, const Tensor& weight) {
+  return BinaryMap(self, weight, self.dtype(), self.dtype(),
+                   [](double x, double w) { return x > 0 ? x : w * x; },
+                   [](int64_t x, int64_t w) -> absl::StatusOr<int64_t> { return x > 0 ? x : w * x; });
+}
+// aten::prelu(Tensor self, Tensor weight) -> Tensor: one weight, or one per
+// channel (dim 1).
+absl::Status Prelu(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor weight, call.Input("weight"));
+  if (weight.rank() > 1) return call.Invalid("prelu: weight must be a 0-d or 1-d tensor");
+  Tensor w = weight.Alias({});
+  if (weight.numel() != 1) {
+    if (self.rank() < 2 || self.dims()[1] != weight.numel()) {
+      return call.Invalid("prelu: the number of weights must be 1 or the number of channels (dim 1)");
+    }
+    Dims dims(self.rank(), 1);
+    dims[1] = weight.numel();
+    w = weight.Alias(dims);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, PreluValues(self, w));
+  return call.SetTensor(std::move(out));
+}
+// aten::_prelu_kernel(Tensor self, Tensor weight) -> Tensor (weight broadcasts as is)
+absl::Status PreluKernel(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor weight, call.Input("weight"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, PreluValues(self, weight));
+  if (out.dims() != self.dims()) return call.Invalid("_prelu_kernel: weight does not broadcast to self");
+  return call.SetTensor(std::move(out));
+}
+
+// aten::glu(Tensor self, int dim=-1) -> Tensor: a * sigmoid(b), a and b the
+// halves of dim.
+absl::Status Glu(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  if (self.rank() == 0) return call.Invalid("glu does not support scalars because halving size must be even");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
+  const int64_t n = self.dims()[dim];
+  if (n % 2 != 0) return call.Invalid("Halving dimension must be even");
+  int64_t inner = 1;
+  for (int64_t k = dim + 1; k < self.rank(); ++k) inner *= self.dims()[k];
+  const int64_t outer = n == 0 || inner == 0 ? 0 : self.numel() / (n * inner);
+  Dims dims = self.dims();
+  dims[dim] = n / 2;
+  const std::vector<double> v = ToDoubles(self);
+  std::vector<double> out;
+  out.reserve(self.numel() / 2);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t k = 0; k < n / 2; ++k) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const double a = v[(o * n + k) * inner + i];
+        const double b = v[(o * n + k + n / 2) * inner + i];
+        out.push_back(a / (1 + std::exp(-b)));
+      }
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(self.dtype(), dims, out));
+  return call.SetTensor(std::move(t));
+}
+
 // Softmax over `dim` in double; `log` gives log_softmax.
 absl::Status SoftmaxImpl(RefCall& call, DataType out_dtype, bool log, bool safe = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
@@ -162,6 +296,21 @@ void RegisterActivationRef(RefRegistry& r) {
   r.Add("aten::hardswish.default", Hardswish);
   r.Add("aten::hardswish_.default", HardswishInPlace);
   r.Add("aten::mish.default", Mish);
+  r.Add("aten::mish_.default", MishInPlace);
+  r.Add("aten::celu.default", Celu);
+  r.Add("aten::celu_.default", CeluInPlace);
+  r.Add("aten::selu.default", Selu);
+  r.Add("aten::selu_.default", SeluInPlace);
+  r.Add("aten::threshold.default", Threshold);
+  r.Add("aten::threshold_.default", ThresholdInPlace);
+  r.Add("aten::hardshrink.default", Hardshrink);
+  r.Add("aten::softshrink.default", Softshrink);
+  r.Add("aten::softplus.default", Softplus);
+  r.Add("aten::log_sigmoid.default", LogSigmoid);
+  r.Add("aten::log_sigmoid_forward.default", LogSigmoidForward);
+  r.Add("aten::prelu.default", Prelu);
+  r.Add("aten::_prelu_kernel.default", PreluKernel);
+  r.Add("aten::glu.default", Glu);
   r.Add("aten::hardtanh.default", Hardtanh);
   r.Add("aten::hardtanh_.default", HardtanhInPlace);
   r.Add("aten::leaky_relu.default", LeakyRelu);

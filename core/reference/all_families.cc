@@ -24,6 +24,16 @@ RefRegistry CreateReferenceRegistry() {
   RegisterCumulativeRef(registry);
   RegisterPaddingRef(registry);
   RegisterResampleRef(registry);
+  RegisterSpecialRef(registry);
+  RegisterViewMovesRef(registry);
+  RegisterProductsRef(registry);
+  RegisterEinsumRef(registry);
+  RegisterGridSampleRef(registry);
+  RegisterSortingRef(registry);
+  RegisterScatterRef(registry);
+  RegisterBucketingRef(registry);
+  RegisterLinalgRef(registry);
+  RegisterUniqueRef(registry);
   return registry;
 }
 

@@ -1,5 +1,5 @@
 // Reference kernels: add, sub, mul, div (all rounding modes), remainder,
-// floor_divide, fmod, pow, rsub, maximum/minimum, and their in-place twins.
+// floor_divide, fmod, pow, rsub, maximum/minimum, atan2, and their in-place twins.
 // Integer results use ATen's integer semantics (floor/trunc division, Python
 // remainder, division by zero is an error as in torch's CPU kernels).
 #include <cmath>
@@ -194,6 +194,14 @@ absl::Status Minimum(RefCall& call) {
                 [](int64_t a, int64_t b) -> absl::StatusOr<int64_t> { return a < b ? a : b; });
 }
 
+// aten::atan2(Tensor self, Tensor other) -> Tensor (integers give float32)
+absl::Status Atan2Impl(RefCall& call, bool in_place) {
+  auto no_int = [](int64_t, int64_t) -> absl::StatusOr<int64_t> { return absl::InternalError("atan2 on integers"); };
+  return Binary(call, in_place, [](double a, double b) { return std::atan2(a, b); }, no_int, true);
+}
+absl::Status Atan2(RefCall& call) { return Atan2Impl(call, false); }
+absl::Status Atan2InPlace(RefCall& call) { return Atan2Impl(call, true); }
+
 }  // namespace
 
 void RegisterArithmeticRef(RefRegistry& r) {
@@ -241,6 +249,10 @@ void RegisterArithmeticRef(RefRegistry& r) {
   r.Add("aten::pow_.Tensor", PowInPlace);
   r.Add("aten::maximum.default", Maximum);
   r.Add("aten::minimum.default", Minimum);
+  r.Add("aten::max.other", Maximum);
+  r.Add("aten::min.other", Minimum);
+  r.Add("aten::atan2.default", Atan2);
+  r.Add("aten::atan2_.default", Atan2InPlace);
 }
 
 }  // namespace pt2onnx::reference

@@ -40,6 +40,14 @@ absl::Status LtOp(RefCall& call) { return Compare(call, false, Lt()); }
 absl::Status LeOp(RefCall& call) { return Compare(call, false, Le()); }
 absl::Status GtOp(RefCall& call) { return Compare(call, false, Gt()); }
 absl::Status GeOp(RefCall& call) { return Compare(call, false, Ge()); }
+// aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!): the result
+// in self's dtype (1 / 0), and .Scalar, ne_/lt_/le_/gt_/ge_ alike
+absl::Status EqInPlace(RefCall& call) { return Compare(call, true, Eq()); }
+absl::Status NeInPlace(RefCall& call) { return Compare(call, true, Ne()); }
+absl::Status LtInPlace(RefCall& call) { return Compare(call, true, Lt()); }
+absl::Status LeInPlace(RefCall& call) { return Compare(call, true, Le()); }
+absl::Status GtInPlace(RefCall& call) { return Compare(call, true, Gt()); }
+absl::Status GeInPlace(RefCall& call) { return Compare(call, true, Ge()); }
 
 // Logical ops: any dtype, nonzero is true, bool result.
 template <typename F>
@@ -104,14 +112,18 @@ absl::Status BitXor(RefCall& call) { return Bitwise(call, false, [](int64_t a, i
 absl::Status BitXorInPlace(RefCall& call) { return Bitwise(call, true, [](int64_t a, int64_t b) { return a ^ b; }); }
 
 // aten::bitwise_not(Tensor self) -> Tensor
-absl::Status BitNot(RefCall& call) {
+absl::Status BitNotImpl(RefCall& call, bool in_place) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   if (IsFloatLike(self.dtype())) return call.Invalid("bitwise_not is not defined for floating point tensors");
   std::vector<int64_t> v = ToInts(self);
   for (int64_t& e : v) e = self.dtype() == DataType::kBool ? !e : ~e;
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, FromInts(self.dtype(), self.dims(), v));
-  return call.SetTensor(std::move(out));
+  if (!in_place) return call.SetTensor(std::move(out));
+  PT2ONNX_RETURN_IF_ERROR(WriteInPlace(self, out));
+  return call.SetTensor(self);
 }
+absl::Status BitNot(RefCall& call) { return BitNotImpl(call, false); }
+absl::Status BitNotInPlace(RefCall& call) { return BitNotImpl(call, true); }
 
 // aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
 // (.ScalarSelf / .ScalarOther / .Scalar take Scalars for self / other)
@@ -230,6 +242,18 @@ void RegisterComparisonRef(RefRegistry& r) {
   r.Add("aten::gt.Scalar", GtOp);
   r.Add("aten::ge.Tensor", GeOp);
   r.Add("aten::ge.Scalar", GeOp);
+  r.Add("aten::eq_.Tensor", EqInPlace);
+  r.Add("aten::eq_.Scalar", EqInPlace);
+  r.Add("aten::ne_.Tensor", NeInPlace);
+  r.Add("aten::ne_.Scalar", NeInPlace);
+  r.Add("aten::lt_.Tensor", LtInPlace);
+  r.Add("aten::lt_.Scalar", LtInPlace);
+  r.Add("aten::le_.Tensor", LeInPlace);
+  r.Add("aten::le_.Scalar", LeInPlace);
+  r.Add("aten::gt_.Tensor", GtInPlace);
+  r.Add("aten::gt_.Scalar", GtInPlace);
+  r.Add("aten::ge_.Tensor", GeInPlace);
+  r.Add("aten::ge_.Scalar", GeInPlace);
   r.Add("aten::logical_and.default", LogicalAnd);
   r.Add("aten::logical_and_.default", LogicalAndInPlace);
   r.Add("aten::logical_or.default", LogicalOr);
@@ -257,6 +281,7 @@ void RegisterComparisonRef(RefRegistry& r) {
   r.Add("aten::__xor__.Tensor", BitXor);
   r.Add("aten::__xor__.Scalar", BitXor);
   r.Add("aten::bitwise_not.default", BitNot);
+  r.Add("aten::bitwise_not_.default", BitNotInPlace);
   r.Add("aten::where.self", Where);
   r.Add("aten::where.ScalarSelf", Where);
   r.Add("aten::where.ScalarOther", Where);

@@ -3,6 +3,7 @@
 // Default dtypes follow torch: floats -> float32, ints -> int64, bools ->
 // bool for inferred fills; *_like and new_* take self's dtype. empty*
 // values are unspecified in torch; they are zeros here.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -190,6 +191,29 @@ absl::Status TrilInPlace(RefCall& c) { return Triangle(c, true, true); }
 absl::Status Triu(RefCall& c) { return Triangle(c, false, false); }
 absl::Status TriuInPlace(RefCall& c) { return Triangle(c, false, true); }
 
+// aten::one_hot(Tensor self, int num_classes=-1) -> Tensor: int64, a new
+// last dim; -1 takes max(self) + 1 classes.
+absl::Status OneHot(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t classes, call.Int("num_classes"));
+  if (self.dtype() != DataType::kInt64) return call.Invalid("one_hot is only applicable to index tensor of type LongTensor");
+  const std::vector<int64_t> v = ToInts(self);
+  if (classes == -1) {
+    if (v.empty()) return call.Invalid("Can not infer total number of classes from empty tensor");
+    classes = *std::max_element(v.begin(), v.end()) + 1;
+  }
+  if (classes < 0) return call.Invalid("num_classes should be positive");
+  for (int64_t x : v) {
+    if (x < 0) return call.Invalid("Class values must be non-negative");
+    if (x >= classes) return call.Invalid("Class values must be smaller than num_classes");
+  }
+  Dims dims = self.dims();
+  dims.push_back(classes);
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(DataType::kInt64, dims));
+  for (size_t i = 0; i < v.size(); ++i) StoreInt(out, static_cast<int64_t>(i) * classes + v[i], 1);
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterCreationRef(RefRegistry& r) {
@@ -200,6 +224,9 @@ void RegisterCreationRef(RefRegistry& r) {
   r.Add("aten::zeros.default", Zeros);
   r.Add("aten::ones.default", Ones);
   r.Add("aten::empty.memory_format", Zeros);
+  r.Add("aten::empty_strided.default", Zeros);  // contents undefined; layout is row-major here
+  r.Add("aten::new_empty_strided.default", NewZeros);
+  r.Add("aten::one_hot.default", OneHot);
   r.Add("aten::zeros_like.default", ZerosLike);
   r.Add("aten::ones_like.default", OnesLike);
   r.Add("aten::empty_like.default", ZerosLike);

@@ -30,6 +30,16 @@ void RegisterIndexingRef(RefRegistry& registry);     // indexing.cc
 void RegisterCumulativeRef(RefRegistry& registry);   // cumulative.cc
 void RegisterPaddingRef(RefRegistry& registry);      // padding.cc
 void RegisterResampleRef(RefRegistry& registry);     // resample.cc
+void RegisterSpecialRef(RefRegistry& registry);      // special.cc
+void RegisterViewMovesRef(RefRegistry& registry);    // view_moves.cc
+void RegisterProductsRef(RefRegistry& registry);     // products.cc
+void RegisterEinsumRef(RefRegistry& registry);       // einsum.cc
+void RegisterGridSampleRef(RefRegistry& registry);   // grid_sample.cc
+void RegisterSortingRef(RefRegistry& registry);      // sorting.cc
+void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
+void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
+void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
+void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
 
 }  // namespace pt2onnx::reference
 

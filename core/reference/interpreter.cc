@@ -185,7 +185,10 @@ bool IsViewOp(const std::string& key) {
       "aten::narrow.default", "aten::diagonal.default", "aten::as_strided.default", "aten::alias.default",
       "aten::split.Tensor", "aten::split_with_sizes.default", "aten::chunk.default", "aten::unbind.int",
       "aten::unflatten.int", "aten::swapaxes.default", "aten::swapdims.default", "aten::movedim.int",
-      "aten::unfold.default", "aten::tensor_split.indices", "aten::tensor_split.sections"};
+      "aten::unfold.default", "aten::tensor_split.indices", "aten::tensor_split.sections",
+      "aten::mT.default", "aten::mH.default", "aten::adjoint.default", "aten::numpy_T.default",
+      "aten::movedim.intlist", "aten::moveaxis.int", "aten::moveaxis.intlist", "aten::narrow.Tensor",
+      "aten::_reshape_alias.default"};
   return views->count(key) > 0;
 }
 

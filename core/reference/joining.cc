@@ -250,9 +250,43 @@ absl::Status Roll(RefCall& call) {
   return call.SetTensor(t.Alias(self.dims()));
 }
 
+// aten::meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+// (.default: 'ij'). Output k repeats tensor k along its own grid dim; 'xy'
+// swaps the first two grid dims.
+absl::Status Meshgrid(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> tensors, call.Inputs("tensors"));
+  std::string indexing = "ij";
+  if (call.Has("indexing")) {
+    PT2ONNX_ASSIGN_OR_RETURN(indexing, call.String("indexing"));
+  }
+  if (indexing != "ij" && indexing != "xy") return call.Invalid("torch.meshgrid: indexing must be one of \"xy\" or \"ij\"");
+  if (tensors.empty()) return call.Invalid("torch.meshgrid expects a non-empty TensorList");
+  const bool swap = indexing == "xy" && tensors.size() >= 2;
+  Dims dims;
+  for (const Tensor& t : tensors) {
+    if (t.rank() > 1) return call.Invalid("torch.meshgrid: Expected 0D or 1D tensor in the tensor list");
+    if (t.dtype() != tensors[0].dtype()) return call.Invalid("torch.meshgrid: all tensors must have the same dtype");
+    dims.push_back(t.numel());
+  }
+  if (swap) std::swap(dims[0], dims[1]);
+  std::vector<Tensor> outs;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    size_t axis = k;
+    if (swap && k < 2) axis = 1 - k;
+    Dims shape(dims.size(), 1);
+    shape[axis] = tensors[k].numel();
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, BroadcastTo(tensors[k].Alias(shape), dims));
+    PT2ONNX_ASSIGN_OR_RETURN(out, CopyTensor(out));
+    outs.push_back(std::move(out));
+  }
+  return call.SetTensors(std::move(outs));
+}
+
 }  // namespace
 
 void RegisterJoiningRef(RefRegistry& r) {
+  r.Add("aten::meshgrid.default", Meshgrid);
+  r.Add("aten::meshgrid.indexing", Meshgrid);
   r.Add("aten::cat.default", Cat);
   r.Add("aten::concat.default", Cat);
   r.Add("aten::concatenate.default", Cat);

@@ -216,6 +216,44 @@ absl::Status BatchNormNoTraining(RefCall& call) {
   for (Tensor& t : outs) PT2ONNX_RETURN_IF_ERROR(call.SetTensor(t));
   return absl::OkStatus();
 }
+// aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean,
+//     Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor, Tensor)
+// The last two: the running stats after the update training makes
+// ((1 - momentum) * old + momentum * batch stat, the variance unbiased);
+// in eval they are returned unchanged.
+absl::Status NativeBatchNormFunctional(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(bool training, call.Bool("training"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(double momentum, call.Double("momentum"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> outs, BatchNorm(call, training, eps, true));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor rmean, call.Input("running_mean"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor rvar, call.Input("running_var"));
+  std::vector<double> rm = ToDoubles(rmean), rv = ToDoubles(rvar);
+  if (training) {
+    const int64_t n = input.dims()[0], c = input.dims()[1];
+    const int64_t spatial = n * c == 0 ? 0 : input.numel() / (n * c);
+    const double count = static_cast<double>(n * spatial);
+    const std::vector<double> x = ToDoubles(input);
+    for (int64_t ch = 0; ch < c && ch < static_cast<int64_t>(rm.size()); ++ch) {
+      double m = 0, v = 0;
+      for (int64_t i = 0; i < n; ++i) for (int64_t k = 0; k < spatial; ++k) m += x[(i * c + ch) * spatial + k];
+      m /= count;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t k = 0; k < spatial; ++k) v += (x[(i * c + ch) * spatial + k] - m) * (x[(i * c + ch) * spatial + k] - m);
+      }
+      v /= count - 1;
+      rm[ch] = (1 - momentum) * rm[ch] + momentum * m;
+      rv[ch] = (1 - momentum) * rv[ch] + momentum * v;
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor new_mean, FromDoubles(rmean.dtype(), rmean.dims(), rm));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor new_var, FromDoubles(rvar.dtype(), rvar.dims(), rv));
+  outs.push_back(std::move(new_mean));
+  outs.push_back(std::move(new_var));
+  for (Tensor& t : outs) PT2ONNX_RETURN_IF_ERROR(call.SetTensor(t));
+  return absl::OkStatus();
+}
 
 // Group norm of [N, C, *] in `groups` groups; returns (out, mean [N, G], rstd [N, G]).
 absl::StatusOr<std::vector<Tensor>> GroupNorm(RefCall& call, int64_t groups, double eps) {
@@ -279,9 +317,38 @@ absl::Status InstanceNorm(RefCall& call) {
   return call.SetTensor(outs[0]);
 }
 
+// aten::_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor
+// v * g / ||v||, the 2-norm over every dim but `dim` (dim=-1: the whole v).
+absl::Status WeightNorm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor v, call.Input("v"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor g, call.Input("g"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  int64_t dim = -1;
+  if (d != -1) {
+    PT2ONNX_ASSIGN_OR_RETURN(dim, WrapDim(d, v.rank()));
+  }
+  const int64_t n = dim < 0 || v.rank() == 0 ? 1 : v.dims()[dim];
+  int64_t inner = 1;
+  for (int64_t k = dim + 1; dim >= 0 && k < v.rank(); ++k) inner *= v.dims()[k];
+  if (dim < 0) inner = v.numel();
+  if (g.numel() != n) return call.Invalid("_weight_norm: g must have one value per slice of v along dim");
+  const std::vector<double> x = ToDoubles(v), gv = ToDoubles(g);
+  std::vector<double> norm(n, 0.0);
+  for (int64_t i = 0; i < v.numel(); ++i) norm[(i / inner) % n] += x[i] * x[i];
+  std::vector<double> out(x.size());
+  for (int64_t i = 0; i < v.numel(); ++i) {
+    const int64_t k = (i / inner) % n;
+    out[i] = x[i] * (gv[k] / std::sqrt(norm[k]));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, call.ResultType({"v", "g"}));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(dtype, v.dims(), out));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterNormalizationRef(RefRegistry& r) {
+  r.Add("aten::_weight_norm.default", WeightNorm);
   r.Add("aten::layer_norm.default", LayerNormOp);
   r.Add("aten::native_layer_norm.default", NativeLayerNorm);
   r.Add("aten::rms_norm.default", RmsNorm);
@@ -291,6 +358,7 @@ void RegisterNormalizationRef(RefRegistry& r) {
   r.Add("aten::_native_batch_norm_legit.default", NativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit.no_stats", NativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit_no_training.default", BatchNormNoTraining);
+  r.Add("aten::_native_batch_norm_legit_functional.default", NativeBatchNormFunctional);
   r.Add("aten::group_norm.default", GroupNormOp);
   r.Add("aten::native_group_norm.default", NativeGroupNorm);
   r.Add("aten::instance_norm.default", InstanceNorm);

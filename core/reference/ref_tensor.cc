@@ -31,12 +31,11 @@ void Put(Tensor& t, int64_t i, T v) {
   std::memcpy(t.raw() + i * sizeof(T), &v, sizeof(T));
 }
 
-// Float -> int as torch's CPU cast does for in-range values; out-of-range
-// values are undefined in C++, so they saturate here instead of trapping.
+// Float -> int as torch's CPU cast does on x86-64 (where expected outputs
+// are recorded): truncation, and NaN or out-of-range values give the
+// "integer indefinite" INT64_MIN (C++ leaves them undefined).
 int64_t TruncToInt(double v) {
-  if (std::isnan(v)) return 0;
-  if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
-  if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  if (!(v >= -9.2233720368547758e18 && v < 9.2233720368547758e18)) return std::numeric_limits<int64_t>::min();
   return static_cast<int64_t>(v);
 }
 

@@ -43,7 +43,7 @@ int64_t IntSign(int64_t v) { return (v > 0) - (v < 0); }
 
 double Rsqrt(double v) { return 1.0 / std::sqrt(v); }
 double Reciprocal(double v) { return 1.0 / v; }
-double Sign(double v) { return std::isnan(v) ? v : static_cast<double>((v > 0) - (v < 0)); }
+double Sign(double v) { return static_cast<double>((v > 0) - (v < 0)); }  // NaN gives 0, as torch
 double RoundHalfEven(double v) { return std::nearbyint(v); }
 double Sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
 
