@@ -16,7 +16,8 @@ const ir::Node* FusionMatch::Take(const std::string& value, const char* op_type)
   auto it = editor_->uses().producer.find(value);
   if (it == editor_->uses().producer.end() || editor_->IsRemoved(it->second)) return nullptr;
   const ir::Node& node = editor_->graph().nodes[it->second];
-  if (!IsOp(node, op_type) || node.outputs.size() != 1) return nullptr;
+  // Every op matched reads at least one input: inputs[0] is then safe.
+  if (!IsOp(node, op_type) || node.outputs.size() != 1 || node.inputs.empty()) return nullptr;
   nodes_.insert(it->second);
   return &node;
 }

@@ -24,8 +24,8 @@ class FusionMatch {
  public:
   FusionMatch(ir::GraphEditor& editor, const ValueIndex& index) : editor_(&editor), index_(&index) {}
 
-  // The live ai.onnx `op_type` node producing `value`, taken into the
-  // pattern; null otherwise.
+  // The live ai.onnx `op_type` node (one output, some input) producing
+  // `value`, taken into the pattern; null otherwise.
   const ir::Node* Take(const std::string& value, const char* op_type);
   // Takes node `i` itself (the pattern's root or a node found forward).
   void TakeIndex(size_t i) { nodes_.insert(i); }

@@ -1,6 +1,7 @@
 // gelu_fusion: a decomposed GELU becomes Gelu (opset >= 20), in both forms
 // torch's decomposition and hand-written activations (GPT-2's NewGELU) emit:
-//   'none':  x * 0.5 * (1 + Erf(x * (1/sqrt(2))))    (or Erf(x / sqrt(2)))
+//   'none':  x * 0.5 * (1 + Erf(x * (1/sqrt(2))))    (or Erf(x / sqrt(2));
+//            Erf may be aten.erf's NaN-keeping Where(IsNaN(a), a, Erf(a)))
 //   'tanh':  x * 0.5 * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
 // where x^3 is Pow(x, 3) or x * x * x, and the products may be grouped and
 // ordered any way.
@@ -75,6 +76,23 @@ bool MatchTanhArgument(FusionMatch& match, const std::string& arg, const std::st
   return three && *three == 3.0 && exponent->dims().size() <= rank;
 }
 
+// Erf(a), or the translation of aten.erf that keeps NaN: Where(IsNaN(a), a,
+// Erf(a)). Inside GELU the guard is moot: the x * 0.5 factor is NaN too.
+const ir::Node* TakeErf(FusionMatch& match, const std::string& value) {
+  FusionMatch probe = match;
+  const ir::Node* where = probe.Take(value, "Where");
+  if (where == nullptr) return match.Take(value, "Erf");
+  if (where->inputs.size() != 3) return nullptr;
+  const ir::Node* is_nan = probe.Take(where->inputs[0], "IsNaN");
+  const ir::Node* erf = probe.Take(where->inputs[2], "Erf");
+  if (is_nan == nullptr || erf == nullptr || is_nan->inputs[0] != where->inputs[1] ||
+      erf->inputs[0] != where->inputs[1]) {
+    return nullptr;
+  }
+  match = probe;
+  return erf;
+}
+
 class GeluFusionPass : public Pass {
  public:
   std::string Name() const override { return "gelu_fusion"; }
@@ -108,7 +126,7 @@ class GeluFusionPass : public Pass {
           if (!match.ScalarIs(add->inputs[1 - inner_side], 1.0, *rank)) continue;
           const std::string& inner = add->inputs[inner_side];
           std::string approximate;
-          const ir::Node* curve = match.Take(inner, "Erf");
+          const ir::Node* curve = TakeErf(match, inner);
           if (curve != nullptr && MatchErfArgument(match, curve->inputs[0], x, *rank)) {
             approximate = "none";
           } else if ((curve = match.Take(inner, "Tanh")) != nullptr &&
