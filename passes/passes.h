@@ -35,6 +35,11 @@ std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass();
 std::unique_ptr<Pass> CreateConvBatchNormFoldingPass();
 // 2-D MatMul followed by a bias Add becomes Gemm.
 std::unique_ptr<Pass> CreateMatMulAddToGemmPass();
+// Decomposed norms and activations become LayerNormalization (opset >= 17),
+// RMSNormalization (>= 23) and Gelu (>= 20).
+std::unique_ptr<Pass> CreateLayerNormFusionPass();
+std::unique_ptr<Pass> CreateRmsNormFusionPass();
+std::unique_ptr<Pass> CreateGeluFusionPass();
 // Initializers with equal dtype, dims and bytes become one.
 std::unique_ptr<Pass> CreateInitializerDeduplicationPass();
 // Opset imports of domains no node uses are dropped.

@@ -28,6 +28,9 @@ const std::vector<PassEntry>& Registry() {
       {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
       {"conv_batchnorm_folding", [](const PipelineOptions&) { return CreateConvBatchNormFoldingPass(); }},
       {"matmul_add_to_gemm", [](const PipelineOptions&) { return CreateMatMulAddToGemmPass(); }},
+      {"layer_norm_fusion", [](const PipelineOptions&) { return CreateLayerNormFusionPass(); }},
+      {"rms_norm_fusion", [](const PipelineOptions&) { return CreateRmsNormFusionPass(); }},
+      {"gelu_fusion", [](const PipelineOptions&) { return CreateGeluFusionPass(); }},
       {"initializer_deduplication",
        [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
       {"unused_opset_removal", [](const PipelineOptions&) { return CreateUnusedOpsetRemovalPass(); }},
@@ -105,6 +108,11 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   fuse.passes.push_back(Make("conv_batchnorm_folding", options));
   // After cleanups, so the MatMul's bias Add is its only consumer.
   fuse.passes.push_back(Make("matmul_add_to_gemm", options));
+  // Norms and activations, on float32 casts already removed. Layer norm
+  // first: its centred input would otherwise pass for an RMS norm's.
+  fuse.passes.push_back(Make("layer_norm_fusion", options));
+  fuse.passes.push_back(Make("rms_norm_fusion", options));
+  fuse.passes.push_back(Make("gelu_fusion", options));
   pipeline.push_back(std::move(fuse));
 
   // Stage 3, once: storage and bookkeeping of the final graph.

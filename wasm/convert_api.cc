@@ -175,6 +175,7 @@ val Summary(const Conversion& c, int opset) {
   summary.set("opset", opset);
   summary.set("fxNodes", static_cast<double>(s.fx_nodes));
   summary.set("onnxNodes", static_cast<double>(s.onnx_nodes));
+  summary.set("onnxNodesTranslated", static_cast<double>(s.onnx_nodes_before_optimize));
   summary.set("layout", s.layout);
   summary.set("torchVersion", s.torch_version);
   summary.set("schemaVersion", absl::StrCat(s.schema_major, ".", s.schema_minor));

@@ -45,6 +45,8 @@ export function createResultView() {
     bytes.textContent = formatBytes(s.initializerBytes);
     bytes.title = `${fmt.format(s.initializerBytes)} bytes`;
     $("sum-nodes").textContent = `${fmt.format(s.fxNodes)} → ${fmt.format(s.onnxNodes)}`;
+    // Translated → optimized (the same count when optimization is off).
+    $("sum-optimized").textContent = `${fmt.format(s.onnxNodesTranslated)} → ${fmt.format(s.onnxNodes)}`;
     $("sum-layout").textContent = s.layout;
     // "torch" may wrap before the version, never inside "2.15.0+cu132".
     $("sum-torch").replaceChildren(

@@ -134,6 +134,7 @@ test("summary describes the model", async () => {
   const nodes = Object.values(summary.opHistogram).reduce((a, b) => a + b, 0);
   assert.equal(nodes, summary.onnxNodes);
   assert.ok(summary.fxNodes > 0);
+  assert.ok(summary.onnxNodesTranslated >= summary.onnxNodes);
   assert.match(report, /translated \d+ FX nodes/);
   assert.match(report, /wrote model\.onnx/);
   assert.ok(Array.isArray(warnings));

@@ -106,6 +106,9 @@ for (const [name, options] of CASES) {
     }
     const summary = await page.textContent("#summary");
     assert.match(summary, /float32|int64|bfloat16/);
+    const optimized = (await page.textContent("#sum-optimized")).match(/^([\d,]+) → ([\d,]+)$/);
+    assert.ok(optimized, "the optimizer's node counts, translated → optimized");
+    assert.ok(Number(optimized[1].replace(/,/g, "")) >= Number(optimized[2].replace(/,/g, "")));
     assert.match(await page.textContent("#report"), /translated \d+ FX nodes/);
     await page.context().close();
   });

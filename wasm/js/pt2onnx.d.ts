@@ -82,6 +82,8 @@ export interface ModelSummary {
   opset: number;
   fxNodes: number;
   onnxNodes: number;
+  /** ONNX nodes as translated, before the optimizer (onnxNodes is after it). */
+  onnxNodesTranslated: number;
   /** "PT2 archive" or "legacy zip (torch 2.6/2.7)". */
   layout: string;
   /** torch version that exported the program ("" if unrecorded). */

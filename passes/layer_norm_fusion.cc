@@ -1,0 +1,97 @@
+// layer_norm_fusion: a decomposed layer norm becomes LayerNormalization
+// (opset >= 17), as torch's decompositions and hand-written norms emit it:
+//   mean = ReduceMean(x, axes); d = Sub(x, mean)
+//   var = ReduceMean(Pow(d, 2) or Mul(d, d), axes)
+//   y = d / Sqrt(var + eps)   or   d * Reciprocal(Sqrt(var + eps))
+//   then optionally y * scale, then optionally + bias.
+//
+// Rules: x is float32 (LayerNormalization computes in float, as the pattern
+// does); both means reduce the same trailing axes with keepdims=1; eps is a
+// one-element float32 constant; scale and bias have exactly x's normalized
+// dims; every intermediate is read only inside the pattern. Without a scale,
+// one of ones is added (x's normalized dims must be static). The fused node
+// has the last node's metadata (its output keeps its name), completed with
+// the first ReduceMean's.
+// Non-rules: other axes for the two means, non-trailing axes, a dynamic eps,
+// an intermediate (mean, variance, ...) read elsewhere or as a graph output,
+// a scale or bias that broadcasts the result to a larger shape, float16/double.
+#include "passes/fusion_match.h"
+#include "passes/passes.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+class LayerNormFusionPass : public Pass {
+ public:
+  std::string Name() const override { return "layer_norm_fusion"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model) const override {
+    if (model.OnnxOpset() < 17) return false;
+    ir::Graph& graph = model.graph;
+    ValueIndex index(graph);
+    ir::GraphEditor editor(graph);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      const ir::Node& norm = graph.nodes[i];
+      if (editor.IsRemoved(i) || !(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) continue;
+      FusionMatch match(editor, index);
+      match.TakeIndex(i);
+      std::optional<NormCore> core = MatchNormCore(match, norm);
+      if (!core) continue;
+      const ir::Node* sub = match.Take(core->numerator, "Sub");
+      if (sub == nullptr || sub->inputs.size() != 2) continue;
+      const std::string& x = sub->inputs[0];
+      const ir::Node* mean = match.Take(sub->inputs[1], "ReduceMean");
+      if (mean == nullptr || mean->inputs.empty() || mean->inputs[0] != x ||
+          TrailingReduceAxis(*mean, match) != core->axis) {
+        continue;
+      }
+      size_t root = i;
+      std::string result = norm.outputs[0];
+      std::string scale, bias;
+      size_t next = 0;
+      if (const ir::Node* mul = match.SoleReader(result, "Mul", &next)) {
+        std::string s = FusionMatch::Other(*mul, result);
+        if (!s.empty() && s != result && IsNormParameter(match, s, x, core->axis)) {
+          match.TakeIndex(next);
+          root = next;
+          result = mul->outputs[0];
+          scale = s;
+          if (const ir::Node* add = match.SoleReader(result, "Add", &next)) {
+            std::string b = FusionMatch::Other(*add, result);
+            if (!b.empty() && b != result && IsNormParameter(match, b, x, core->axis)) {
+              match.TakeIndex(next);
+              root = next;
+              result = add->outputs[0];
+              bias = b;
+            }
+          }
+        }
+      }
+      if (!match.Contained(result)) continue;
+      if (scale.empty()) {
+        std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
+        if (!ones) continue;
+        scale = ones->name;
+        editor.AddInitializer(std::move(*ones));
+      }
+      ir::Node fused;
+      fused.op_type = "LayerNormalization";
+      fused.inputs = {x, scale};
+      if (!bias.empty()) fused.inputs.push_back(bias);
+      fused.outputs = {result};
+      fused.attributes = {ir::Attribute::Int("axis", core->axis),
+                          ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
+      match.Replace(root, std::move(fused), *mean);
+    }
+    if (editor.empty()) return false;
+    absl::Status status = editor.Commit();
+    if (!status.ok()) return status;
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateLayerNormFusionPass() { return std::make_unique<LayerNormFusionPass>(); }
+
+}  // namespace pt2onnx::passes

@@ -1,0 +1,77 @@
+// rms_norm_fusion: a decomposed RMS norm becomes RMSNormalization (opset
+// >= 23), as Llama-style modules (LlamaRMSNorm, T5LayerNorm, ...) emit it:
+//   ms = ReduceMean(Pow(x, 2) or Mul(x, x), axes)
+//   y = x * Reciprocal(Sqrt(ms + eps))   or   x / Sqrt(ms + eps)
+//   then optionally y * scale.
+//
+// Rules: x is float32 (RMSNormalization computes in float, as the pattern
+// does); the mean reduces trailing axes with keepdims=1; eps is a
+// one-element float32 constant; the scale has exactly x's normalized dims;
+// every intermediate is read only inside the pattern. Without a scale, one
+// of ones is added (static normalized dims). Metadata as layer_norm_fusion.
+// Non-rules: non-trailing axes, a dynamic eps, an exponent other than 2,
+// the mean square or the reciprocal read elsewhere, float16/double; a mean
+// subtracted first is layer_norm_fusion's (which runs before).
+#include "passes/fusion_match.h"
+#include "passes/passes.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+class RmsNormFusionPass : public Pass {
+ public:
+  std::string Name() const override { return "rms_norm_fusion"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model) const override {
+    if (model.OnnxOpset() < 23) return false;
+    ir::Graph& graph = model.graph;
+    ValueIndex index(graph);
+    ir::GraphEditor editor(graph);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      const ir::Node& norm = graph.nodes[i];
+      if (editor.IsRemoved(i) || !(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) continue;
+      FusionMatch match(editor, index);
+      match.TakeIndex(i);
+      std::optional<NormCore> core = MatchNormCore(match, norm);
+      if (!core) continue;
+      const std::string& x = core->numerator;
+      size_t root = i;
+      std::string result = norm.outputs[0];
+      std::string scale;
+      size_t next = 0;
+      if (const ir::Node* mul = match.SoleReader(result, "Mul", &next)) {
+        std::string s = FusionMatch::Other(*mul, result);
+        if (!s.empty() && s != result && IsNormParameter(match, s, x, core->axis)) {
+          match.TakeIndex(next);
+          root = next;
+          result = mul->outputs[0];
+          scale = s;
+        }
+      }
+      if (!match.Contained(result)) continue;
+      if (scale.empty()) {
+        std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
+        if (!ones) continue;
+        scale = ones->name;
+        editor.AddInitializer(std::move(*ones));
+      }
+      ir::Node fused;
+      fused.op_type = "RMSNormalization";
+      fused.inputs = {x, scale};
+      fused.outputs = {result};
+      fused.attributes = {ir::Attribute::Int("axis", core->axis),
+                          ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
+      match.Replace(root, std::move(fused), *core->square);
+    }
+    if (editor.empty()) return false;
+    absl::Status status = editor.Commit();
+    if (!status.ok()) return status;
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateRmsNormFusionPass() { return std::make_unique<RmsNormFusionPass>(); }
+
+}  // namespace pt2onnx::passes

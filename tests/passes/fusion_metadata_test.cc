@@ -1,0 +1,92 @@
+// The fusions keep the source mapping: the fused node has the metadata of
+// the pattern's last node (whose output keeps its name), completed with the
+// first node's, so FX-node lookups (--verify-intermediates, model-explorer)
+// still find it.
+#include <string>
+
+#include "core/ir/text.h"
+#include "gtest/gtest.h"
+#include "passes/pass_manager.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+std::string MetadataValue(const ir::Metadata& metadata, const std::string& key) {
+  for (const auto& [k, v] : metadata) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+ir::Node* FindOutput(ir::Model& model, const std::string& out) {
+  for (ir::Node& node : model.graph.nodes) {
+    if (!node.outputs.empty() && node.outputs[0] == out) return &node;
+  }
+  return nullptr;
+}
+
+void RunOnly(ir::Model& model, const std::string& pass) {
+  PipelineOptions options;
+  options.verify = true;
+  options.only = {pass};
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  ASSERT_TRUE(RunPipeline(*pipeline, model, options).ok());
+}
+
+TEST(FusionMetadataTest, RmsNormKeepsTheLastNodesMetadataAndTheFirstsWhereMissing) {
+  absl::StatusOr<ir::Model> model = ir::ParseModel(R"(opset 23
+input x: float32[2, 4]
+init axes: int64[1] = [-1]
+init two: float32[] = [2]
+init eps: float32[] = [1e-06]
+init w: float32[4] = [1, 2, 3, 4]
+sq = Pow(x, two)
+ms = ReduceMean(sq, axes)
+ve = Add(ms, eps)
+std = Sqrt(ve)
+r = Reciprocal(std)
+n = Mul(x, r)
+y = Mul(w, n)
+output y: float32[2, 4]
+)");
+  ASSERT_TRUE(model.ok()) << model.status();
+  FindOutput(*model, "sq")->metadata = {{"namespace", "norm: LlamaRMSNorm/pow"},
+                                        {"pkg.torch.onnx.stack_trace", "first"}};
+  FindOutput(*model, "y")->metadata = {{"namespace", "norm: LlamaRMSNorm/mul_1"},
+                                       {"pkg.torch.onnx.fx_node", "mul_1"}};
+  RunOnly(*model, "rms_norm_fusion");
+  ir::Node* fused = FindOutput(*model, "y");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op_type, "RMSNormalization");
+  EXPECT_EQ(MetadataValue(fused->metadata, "namespace"), "norm: LlamaRMSNorm/mul_1");
+  EXPECT_EQ(MetadataValue(fused->metadata, "pkg.torch.onnx.fx_node"), "mul_1");
+  EXPECT_EQ(MetadataValue(fused->metadata, "pkg.torch.onnx.stack_trace"), "first");
+}
+
+TEST(FusionMetadataTest, GeluKeepsTheFinalMulsMetadata) {
+  absl::StatusOr<ir::Model> model = ir::ParseModel(R"(opset 20
+input x: float32[2, 3]
+init half: float32[] = [0.5]
+init one: float32[] = [1]
+init rsqrt2: float32[] = [0.70710678]
+s = Mul(x, rsqrt2)
+e = Erf(s)
+p = Add(e, one)
+hx = Mul(x, half)
+y = Mul(hx, p)
+output y: float32[2, 3]
+)");
+  ASSERT_TRUE(model.ok()) << model.status();
+  FindOutput(*model, "e")->metadata = {{"pkg.torch.onnx.stack_trace", "erf"}};
+  FindOutput(*model, "y")->metadata = {{"namespace", "mlp: GELU/mul_2"}};
+  RunOnly(*model, "gelu_fusion");
+  ir::Node* fused = FindOutput(*model, "y");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op_type, "Gelu");
+  EXPECT_EQ(MetadataValue(fused->metadata, "namespace"), "mlp: GELU/mul_2");
+  EXPECT_EQ(MetadataValue(fused->metadata, "pkg.torch.onnx.stack_trace"), "erf");
+}
+
+}  // namespace
+}  // namespace pt2onnx::passes
