@@ -167,6 +167,10 @@ int Run(const CliFlags& flags) {
     }
     options.registry = &registry;
     options.translate.custom_functions = &custom_functions;
+    options.translate.custom_functions_as_local = flags.translations_as_functions;
+  } else if (flags.translations_as_functions) {
+    return fail(kExitUsage, absl::InvalidArgumentError(
+                                "--translations-as-functions needs a library (--translations FILE)"));
   }
   options.translate.opset = flags.opset;
   options.translate.input_names = flags.input_names;
