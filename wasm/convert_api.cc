@@ -13,8 +13,11 @@
 #include "export/inspect.h"
 #include "export/output_plan.h"
 #include "export/report.h"
+#include "core/onnx/model_reader.h"
 #include "core/onnx/model_writer.h"
+#include "core/status_macros.h"
 #include "core/version.h"
+#include "translate/custom_translations.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "wasm/js_input_file.h"
@@ -36,6 +39,10 @@ const ops::OpRegistry& Registry() {
 // The JS-side options, already type-checked by js/pt2onnx.mjs.
 struct ApiOptions {
   ConvertOptions convert;
+  // With `translations`: the built-in registry plus the libraries' functions
+  // (heap-held: `convert` points at them and ApiOptions moves).
+  std::unique_ptr<ops::OpRegistry> registry;
+  std::unique_ptr<ops::CustomFunctionTable> functions;
   ExternalData external = ExternalData::kAuto;
   bool include_weights = true;    // includeWeights: false = --no-weights
   bool weights_as_inputs = false;  // weightsAsInputs = --weights-as-inputs
@@ -51,9 +58,43 @@ std::vector<std::string> Strings(const val& array) {
   return emscripten::vecFromJSArray<std::string>(array);
 }
 
-ApiOptions ReadOptions(const val& js) {
+// translations: Uint8Array[] of ONNX function libraries, as --translations
+// (overrideBuiltins = --override, translationsAsFunctions =
+// --translations-as-functions).
+absl::Status ReadTranslations(const val& js, ApiOptions& o) {
+  const bool override_builtins = Has(js, "overrideBuiltins") && js["overrideBuiltins"].as<bool>();
+  o.convert.translate.custom_functions_as_local =
+      Has(js, "translationsAsFunctions") && js["translationsAsFunctions"].as<bool>();
+  if (!Has(js, "translations")) {
+    if (o.convert.translate.custom_functions_as_local) {
+      return absl::InvalidArgumentError("translationsAsFunctions needs a library (options.translations)");
+    }
+    return absl::OkStatus();
+  }
+  o.registry = std::make_unique<ops::OpRegistry>(ops::CreateDefaultRegistry());
+  o.functions = std::make_unique<ops::CustomFunctionTable>();
+  const val libraries = js["translations"];
+  const int count = libraries["length"].as<int>();
+  for (int i = 0; i < count; ++i) {
+    const std::vector<uint8_t> bytes = emscripten::convertJSArrayToNumberVector<uint8_t>(libraries[i]);
+    absl::StatusOr<std::vector<ir::Function>> library =
+        onnx_reader::ReadFunctionLibrary(ByteSpan(bytes.data(), bytes.size()));
+    absl::Status added = library.ok()
+                             ? ops::AddCustomTranslations(*library, override_builtins, *o.registry, *o.functions)
+                             : library.status();
+    if (!added.ok()) {
+      return absl::Status(added.code(), absl::StrCat("translations[", i, "]: ", added.message()));
+    }
+  }
+  o.convert.registry = o.registry.get();
+  o.convert.translate.custom_functions = o.functions.get();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ApiOptions> ReadOptions(const val& js) {
   ApiOptions o;
   o.convert.registry = &Registry();
+  PT2ONNX_RETURN_IF_ERROR(ReadTranslations(js, o));
   if (Has(js, "opset")) o.convert.translate.opset = js["opset"].as<int>();
   if (Has(js, "externalData")) {
     const std::string mode = js["externalData"].as<std::string>();
@@ -75,7 +116,7 @@ ApiOptions ReadOptions(const val& js) {
   if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
   if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
   if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
-  return o;
+  return std::move(o);
 }
 
 val Error(int exit_code, const absl::Status& status) {
@@ -158,7 +199,9 @@ val Summary(const Conversion& c, int opset) {
 }  // namespace
 
 val Convert(val reader, val js_options, val progress) {
-  const ApiOptions options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  const ApiOptions& options = *read_options;
   auto file = std::make_shared<JsInputFile>(reader);
   std::vector<std::string> report;
   report.push_back(absl::StrCat("reading ", options.input_name, " (", HumanBytes(file->size()), ")"));
@@ -221,11 +264,13 @@ val Convert(val reader, val js_options, val progress) {
 }
 
 val Inspect(val reader, val js_options) {
-  const ApiOptions options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  const ApiOptions& options = *read_options;
   InspectOptions inspect;
   inspect.opset = options.convert.translate.opset;
   inspect.model_name = options.convert.model_name;
-  inspect.registry = &Registry();
+  inspect.registry = options.convert.registry;
   absl::StatusOr<Inspection> inspection = InspectPt2(std::make_shared<JsInputFile>(reader), inspect);
   if (!inspection.ok()) {
     const bool io = inspection.status().code() == absl::StatusCode::kUnavailable;  // as Convert

@@ -69,7 +69,9 @@ function startPage() {
     inspecting = file;
     inspectView.showLoading(file.name);
     try {
-      const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value) });
+      await options.libraryReady();
+      const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value),
+        ...options.inspectOptions() });
       if (inspecting === file) inspectView.render(info);
     } catch (err) {
       if (inspecting === file) {
@@ -204,6 +206,7 @@ function startPage() {
     clearOutput();  // an earlier result or error must not stay under a new form error
     $("dim-names-error").textContent = dims.error ?? "";
     $("dim-names-error").hidden = !dims.error;
+    await options.libraryReady();  // a microtask once read: no user event comes in between
     const opts = options.read({ dimNames: dims.value, batch });
     if (!opts || dims.error) return;
     const namesGiven = !!(opts.modelName || opts.inputNames || opts.outputNames || opts.dimNames);

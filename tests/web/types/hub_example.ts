@@ -63,3 +63,11 @@ export async function convertAndRun(file: File, pixels: Float32Array): Promise<n
     session.release();
   }
 }
+
+// A custom operator's translation library (README "Custom operators without Python").
+export async function convertWithLibrary(file: File, library: File): Promise<ConversionResult> {
+  const translations = new Uint8Array(await library.arrayBuffer());
+  const found: Inspection = await inspect(file, { translations, overrideBuiltins: false });
+  if (found.unsupported.length > 0) throw new Error(found.advice ?? "unsupported operators");
+  return convert(file, { translations: [translations], translationsAsFunctions: true });
+}
