@@ -69,7 +69,7 @@ function startPage() {
     inspecting = file;
     inspectView.showLoading(file.name);
     try {
-      await options.libraryReady();
+      await options.libraryPending();
       const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value),
         ...options.inspectOptions() });
       if (inspecting === file) inspectView.render(info);
@@ -206,7 +206,9 @@ function startPage() {
     clearOutput();  // an earlier result or error must not stay under a new form error
     $("dim-names-error").textContent = dims.error ?? "";
     $("dim-names-error").hidden = !dims.error;
-    await options.libraryReady();  // a microtask once read: no user event comes in between
+    // Only while a just-chosen library is read: otherwise no await, so a Cancel right after Convert applies.
+    const libraryPending = options.libraryPending();
+    if (libraryPending) await libraryPending;
     const opts = options.read({ dimNames: dims.value, batch });
     if (!opts || dims.error) return;
     const namesGiven = !!(opts.modelName || opts.inputNames || opts.outputNames || opts.dimNames);

@@ -46,6 +46,7 @@ export function createOptions() {
     entry.loading = file.arrayBuffer().then((buffer) => {
       entry.bytes = new Uint8Array(buffer);
     }, (err) => {
+      entry.loading = null;
       showFieldError(libraryInput, `Could not read ${file.name}: ${err?.message ?? err}`);
     });
   });
@@ -57,9 +58,9 @@ export function createOptions() {
   };
 
   return {
-    /** Resolves once a chosen translation library has been read. */
-    libraryReady() {
-      return library.loading ?? Promise.resolve();
+    /** A promise while a chosen translation library is still being read, else null. */
+    libraryPending() {
+      return library.bytes === null ? library.loading : null;
     },
 
     /** The translation options of inspect() (the library and override). */
