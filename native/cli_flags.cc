@@ -61,6 +61,8 @@ std::string UsageText() {
       "                           operators: function domain::name = op namespace::op.overload\n"
       "                           (e.g. mylib::fused_gelu.default); repeatable\n"
       "  --override               library functions replace pt2onnx's own translations\n"
+      "  --translations-as-functions  keep library functions as model-local ONNX functions\n"
+      "                           (one per function used) instead of inlining their bodies\n"
       "  --list-ops               print the supported ATen operators and exit\n"
       "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
       "                           with their symbolic dims and ranges, symbols in input order,\n"
@@ -222,6 +224,8 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.translations.push_back(*v);
     } else if (name == "--override") {
       flags.override_builtins = true;
+    } else if (name == "--translations-as-functions") {
+      flags.translations_as_functions = true;
     } else if (absl::StartsWith(arg, "-") && arg != "-") {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag '", arg, "' (see --help)"));
     } else if (flags.input.empty()) {

@@ -45,6 +45,7 @@ struct CliFlags {
   std::string report_path;            // default: the output with .report.md
   std::vector<std::string> translations;  // ONNX function libraries (--translations)
   bool override_builtins = false;         // library functions replace built-ins (--override)
+  bool translations_as_functions = false;  // local functions, not inlined (--translations-as-functions)
   bool no_weights = false;         // the graph without initializers
   bool weights_as_inputs = false;  // initializers also listed as graph inputs
   // `pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx`: `input`

@@ -147,6 +147,10 @@ int Run(const CliFlags& flags) {
     }
     convert.registry = &registry;
     convert.translate.custom_functions = &custom_functions;
+    convert.translate.custom_functions_as_local = flags.translations_as_functions;
+  } else if (flags.translations_as_functions) {
+    return fail(kExitUsage, absl::InvalidArgumentError(
+                                "--translations-as-functions needs a library (--translations FILE)"));
   }
   convert.translate.opset = flags.opset;
   convert.translate.input_names = flags.input_names;

@@ -1,6 +1,7 @@
 // unused_opset_removal: drops opset imports of domains no node uses.
 //
-// Rules: a domain is used when a node of the graph or of a subgraph has it.
+// Rules: a domain is used when a node of the graph, of a subgraph or of a
+// local function has it.
 // Non-rules: the default domain (ai.onnx) is always kept: the model's opset
 // is read from it.
 #include "absl/container/flat_hash_set.h"
@@ -19,6 +20,9 @@ class UnusedOpsetRemovalPass : public Pass {
     ir::ForEachGraph(model.graph, [&](ir::Graph& g) {
       for (const ir::Node& node : g.nodes) used.insert(node.domain);
     });
+    for (const ir::Function& function : model.functions) {
+      for (const ir::Node& node : function.nodes) used.insert(node.domain);
+    }
     std::vector<ir::OpsetImport> kept;
     for (const ir::OpsetImport& op : model.opset_imports) {
       if (op.domain.empty() || op.domain == "ai.onnx" || used.contains(op.domain)) kept.push_back(op);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "translate/graph_builder.h"
@@ -13,6 +14,52 @@ namespace pt2onnx::ops {
 namespace {
 
 using Kind = pt2::Argument::Kind;
+
+// Every value the body reads is a formal input or defined earlier, once;
+// every output is defined; no node carries a subgraph.
+absl::Status CheckBody(TranslateContext& ctx, const ir::Function& function) {
+  absl::flat_hash_set<std::string> defined(function.inputs.begin(), function.inputs.end());
+  for (const ir::Node& node : function.nodes) {
+    for (const std::string& in : node.inputs) {
+      if (!in.empty() && !defined.contains(in)) {
+        return ctx.Invalid(absl::StrCat("its translation function reads '", in, "' before defining it"));
+      }
+    }
+    for (const ir::Attribute& attr : node.attributes) {
+      if (attr.type == ir::Attribute::Type::kGraph) {
+        return ctx.Unsupported("translation functions with subgraphs (If/Loop/Scan bodies)");
+      }
+    }
+    for (const std::string& out : node.outputs) {
+      if (!out.empty() && !defined.insert(out).second) {
+        return ctx.Invalid(absl::StrCat("its translation function defines '", out, "' twice"));
+      }
+    }
+  }
+  for (const std::string& out : function.outputs) {
+    if (!defined.contains(out)) {
+      return ctx.Invalid(absl::StrCat("its translation function never defines its output '", out, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// One node calling the function, which the translator adds to the model's
+// local functions (domain and name as in the library).
+absl::Status CallLocalFunction(TranslateContext& ctx, const ir::Function& function,
+                               std::vector<std::string> actuals) {
+  const SubgraphEnvironment* env = ctx.builder().environment();
+  if (env->called_functions == nullptr) return absl::InternalError("no table of called functions");
+  env->called_functions->insert(ctx.key());
+  while (!actuals.empty() && actuals.back().empty()) actuals.pop_back();  // omitted trailing inputs
+  std::vector<std::string> outputs = ctx.AddNode(function.name, std::move(actuals), {},
+                                                 static_cast<int>(function.outputs.size()), function.domain);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (ctx.node().outputs[i].kind == Kind::kNone) continue;
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(static_cast<int>(i), outputs[i]));
+  }
+  return absl::OkStatus();
+}
 
 // The translation of every library function: inlines its body.
 absl::Status TranslateWithFunction(TranslateContext& ctx) {
@@ -63,43 +110,22 @@ absl::Status TranslateWithFunction(TranslateContext& ctx) {
     return ctx.Unsupported(absl::StrCat("its translation function needs ONNX opset ", onnx_version,
                                         "; convert with --opset ", onnx_version, " or above"));
   }
+  PT2ONNX_RETURN_IF_ERROR(CheckBody(ctx, function));
+  if (env->functions_as_local) return CallLocalFunction(ctx, function, std::move(actuals));
   absl::flat_hash_map<std::string, std::string> names;
   for (size_t i = 0; i < actuals.size(); ++i) names[function.inputs[i]] = actuals[i];
   for (const ir::Node& node : function.nodes) {
     std::vector<std::string> inputs;
-    for (const std::string& in : node.inputs) {
-      if (in.empty()) {
-        inputs.push_back("");
-        continue;
-      }
-      auto it = names.find(in);
-      if (it == names.end()) {
-        return ctx.Invalid(absl::StrCat("its translation function reads '", in, "' before defining it"));
-      }
-      inputs.push_back(it->second);
-    }
-    for (const ir::Attribute& attr : node.attributes) {
-      if (attr.type == ir::Attribute::Type::kGraph) {
-        return ctx.Unsupported("translation functions with subgraphs (If/Loop/Scan bodies)");
-      }
-    }
+    for (const std::string& in : node.inputs) inputs.push_back(in.empty() ? "" : names.at(in));
     std::vector<std::string> outputs = ctx.AddNode(node.op_type, std::move(inputs), node.attributes,
                                                    static_cast<int>(node.outputs.size()), node.domain);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      if (node.outputs[i].empty()) continue;
-      if (!names.emplace(node.outputs[i], outputs[i]).second) {
-        return ctx.Invalid(absl::StrCat("its translation function defines '", node.outputs[i], "' twice"));
-      }
+      if (!node.outputs[i].empty()) names.emplace(node.outputs[i], outputs[i]);
     }
   }
   for (size_t i = 0; i < function.outputs.size(); ++i) {
-    auto it = names.find(function.outputs[i]);
-    if (it == names.end()) {
-      return ctx.Invalid(absl::StrCat("its translation function never defines its output '",
-                                      function.outputs[i], "'"));
-    }
     if (ctx.node().outputs[i].kind == Kind::kNone) continue;
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(static_cast<int>(i), it->second));
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(static_cast<int>(i), names.at(function.outputs[i])));
   }
   return absl::OkStatus();
 }

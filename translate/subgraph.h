@@ -19,6 +19,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct SubgraphEnvironment {
   std::map<std::string, int64_t>* domains = nullptr;
   // Bodies of user translations (translate/custom_translations.h), by registry key.
   const std::map<std::string, ir::Function>* functions = nullptr;
+  // With functions_as_local, the keys of the functions called, collected for
+  // the model's local functions.
+  bool functions_as_local = false;
+  std::set<std::string>* called_functions = nullptr;
   std::string prefix;  // scope path of the graph being built ("" for main)
   int depth = 0;
 };

@@ -1,6 +1,7 @@
 #include "translate/translator.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -159,6 +160,8 @@ class ProgramTranslator {
     subgraph_env_.dim_names = &options_.dim_names;
     subgraph_env_.domains = &domains_;
     subgraph_env_.functions = options_.custom_functions;
+    subgraph_env_.functions_as_local = options_.custom_functions_as_local;
+    subgraph_env_.called_functions = &called_functions_;
     builder_.set_environment(&subgraph_env_);
   }
 
@@ -182,6 +185,7 @@ class ProgramTranslator {
 
     ir::Model model;
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
+    PT2ONNX_RETURN_IF_ERROR(AddLocalFunctions(model));
     for (const auto& [domain, version] : domains_) model.opset_imports.push_back({domain, version});
     model.producer_name = "pt2onnx";
     model.producer_version = options_.producer_version;
@@ -191,6 +195,35 @@ class ProgramTranslator {
   }
 
  private:
+  // The custom functions the graph calls become model-local functions: each
+  // imports ai.onnx at the model's opset (its body then means what it means
+  // inlined) and its domain joins the model's imports at version 1.
+  absl::Status AddLocalFunctions(ir::Model& model) {
+    if (called_functions_.empty() || options_.custom_functions == nullptr) return absl::OkStatus();
+    for (const std::string& key : called_functions_) {
+      auto found = options_.custom_functions->find(key);
+      if (found == options_.custom_functions->end()) continue;
+      ir::Function function = found->second;
+      bool has_onnx = false;
+      for (ir::OpsetImport& import : function.opset_imports) {
+        if (import.domain.empty() || import.domain == "ai.onnx") {
+          import.version = options_.opset;
+          has_onnx = true;
+        }
+      }
+      if (!has_onnx) function.opset_imports.push_back({"", options_.opset});
+      auto [it, inserted] = domains_.emplace(function.domain, 1);
+      if (!inserted && it->second != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "translation function '", key, "': its domain '", function.domain, "' is also imported at "
+            "version ", it->second, "; local functions are called at version 1 (inline it instead: drop "
+            "--translations-as-functions)"));
+      }
+      model.functions.push_back(std::move(function));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status AddInputs() {
     ir::Graph& graph = builder_.graph();
     size_t user_index = 0;
@@ -547,6 +580,7 @@ class ProgramTranslator {
   GraphBuilder builder_;
   SubgraphEnvironment subgraph_env_;
   std::map<std::string, int64_t> domains_;  // custom-domain opset imports
+  std::set<std::string> called_functions_;   // custom functions kept as local functions
   std::map<std::string, std::string> renames_;
   std::map<std::string, std::string> graph_names_;  // name -> what it is
   uint64_t materialized_bytes_ = 0;

@@ -54,6 +54,9 @@ struct TranslateOptions {
   // Bodies of user translations by registry key (translate/custom_translations.h);
   // must outlive the call. Null: none.
   const std::map<std::string, ir::Function>* custom_functions = nullptr;
+  // True: a node translated by a custom function calls it as a model-local
+  // ONNX function (one per function used); false: its body is inlined.
+  bool custom_functions_as_local = false;
 };
 
 // `program` and `weights` (and the bytes the weights view) must outlive the

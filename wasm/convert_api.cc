@@ -16,8 +16,11 @@
 #include "export/output_plan.h"
 #include "export/report.h"
 #include "core/onnx/checker.h"
+#include "core/onnx/model_reader.h"
 #include "core/onnx/model_writer.h"
+#include "core/status_macros.h"
 #include "core/version.h"
+#include "translate/custom_translations.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "wasm/js_input_file.h"
@@ -44,9 +47,52 @@ std::vector<std::string> Strings(const val& array) {
   return emscripten::vecFromJSArray<std::string>(array);
 }
 
-// The JS-side options, already type-checked by js/pt2onnx.mjs.
-ExportOptions ReadOptions(const val& js) {
-  ExportOptions o;
+// The JS-side options, already type-checked by js/pt2onnx.mjs: Export()'s,
+// and the translation libraries they point at (heap-held: `exported` points
+// at them and ApiOptions moves).
+struct ApiOptions {
+  ExportOptions exported;
+  std::unique_ptr<ops::OpRegistry> registry;
+  std::unique_ptr<ops::CustomFunctionTable> functions;
+};
+
+// translations: Uint8Array[] of ONNX function libraries, as --translations
+// (overrideBuiltins = --override, translationsAsFunctions =
+// --translations-as-functions).
+absl::Status ReadTranslations(const val& js, ApiOptions& api) {
+  ConvertOptions& o = api.exported.convert;
+  const bool override_builtins = Has(js, "overrideBuiltins") && js["overrideBuiltins"].as<bool>();
+  o.translate.custom_functions_as_local =
+      Has(js, "translationsAsFunctions") && js["translationsAsFunctions"].as<bool>();
+  if (!Has(js, "translations")) {
+    if (o.translate.custom_functions_as_local) {
+      return absl::InvalidArgumentError("translationsAsFunctions needs a library (options.translations)");
+    }
+    return absl::OkStatus();
+  }
+  api.registry = std::make_unique<ops::OpRegistry>(ops::CreateDefaultRegistry());
+  api.functions = std::make_unique<ops::CustomFunctionTable>();
+  const val libraries = js["translations"];
+  const int count = libraries["length"].as<int>();
+  for (int i = 0; i < count; ++i) {
+    const std::vector<uint8_t> bytes = emscripten::convertJSArrayToNumberVector<uint8_t>(libraries[i]);
+    absl::StatusOr<std::vector<ir::Function>> library =
+        onnx_reader::ReadFunctionLibrary(ByteSpan(bytes.data(), bytes.size()));
+    absl::Status added = library.ok()
+                             ? ops::AddCustomTranslations(*library, override_builtins, *api.registry, *api.functions)
+                             : library.status();
+    if (!added.ok()) {
+      return absl::Status(added.code(), absl::StrCat("translations[", i, "]: ", added.message()));
+    }
+  }
+  o.registry = api.registry.get();
+  o.translate.custom_functions = api.functions.get();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ApiOptions> ReadOptions(const val& js) {
+  ApiOptions api;
+  ExportOptions& o = api.exported;
   o.convert.registry = &Registry();
   if (Has(js, "opset")) o.convert.translate.opset = js["opset"].as<int>();
   if (Has(js, "externalData")) {
@@ -69,7 +115,8 @@ ExportOptions ReadOptions(const val& js) {
   if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
   if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
   if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
-  return o;
+  PT2ONNX_RETURN_IF_ERROR(ReadTranslations(js, api));
+  return api;
 }
 
 // Export's output as Blob parts: bytes, and slices of the input for weights
@@ -185,7 +232,9 @@ val Summary(const Conversion& c, int opset) {
 }  // namespace
 
 val Convert(val reader, val js_options, val progress) {
-  ExportOptions options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  ExportOptions& options = read_options->exported;
   // The CLI's always-on checks, so that a hostile file is refused alike:
   // operator arity per the ONNX schemas, then strict shape inference (the
   // shapes declared from the file's metadata must be what the operators compute).
@@ -228,11 +277,13 @@ val Convert(val reader, val js_options, val progress) {
 }
 
 val Inspect(val reader, val js_options) {
-  const ExportOptions options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  const ExportOptions& options = read_options->exported;
   InspectOptions inspect;
   inspect.opset = options.convert.translate.opset;
   inspect.model_name = options.convert.model_name;
-  inspect.registry = &Registry();
+  inspect.registry = options.convert.registry;
   absl::StatusOr<Inspection> inspection = InspectPt2(std::make_shared<JsInputFile>(reader), inspect);
   if (!inspection.ok()) {
     const bool io = inspection.status().code() == absl::StatusCode::kUnavailable;  // as Convert

@@ -72,7 +72,9 @@ function startPage() {
     inspecting = file;
     inspectView.showLoading(file.name);
     try {
-      const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value) });
+      await options.libraryPending();
+      const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value),
+        ...options.inspectOptions() });
       if (inspecting === file) inspectView.render(info);
     } catch (err) {
       if (inspecting === file) {
@@ -210,6 +212,9 @@ function startPage() {
     clearOutput();  // an earlier result or error must not stay under a new form error
     $("dim-names-error").textContent = dims.error ?? "";
     $("dim-names-error").hidden = !dims.error;
+    // Only while a just-chosen library is read: otherwise no await, so a Cancel right after Convert applies.
+    const libraryPending = options.libraryPending();
+    if (libraryPending) await libraryPending;
     const opts = options.read({ dimNames: dims.value, batch });
     if (!opts || dims.error) return;
     const namesGiven = !!(opts.modelName || opts.inputNames || opts.outputNames || opts.dimNames);

@@ -1,5 +1,6 @@
-// The Options form: global options (opset, external data, optimize) stay from file to file; file-specific
-// ones (tensor and dimension names, model name, output name) are cleared when another file is chosen.
+// The Options form: global options (opset, external data, optimize, translation library) stay from file to
+// file; file-specific ones (tensor and dimension names, model name, output name) are cleared when another
+// file is chosen.
 
 import { $ } from "./dom.mjs";
 import { parseNameList, parseOutputName } from "./format.mjs";
@@ -33,7 +34,40 @@ export function createOptions() {
     });
   }
 
+  // The translation library is read when chosen; convert() and inspect() take its bytes.
+  const libraryInput = $("opt-translations");
+  let library = { bytes: null, loading: null };
+  libraryInput.addEventListener("change", () => {
+    const file = libraryInput.files?.[0];
+    showFieldError(libraryInput, null);
+    const entry = { bytes: null, loading: null };
+    library = entry;
+    if (!file) return;
+    entry.loading = file.arrayBuffer().then((buffer) => {
+      entry.bytes = new Uint8Array(buffer);
+    }, (err) => {
+      entry.loading = null;
+      showFieldError(libraryInput, `Could not read ${file.name}: ${err?.message ?? err}`);
+    });
+  });
+  const translationOptions = () => {
+    if (!library.bytes) return {};
+    const options = { translations: library.bytes };
+    if ($("opt-override").checked) options.overrideBuiltins = true;
+    return options;
+  };
+
   return {
+    /** A promise while a chosen translation library is still being read, else null. */
+    libraryPending() {
+      return library.bytes === null ? library.loading : null;
+    },
+
+    /** The translation options of inspect() (the library and override). */
+    inspectOptions() {
+      return translationOptions();
+    },
+
     /**
      * The ConvertOptions of the form (plus `dimNames` given), or null after marking the invalid fields.
      * In a batch the file-specific fields are not used.
@@ -43,8 +77,10 @@ export function createOptions() {
         opset: Number($("opt-opset").value),
         externalData: $("opt-external").value,
         optimize: $("opt-optimize").checked,
+        ...translationOptions(),
       };
       if ($("opt-no-weights")?.checked) options.includeWeights = false;
+      if (options.translations && $("opt-as-functions").checked) options.translationsAsFunctions = true;
       if (batch) return options;
       let firstBad = null;
       for (const { input, parse, key } of fields) {

@@ -12,14 +12,7 @@
 
 namespace pt2onnx::ir {
 
-struct Function {
-  std::string domain;
-  std::string name;
-  std::vector<std::string> inputs;   // formal parameter names, in order
-  std::vector<std::string> outputs;
-  std::vector<Node> nodes;           // topologically ordered body
-  std::vector<OpsetImport> opset_imports;
-};
+// ir::Function is defined in graph.h, next to the Model that can carry it.
 
 }  // namespace pt2onnx::ir
 

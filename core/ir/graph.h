@@ -115,9 +115,22 @@ struct OpsetImport {
   int64_t version = 0;
 };
 
+// An ONNX function (FunctionProto) as plain data: the body of a user-supplied
+// translation (translate/custom_translations.h), read by core/onnx/model_reader
+// and written back as a model-local function with --translations-as-functions.
+struct Function {
+  std::string domain;
+  std::string name;
+  std::vector<std::string> inputs;   // formal parameter names, in order
+  std::vector<std::string> outputs;
+  std::vector<Node> nodes;           // topologically ordered body
+  std::vector<OpsetImport> opset_imports;
+};
+
 struct Model {
   int64_t ir_version = 10;
   std::vector<OpsetImport> opset_imports;
+  std::vector<Function> functions;  // model-local functions the graph calls
   std::string producer_name = "pt2onnx";
   std::string producer_version;
   Graph graph;

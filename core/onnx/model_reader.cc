@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/ir/inline_functions.h"
 #include "core/status_macros.h"
 #include "onnx/onnx-ml.pb.h"
 
@@ -149,6 +150,38 @@ absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth) 
   return g;
 }
 
+// A FunctionProto without attribute parameters (refused: Unimplemented).
+absl::StatusOr<ir::Function> ReadFunction(const ::onnx::FunctionProto& f) {
+  if (f.attribute_size() > 0 || f.attribute_proto_size() > 0) {
+    return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
+                                                 ": attribute parameters are not supported"));
+  }
+  ir::Function def;
+  def.domain = f.domain();
+  def.name = f.name();
+  def.inputs.assign(f.input().begin(), f.input().end());
+  def.outputs.assign(f.output().begin(), f.output().end());
+  for (const auto& o : f.opset_import()) def.opset_imports.push_back({o.domain(), o.version()});
+  for (const auto& n : f.node()) {
+    ir::Node node;
+    node.name = n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    for (const auto& a : n.attribute()) {
+      if (!a.ref_attr_name().empty()) {
+        return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
+                                                     ": attribute references are not supported"));
+      }
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, 0));
+      node.attributes.push_back(std::move(attr));
+    }
+    def.nodes.push_back(std::move(node));
+  }
+  return def;
+}
+
 }  // namespace
 
 absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes) {
@@ -162,8 +195,12 @@ absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes) {
   model.producer_name = proto.producer_name();
   model.producer_version = proto.producer_version();
   for (const auto& o : proto.opset_import()) model.opset_imports.push_back({o.domain(), o.version()});
-  if (proto.functions_size() > 0) return absl::UnimplementedError("ONNX model: model-local functions");
   PT2ONNX_ASSIGN_OR_RETURN(model.graph, ReadGraph(proto.graph(), 0));
+  for (const auto& f : proto.functions()) {
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));
+    model.functions.push_back(std::move(function));
+  }
+  PT2ONNX_RETURN_IF_ERROR(ir::InlineLocalFunctions(model));  // the executor runs plain graphs
   return model;
 }
 
@@ -175,34 +212,8 @@ absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes) {
   }
   std::vector<ir::Function> functions;
   for (const auto& f : proto.functions()) {
-    if (f.attribute_size() > 0 || f.attribute_proto_size() > 0) {
-      return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
-                                                   ": attribute parameters are not supported"));
-    }
-    ir::Function def;
-    def.domain = f.domain();
-    def.name = f.name();
-    def.inputs.assign(f.input().begin(), f.input().end());
-    def.outputs.assign(f.output().begin(), f.output().end());
-    for (const auto& o : f.opset_import()) def.opset_imports.push_back({o.domain(), o.version()});
-    for (const auto& n : f.node()) {
-      ir::Node node;
-      node.name = n.name();
-      node.op_type = n.op_type();
-      node.domain = n.domain();
-      node.inputs.assign(n.input().begin(), n.input().end());
-      node.outputs.assign(n.output().begin(), n.output().end());
-      for (const auto& a : n.attribute()) {
-        if (!a.ref_attr_name().empty()) {
-          return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
-                                                       ": attribute references are not supported"));
-        }
-        PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, 0));
-        node.attributes.push_back(std::move(attr));
-      }
-      def.nodes.push_back(std::move(node));
-    }
-    functions.push_back(std::move(def));
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));
+    functions.push_back(std::move(function));
   }
   return functions;
 }

@@ -18,6 +18,8 @@
 namespace pt2onnx::onnx_reader {
 
 // InvalidArgument when the bytes are not a ModelProto or break its rules.
+// Model-local functions are inlined at their calls (ir/inline_functions.h):
+// the model comes back as a plain graph, for the executor.
 absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes);
 
 // The model-local functions of a ModelProto (its graph may be empty).

@@ -125,25 +125,39 @@ void FillAttribute(const ir::Attribute& attr, ::onnx::AttributeProto& proto) {
   }
 }
 
+void FillNode(const ir::Node& node, ::onnx::NodeProto& n) {
+  n.set_name(node.name);
+  n.set_op_type(node.op_type);
+  if (!node.domain.empty()) n.set_domain(node.domain);
+  for (const auto& in : node.inputs) n.add_input(in);
+  for (const auto& out : node.outputs) n.add_output(out);
+  for (const ir::Attribute& attr : node.attributes) FillAttribute(attr, *n.add_attribute());
+  for (const auto& [key, value] : node.metadata) {
+    auto* entry = n.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+}
+
+void FillFunction(const ir::Function& function, ::onnx::FunctionProto& proto) {
+  proto.set_domain(function.domain);
+  proto.set_name(function.name);
+  for (const auto& in : function.inputs) proto.add_input(in);
+  for (const auto& out : function.outputs) proto.add_output(out);
+  for (const ir::Node& node : function.nodes) FillNode(node, *proto.add_node());
+  for (const ir::OpsetImport& op : function.opset_imports) {
+    auto* entry = proto.add_opset_import();
+    entry->set_domain(op.domain);
+    entry->set_version(op.version);
+  }
+}
+
 void FillGraph(const ir::Graph& graph, ::onnx::GraphProto& proto, bool with_initializers) {
   proto.set_name(graph.name);
   for (const ir::ValueInfo& in : graph.inputs) FillValueInfo(in, *proto.add_input());
   for (const ir::ValueInfo& out : graph.outputs) FillValueInfo(out, *proto.add_output());
   for (const auto& [name, info] : graph.value_info) FillValueInfo(info, *proto.add_value_info());
-  for (const ir::Node& node : graph.nodes) {
-    ::onnx::NodeProto* n = proto.add_node();
-    n->set_name(node.name);
-    n->set_op_type(node.op_type);
-    if (!node.domain.empty()) n->set_domain(node.domain);
-    for (const auto& in : node.inputs) n->add_input(in);
-    for (const auto& out : node.outputs) n->add_output(out);
-    for (const ir::Attribute& attr : node.attributes) FillAttribute(attr, *n->add_attribute());
-    for (const auto& [key, value] : node.metadata) {
-      auto* entry = n->add_metadata_props();
-      entry->set_key(key);
-      entry->set_value(value);
-    }
-  }
+  for (const ir::Node& node : graph.nodes) FillNode(node, *proto.add_node());
   for (const auto& [key, value] : graph.metadata) {
     auto* entry = proto.add_metadata_props();
     entry->set_key(key);
@@ -170,6 +184,7 @@ void FillModelHeader(const ir::Model& model, ::onnx::ModelProto& proto) {
     entry->set_key(key);
     entry->set_value(value);
   }
+  for (const ir::Function& function : model.functions) FillFunction(function, *proto.add_functions());
 }
 
 absl::Status WriteString(ByteSink& sink, const std::string& bytes) {

@@ -88,3 +88,65 @@ def test_bad_library_files_are_usage_errors(pt2onnx, tmp_path):
     assert result.returncode == 2 and "translation library" in result.stderr
     result = pt2onnx(CUSTOM_OP / "model.pt2", "-o", tmp_path / "m.onnx", "--translations", tmp_path / "nope", check=False)
     assert result.returncode == 3
+
+
+def run_ort(path, inputs):
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    return sess.run(None, inputs)
+
+
+@pytest.mark.parametrize("opset", [18, 20, 22])
+def test_library_functions_kept_as_local_functions_match_the_inlined_form(pt2onnx, tmp_path, opset):
+    inlined, local = tmp_path / "inlined.onnx", tmp_path / "local.onnx"
+    pt2onnx(CUSTOM_OP / "model.pt2", "-o", inlined, "-q", "--opset", opset, "--translations", LIBRARY)
+    pt2onnx(CUSTOM_OP / "model.pt2", "-o", local, "-q", "--opset", opset, "--translations", LIBRARY,
+            "--translations-as-functions")
+    model = onnx.load(str(local))
+    onnx.checker.check_model(model, full_check=True)
+    assert [(f.domain, f.name) for f in model.functions] == [("mylib", "weird_op.default")]
+    function = model.functions[0]
+    assert {(o.domain, o.version) for o in function.opset_import} == {("", opset)}
+    calls = [n for n in model.graph.node if n.domain == "mylib"]
+    assert [n.op_type for n in calls] == ["weird_op.default"]
+    assert "Sin" not in {n.op_type for n in model.graph.node}
+    assert ("mylib", 1) in {(o.domain, o.version) for o in model.opset_import}
+    inputs = dict(np.load(CUSTOM_OP / "inputs.npz"))
+    expected = np.load(CUSTOM_OP / "expected.npz")
+    for a, b, key in zip(run_ort(local, inputs), run_ort(inlined, inputs), expected.files):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(a, expected[key], atol=1e-5, rtol=1e-4)
+
+
+def test_one_local_function_per_library_entry_used(pt2onnx, tmp_path):
+    # Two functions in the library, one used: only that one is written.
+    lib = write_library(tmp_path / "two.onnxlib", [
+        helper.make_function("mylib", "weird_op.default", ["x"], ["y"], [helper.make_node("Sin", ["x"], ["y"])],
+                             [helper.make_opsetid("", 18)]),
+        unary("mylib", "unused_op.default", "Relu")])
+    out = tmp_path / "m.onnx"
+    pt2onnx(CUSTOM_OP / "model.pt2", "-o", out, "-q", "--translations", lib, "--translations-as-functions")
+    model = onnx.load(str(out))
+    onnx.checker.check_model(model, full_check=True)
+    assert [f.name for f in model.functions] == ["weird_op.default"]
+
+
+def test_functions_with_attributes_are_refused(pt2onnx, tmp_path):
+    scaled = helper.make_function(
+        "mylib", "weird_op.default", ["x"], ["y"],
+        [helper.make_node("Constant", [], ["k"], value_float=1.0),
+         helper.make_node("Mul", ["x", "k"], ["y"])],
+        [helper.make_opsetid("", 18)], attributes=["scale"])
+    lib = write_library(tmp_path / "attr.onnxlib", [scaled])
+    for extra in ([], ["--translations-as-functions"]):
+        result = pt2onnx(CUSTOM_OP / "model.pt2", "-o", tmp_path / "m.onnx", "--translations", lib, *extra,
+                         check=False)
+        assert result.returncode == 2
+        assert "attribute parameters are not supported" in result.stderr
+        assert not (tmp_path / "m.onnx").exists()
+
+
+def test_as_functions_needs_a_library(pt2onnx, tmp_path):
+    result = pt2onnx(CUSTOM_OP / "model.pt2", "-o", tmp_path / "m.onnx", "--translations-as-functions",
+                     check=False)
+    assert result.returncode == 2
+    assert "--translations-as-functions needs a library" in result.stderr

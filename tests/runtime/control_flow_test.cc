@@ -122,6 +122,52 @@ TEST(ControlFlowKernels, ScanCarriesStateAndStacksOutputs) {
   EXPECT_EQ(Values<float>((*out)[1].tensor), (std::vector<float>{2, 24, 8, 32, 18, 44}));
 }
 
+// Zero iterations: carried values come back unchanged and each scan output is
+// empty, shaped [0] + the body output's declared shape (unknown dims 0, as in
+// ONNX Runtime; [0] when no rank is declared).
+TEST(ControlFlowKernels, LoopOfZeroIterationsGivesEmptyScanOutputs) {
+  ir::Graph g = LoopModel();
+  g.nodes[0].attributes[0].g->outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
+  auto out = RunModel(g, LoopFeeds(true, 1000, 0));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<float>((*out)[0].tensor), (std::vector<float>{1, 2}));
+  EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0, 2}));
+  EXPECT_EQ((*out)[1].tensor.dtype(), DataType::kFloat);
+
+  std::vector<NamedTensor> stopped = LoopFeeds(true, 1000, 3);
+  stopped[5].tensor = Bool(false);
+  g.nodes[0].attributes[0].g->outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Symbolic("n"), ir::Dim::Static(3)};
+  out = RunModel(g, stopped);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0, 0, 3}));
+
+  g.nodes[0].attributes[0].g->outputs[2].shape = std::nullopt;
+  out = RunModel(g, stopped);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0}));
+}
+
+TEST(ControlFlowKernels, ScanOverZeroRowsGivesTheStateAndEmptyOutputs) {
+  auto body = std::make_shared<ir::Graph>();
+  body->inputs = {Value("acc", DataType::kFloat), Value("row", DataType::kFloat)};
+  body->nodes.push_back(MakeNode("Add", {"acc", "row"}, {"acc_next"}));
+  body->nodes.push_back(MakeNode("Cast", {"acc_next"}, {"as_int"}));
+  body->nodes.back().attributes = {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kInt64))};
+  body->outputs = {Value("acc_next", DataType::kFloat), Value("as_int", DataType::kInt64)};
+  body->outputs[1].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
+  ir::Graph g;
+  g.inputs = {Value("init", DataType::kFloat), Value("xs", DataType::kFloat)};
+  ir::Node scan = MakeNode("Scan", {"init", "xs"}, {"final", "ys"});
+  scan.attributes = {ir::Attribute::GraphValue("body", body), ir::Attribute::Int("num_scan_inputs", 1)};
+  g.nodes.push_back(scan);
+  g.outputs = {Value("final", DataType::kFloat), Value("ys", DataType::kInt64)};
+  auto out = RunModel(g, {{"init", F32({2}, {0, 10})}, {"xs", F32({0, 2}, {})}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<float>((*out)[0].tensor), (std::vector<float>{0, 10}));
+  EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0, 2}));
+  EXPECT_EQ((*out)[1].tensor.dtype(), DataType::kInt64);
+}
+
 TEST(ControlFlowKernels, IfConditionMustBeOneBool) {
   auto then_g = std::make_shared<ir::Graph>();
   then_g->nodes.push_back(MakeNode("Identity", {"x"}, {"a"}));

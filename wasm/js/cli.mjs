@@ -29,6 +29,12 @@ options:
   --no-optimize            skip the graph optimizations
   --no-weights             write the graph without its initializers
   --weights-as-inputs      also list the initializers as graph inputs
+  --translations FILE      ONNX function library (.onnx/.onnxlib) translating more
+                           operators: function domain::name = op namespace::op.overload
+                           (e.g. mylib::fused_gelu.default); repeatable
+  --override               library functions replace pt2onnx's own translations
+  --translations-as-functions  keep library functions as model-local ONNX functions
+                           (one per function used) instead of inlining their bodies
   --check                  native build only (the ONNX checker is not in this one)
   --list-ops               print the supported ATen operators and exit
   --inspect                describe MODEL.pt2 without converting it: inputs and outputs
@@ -52,7 +58,8 @@ class UsageError extends Error {}
 
 /** argv -> flags, with the native CLI's rules and messages (native/cli_flags.cc). */
 export function parseArgs(args) {
-  const flags = { opset: 20, external: "auto", optimize: true, dimNames: {}, quiet: false, json: false };
+  const flags = { opset: 20, external: "auto", optimize: true, dimNames: {}, quiet: false, json: false,
+    translations: [] };
   const valueOf = (i, name) => {
     const arg = args[i];
     const eq = arg.indexOf("=");
@@ -81,6 +88,12 @@ export function parseArgs(args) {
     else if (name === "-o" || name === "--output") [flags.output, i] = valueOf(i, name);
     else if (name === "--model") [flags.modelName, i] = valueOf(i, name);
     else if (name === "--from" && flags.applyWeights) [flags.weightsFrom, i] = valueOf(i, name);
+    else if (name === "--translations") {
+      let path;
+      [path, i] = valueOf(i, name);
+      flags.translations.push(path);
+    } else if (name === "--override") flags.overrideBuiltins = true;
+    else if (name === "--translations-as-functions") flags.translationsAsFunctions = true;
     else if (name === "--opset") {
       [v, i] = valueOf(i, name);
       const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;
@@ -124,6 +137,9 @@ export function parseArgs(args) {
   if (flags.input === undefined) throw new UsageError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
   flags.output ??= (flags.input.endsWith(".pt2") ? flags.input.slice(0, -4) : flags.input) + ".onnx";
   if (flags.output === flags.input && !flags.inspect) throw new UsageError("the output path equals the input path");
+  if (flags.translationsAsFunctions && flags.translations.length === 0) {
+    throw new UsageError("--translations-as-functions needs a library (--translations FILE)");
+  }
   if (flags.check && !flags.inspect) {
     throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
   }
@@ -171,12 +187,38 @@ function record(fields, t0) {
   return `${JSON.stringify({ pt2onnx: version, ...fields, seconds: Math.round(performance.now() - t0) / 1000 })}\n`;
 }
 
+// --translations FILE...: the libraries' bytes and the options that carry them.
+function translationOptions(flags) {
+  if (flags.translations.length === 0) return {};
+  const options = { translations: flags.translations.map((path) => readInput(path)) };
+  if (flags.overrideBuiltins) options.overrideBuiltins = true;
+  return options;
+}
+
+// "translations[1]: ..." from the converter names the file it came from, as the native CLI does.
+function nameLibrary(e, flags) {
+  const m = /^translations\[(\d+)\]: /.exec(e?.message ?? "");
+  if (!(e instanceof ConversionError) || !m || flags.translations[Number(m[1])] === undefined) return e;
+  return new ConversionError(e.code, `${flags.translations[Number(m[1])]}: ${e.message.slice(m[0].length)}`,
+    e.unsupportedOps);
+}
+
 async function run(flags) {
+  try {
+    return await runConversion(flags);
+  } catch (e) {
+    throw nameLibrary(e, flags);
+  }
+}
+
+async function runConversion(flags) {
   const t0 = performance.now();
   const log = (line) => { if (!flags.quiet) process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(2).padStart(6)}s] ${line}\n`); };
   const input = readInput(flags.input);
+  const libraries = translationOptions(flags);
   if (flags.inspect) {
-    const options = { opset: flags.opset, ...(flags.modelName !== undefined ? { modelName: flags.modelName } : {}) };
+    const options = { opset: flags.opset, ...(flags.modelName !== undefined ? { modelName: flags.modelName } : {}),
+      ...libraries };
     const report = await inspectReport(input, { ...options, fileName: flags.input });
     process.stdout.write(flags.json ? report.json : report.text);
     return EXIT.ok;
@@ -189,6 +231,8 @@ async function run(flags) {
   if (flags.outputNames) options.outputNames = flags.outputNames;
   if (Object.keys(flags.dimNames).length) options.dimNames = flags.dimNames;
   if (flags.modelName !== undefined) options.modelName = flags.modelName;
+  Object.assign(options, libraries);
+  if (flags.translationsAsFunctions) options.translationsAsFunctions = true;
   const r = await convert(input, options);
   for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
   return writeOutputs(flags, r, t0);

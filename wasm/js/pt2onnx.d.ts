@@ -39,6 +39,22 @@ export interface ConvertOptions {
   /** Also list the initializers as graph inputs (CLI --weights-as-inputs). Default false. */
   weightsAsInputs?: boolean;
   /**
+   * ONNX function libraries (CLI --translations FILE): the bytes of a
+   * ModelProto whose functions translate more operators; a function's
+   * domain::name is the operator's namespace::op.overload
+   * (mylib::fused_gelu.default). A function for an operator pt2onnx already
+   * translates is a usage error unless `overrideBuiltins`.
+   */
+  translations?: Uint8Array | ArrayBuffer | Array<Uint8Array | ArrayBuffer>;
+  /** Library functions replace pt2onnx's own translations (CLI --override). Default false. */
+  overrideBuiltins?: boolean;
+  /**
+   * Keep each library function used as a model-local ONNX function, called by
+   * one node per use (CLI --translations-as-functions). Default false: the
+   * function bodies are inlined.
+   */
+  translationsAsFunctions?: boolean;
+  /**
    * File name of the ONNX model (default: the input File's name with .onnx
    * instead of .pt2, else "model.onnx"). The external data file is this name
    * + ".data"; the model refers to it by that name, so keep the two together.
@@ -174,6 +190,10 @@ export interface InspectOptions {
   opset?: number;
   /** Program to describe in a multi-model archive (default: the only one, or "model"). */
   modelName?: string;
+  /** As for convert(): operators the libraries translate are marked supported. */
+  translations?: Uint8Array | ArrayBuffer | Array<Uint8Array | ArrayBuffer>;
+  /** As for convert(). */
+  overrideBuiltins?: boolean;
   /** As for convert(). */
   signal?: AbortSignal;
   /** As for convert(). */
@@ -255,7 +275,13 @@ export declare function inspect(
  */
 export declare function inspectReport(
   input: Blob | ArrayBuffer | Uint8Array,
-  options?: { opset?: number; modelName?: string; fileName?: string },
+  options?: {
+    opset?: number;
+    modelName?: string;
+    fileName?: string;
+    translations?: Uint8Array | ArrayBuffer | Array<Uint8Array | ArrayBuffer>;
+    overrideBuiltins?: boolean;
+  },
 ): Promise<{ text: string; json: string }>;
 
 /** The ATen overloads pt2onnx translates ("aten::add.Tensor", ...). */

@@ -18,7 +18,8 @@ const canReadBlobSync = typeof FileReaderSync !== "undefined";
 const onPageThread = typeof window !== "undefined" && typeof document !== "undefined";
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
-  "modelName", "optimize", "includeWeights", "weightsAsInputs", "outputName", "onProgress", "signal", "workerUrl"]);
+  "modelName", "optimize", "includeWeights", "weightsAsInputs", "outputName", "onProgress", "signal", "workerUrl",
+  "translations", "overrideBuiltins", "translationsAsFunctions"]);
 const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1, verify_unavailable: 7 };
 
 export class ConversionError extends Error {
@@ -100,6 +101,13 @@ function checkOptions(options) {
   for (const key of ["includeWeights", "weightsAsInputs"]) {
     if (options[key] !== undefined && typeof options[key] !== "boolean") throw usage(`options.${key} must be a boolean`);
   }
+  for (const key of ["overrideBuiltins", "translationsAsFunctions"]) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw usage(`options.${key} must be a boolean`);
+  }
+  if (options.translations !== undefined) translationLibraries(options.translations);
+  if (options.translationsAsFunctions && options.translations === undefined) {
+    throw usage("options.translationsAsFunctions needs a library (options.translations)");
+  }
   if (outputName !== undefined &&
       (typeof outputName !== "string" || outputName.slice(outputName.lastIndexOf("/") + 1).trim() === "")) {
     throw usage("options.outputName must be a file name such as \"model.onnx\"");
@@ -114,6 +122,18 @@ function checkOptions(options) {
       !(typeof URL !== "undefined" && options.workerUrl instanceof URL)) {
     throw usage("options.workerUrl must be a URL or a string");
   }
+}
+
+// options.translations (the bytes of one ONNX function library, or an array
+// of them, as --translations FILE) as an array of Uint8Array.
+function translationLibraries(value) {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((bytes) => {
+    if (bytes instanceof Uint8Array) return bytes;
+    if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+    throw usage("options.translations must be the bytes of an ONNX function library (.onnxlib) as a " +
+      "Uint8Array or ArrayBuffer, or an array of them");
+  });
 }
 
 // "cnn.pt2" -> "cnn.onnx", as the CLI names its default output.
@@ -170,6 +190,7 @@ async function convertHere(input, options) {
   const { source, slice } = await sourceOf(input);
   const core = await loadCore();
   const { onProgress, signal, workerUrl, ...rest } = options;
+  if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
   const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
     inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
   const progress = (stage, fraction) => {
@@ -354,7 +375,8 @@ export async function applyWeights(onnx, pt2, options = {}) {
   return inPlace(() => applyHere(input, options), options.signal);
 }
 
-const INSPECT_OPTION_KEYS = new Set(["opset", "modelName", "signal", "workerUrl"]);
+const INSPECT_OPTION_KEYS = new Set(["opset", "modelName", "signal", "workerUrl", "translations",
+  "overrideBuiltins"]);
 
 // In a worker or in node the conversion runs on this thread, synchronously
 // once started: the signal is checked before and after, and an abort in
@@ -389,11 +411,14 @@ async function inspectHere(input, options) {
  * `--inspect --json` (the node CLI prints these). Runs in place (node or a
  * worker). `fileName` is the name the text shows.
  */
-export async function inspectReport(input, { opset, modelName, fileName } = {}) {
+export async function inspectReport(input, { opset, modelName, fileName, translations, overrideBuiltins } = {}) {
   const options = {};
   if (opset !== undefined) options.opset = opset;
   if (modelName !== undefined) options.modelName = modelName;
+  if (overrideBuiltins !== undefined) options.overrideBuiltins = overrideBuiltins;
+  if (translations !== undefined) options.translations = translations;
   checkOptions(options);
+  if (translations !== undefined) options.translations = translationLibraries(translations);
   const out = await inspectCore(input, { ...options, inputName: fileName ?? "model.pt2" });
   return { text: out.text, json: out.json };
 }
@@ -413,6 +438,7 @@ export async function inspect(input, options = {}) {
   checkOptions(options);
   if (isBlob && onPageThread && !canReadBlobSync) return runInWorker("inspect", input, options);
   const { signal, workerUrl, ...rest } = options;
+  if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
   return inPlace(() => inspectHere(input, rest), signal);
 }
 

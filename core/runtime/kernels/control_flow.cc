@@ -44,6 +44,23 @@ class NestedGraph {
 
   size_t num_inputs() const { return graph_.inputs.size(); }
 
+  // The stacked output of zero iterations for body output `index`: shape
+  // [0] + the output's declared shape, its unknown dims 0 (as ONNX Runtime
+  // does); [0] when the rank is not declared.
+  absl::StatusOr<Tensor> EmptyStack(size_t index, BufferPool* pool) const {
+    if (index >= graph_.outputs.size()) return absl::InvalidArgumentError("the body has too few outputs");
+    const ir::ValueInfo& info = graph_.outputs[index];
+    if (info.dtype == DataType::kUndefined) {
+      return absl::UnimplementedError(absl::StrCat("a scan output of zero iterations ('", info.name,
+                                                   "') has no declared element type"));
+    }
+    Dims dims = {0};
+    if (info.shape.has_value()) {
+      for (const ir::Dim& d : *info.shape) dims.push_back(d.is_static() ? d.value : 0);
+    }
+    return Tensor::Allocate(info.dtype, dims, pool);
+  }
+
   absl::StatusOr<std::vector<Tensor>> Run(const std::vector<const Tensor*>& declared,
                                           const std::vector<const Tensor*>& captured) {
     if (declared.size() != graph_.inputs.size() || captured.size() != captures_.size()) {
@@ -121,9 +138,7 @@ std::vector<const Tensor*> Captured(const KernelContext& ctx, size_t first) {
 
 // Stacks equally shaped tensors along a new leading axis.
 absl::StatusOr<Tensor> Stack(const std::vector<Tensor>& parts, BufferPool* pool) {
-  if (parts.empty()) {
-    return absl::UnimplementedError("a scan output of zero iterations has no known shape");
-  }
+  if (parts.empty()) return absl::InternalError("no iteration to stack (see EmptyStack)");
   Dims dims = parts[0].dims();
   dims.insert(dims.begin(), static_cast<int64_t>(parts.size()));
   auto out = Tensor::Allocate(parts[0].dtype(), dims, pool);
@@ -238,7 +253,8 @@ class LoopKernel : public OpKernel {
     }
     for (size_t j = 0; j < carried; ++j) ctx.SetOutput(j, std::move(state[j]));
     for (size_t k = 0; k < scanned; ++k) {
-      auto stacked = Stack(stacks[k], ctx.pool());
+      auto stacked = stacks[k].empty() ? body_->EmptyStack(1 + carried + k, ctx.pool())
+                                       : Stack(stacks[k], ctx.pool());
       if (!stacked.ok()) return stacked.status();
       ctx.SetOutput(carried + k, std::move(*stacked));
     }
@@ -310,7 +326,8 @@ class ScanKernel : public OpKernel {
     }
     for (size_t j = 0; j < states; ++j) ctx.SetOutput(j, std::move(state[j]));
     for (size_t k = 0; k < scanned_out; ++k) {
-      auto stacked = Stack(stacks[k], ctx.pool());
+      auto stacked = stacks[k].empty() ? body_->EmptyStack(states + k, ctx.pool())
+                                       : Stack(stacks[k], ctx.pool());
       if (!stacked.ok()) return stacked.status();
       ctx.SetOutput(states + k, std::move(*stacked));
     }

@@ -76,3 +76,11 @@ export async function verifyUpload(file: File, npz?: Uint8Array): Promise<string
   return `${r.passed} ${worst?.max_abs_diff ?? 0} ${r.histogramEdges.length} ${r.firstDivergence?.target ?? ""} ` +
     `${typed.exitCode} ${r.report.length}`;
 }
+
+// A custom operator's translation library (README "Custom operators without Python").
+export async function convertWithLibrary(file: File, library: File): Promise<ConversionResult> {
+  const translations = new Uint8Array(await library.arrayBuffer());
+  const found: Inspection = await inspect(file, { translations, overrideBuiltins: false });
+  if (found.unsupported.length > 0) throw new Error(found.advice ?? "unsupported operators");
+  return convert(file, { translations: [translations], translationsAsFunctions: true });
+}

@@ -1,0 +1,167 @@
+// Control flow and custom translations in the page (headless Chromium): every
+// control-flow fixture, and the custom-operator fixture with its translation
+// library uploaded, download the native CLI's exact bytes, and those bytes,
+// run by the package's executor, give torch's recorded outputs.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { launchBrowser, startServer } from "./browser.mjs";
+import { runCli } from "./cli.mjs";
+import { reluAsNegLibrary } from "./libraries.mjs";
+import { readNpz } from "./npz.mjs";
+import { CLI, FIXTURES, PACKAGE, REPO, SITE, requireBuilt } from "./paths.mjs";
+import { mismatch } from "./runtime-fixtures.mjs";
+
+requireBuilt(CLI, "the pt2onnx CLI");
+requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
+requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
+const api = await import(join(PACKAGE, "pt2onnx.mjs"));
+
+const LIBRARY = join(REPO, "examples", "translations", "mylib.onnxlib");
+const CONTROL_FLOW = readdirSync(join(FIXTURES, "ops")).filter((name) => {
+  const meta = join(FIXTURES, "ops", name, "meta.json");
+  return existsSync(meta) && JSON.parse(readFileSync(meta, "utf8")).group === "control_flow";
+}).sort();
+
+let server;
+let browser;
+const consoleErrors = [];
+
+before(async () => {
+  server = await startServer(SITE);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage() {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-state="idle"]');
+  return page;
+}
+
+// Chooses `path`, and the translation library when given, converts; returns the final state.
+async function convertIn(page, path, { library, asFunctions = false } = {}) {
+  await page.setInputFiles("#file-input", path);
+  if (library) {
+    await page.evaluate(() => { document.getElementById("options").open = true; });
+    await page.setInputFiles("#opt-translations", library);
+    if (asFunctions) await page.check("#opt-as-functions");
+  }
+  await page.click("#convert");
+  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+async function downloadOnnx(page) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click("#download-onnx")]);
+  return readFileSync(await file.path());
+}
+
+// The first difference between `model` run by the package's executor and torch's outputs, or null.
+async function outputsDiffer(model, folder) {
+  const meta = JSON.parse(readFileSync(join(folder, "meta.json"), "utf8"));
+  const atol = meta.atol ?? 1e-5;
+  const rtol = meta.rtol ?? 1e-4;
+  for (const suffix of ["", "_alt"]) {
+    if (!existsSync(join(folder, `inputs${suffix}.npz`))) continue;
+    const inputs = Object.fromEntries(readNpz(readFileSync(join(folder, `inputs${suffix}.npz`))).map((t) => [t.name, t]));
+    const expected = readNpz(readFileSync(join(folder, `expected${suffix}.npz`)));
+    const outputs = Object.values(await api.run(new Uint8Array(model), inputs));
+    if (outputs.length !== expected.length) return `${outputs.length} outputs, torch has ${expected.length}`;
+    for (let i = 0; i < expected.length; ++i) {
+      const problem = mismatch(outputs[i], expected[i], `${expected[i].name}${suffix}`, atol, rtol);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+test("the control-flow fixtures are all there", () => {
+  for (const name of ["cond_branches", "cond_nested", "cond_sym_pred", "while_loop_counter",
+    "while_loop_data_stop", "cond_in_loop", "scan_carries", "scan_dim1_reverse", "map_body"]) {
+    assert.ok(CONTROL_FLOW.includes(name), `${name} missing from ${CONTROL_FLOW.join(", ")}`);
+  }
+});
+
+test("page: every control-flow fixture downloads the CLI's bytes, which reproduce torch's outputs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-cf-page-"));
+  const page = await openPage();
+  const problems = [];
+  for (const name of CONTROL_FLOW) {
+    const folder = join(FIXTURES, "ops", name);
+    const upload = join(dir, `${name}.pt2`);
+    writeFileSync(upload, readFileSync(join(folder, "model.pt2")));
+    const expected = runCli(upload, `${name}.onnx`);
+    assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
+    if (await convertIn(page, upload) !== "done") {
+      problems.push(`${name}: ${await page.textContent("#error-message")}`);
+      continue;
+    }
+    const onnx = await downloadOnnx(page);
+    if (!onnx.equals(expected.onnx)) problems.push(`${name}: the page's bytes differ from the CLI's`);
+    const wrong = await outputsDiffer(onnx, folder);
+    if (wrong) problems.push(`${name}: ${wrong}`);
+  }
+  await page.context().close();
+  assert.deepEqual(problems, []);
+});
+
+for (const asFunctions of [false, true]) {
+  test(`page: the custom operator with its library uploaded${asFunctions ? ", kept as a local function," : ""} ` +
+       "downloads the CLI's bytes and reproduces torch", async () => {
+    const folder = join(FIXTURES, "unsupported_op");
+    const dir = mkdtempSync(join(tmpdir(), "pt2onnx-cf-page-"));
+    const upload = join(dir, "custom.pt2");
+    writeFileSync(upload, readFileSync(join(folder, "model.pt2")));
+    const flags = ["--translations", LIBRARY, ...(asFunctions ? ["--translations-as-functions"] : [])];
+    const expected = runCli(upload, "custom.onnx", {}, flags);
+    assert.equal(expected.status, 0, expected.stderr);
+    const page = await openPage();
+    assert.equal(await convertIn(page, upload, { library: LIBRARY, asFunctions }), "done",
+      await page.textContent("body"));
+    const onnx = await downloadOnnx(page);
+    assert.ok(onnx.equals(expected.onnx), "the page's bytes differ from the CLI's");
+    assert.equal(await outputsDiffer(onnx, folder), null);
+    await page.context().close();
+  });
+}
+
+test("page: without the library the custom operator is listed as unsupported", async () => {
+  const page = await openPage();
+  assert.equal(await convertIn(page, join(FIXTURES, "unsupported_op", "model.pt2")), "error");
+  const ops = await page.$$eval("#unsupported-ops li", (items) => items.map((li) => li.textContent));
+  assert.ok(ops.some((op) => op.includes("mylib::weird_op.default")), ops.join("; "));
+  await page.context().close();
+});
+
+test("page: a library clashing with a built-in is refused unless it overrides", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pt2onnx-cf-page-"));
+  const library = join(dir, "relu.onnxlib");
+  writeFileSync(library, reluAsNegLibrary());
+  const relu = join(FIXTURES, "ops", "relu", "model.pt2");
+  const page = await openPage();
+  assert.equal(await convertIn(page, relu, { library }), "error");
+  assert.match(await page.textContent("#error-message"), /conflicts with pt2onnx's own translation/);
+  await page.check("#opt-override");
+  await page.click("#convert");
+  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "done", await page.textContent("body"));
+  const expected = runCli(relu, "relu.onnx", {}, ["--translations", library, "--override"]);
+  assert.equal(expected.status, 0, expected.stderr);
+  assert.ok((await downloadOnnx(page)).equals(expected.onnx));
+  await page.context().close();
+});
+
+test("page: no console errors", () => {
+  assert.deepEqual(consoleErrors, []);
+});
