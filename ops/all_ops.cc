@@ -36,6 +36,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterReductionOps(r);
   RegisterResampleOps(r);
   RegisterSamplingOps(r);
+  RegisterScatterOps(r);
   RegisterShapeOps(r);
   RegisterSplitMeshgridOps(r);
   RegisterSlicingOps(r);

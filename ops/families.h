@@ -40,6 +40,7 @@ void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
+void RegisterScatterOps(OpRegistry& r);         // scatter.cc (scatter, index_add/copy/fill, *_scatter)
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
 void RegisterSplitMeshgridOps(OpRegistry& r);   // split_meshgrid.cc
 void RegisterSlicingOps(OpRegistry& r);         // slicing.cc
