@@ -33,6 +33,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterOnnxOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
+  RegisterRearrangeOps(r);
   RegisterReductionOps(r);
   RegisterResampleOps(r);
   RegisterSamplingOps(r);

@@ -37,6 +37,7 @@ void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
+void RegisterRearrangeOps(OpRegistry& r);       // rearrange.cc (pixel_shuffle, diagonal, unfold)
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
 void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
