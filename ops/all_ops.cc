@@ -45,6 +45,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterSpecialMathOps(r);
   RegisterSymbolicOps(r);
   RegisterUniqueOps(r);
+  RegisterVarianceOps(r);
   RegisterWeightNormOps(r);
   return r;
 }

@@ -49,6 +49,7 @@ void RegisterSortingOps(OpRegistry& r);         // sorting.cc
 void RegisterSpecialMathOps(OpRegistry& r);     // special_math.cc
 void RegisterSymbolicOps(OpRegistry& r);        // symbolic.cc (SymInt math, asserts)
 void RegisterUniqueOps(OpRegistry& r);          // unique.cc
+void RegisterVarianceOps(OpRegistry& r);        // variance.cc (var, std, var_mean, std_mean)
 void RegisterWeightNormOps(OpRegistry& r);      // weight_norm.cc
 
 }  // namespace pt2onnx::ops
