@@ -16,6 +16,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterConversionOps(r);
   RegisterCreationOps(r);
   RegisterCumulativeOps(r);
+  RegisterConcatOps(r);
   RegisterDataDependentOps(r);
   RegisterDistanceOps(r);
   RegisterDropoutOps(r);
@@ -31,6 +32,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterOnnxOps(r);
+  RegisterPermuteOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
   RegisterRearrangeOps(r);

@@ -20,6 +20,7 @@ void RegisterConvNormBackwardOps(OpRegistry& r);  // conv_norm_backward.cc
 void RegisterConversionOps(OpRegistry& r);      // conversion.cc
 void RegisterCreationOps(OpRegistry& r);        // creation.cc
 void RegisterCumulativeOps(OpRegistry& r);      // cumulative.cc
+void RegisterConcatOps(OpRegistry& r);          // concat.cc (cat, stack)
 void RegisterDataDependentOps(OpRegistry& r);   // data_dependent.cc
 void RegisterDistanceOps(OpRegistry& r);        // distance.cc
 void RegisterDropoutOps(OpRegistry& r);         // dropout.cc
@@ -35,6 +36,7 @@ void RegisterDetCrossNormOps(OpRegistry& r);    // det_cross_norm.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
+void RegisterPermuteOps(OpRegistry& r);         // permute.cc (permute, transpose, movedim)
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterRearrangeOps(OpRegistry& r);       // rearrange.cc (pixel_shuffle, diagonal, unfold)
