@@ -9,6 +9,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
+  RegisterBatchNormOps(r);
   RegisterBucketingOps(r);
   RegisterControlFlowOps(r);
   RegisterConvOps(r);

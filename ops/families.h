@@ -13,6 +13,7 @@ namespace pt2onnx::ops {
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterBackwardOps(OpRegistry& r);        // backward.cc
+void RegisterBatchNormOps(OpRegistry& r);       // batch_norm.cc (batch norm, instance norm)
 void RegisterBucketingOps(OpRegistry& r);       // bucketing.cc
 void RegisterControlFlowOps(OpRegistry& r);     // control_flow.cc (cond, while_loop, scan, map)
 void RegisterConvOps(OpRegistry& r);            // conv.cc
