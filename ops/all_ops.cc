@@ -33,6 +33,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterOnnxOps(r);
+  RegisterPaddingOps(r);
   RegisterPermuteOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);

@@ -37,12 +37,13 @@ void RegisterDetCrossNormOps(OpRegistry& r);    // det_cross_norm.cc
 void RegisterLinearAlgebraOps(OpRegistry& r);   // linear_algebra.cc
 void RegisterNormalizationOps(OpRegistry& r);   // normalization.cc
 void RegisterOnnxOps(OpRegistry& r);           // onnx_ops.cc (torch.onnx.ops)
+void RegisterPaddingOps(OpRegistry& r);         // padding.cc (constant_pad_nd, pad, reflection/replication)
 void RegisterPermuteOps(OpRegistry& r);         // permute.cc (permute, transpose, movedim)
 void RegisterPoolingOps(OpRegistry& r);         // pooling.cc
 void RegisterRandomOps(OpRegistry& r);          // random.cc
 void RegisterRearrangeOps(OpRegistry& r);       // rearrange.cc (pixel_shuffle, diagonal, unfold)
 void RegisterReductionOps(OpRegistry& r);       // reduction.cc
-void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample, pad)
+void RegisterResampleOps(OpRegistry& r);        // resample.cc (upsample)
 void RegisterSamplingOps(OpRegistry& r);        // sampling.cc
 void RegisterScatterOps(OpRegistry& r);         // scatter.cc (scatter, index_add/copy/fill, *_scatter)
 void RegisterShapeOps(OpRegistry& r);           // shape.cc
