@@ -8,7 +8,7 @@
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
-#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds
+#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds, seed 1
 #      (clang 14, ASan + UBSan over all code), then every hostile input of
 #      the suite (13,195 dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
@@ -113,8 +113,12 @@ fi
 
 # Last: it rebuilds the fuzz targets with clang (a different toolchain).
 if [ "$fuzz" = 1 ]; then
-  step "fuzz smoke: each libFuzzer target for ${FUZZ_SECONDS:-30} s (tools/fuzz/run.sh)"
-  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}"
+  # Reproducible: a fixed seed and a fresh corpus seeded from the fixtures
+  # (long runs with random seeds and a growing corpus: tools/fuzz/run.sh).
+  fuzzdir=$(mktemp -d)
+  trap 'rm -rf "$fuzzdir"' EXIT
+  step "fuzz smoke: each libFuzzer target for ${FUZZ_SECONDS:-30} s, seed 1 (tools/fuzz/run.sh)"
+  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}" --seed 1 --workdir "$fuzzdir"
   step "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
-  tools/fuzz/replay_hostile.sh
+  tools/fuzz/replay_hostile.sh --workdir "$fuzzdir"
 fi

@@ -1,4 +1,5 @@
 #include "core/pt2/json_decode.h"
+#include "core/pt2/json_numbers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -214,6 +215,7 @@ absl::StatusOr<UnionValue> ReadUnion(const Value& v, const Path& path,
 
 absl::Status ParseDocument(absl::string_view json, absl::string_view what,
                            rapidjson::Document* doc) {
+  PT2ONNX_RETURN_IF_ERROR(CheckJsonNumbers(json, what));
   doc->Parse<kParseFlags>(json.data(), json.size());
   if (doc->HasParseError()) {
     return ParseError(what, json, doc->GetParseError(), doc->GetErrorOffset());

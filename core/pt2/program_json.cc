@@ -24,6 +24,7 @@
 #include "core/pt2/argument_json.h"
 #include "core/pt2/graph_json.h"
 #include "core/pt2/json_decode.h"
+#include "core/pt2/json_numbers.h"
 #include "core/status_macros.h"
 #include "rapidjson/document.h"
 #include "rapidjson/memorystream.h"
@@ -32,6 +33,7 @@
 namespace pt2onnx::pt2 {
 namespace {
 
+using internal::CheckJsonNumbers;
 using internal::ExpectObject;
 using internal::Invalid;
 using internal::kParseFlags;
@@ -283,6 +285,7 @@ absl::StatusOr<std::pair<int64_t, int64_t>> ParseSchemaVersion(
   const size_t at = FindTopLevelSchemaVersion(json);
   if (at == absl::string_view::npos) {
     // Say what is wrong with the text if it is not JSON at all (slow path).
+    PT2ONNX_RETURN_IF_ERROR(CheckJsonNumbers(json, "program JSON"));
     rapidjson::MemoryStream stream(json.data(), json.size());
     rapidjson::BaseReaderHandler<> ignore;
     rapidjson::Reader reader;
@@ -295,6 +298,8 @@ absl::StatusOr<std::pair<int64_t, int64_t>> ParseSchemaVersion(
   }
   // Parse just the value ({"major": 8, "minor": 20}, or a bare int).
   absl::string_view rest = json.substr(at);
+  PT2ONNX_RETURN_IF_ERROR(CheckJsonNumbers(json, "program JSON", at,
+                                           /*first_value_only=*/true));
   rapidjson::Document doc;
   doc.Parse<kParseFlags | rapidjson::kParseStopWhenDoneFlag>(rest.data(),
                                                              rest.size());

@@ -1,27 +1,33 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz (clang 14 + ASan + UBSan).
-#   tools/fuzz/run.sh [--seconds N] [--jobs J] [--workdir DIR] [target ...]
+#   tools/fuzz/run.sh [--seconds N] [--runs R --seed S] [--jobs J] [--workdir DIR] [target ...]
 # Targets: zip_reader program_json unpickler pipeline (default: all), N seconds
 # each (default 60). Corpora grow in DIR/corpus/<target> (default
 # /tmp/pt2onnx-fuzz), seeded from the fixtures and tests/fuzz/corpus; a crash
 # or hang stops the target and leaves DIR/artifacts/<target>/crash-* (or
 # timeout-*, oom-*): copy it into tests/fuzz/regressions/<target>/, where
 # //tests/fuzz:<target>_replay replays it, and fix the bug.
+# --runs and --seed make a run reproducible (the CI smoke: a fixed seed, at
+# most R inputs per target, a fresh workdir); --seconds still caps it.
 # Prints the executions of each target and the total.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
 seconds=60
+runs=-1
+seed=0
 jobs=1
 workdir=/tmp/pt2onnx-fuzz
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -63,7 +69,7 @@ for t in "${targets[@]}"; do
   log="$workdir/$t.log"
   rm -f "$workdir"/fuzz-*.log
   set +e
-  (cd "$workdir" && "$workdir/bin/${t}_fuzzer" "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
+  (cd "$workdir" && "$workdir/bin/${t}_fuzzer" "$corpus" -max_total_time="$seconds" -runs="$runs" -seed="$seed" -timeout=20 -rss_limit_mb=3072 \
     -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "${extra[@]}" >"$log" 2>&1)
   rc=$?

@@ -579,6 +579,31 @@ TEST(ProgramJsonTest, SchemaMajorRules) {
 
 // ---- malformed input ---------------------------------------------------------------
 
+// Numbers RapidJSON 1.1 cannot parse safely are refused before it sees them
+// (its full-precision path read past its power table on the first one).
+TEST(ProgramJsonTest, NumbersBeyondADoubleAreRefused) {
+  const std::string huge = std::string("2") + std::string(127, '7') + "e308";
+  EXPECT_TRUE(HasStatus(ParseSchemaVersion(huge), absl::StatusCode::kInvalidArgument,
+                        "number at offset 0 is about 1e435, beyond the range of a double"));
+  EXPECT_TRUE(HasStatus(ParseSchemaVersion(R"({"schema_version": 1e309})"),
+                        absl::StatusCode::kInvalidArgument, "number at offset 19"));
+  EXPECT_TRUE(HasStatus(ParseSchemaVersion(R"({"schema_version": {"major": 0.5e310}})"),
+                        absl::StatusCode::kInvalidArgument, "beyond the range of a double"));
+  EXPECT_TRUE(HasStatus(ParsePayloadConfig("{\"config\": " + std::string(401, '9') + "}"),
+                        absl::StatusCode::kInvalidArgument, "has 401 significant digits"));
+  std::string json = Mutate("linear_relu.json", R"("major": 8, "minor": 14)",
+                            R"("major": 8, "minor": 14, "x": -12345678901234567890e300)");
+  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(json), absl::StatusCode::kInvalidArgument,
+                        "beyond the range of a double"));
+  // In range, tiny, zero with a huge exponent, or inside strings: accepted.
+  auto ok = ParsePayloadConfig(R"({"config": {}, "a": 1.7976931348623157e308,)"
+                               R"( "b": 4.9e-324, "c": 0.0000e300, "d": "9e999999"})");
+  EXPECT_TRUE(ok.ok()) << ok.status();
+  ok = ParsePayloadConfig(R"({"config": {}, "a": 0.000001e-300, "b": -0e-5})");
+  EXPECT_TRUE(ok.ok()) << ok.status();
+}
+
+
 TEST(ProgramJsonTest, MalformedJsonNamesTheOffset) {
   EXPECT_TRUE(HasStatus(ParseExportedProgramJson(""), absl::StatusCode::kInvalidArgument,
                         "program JSON: malformed JSON at offset 0: The document is empty."));

@@ -1,0 +1,29 @@
+#ifndef PT2ONNX_CORE_PT2_JSON_NUMBERS_H_
+#define PT2ONNX_CORE_PT2_JSON_NUMBERS_H_
+
+#include <cstddef>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace pt2onnx::pt2::internal {
+
+// The largest number of significant digits a JSON number may have here.
+// Python writes at most 17 for a float and 20 for an int64.
+inline constexpr size_t kMaxNumberDigits = 400;
+
+// Refuses numbers that RapidJSON 1.1's full-precision parser cannot take
+// safely: a magnitude of 1e309 or more (digits and exponent together pass
+// its exponent check, then it reads past its table of powers of ten) or more
+// than kMaxNumberDigits significant digits (its big-integer arithmetic has a
+// fixed size). Neither can be a double, so nothing valid is refused. Scans the
+// text outside strings from byte `from` on; with `first_value_only`, stops
+// after the first complete JSON value (as kParseStopWhenDoneFlag does).
+// Malformed text is left to RapidJSON to report. InvalidArgument naming
+// `what` and the byte offset in `json`.
+absl::Status CheckJsonNumbers(absl::string_view json, absl::string_view what,
+                              size_t from = 0, bool first_value_only = false);
+
+}  // namespace pt2onnx::pt2::internal
+
+#endif  // PT2ONNX_CORE_PT2_JSON_NUMBERS_H_
