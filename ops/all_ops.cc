@@ -26,6 +26,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLogicalOps(r);
   RegisterUnaryMathOps(r);
   RegisterEmbeddingBagOps(r);
+  RegisterEinsumOps(r);
   RegisterEncodingOps(r);
   RegisterFftOps(r);
   RegisterIndexingOps(r);

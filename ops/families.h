@@ -30,6 +30,7 @@ void RegisterComparisonOps(OpRegistry& r);      // comparison.cc
 void RegisterLogicalOps(OpRegistry& r);         // logical.cc
 void RegisterUnaryMathOps(OpRegistry& r);       // unary_math.cc
 void RegisterEmbeddingBagOps(OpRegistry& r);    // embedding_bag.cc
+void RegisterEinsumOps(OpRegistry& r);          // einsum.cc (einsum, tensordot, inner, bilinear)
 void RegisterEncodingOps(OpRegistry& r);        // encoding.cc
 void RegisterFftOps(OpRegistry& r);             // fft.cc
 void RegisterIndexingOps(OpRegistry& r);        // indexing.cc
