@@ -9,6 +9,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterActivationOps(r);
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
+  RegisterBatchNormOps(r);
   RegisterBucketingOps(r);
   RegisterControlFlowOps(r);
   RegisterConvOps(r);
@@ -16,6 +17,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterConversionOps(r);
   RegisterCreationOps(r);
   RegisterCumulativeOps(r);
+  RegisterConcatOps(r);
   RegisterDataDependentOps(r);
   RegisterDistanceOps(r);
   RegisterDropoutOps(r);
@@ -24,6 +26,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLogicalOps(r);
   RegisterUnaryMathOps(r);
   RegisterEmbeddingBagOps(r);
+  RegisterEinsumOps(r);
   RegisterEncodingOps(r);
   RegisterFftOps(r);
   RegisterIndexingOps(r);
@@ -31,11 +34,15 @@ OpRegistry CreateDefaultRegistry() {
   RegisterLinearAlgebraOps(r);
   RegisterNormalizationOps(r);
   RegisterOnnxOps(r);
+  RegisterPaddingOps(r);
+  RegisterPermuteOps(r);
   RegisterPoolingOps(r);
   RegisterRandomOps(r);
+  RegisterRearrangeOps(r);
   RegisterReductionOps(r);
   RegisterResampleOps(r);
   RegisterSamplingOps(r);
+  RegisterScatterOps(r);
   RegisterShapeOps(r);
   RegisterSplitMeshgridOps(r);
   RegisterSlicingOps(r);
@@ -43,6 +50,7 @@ OpRegistry CreateDefaultRegistry() {
   RegisterSpecialMathOps(r);
   RegisterSymbolicOps(r);
   RegisterUniqueOps(r);
+  RegisterVarianceOps(r);
   RegisterWeightNormOps(r);
   return r;
 }

@@ -1,11 +1,8 @@
 // File: ops/normalization.cc
 // -----------------------------------------------------------------------------
-// Normalization layers: batch norm (inference forms and batch statistics
-// without running stats), layer norm, group norm, instance norm, RMS norm.
-//
-// Inference only: a batch norm that would update running statistics
-// (training=True with running stats) is a side effect ONNX graphs cannot
-// express; those nodes are rejected with advice to export in eval mode.
+// Normalization layers: layer norm, group norm, RMS norm. Batch norm and
+// instance norm (both BatchNormalization nodes) are in batch_norm.cc; both
+// files use ops/norm_helpers.h.
 //
 // Auxiliary outputs (saved mean / inverse std) are computed only when the
 // program reads them (TranslateContext::OutputUsed).
@@ -21,6 +18,7 @@
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
+#include "ops/norm_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -29,64 +27,6 @@ namespace pt2onnx::ops {
 namespace {
 
 // ---- helpers -------------------------------------------------------------------
-
-// torch computes half-precision norms in float (at::opmath_type); so do we.
-DataType ComputeType(DataType dtype) {
-  return dtype == DataType::kFloat16 || dtype == DataType::kBFloat16 ? DataType::kFloat : dtype;
-}
-
-// Binds output `i`, when read, to an empty tensor: what torch returns for
-// statistics an inference-mode kernel does not compute.
-absl::Status BindEmptyIfUsed(TranslateContext& ctx, int i) {
-  if (!ctx.OutputUsed(i)) return absl::OkStatus();
-  const pt2::TensorMeta* meta = ctx.OutputMeta(i);
-  if (meta == nullptr) return absl::OkStatus();
-  std::vector<int64_t> dims;
-  int64_t numel = 1;
-  for (const pt2::SymInt& s : meta->sizes) {
-    if (s.is_symbolic) numel = -1;
-    dims.push_back(s.value);
-    if (numel >= 0) numel *= s.value;
-  }
-  if (numel != 0) {
-    return ctx.Unsupported(absl::StrCat("output ", i, " (saved statistics) is used; only the "
-                                        "normalized output is supported"));
-  }
-  return ctx.SetOutput(i, ctx.Constant(ir::Tensor::Owned(meta->dtype, dims, "")));
-}
-
-// A 1-D value of `dtype` filled with `value`, as long as dim 1 (channels) of
-// tensor argument `like`.
-absl::StatusOr<std::string> ChannelFill(TranslateContext& ctx, absl::string_view like,
-                                        DataType dtype, double value) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(like));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input(like));
-  if (meta->sizes.size() < 2) return ctx.Invalid("input has no channel dimension");
-  std::string shape = meta->sizes[1].is_symbolic ? ShapeSlice(ctx, x, 1, 2)
-                                                 : ctx.ConstantInt64s({meta->sizes[1].value});
-  return ctx.Op("Expand", {ctx.ConstantScalar(dtype, value), shape});
-}
-
-// The optional per-channel argument `arg` cast to `dtype`, or `fill` per channel.
-absl::StatusOr<std::string> ChannelParam(TranslateContext& ctx, absl::string_view arg,
-                                         DataType dtype, double fill) {
-  if (ctx.Has(arg)) return ctx.InputAs(arg, dtype);
-  return ChannelFill(ctx, "input", dtype, fill);
-}
-
-// y * weight + bias with (C) parameters broadcast over (N, C, spatial...).
-absl::StatusOr<std::string> ChannelAffine(TranslateContext& ctx, std::string y, int64_t rank,
-                                          DataType dtype) {
-  std::vector<int64_t> axes;
-  for (int64_t i = 1; i + 1 < rank; ++i) axes.push_back(i);
-  for (const char* arg : {"weight", "bias"}) {
-    if (!ctx.Has(arg)) continue;
-    PT2ONNX_ASSIGN_OR_RETURN(std::string p, ctx.InputAs(arg, dtype));
-    if (!axes.empty()) p = Unsqueeze(ctx, p, axes);
-    y = ctx.Op(std::string(arg) == "weight" ? "Mul" : "Add", {y, p});
-  }
-  return y;
-}
 
 // The number of trailing dims `normalized_shape` covers (layer and RMS
 // norm); it must be between 1 and the input's rank.
@@ -106,136 +46,6 @@ absl::StatusOr<std::string> ScaleOrOnes(TranslateContext& ctx, DataType dtype) {
   if (ctx.Has("weight")) return ctx.InputAs("weight", dtype);
   PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ctx.IntsAsTensor("normalized_shape"));
   return ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
-}
-
-// ---- batch norm --------------------------------------------------------------------
-
-// Inference batch norm with running statistics.
-absl::StatusOr<std::string> BatchNormInference(TranslateContext& ctx) {
-  if (!ctx.Has("running_mean") || !ctx.Has("running_var")) {
-    return ctx.Invalid("running_mean and running_var must be given in evaluation mode");
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType stat_type, ctx.InputDtype("running_mean"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.Input("running_mean"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string var, ctx.InputAs("running_var", stat_type));
-  DataType param_type = dtype;
-  if (ctx.Has("weight")) {
-    PT2ONNX_ASSIGN_OR_RETURN(param_type, ctx.InputDtype("weight"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", param_type, 1.0));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", param_type, 0.0));
-  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  PT2ONNX_ASSIGN_OR_RETURN(double momentum, ctx.Float("momentum"));
-  // ONNX's momentum weighs the old running value, torch's the new batch
-  // statistic; neither matters in inference, but keep the meaning right.
-  return ctx.Op("BatchNormalization", {x, scale, bias, mean, var},
-                {ir::Attribute::Float("epsilon", static_cast<float>(eps)),
-                 ir::Attribute::Float("momentum", static_cast<float>(1.0 - momentum))});
-}
-
-// Batch norm over the batch's own statistics (training=True without running
-// stats: BatchNorm(track_running_stats=False)). Returns y and the statistics
-// in the compute type, shaped (1, C, 1, ...).
-struct BatchStats {
-  std::string y, mean, invstd;
-};
-absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  const DataType ct = ComputeType(dtype);
-  x = ctx.CastTo(x, dtype, ct);
-  std::vector<int64_t> axes = {0};
-  for (int64_t i = 2; i < rank; ++i) axes.push_back(i);
-  std::string axes_value = ctx.ConstantInt64s(axes);
-  std::string mean = ctx.Op("ReduceMean", {x, axes_value});
-  std::string centered = ctx.Op("Sub", {x, mean});
-  std::string var = ctx.Op("ReduceMean", {ctx.Op("Mul", {centered, centered}), axes_value});
-  std::string invstd = ctx.Op(
-      "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {var, ctx.ConstantScalar(ct, eps)})})});
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y,
-                           ChannelAffine(ctx, ctx.Op("Mul", {centered, invstd}), rank, ct));
-  BatchStats s;
-  s.y = ctx.CastTo(y, ct, dtype);
-  s.mean = mean;
-  s.invstd = invstd;
-  return s;
-}
-
-constexpr char kTrainingAdvice[] =
-    "batch norm in training mode updates running statistics, which ONNX cannot express; "
-    "re-export in eval mode (model.eval())";
-
-// Shared by the overloads with a `training` flag. `outputs` = how many of
-// (out, save_mean, save_invstd) the overload returns.
-absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
-  PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
-  if (!training) {
-    PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
-    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
-    for (int i = 1; i < outputs; ++i) PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, i));
-    return absl::OkStatus();
-  }
-  if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
-  PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
-  // torch returns the saved statistics as (C); the FX metadata has their dtype.
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  const DataType ct = ComputeType(dtype);
-  if (outputs > 1 && ctx.OutputUsed(1)) {
-    PT2ONNX_RETURN_IF_ERROR(
-        ctx.SetOutput(1, ctx.CastTo(Reshape(ctx, s.mean, {-1}), ct, ctx.OutputDtype(1))));
-  }
-  if (outputs > 2 && ctx.OutputUsed(2)) {
-    PT2ONNX_RETURN_IF_ERROR(
-        ctx.SetOutput(2, ctx.CastTo(Reshape(ctx, s.invstd, {-1}), ct, ctx.OutputDtype(2))));
-  }
-  return absl::OkStatus();
-}
-
-// aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
-//                  Tensor? running_var, bool training, float momentum, float eps,
-//                  bool cudnn_enabled) -> Tensor
-absl::Status AtenBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx, 1); }
-
-// aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
-//                         Tensor? running_var, bool training, float momentum, float eps)
-//                         -> (Tensor, Tensor, Tensor)
-// aten::_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias,
-//     Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum,
-//     float eps) -> (Tensor, Tensor, Tensor)
-// aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias,
-//     bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
-absl::Status AtenNativeBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx, 3); }
-
-// aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias,
-//     Tensor running_mean, Tensor running_var, float momentum, float eps)
-//     -> (Tensor, Tensor, Tensor)
-absl::Status AtenNativeBatchNormLegitNoTraining(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
-  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));
-  return BindEmptyIfUsed(ctx, 2);
-}
-
-// aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias,
-//     Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)
-//     -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)
-absl::Status AtenNativeBatchNormLegitFunctional(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
-  if (training) return ctx.Unsupported(kTrainingAdvice);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
-  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));
-  PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 2));
-  // Not training: the running statistics come back unchanged.
-  PT2ONNX_ASSIGN_OR_RETURN(std::string mean, ctx.Input("running_mean"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string var, ctx.Input("running_var"));
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(3, mean));
-  return ctx.SetOutput(4, var);
 }
 
 // ---- layer norm ----------------------------------------------------------------------
@@ -384,27 +194,6 @@ absl::Status AtenNativeGroupNorm(TranslateContext& ctx) {
   return absl::OkStatus();
 }
 
-// ---- instance norm ---------------------------------------------------------------------
-
-// aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
-//                     Tensor? running_var, bool use_input_stats, float momentum, float eps,
-//                     bool cudnn_enabled) -> Tensor
-absl::Status AtenInstanceNorm(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(bool use_input_stats, ctx.Bool("use_input_stats"));
-  if (!use_input_stats) {
-    // Per-(n, c) running statistics are per-channel: a batch norm.
-    PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
-    return ctx.SetOutput(0, y);
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", dtype, 1.0));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", dtype, 0.0));
-  return ctx.SetOutput(0, ctx.Op("InstanceNormalization", {x, scale, bias},
-                                 {ir::Attribute::Float("epsilon", static_cast<float>(eps))}));
-}
-
 // ---- RMS norm ------------------------------------------------------------------------------
 
 // torch's eps default: epsilon of the compute type (float for half types).
@@ -469,21 +258,12 @@ absl::Status AtenFusedRmsNorm(TranslateContext& ctx) { return RmsNormDecomposed(
 }  // namespace
 
 void RegisterNormalizationOps(OpRegistry& r) {
-  r.Add("aten::batch_norm.default", &AtenBatchNorm);
-  r.Add("aten::native_batch_norm.default", &AtenNativeBatchNorm);
-  r.Add("aten::_native_batch_norm_legit.default", &AtenNativeBatchNorm);
-  r.Add("aten::_native_batch_norm_legit.no_stats", &AtenNativeBatchNorm);
-  r.Add("aten::_native_batch_norm_legit_no_training.default",
-        &AtenNativeBatchNormLegitNoTraining);
-  r.Add("aten::_native_batch_norm_legit_functional.default",
-        &AtenNativeBatchNormLegitFunctional);
   r.Add("aten::layer_norm.default", &AtenLayerNorm);
   r.Add("aten::native_layer_norm.default", &AtenNativeLayerNorm);
   // GroupNormalization-21 changed scale/bias from per-group to per-channel.
   r.Add("aten::group_norm.default", &AtenGroupNorm, 18, 20);
   r.Add("aten::group_norm.default", &AtenGroupNormOpset21, 21);
   r.Add("aten::native_group_norm.default", &AtenNativeGroupNorm);
-  r.Add("aten::instance_norm.default", &AtenInstanceNorm);
   // RMSNormalization is new in opset 23.
   r.Add("aten::rms_norm.default", &AtenRmsNorm, 18, 22);
   r.Add("aten::rms_norm.default", &AtenRmsNormOpset23, 23);

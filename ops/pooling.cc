@@ -1,7 +1,7 @@
 // File: ops/pooling.cc
 // -----------------------------------------------------------------------------
 // Pooling: max/avg pools (1-3d, with indices) and adaptive pools. (Resampling
-// and padding live in resample.cc.)
+// lives in resample.cc, padding in padding.cc.)
 //
 // Pools: torch gives one symmetric padding per spatial dim (ONNX pads
 // [p..., p...]), an empty stride meaning "= kernel", and accepts unbatched

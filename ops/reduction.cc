@@ -1,8 +1,8 @@
 // File: ops/reduction.cc
 // -----------------------------------------------------------------------------
-// Reductions: sum/mean/prod, amax/amin/max/min, argmax/argmin, var/std (and
-// their *_mean pairs), all/any, cumsum, logsumexp, vector norms,
-// count_nonzero.
+// Reductions: sum/mean/prod, amax/amin/max/min, argmax/argmin, all/any,
+// cumsum, logsumexp, vector norms, count_nonzero. var/std are in
+// variance.cc.
 //
 // Since opset 18 every Reduce* op takes its axes as an optional INPUT, and an
 // omitted axes input (with noop_with_empty_axes=0) reduces every dimension,
@@ -23,6 +23,7 @@
 #include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/families.h"
+#include "ops/reduce_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -31,40 +32,6 @@ namespace pt2onnx::ops {
 namespace {
 
 using ir::Attribute;
-
-// Reduced axes, normalized; an empty result means "all dimensions". A rank-0
-// input accepts dim 0 / -1 as torch does, which also means "all" there.
-absl::StatusOr<std::vector<int64_t>> ReducedAxes(const TranslateContext& ctx,
-                                                 absl::string_view arg,
-                                                 const std::vector<int64_t>& dims, int64_t rank) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, CheckedAxes(ctx, arg, dims, rank));
-  if (rank == 0) return std::vector<int64_t>{};
-  return axes;
-}
-
-// `op_type` over `axes` (empty: every axis) with keepdims.
-std::string Reduce(TranslateContext& ctx, absl::string_view op_type, const std::string& x,
-                   const std::vector<int64_t>& axes, bool keepdim) {
-  std::vector<std::string> inputs = {x};
-  if (!axes.empty()) inputs.push_back(ctx.ConstantInt64s(axes));
-  return ctx.Op(op_type, std::move(inputs), {Attribute::Int("keepdims", keepdim ? 1 : 0)});
-}
-
-// `int[1]? dim` arguments: None and [] both mean "all dimensions" for the
-// reductions that take them (sum, mean, var, std, norms).
-absl::StatusOr<std::vector<int64_t>> OptionalDims(TranslateContext& ctx, absl::string_view arg,
-                                                  int64_t rank) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> dims, ctx.OptionalInts(arg));
-  return ReducedAxes(ctx, arg, dims.value_or(std::vector<int64_t>{}), rank);
-}
-
-// `self` cast to the node's output dtype (torch's accumulation dtype, which
-// also reflects an explicit `dtype=` argument).
-absl::StatusOr<std::string> SelfAsOutputDtype(TranslateContext& ctx, int output = 0) {
-  DataType out = ctx.OutputDtype(output);
-  if (out == DataType::kUndefined) return ctx.Input("self");
-  return ctx.InputAs("self", out);
-}
 
 // Sum-like reduction (ReduceSum / ReduceMean / ReduceProd) in the output dtype.
 absl::Status ReduceInOutputDtype(TranslateContext& ctx, absl::string_view op_type,
@@ -83,95 +50,6 @@ absl::StatusOr<std::string> ReduceMaxMin(TranslateContext& ctx, absl::string_vie
   std::string as_int = ctx.CastTo(x, DataType::kBool, DataType::kInt32);
   return ctx.CastTo(Reduce(ctx, op_type, as_int, axes, keepdim), DataType::kInt32,
                     DataType::kBool);
-}
-
-// Number of elements in the reduced `axes` of `x` (empty: all), as a 0-d
-// value of `dtype`: a constant when those sizes are static.
-absl::StatusOr<std::string> ReducedCount(TranslateContext& ctx, const std::string& x,
-                                         const std::vector<int64_t>& axes, DataType dtype) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
-  int64_t rank = static_cast<int64_t>(meta->sizes.size());
-  std::vector<int64_t> all;
-  for (int64_t i = 0; i < rank; ++i) all.push_back(i);
-  const std::vector<int64_t>& reduced = axes.empty() ? all : axes;
-  int64_t count = 1;
-  bool is_static = true;
-  for (int64_t a : reduced) {
-    if (a < 0 || a >= rank) return ctx.Invalid("reduced axis out of range");
-    if (meta->sizes[a].is_symbolic) {
-      is_static = false;
-      continue;
-    }
-    std::optional<int64_t> product = CheckedMul(count, meta->sizes[a].value);
-    if (!product.has_value()) return ctx.Invalid("the reduced element count overflows int64");
-    count = *product;
-  }
-  if (is_static) return ctx.ConstantScalar(dtype, static_cast<double>(count));
-  std::string sizes = ctx.Op("Gather", {ctx.Op("Shape", {x}), ctx.ConstantInt64s(reduced)},
-                             {Attribute::Int("axis", 0)});
-  std::string n = ctx.Op("ReduceProd", {sizes}, {Attribute::Int("keepdims", 0)});
-  return ctx.CastTo(n, DataType::kInt64, dtype);
-}
-
-// sum((x - mean)^2) / max(N - correction, 0), as torch's var kernel divides
-// (aten/src/ATen/native/ReduceOps.cpp, std_var_kernel). Returns {var, mean}
-// with `mean` kept at keepdim=True.
-struct VarResult {
-  std::string var;
-  std::string mean_keepdim;
-};
-absl::StatusOr<VarResult> Variance(TranslateContext& ctx, const std::vector<int64_t>& axes,
-                                   double correction, bool keepdim) {
-  DataType dtype = ctx.OutputDtype(0);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
-  std::string mean = Reduce(ctx, "ReduceMean", x, axes, /*keepdim=*/true);
-  std::string centered = ctx.Op("Sub", {x, mean});
-  std::string squares = ctx.Op("Mul", {centered, centered});
-  std::string sum = Reduce(ctx, "ReduceSum", squares, axes, keepdim);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string n, ReducedCount(ctx, x, axes, dtype));
-  std::string denom = ctx.Op("Sub", {n, ctx.ConstantScalar(dtype, correction)});
-  denom = ctx.Op("Max", {denom, ctx.ConstantScalar(dtype, 0)});
-  return VarResult{ctx.Op("Div", {sum, denom}), mean};
-}
-
-// Correction of the var/std overloads: `Scalar? correction` (None = 1) or
-// `bool unbiased` (True = 1).
-absl::StatusOr<double> CorrectionArg(TranslateContext& ctx) {
-  if (ctx.Has("correction")) {
-    PT2ONNX_ASSIGN_OR_RETURN(ScalarValue c, ctx.Scalar("correction"));
-    return c.AsDouble();
-  }
-  if (ctx.Has("unbiased")) {
-    PT2ONNX_ASSIGN_OR_RETURN(bool unbiased, ctx.Bool("unbiased"));
-    return unbiased ? 1.0 : 0.0;
-  }
-  return 1.0;
-}
-
-absl::Status VarStd(TranslateContext& ctx, bool take_sqrt, bool with_mean) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  std::vector<int64_t> axes;
-  if (ctx.Has("dim")) {
-    PT2ONNX_ASSIGN_OR_RETURN(axes, OptionalDims(ctx, "dim", rank));
-  }
-  bool keepdim = false;
-  if (ctx.Has("keepdim")) {
-    PT2ONNX_ASSIGN_OR_RETURN(keepdim, ctx.Bool("keepdim"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(double correction, CorrectionArg(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(VarResult r, Variance(ctx, axes, correction, keepdim));
-  std::string result = take_sqrt ? ctx.Op("Sqrt", {r.var}) : r.var;
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, result));
-  if (!with_mean) return absl::OkStatus();
-  std::string mean = r.mean_keepdim;
-  if (!keepdim && rank > 0) {
-    std::vector<int64_t> squeezed = axes;
-    if (squeezed.empty()) {
-      for (int64_t i = 0; i < rank; ++i) squeezed.push_back(i);
-    }
-    mean = Squeeze(ctx, mean, squeezed);
-  }
-  return ctx.SetOutput(1, mean);
 }
 
 // ---- sum / mean / prod ----
@@ -316,29 +194,6 @@ absl::Status AtenArgmaxDefault(TranslateContext& ctx) { return ArgMaxMin(ctx, "A
 
 // aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
 absl::Status AtenArgminDefault(TranslateContext& ctx) { return ArgMaxMin(ctx, "ArgMin"); }
-
-// ---- var / std ----
-
-// aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
-absl::Status AtenVarCorrection(TranslateContext& ctx) { return VarStd(ctx, false, false); }
-// aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
-absl::Status AtenVarDim(TranslateContext& ctx) { return VarStd(ctx, false, false); }
-// aten::var(Tensor self, bool unbiased=True) -> Tensor
-absl::Status AtenVarDefault(TranslateContext& ctx) { return VarStd(ctx, false, false); }
-// aten::std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
-absl::Status AtenStdCorrection(TranslateContext& ctx) { return VarStd(ctx, true, false); }
-// aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
-absl::Status AtenStdDim(TranslateContext& ctx) { return VarStd(ctx, true, false); }
-// aten::std(Tensor self, bool unbiased=True) -> Tensor
-absl::Status AtenStdDefault(TranslateContext& ctx) { return VarStd(ctx, true, false); }
-// aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
-absl::Status AtenVarMeanCorrection(TranslateContext& ctx) { return VarStd(ctx, false, true); }
-// aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
-absl::Status AtenStdMeanCorrection(TranslateContext& ctx) { return VarStd(ctx, true, true); }
-// aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
-absl::Status AtenVarMeanDim(TranslateContext& ctx) { return VarStd(ctx, false, true); }
-// aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
-absl::Status AtenStdMeanDim(TranslateContext& ctx) { return VarStd(ctx, true, true); }
 
 // ---- all / any ----
 
@@ -501,16 +356,6 @@ void RegisterReductionOps(OpRegistry& r) {
   r.Add("aten::min.dim", &AtenMinDim);
   r.Add("aten::argmax.default", &AtenArgmaxDefault);
   r.Add("aten::argmin.default", &AtenArgminDefault);
-  r.Add("aten::var.correction", &AtenVarCorrection);
-  r.Add("aten::var.dim", &AtenVarDim);
-  r.Add("aten::var.default", &AtenVarDefault);
-  r.Add("aten::std.correction", &AtenStdCorrection);
-  r.Add("aten::std.dim", &AtenStdDim);
-  r.Add("aten::std.default", &AtenStdDefault);
-  r.Add("aten::var_mean.correction", &AtenVarMeanCorrection);
-  r.Add("aten::std_mean.correction", &AtenStdMeanCorrection);
-  r.Add("aten::var_mean.dim", &AtenVarMeanDim);
-  r.Add("aten::std_mean.dim", &AtenStdMeanDim);
   r.Add("aten::all.default", &AtenAllDefault);
   r.Add("aten::all.dim", &AtenAllDim);
   r.Add("aten::all.dims", &AtenAllDims);

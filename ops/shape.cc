@@ -1,10 +1,10 @@
 // File: ops/shape.cc
 // -----------------------------------------------------------------------------
-// Shape and view ops: reshape/view/flatten/unflatten, permutes and
-// transposes, (un)squeeze, expand/repeat/tile, cat/stack, identity-like views
-// (alias_copy, as_strided), and the `*_copy` twins that functionalization and
-// run_decompositions produce. Views that select or split parts of a tensor
-// live in slicing.cc.
+// Shape and view ops: reshape/view/flatten/unflatten, (un)squeeze,
+// expand/repeat/tile, identity-like views (alias_copy, as_strided), and the
+// `*_copy` twins that functionalization and run_decompositions produce.
+// Permutes and transposes live in permute.cc, cat/stack in concat.cc, views
+// that select or split parts of a tensor in slicing.cc.
 //
 // ONNX has no views: every view op materializes its result. Shapes come from
 // the FX metadata when static (a constant shape keeps ONNX shape inference
@@ -119,99 +119,6 @@ absl::Status AtenUnflattenInt(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Reshape", {x, shape}));
 }
 
-// ---- permutations ----
-
-// aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)
-absl::Status AtenPermuteDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.Ints("dims"));
-  if (static_cast<int64_t>(dims.size()) != rank) {
-    return ctx.Invalid(absl::StrCat("permute dims [", absl::StrJoin(dims, ", "),
-                                    "] do not match rank ", rank));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(dims, CheckedAxes(ctx, "dims", dims, rank));
-  if (rank == 0) return ctx.SetOutput(0, x);
-  return SetTransposed(ctx, x, dims);
-}
-
-// Swaps two axes (transpose.int, swapaxes, swapdims).
-absl::Status SwapAxes(TranslateContext& ctx, absl::string_view arg0, absl::string_view arg1) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d0, AxisArg(ctx, arg0, rank));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, AxisArg(ctx, arg1, rank));
-  if (rank < 2) return ctx.SetOutput(0, x);
-  std::vector<int64_t> perm = Iota(rank);
-  std::swap(perm[d0], perm[d1]);
-  return SetTransposed(ctx, x, perm);
-}
-
-// aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
-absl::Status AtenTransposeInt(TranslateContext& ctx) { return SwapAxes(ctx, "dim0", "dim1"); }
-// aten::swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
-absl::Status AtenSwapaxesDefault(TranslateContext& ctx) { return SwapAxes(ctx, "axis0", "axis1"); }
-// aten::swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
-absl::Status AtenSwapdimsDefault(TranslateContext& ctx) { return SwapAxes(ctx, "dim0", "dim1"); }
-
-// aten::t(Tensor(a) self) -> Tensor(a)
-absl::Status AtenTDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  if (rank < 2) return ctx.SetOutput(0, x);
-  return SetTransposed(ctx, x, {1, 0});
-}
-
-// aten::numpy_T(Tensor(a) self) -> Tensor(a)
-absl::Status AtenNumpyTDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  std::vector<int64_t> perm;
-  for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
-  return SetTransposed(ctx, x, perm);
-}
-
-// aten::mT(Tensor(a) self) -> Tensor(a)
-// (mH and adjoint are the same for the real dtypes ONNX models carry)
-absl::Status AtenMTDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  if (rank < 2) return ctx.Invalid(absl::StrCat("mT needs rank >= 2, got ", rank));
-  std::vector<int64_t> perm = Iota(rank);
-  std::swap(perm[rank - 1], perm[rank - 2]);
-  return SetTransposed(ctx, x, perm);
-}
-
-// aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
-// (also movedim.int / moveaxis: the int overloads read as 1-element lists)
-absl::Status AtenMovedimIntlist(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> source, ctx.Ints("source"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> destination, ctx.Ints("destination"));
-  if (source.size() != destination.size()) {
-    return ctx.Invalid("movedim source and destination differ in length");
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(source, CheckedAxes(ctx, "source", source, rank));
-  PT2ONNX_ASSIGN_OR_RETURN(destination, CheckedAxes(ctx, "destination", destination, rank));
-  if (rank == 0) return ctx.SetOutput(0, x);
-  // perm[destination[i]] = source[i]; the remaining axes keep their order.
-  std::vector<int64_t> perm(rank, -1);
-  std::vector<bool> moved(rank, false);
-  for (size_t i = 0; i < source.size(); ++i) {
-    int64_t s = source[i], d = destination[i];
-    perm[d] = s;
-    moved[s] = true;
-  }
-  int64_t next = 0;
-  for (int64_t& p : perm) {
-    if (p != -1) continue;
-    while (moved[next]) ++next;
-    p = next++;
-  }
-  return SetTransposed(ctx, x, perm);
-}
-
 // ---- squeeze / unsqueeze ----
 
 // aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
@@ -313,56 +220,6 @@ absl::Status AtenRepeatDefault(TranslateContext& ctx) { return TileBy(ctx, "repe
 // aten::tile(Tensor self, SymInt[] dims) -> Tensor
 absl::Status AtenTileDefault(TranslateContext& ctx) { return TileBy(ctx, "dims"); }
 
-// ---- cat / stack ----
-
-// FX metadata of element `j` of a Tensor[] argument; nullptr when unknown.
-const pt2::TensorMeta* ElementMeta(const TranslateContext& ctx, absl::string_view arg,
-                                   size_t j) {
-  return ctx.InputListMeta(arg, j);
-}
-
-// aten::cat(Tensor[] tensors, int dim=0) -> Tensor   (also concat, concatenate)
-// torch skips 1-D empty inputs whatever `dim` says (a legacy rule kept for
-// torch.cat([torch.empty(0), x]); aten/src/ATen/native/TensorShape.cpp,
-// cat_should_skip_tensor) and promotes mixed dtypes to the result's.
-absl::Status AtenCatDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  if (tensors.empty()) return ctx.Invalid("cat of an empty tensor list");
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, ctx.OutputRank(0)));
-  DataType out_dtype = ctx.OutputDtype(0);
-  std::vector<std::string> kept;
-  for (size_t j = 0; j < tensors.size(); ++j) {
-    const pt2::TensorMeta* meta = ElementMeta(ctx, "tensors", j);
-    if (meta == nullptr) {
-      kept.push_back(tensors[j]);
-      continue;
-    }
-    bool empty_1d = meta->sizes.size() == 1 && !meta->sizes[0].is_symbolic &&
-                    meta->sizes[0].value == 0;
-    if (empty_1d && ctx.OutputRank(0) != 1) continue;
-    kept.push_back(out_dtype == DataType::kUndefined
-                       ? tensors[j]
-                       : ctx.CastTo(tensors[j], meta->dtype, out_dtype));
-  }
-  if (kept.empty()) kept.push_back(tensors[0]);  // every input was skipped
-  if (kept.size() == 1) return ctx.SetOutput(0, kept[0]);
-  return ctx.SetOutput(0, ctx.Op("Concat", kept, {Attribute::Int("axis", axis)}));
-}
-
-// aten::stack(Tensor[] tensors, int dim=0) -> Tensor
-absl::Status AtenStackDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> tensors, ctx.Inputs("tensors"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
-  if (tensors.empty()) return ctx.Invalid("stack of an empty tensor list");
-  // The output has one more axis than the inputs: dim may name any of them.
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dim", dim, ctx.OutputRank(0)));
-  std::vector<std::string> expanded;
-  for (const std::string& t : tensors) expanded.push_back(Unsqueeze(ctx, t, {axis}));
-  if (expanded.size() == 1) return ctx.SetOutput(0, expanded[0]);
-  return ctx.SetOutput(0, ctx.Op("Concat", expanded, {Attribute::Int("axis", axis)}));
-}
-
 // ---- identity-like views ----
 
 // aten::alias_copy(Tensor self) -> Tensor
@@ -462,22 +319,6 @@ void RegisterShapeOps(OpRegistry& r) {
   r.Add("aten::flatten.using_ints", &AtenFlattenUsingInts);
   r.Add("aten::ravel.default", &AtenRavelDefault);
   r.Add("aten::unflatten.int", &AtenUnflattenInt);
-  r.Add("aten::permute.default", &AtenPermuteDefault);
-  r.Add("aten::permute_copy.default", &AtenPermuteDefault);
-  r.Add("aten::transpose.int", &AtenTransposeInt);
-  r.Add("aten::transpose_copy.int", &AtenTransposeInt);
-  r.Add("aten::swapaxes.default", &AtenSwapaxesDefault);
-  r.Add("aten::swapdims.default", &AtenSwapdimsDefault);
-  r.Add("aten::t.default", &AtenTDefault);
-  r.Add("aten::t_copy.default", &AtenTDefault);
-  r.Add("aten::numpy_T.default", &AtenNumpyTDefault);
-  r.Add("aten::mT.default", &AtenMTDefault);
-  r.Add("aten::mH.default", &AtenMTDefault);
-  r.Add("aten::adjoint.default", &AtenMTDefault);
-  r.Add("aten::movedim.int", &AtenMovedimIntlist);
-  r.Add("aten::movedim.intlist", &AtenMovedimIntlist);
-  r.Add("aten::moveaxis.int", &AtenMovedimIntlist);
-  r.Add("aten::moveaxis.intlist", &AtenMovedimIntlist);
   r.Add("aten::unsqueeze.default", &AtenUnsqueezeDefault);
   r.Add("aten::unsqueeze_copy.default", &AtenUnsqueezeDefault);
   r.Add("aten::squeeze.default", &AtenSqueezeDefault);
@@ -491,10 +332,6 @@ void RegisterShapeOps(OpRegistry& r) {
   r.Add("aten::expand_as.default", &AtenExpandAsDefault);
   r.Add("aten::repeat.default", &AtenRepeatDefault);
   r.Add("aten::tile.default", &AtenTileDefault);
-  r.Add("aten::cat.default", &AtenCatDefault);
-  r.Add("aten::concat.default", &AtenCatDefault);
-  r.Add("aten::concatenate.default", &AtenCatDefault);
-  r.Add("aten::stack.default", &AtenStackDefault);
   r.Add("aten::alias_copy.default", &AtenAliasCopyDefault);
   r.Add("aten::as_strided.default", &AtenAsStridedDefault);
   r.Add("aten::as_strided_copy.default", &AtenAsStridedDefault);

@@ -101,6 +101,18 @@ std::vector<int64_t> Iota(int64_t n) {
   return v;
 }
 
+std::vector<int64_t> InversePermutation(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = static_cast<int64_t>(i);
+  return inv;
+}
+
+std::string TransposeBy(TranslateContext& ctx, const std::string& x,
+                        const std::vector<int64_t>& perm) {
+  if (perm == Iota(static_cast<int64_t>(perm.size()))) return x;
+  return ctx.Op("Transpose", {x}, {ir::Attribute::Ints("perm", perm)});
+}
+
 absl::Status SetTransposed(TranslateContext& ctx, const std::string& x,
                            const std::vector<int64_t>& perm) {
   if (perm == Iota(static_cast<int64_t>(perm.size()))) return ctx.SetOutput(0, x);

@@ -65,6 +65,13 @@ std::string ReshapeToOutput(TranslateContext& ctx, const std::string& x,
 // [0, 1, ..., n - 1].
 std::vector<int64_t> Iota(int64_t n);
 
+// The permutation that undoes `perm`.
+std::vector<int64_t> InversePermutation(const std::vector<int64_t>& perm);
+
+// `x` transposed by `perm` (no node for the identity perm).
+std::string TransposeBy(TranslateContext& ctx, const std::string& x,
+                        const std::vector<int64_t>& perm);
+
 // Binds output 0 to `x` transposed by `perm` (no node for the identity perm).
 absl::Status SetTransposed(TranslateContext& ctx, const std::string& x,
                            const std::vector<int64_t>& perm);

@@ -16,6 +16,7 @@
 #include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
 #include "translate/context_wrappers.h"
+#include "translate/fx_values.h"
 #include "translate/graph_builder.h"
 #include "translate/metadata.h"
 #include "translate/subgraph.h"
@@ -34,112 +35,6 @@ constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kin
 constexpr char kPersistentKey[] = "pkg.torch.export.graph_signature.InputSpec.persistent";
 constexpr char kOutputKindKey[] = "pkg.torch.export.graph_signature.OutputSpec.kind";
 constexpr char kOriginalNameKey[] = "pkg.torch.onnx.original_node_name";
-
-ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options) {
-  if (!size.is_symbolic) return ir::Dim::Static(size.value);
-  std::string name = pt2::SymExprToString(size.expr);
-  auto it = options.dim_names.find(name);
-  return ir::Dim::Symbolic(it == options.dim_names.end() ? name : it->second);
-}
-
-ir::ValueInfo ValueInfoFromMeta(std::string name, const pt2::TensorMeta& meta,
-                                const TranslateOptions& options) {
-  ir::ValueInfo info;
-  info.name = std::move(name);
-  info.dtype = meta.dtype;
-  std::vector<ir::Dim> dims;
-  for (const pt2::SymInt& s : meta.sizes) dims.push_back(ToDim(s, options));
-  info.shape = std::move(dims);
-  return info;
-}
-
-ir::ValueInfo ScalarInfo(std::string name, DataType dtype) {
-  ir::ValueInfo info;
-  info.name = std::move(name);
-  info.dtype = dtype;
-  info.shape = std::vector<ir::Dim>{};
-  return info;
-}
-
-// The FX names a node defines.
-std::vector<std::string> DefinedNames(const pt2::Node& node) {
-  std::vector<std::string> names;
-  for (const Argument& out : node.outputs) {
-    if (out.kind == Kind::kTensor) names.push_back(out.name);
-    if (out.kind == Kind::kTensors) names.insert(names.end(), out.names.begin(), out.names.end());
-    if ((out.kind == Kind::kSymInt || out.kind == Kind::kSymFloat || out.kind == Kind::kSymBool) &&
-        out.sym.is_name) {
-      names.push_back(out.sym.name);
-    }
-  }
-  return names;
-}
-
-void CountArgument(const Argument& arg, GraphBuilder::UseCounts& users) {
-  if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users[arg.name];
-  for (const std::string& n : arg.names) ++users[n];
-  for (const auto& n : arg.optional_names) {
-    if (n.has_value()) ++users[*n];
-  }
-  if (arg.sym.is_name) ++users[arg.sym.name];
-  for (const pt2::SymArg& s : arg.syms) {
-    if (s.is_name) ++users[s.name];
-  }
-}
-
-// How often each FX value is read: by node inputs and by graph outputs (user
-// outputs and mutations alike). Both the fx_node metadata's num_users and
-// TranslateContext::OutputUsed answer from it.
-GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph) {
-  GraphBuilder::UseCounts users;
-  for (const pt2::Node& node : graph.nodes) {
-    for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg, users);
-  }
-  for (const Argument& out : graph.outputs) CountArgument(out, users);
-  return users;
-}
-
-void CollectUnsupported(const pt2::Graph& graph, const OpRegistry& registry, int opset,
-                        std::vector<UnsupportedOp>& found,
-                        absl::flat_hash_map<std::string, size_t>& index) {
-  for (const pt2::Node& node : graph.nodes) {
-    std::string key = TargetToKey(node.target);
-    if (registry.Find(key, opset) == nullptr && !IsContextWrapper(key)) {
-      auto [it, inserted] = index.emplace(key, found.size());
-      if (inserted) {
-        std::vector<std::string> names = DefinedNames(node);
-        found.push_back(UnsupportedOp{key, 0, node.name.empty() && !names.empty() ? names[0] : node.name});
-      }
-      ++found[it->second].count;
-    }
-    for (const pt2::NamedArgument& arg : node.inputs) {
-      if (arg.arg.kind == Kind::kGraph && arg.arg.graph != nullptr) {
-        CollectUnsupported(*arg.arg.graph, registry, opset, found, index);
-      }
-    }
-  }
-}
-
-absl::Status UnsupportedError(const std::vector<UnsupportedOp>& ops, const OpRegistry& registry,
-                              int opset) {
-  std::vector<std::string> lines;
-  int total = 0;
-  for (const UnsupportedOp& op : ops) {
-    total += op.count;
-    std::string note;
-    if (registry.Contains(op.key)) note = absl::StrCat(" [not available at opset ", opset, "]");
-    lines.push_back(absl::StrCat("  ", op.key, " x", op.count, " (first at node '",
-                                 op.first_node, "')", note));
-  }
-  absl::Status status = absl::UnimplementedError(absl::StrCat(
-      ops.size(), " operator(s) in this program have no ONNX translation (", total,
-      " node(s)):\n", absl::StrJoin(lines, "\n"),
-      "\nNo ONNX file was written. ", kUnsupportedOpsAdvice));
-  std::vector<std::string> listed;
-  for (const std::string& line : lines) listed.emplace_back(absl::StripLeadingAsciiWhitespace(line));
-  status.SetPayload(kUnsupportedOpsPayload, absl::Cord(absl::StrJoin(listed, "\n")));
-  return status;
-}
 
 // Translator state for one program.
 class ProgramTranslator {
@@ -180,7 +75,7 @@ class ProgramTranslator {
     PT2ONNX_RETURN_IF_ERROR(AddOutputs());
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.input_names, builder_.graph().inputs.size(), "input"));
     PT2ONNX_RETURN_IF_ERROR(CheckNameCount(options_.output_names, builder_.graph().outputs.size(), "output"));
-    AddValueInfo();
+    AddIntermediateValueInfo(builder_, options_);
     PT2ONNX_RETURN_IF_ERROR(ApplyRenames(renames_, builder_.graph()));
 
     ir::Model model;
@@ -550,27 +445,6 @@ class ProgramTranslator {
     return absl::OkStatus();
   }
 
-  // value_info for intermediate FX values, from the program's metadata.
-  void AddValueInfo() {
-    ir::Graph& graph = builder_.graph();
-    absl::flat_hash_set<std::string> skip;
-    for (const ir::ValueInfo& v : graph.inputs) skip.insert(v.name);
-    for (const ir::ValueInfo& v : graph.outputs) skip.insert(v.name);
-    for (const ir::Node& node : graph.nodes) {
-      for (const std::string& out : node.outputs) {
-        if (skip.contains(out) || graph.value_info.count(out)) continue;
-        const pt2::TensorMeta* meta = builder_.Meta(out);
-        if (meta == nullptr) continue;
-        ir::ValueInfo info = ValueInfoFromMeta(out, *meta, options_);
-        if (IsComplex(info.dtype)) {  // ops/fft.cc carries complex as (..., 2) reals
-          info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
-          if (info.shape) info.shape->push_back(ir::Dim::Static(2));
-        }
-        graph.value_info[out] = std::move(info);
-      }
-    }
-  }
-
   const pt2::ExportedProgram& program_;
   const pt2::WeightTable& weights_;
   const OpRegistry& registry_;
@@ -589,14 +463,6 @@ class ProgramTranslator {
 
 }  // namespace
 
-std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph, const OpRegistry& registry,
-                                              int opset) {
-  std::vector<UnsupportedOp> found;
-  absl::flat_hash_map<std::string, size_t> index;
-  CollectUnsupported(graph, registry, opset, found, index);
-  return found;
-}
-
 absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
                                            const pt2::WeightTable& weights,
                                            const OpRegistry& registry,
@@ -607,7 +473,7 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
                                                    "..", kMaxOpset, " (default ", kDefaultOpset, ")"));
   }
   std::vector<UnsupportedOp> unsupported = FindUnsupportedOps(program.graph, registry, options.opset);
-  if (!unsupported.empty()) return UnsupportedError(unsupported, registry, options.opset);
+  if (!unsupported.empty()) return UnsupportedOpsError(unsupported, registry, options.opset);
   // no_grad / autocast regions are inlined into a flat copy of the program,
   // then writes through slice/select views are made explicit.
   const pt2::ExportedProgram* to_translate = &program;

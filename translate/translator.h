@@ -89,6 +89,9 @@ struct UnsupportedOp {
 // `opset`, in order of first appearance.
 std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph,
                                               const OpRegistry& registry, int opset);
+// The one error (Unimplemented, with kUnsupportedOpsPayload) listing `ops`.
+absl::Status UnsupportedOpsError(const std::vector<UnsupportedOp>& ops,
+                                 const OpRegistry& registry, int opset);
 
 }  // namespace pt2onnx::ops
 

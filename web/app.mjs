@@ -24,14 +24,9 @@ const STAGES = [
   ["write", "Writing"],
 ];
 
-function startPage() {
-  document.documentElement.dataset.app = "started";  // the inline script's file:// check looks for it
-  const el = {
-    dropZone: $("drop-zone"), fileInput: $("file-input"), fileInfo: $("file-info"), fileWarning: $("file-warning"),
-    convert: $("convert"), cancel: $("cancel"),
-    progressArea: $("progress-area"), progress: $("progress"), progressLabel: $("progress-label"),
-  };
-
+// The converter module, loaded once when the page starts. loaded() is the module once it has arrived (null
+// before); getApi() waits for it, or rejects with loadError set when it cannot be loaded.
+function loadConverter() {
   let api = null;
   const apiReady = import(MODULE_URL).then((m) => {
     api = m;
@@ -42,29 +37,15 @@ function startPage() {
   const getApi = () => api ?? apiReady.catch((err) => {
     throw Object.assign(new Error(`Could not load ${MODULE_URL}: ${err?.message ?? err}`), { loadError: true });
   });
+  return { getApi, loaded: () => api };
+}
 
-  const options = createOptions();
-  const inspectView = createInspectView();
-  const resultView = createResultView();
-  const verifyView = createVerifyView({ getApi });
-  const errorView = createErrorView({ getApi });
-  const queue = createQueueView({
-    onCancel: (item) => cancel(item),
-    onDetails: (item) => showOutcome(item),
-  });
+// ---- File intake: the picker, the drop zone and the whole window as drop target ----
 
-  let items = [];
-  let running = null;  // the item being converted
+// Returns chooseFiles(files), which resets the page for a new choice of files.
+function createFileIntake(page, converter) {
+  const { el, options, inspectView, queue } = page;
   let inspecting = null;  // the file whose inspection is awaited (a later choice makes an earlier result stale)
-  const setState = (state) => { document.body.dataset.state = state; };
-
-  function clearOutput() {
-    resultView.clear();
-    verifyView.clear();
-    errorView.clear();
-  }
-
-  // ---- File choice ----
 
   async function inspectFile(file) {
     // Not cancelled when another file is chosen: that would cost the worker and its loaded .wasm, and an
@@ -73,7 +54,7 @@ function startPage() {
     inspectView.showLoading(file.name);
     try {
       await options.libraryPending();
-      const info = await (await getApi()).inspect(file, { opset: Number($("opt-opset").value),
+      const info = await (await converter.getApi()).inspect(file, { opset: Number($("opt-opset").value),
         ...options.inspectOptions() });
       if (inspecting === file) inspectView.render(info);
     } catch (err) {
@@ -84,15 +65,15 @@ function startPage() {
   }
 
   function chooseFiles(files) {
-    if (running || files.length === 0) return;
+    if (page.running || files.length === 0) return;
     const batch = files.length > 1;
     const hadDimNames = inspectView.hasNames();
-    clearOutput();
+    page.clearOutput();
     inspectView.clear();
     el.progressArea.hidden = true;
-    setState("idle");
+    page.setState("idle");
     options.resetForNewFile({ fileName: files[0].name, batch, hadDimNames });
-    items = queue.reset(files);
+    page.items = queue.reset(files);
     el.fileInfo.hidden = false;
     el.fileInfo.textContent = batch ? `${files.length} files, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`
       : `${files[0].name} ${formatBytes(files[0].size)}`;
@@ -106,7 +87,7 @@ function startPage() {
     if (!batch) inspectFile(files[0]);
   }
 
-  const openPicker = () => { if (!running) el.fileInput.click(); };
+  const openPicker = () => { if (!page.running) el.fileInput.click(); };
   el.dropZone.addEventListener("click", openPicker);
   el.dropZone.addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") {
@@ -120,14 +101,19 @@ function startPage() {
     chooseFiles(files);
     el.convert.focus();
   });
+  acceptDrops(page, chooseFiles);
+  return chooseFiles;
+}
 
-  // The whole window takes drops: a file dropped beside the zone must not make the browser open it instead.
+// The whole window takes drops: a file dropped beside the zone must not make the browser open it instead.
+function acceptDrops(page, chooseFiles) {
+  const { el } = page;
   let dragDepth = 0;
   const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
   document.addEventListener("dragenter", (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
-    if (dragDepth++ === 0 && !running) el.dropZone.classList.add("dragging");
+    if (dragDepth++ === 0 && !page.running) el.dropZone.classList.add("dragging");
   });
   document.addEventListener("dragleave", (e) => {
     if (!hasFiles(e)) return;
@@ -136,7 +122,7 @@ function startPage() {
   document.addEventListener("dragover", (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
-    e.dataTransfer.dropEffect = running ? "none" : "copy";
+    e.dataTransfer.dropEffect = page.running ? "none" : "copy";
   });
   document.addEventListener("drop", (e) => {
     if (!hasFiles(e)) return;
@@ -146,18 +132,23 @@ function startPage() {
     chooseFiles([...e.dataTransfer.files]);
     el.convert.focus();
   });
+}
 
-  // ---- Conversion ----
+// ---- Conversion queue: convert every queued file in turn, with progress and cancel ----
+
+function createConversion(page, converter) {
+  const { el, options, inspectView, resultView, errorView, queue } = page;
 
   let pending = null;  // the latest progress event, drawn once per frame: the module may report far more often
   function drawProgress() {
     const e = pending;
     pending = null;
+    const running = page.running;
     if (!e || !running) return;
     const i = Math.max(0, STAGES.findIndex(([s]) => s === e.stage));
     const f = Math.min(1, Math.max(0, Number(e.fraction) || 0));
     el.progress.value = (i + f) / STAGES.length;
-    const of = items.length > 1 ? `${running.file.name} (${running.index + 1} of ${items.length}): ` : "";
+    const of = page.items.length > 1 ? `${running.file.name} (${running.index + 1} of ${page.items.length}): ` : "";
     const label = `${of}${STAGES[i][1]}… (step ${i + 1} of ${STAGES.length})`;
     // Written only on change: the label is a live region and would otherwise be re-announced constantly.
     if (el.progressLabel.textContent !== label) el.progressLabel.textContent = label;
@@ -171,24 +162,23 @@ function startPage() {
       item.controller.abort();
     }
   }
-  el.cancel.addEventListener("click", () => { if (running) cancel(running); });
 
+  // ---- Results: the outcome of one item, in the result or the error view ----
   function showOutcome(item) {
-    clearOutput();
+    page.clearOutput();
     if (item.status === "done") {
       resultView.show(item.file.name, item.result, item.ms);
-      verifyView.offer(item.file, item.options);
-    }
-    else if (item.status === "failed") errorView.show(item.error, { namesGiven: item.namesGiven });
+      page.verifyView.offer(item.file, item.options);
+    } else if (item.status === "failed") errorView.show(item.error, { namesGiven: item.namesGiven });
   }
 
   async function convertOne(m, item, opts) {
     item.status = "converting";
     item.controller = new AbortController();
     queue.update(item);
-    running = item;
+    page.running = item;
     el.progress.value = 0;
-    el.progressLabel.textContent = items.length > 1 ? `${item.file.name}: starting…` : "Starting…";
+    el.progressLabel.textContent = page.items.length > 1 ? `${item.file.name}: starting…` : "Starting…";
     const t0 = performance.now();
     try {
       item.result = await m.convert(item.file, { ...opts, signal: item.controller.signal, onProgress: (e) => {
@@ -206,35 +196,36 @@ function startPage() {
   }
 
   async function convertAll() {
-    if (running || items.length === 0) return;
+    const items = page.items;
+    if (page.running || items.length === 0) return;
     const batch = items.length > 1;
     const dims = batch ? { value: undefined } : inspectView.dimNames();
-    clearOutput();  // an earlier result or error must not stay under a new form error
+    page.clearOutput();  // an earlier result or error must not stay under a new form error
     $("dim-names-error").textContent = dims.error ?? "";
     $("dim-names-error").hidden = !dims.error;
+    const opts = options.read({ dimNames: dims.value, batch });
+    if (!opts || dims.error) return;
     // Only while a just-chosen library is read: otherwise no await, so a Cancel right after Convert applies.
     const libraryPending = options.libraryPending();
     if (libraryPending) await libraryPending;
-    const opts = options.read({ dimNames: dims.value, batch });
-    if (!opts || dims.error) return;
     const namesGiven = !!(opts.modelName || opts.inputNames || opts.outputNames || opts.dimNames);
     for (const item of items) {
       Object.assign(item, { status: "queued", result: null, error: null, namesGiven, options: opts });
       queue.update(item);
     }
-    setState("converting");
+    page.setState("converting");
     el.convert.disabled = true;
     el.cancel.hidden = false;
     el.dropZone.setAttribute("aria-disabled", "true");
     el.progressArea.hidden = false;
     // No await before the first convert() when the module is loaded: a Cancel right after Convert applies.
-    const m = api ?? await getApi().catch((err) => err);
+    const m = converter.loaded() ?? await converter.getApi().catch((err) => err);
     for (const item of items) {
       if (item.status !== "queued") continue;
       if (m instanceof Error) Object.assign(item, { status: "failed", error: m });
       else await convertOne(m, item, opts);
     }
-    running = null;
+    page.running = null;
     el.cancel.hidden = true;
     el.convert.disabled = false;
     el.convert.textContent = batch ? `Convert ${items.length} files again` : "Convert again";
@@ -246,11 +237,47 @@ function startPage() {
       : `${done} of ${items.length} converted` +
         `${count("failed") ? `, ${count("failed")} failed` : ""}${count("cancelled") ? `, ${count("cancelled")} cancelled` : ""}.`;
     if (!batch) showOutcome(items[0]);
-    setState(batch ? "batch-done" : items[0].status === "done" ? "done" : items[0].status === "failed" ? "error"
+    page.setState(batch ? "batch-done" : items[0].status === "done" ? "done" : items[0].status === "failed" ? "error"
       : "cancelled");
   }
+
+  el.cancel.addEventListener("click", () => { if (page.running) cancel(page.running); });
   el.convert.addEventListener("click", convertAll);
   $("options-form").addEventListener("submit", (e) => { e.preventDefault(); convertAll(); });
+  return { cancel, showOutcome };
+}
+
+// Wires the views together. `page` is the state they share: the queued items and the one being converted.
+function startPage() {
+  document.documentElement.dataset.app = "started";  // the inline script's file:// check looks for it
+  const el = {
+    dropZone: $("drop-zone"), fileInput: $("file-input"), fileInfo: $("file-info"), fileWarning: $("file-warning"),
+    convert: $("convert"), cancel: $("cancel"),
+    progressArea: $("progress-area"), progress: $("progress"), progressLabel: $("progress-label"),
+  };
+  const converter = loadConverter();
+  const page = {
+    el,
+    items: [],
+    running: null,  // the item being converted
+    options: createOptions(),
+    inspectView: createInspectView(),
+    resultView: createResultView(),
+    verifyView: createVerifyView({ getApi: converter.getApi }),
+    errorView: createErrorView({ getApi: converter.getApi }),
+    queue: createQueueView({
+      onCancel: (item) => conversion.cancel(item),
+      onDetails: (item) => conversion.showOutcome(item),
+    }),
+    setState: (state) => { document.body.dataset.state = state; },
+    clearOutput: () => {
+      page.resultView.clear();
+      page.verifyView.clear();
+      page.errorView.clear();
+    },
+  };
+  createFileIntake(page, converter);
+  const conversion = createConversion(page, converter);
 }
 
 if (typeof document !== "undefined") startPage();

@@ -33,8 +33,11 @@ absl::StatusOr<SymInt> ReadSymBool(const Value& v, const Path& path);
 absl::StatusOr<SymInt> ReadSymFloat(const Value& v, const Path& path);
 
 // TensorMeta; sparse/mkldnn layouts are Unimplemented, unknown dtypes as
-// FromTorchScalarType reports them.
+// FromTorchScalarType reports them. (tensor_meta_json.cc)
 absl::StatusOr<TensorMeta> ReadTensorMeta(const Value& v, const Path& path);
+
+// Device {"type", "index"?}. (tensor_meta_json.cc)
+absl::StatusOr<Device> ReadDevice(const Value& v, const Path& path);
 
 // TensorArgument / TokenArgument: {"name": value_name}.
 absl::StatusOr<std::string> ReadTensorName(const Value& v, const Path& path);

@@ -10,7 +10,7 @@
 //   absl::StatusOr<Converted> got = ConvertAndCheck(program);
 //   EXPECT_TRUE(HasStatus(got, absl::StatusCode::kUnimplemented, "aten::foo"));
 //
-// There is deliberately no "not OK" predicate (see docs/style.md, "Tests"): an
+// There is deliberately no "not OK" predicate (the house rule for tests): an
 // error test names the code it expects and a piece of the message, so a test
 // that starts failing for another reason does not keep passing.
 #ifndef PT2ONNX_TESTS_TESTING_STATUS_MATCHERS_H_

@@ -1,0 +1,44 @@
+// File: ops/reduce_helpers.cc
+// -----------------------------------------------------------------------------
+// See reduce_helpers.h.
+#include "ops/reduce_helpers.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status_macros.h"
+#include "translate/op_helpers.h"
+
+namespace pt2onnx::ops {
+
+using ir::Attribute;
+
+absl::StatusOr<std::vector<int64_t>> ReducedAxes(const TranslateContext& ctx,
+                                                 absl::string_view arg,
+                                                 const std::vector<int64_t>& dims, int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, CheckedAxes(ctx, arg, dims, rank));
+  if (rank == 0) return std::vector<int64_t>{};
+  return axes;
+}
+
+std::string Reduce(TranslateContext& ctx, absl::string_view op_type, const std::string& x,
+                   const std::vector<int64_t>& axes, bool keepdim) {
+  std::vector<std::string> inputs = {x};
+  if (!axes.empty()) inputs.push_back(ctx.ConstantInt64s(axes));
+  return ctx.Op(op_type, std::move(inputs), {Attribute::Int("keepdims", keepdim ? 1 : 0)});
+}
+
+absl::StatusOr<std::vector<int64_t>> OptionalDims(TranslateContext& ctx, absl::string_view arg,
+                                                  int64_t rank) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> dims, ctx.OptionalInts(arg));
+  return ReducedAxes(ctx, arg, dims.value_or(std::vector<int64_t>{}), rank);
+}
+
+absl::StatusOr<std::string> SelfAsOutputDtype(TranslateContext& ctx, int output) {
+  DataType out = ctx.OutputDtype(output);
+  if (out == DataType::kUndefined) return ctx.Input("self");
+  return ctx.InputAs("self", out);
+}
+
+}  // namespace pt2onnx::ops
