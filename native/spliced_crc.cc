@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/archive/crc32.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::native {

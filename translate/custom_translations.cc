@@ -163,4 +163,30 @@ absl::Status AddCustomTranslations(const std::vector<ir::Function>& library, boo
   return absl::OkStatus();
 }
 
+absl::Status AddLocalFunctions(const CustomFunctionTable& table, const std::set<std::string>& called,
+                               int64_t opset, std::map<std::string, int64_t>& domains, ir::Model& model) {
+  for (const std::string& key : called) {
+    auto found = table.find(key);
+    if (found == table.end()) continue;
+    ir::Function function = found->second;
+    bool has_onnx = false;
+    for (ir::OpsetImport& import : function.opset_imports) {
+      if (import.domain.empty() || import.domain == "ai.onnx") {
+        import.version = opset;
+        has_onnx = true;
+      }
+    }
+    if (!has_onnx) function.opset_imports.push_back({"", opset});
+    auto [it, inserted] = domains.emplace(function.domain, 1);
+    if (!inserted && it->second != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "translation function '", key, "': its domain '", function.domain, "' is also imported at "
+          "version ", it->second, "; local functions are called at version 1 (inline it instead: drop "
+          "--translations-as-functions)"));
+    }
+    model.functions.push_back(std::move(function));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace pt2onnx::ops

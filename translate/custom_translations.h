@@ -20,12 +20,15 @@
 #ifndef PT2ONNX_OPS_CUSTOM_TRANSLATIONS_H_
 #define PT2ONNX_OPS_CUSTOM_TRANSLATIONS_H_
 
+#include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "core/ir/function.h"
+#include "core/ir/graph.h"
 #include "translate/registry.h"
 
 namespace pt2onnx::ops {
@@ -39,6 +42,14 @@ using CustomFunctionTable = std::map<std::string, ir::Function>;
 // registry already translates, unless `override_builtins`.
 absl::Status AddCustomTranslations(const std::vector<ir::Function>& library, bool override_builtins,
                                    OpRegistry& registry, CustomFunctionTable& table);
+
+// With --translations-as-functions: the functions of `table` the graph
+// calls (`called`) become model-local functions of `model`. Each imports
+// ai.onnx at the model's `opset` (its body then means what it means
+// inlined) and its domain joins `domains` (the model's imports) at version
+// 1; InvalidArgument when that domain is already imported at another version.
+absl::Status AddLocalFunctions(const CustomFunctionTable& table, const std::set<std::string>& called,
+                               int64_t opset, std::map<std::string, int64_t>& domains, ir::Model& model);
 
 }  // namespace pt2onnx::ops
 

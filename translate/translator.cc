@@ -16,9 +16,11 @@
 #include "core/pt2/symbol_order.h"
 #include "core/status_macros.h"
 #include "translate/context_wrappers.h"
+#include "translate/custom_translations.h"
 #include "translate/fx_values.h"
 #include "translate/graph_builder.h"
 #include "translate/metadata.h"
+#include "translate/program_checks.h"
 #include "translate/subgraph.h"
 #include "translate/renames.h"
 #include "core/aten/op_schema.h"
@@ -80,7 +82,10 @@ class ProgramTranslator {
 
     ir::Model model;
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
-    PT2ONNX_RETURN_IF_ERROR(AddLocalFunctions(model));
+    if (options_.custom_functions != nullptr) {
+      PT2ONNX_RETURN_IF_ERROR(AddLocalFunctions(*options_.custom_functions, called_functions_,
+                                                options_.opset, domains_, model));
+    }
     for (const auto& [domain, version] : domains_) model.opset_imports.push_back({domain, version});
     model.producer_name = "pt2onnx";
     model.producer_version = options_.producer_version;
@@ -90,35 +95,6 @@ class ProgramTranslator {
   }
 
  private:
-  // The custom functions the graph calls become model-local functions: each
-  // imports ai.onnx at the model's opset (its body then means what it means
-  // inlined) and its domain joins the model's imports at version 1.
-  absl::Status AddLocalFunctions(ir::Model& model) {
-    if (called_functions_.empty() || options_.custom_functions == nullptr) return absl::OkStatus();
-    for (const std::string& key : called_functions_) {
-      auto found = options_.custom_functions->find(key);
-      if (found == options_.custom_functions->end()) continue;
-      ir::Function function = found->second;
-      bool has_onnx = false;
-      for (ir::OpsetImport& import : function.opset_imports) {
-        if (import.domain.empty() || import.domain == "ai.onnx") {
-          import.version = options_.opset;
-          has_onnx = true;
-        }
-      }
-      if (!has_onnx) function.opset_imports.push_back({"", options_.opset});
-      auto [it, inserted] = domains_.emplace(function.domain, 1);
-      if (!inserted && it->second != 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "translation function '", key, "': its domain '", function.domain, "' is also imported at "
-            "version ", it->second, "; local functions are called at version 1 (inline it instead: drop "
-            "--translations-as-functions)"));
-      }
-      model.functions.push_back(std::move(function));
-    }
-    return absl::OkStatus();
-  }
-
   absl::Status AddInputs() {
     ir::Graph& graph = builder_.graph();
     size_t user_index = 0;
@@ -200,25 +176,6 @@ class ProgramTranslator {
         "'; rename the forward() argument and export again"));
   }
 
-  absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight) {
-    const pt2::TensorMeta* meta = builder_.Meta(spec.arg.name);
-    if (meta == nullptr) return absl::OkStatus();
-    bool same = meta->dtype == weight.dtype && meta->sizes.size() == weight.sizes.size();
-    for (size_t d = 0; same && d < weight.sizes.size(); ++d) {
-      same = meta->sizes[d].is_symbolic || meta->sizes[d].value == weight.sizes[d];
-    }
-    if (same) return absl::OkStatus();
-    std::vector<std::string> graph_sizes;
-    for (const pt2::SymInt& s : meta->sizes) {
-      graph_sizes.push_back(s.is_symbolic ? s.expr : absl::StrCat(s.value));
-    }
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the stored tensor '", spec.target, "' is ", DataTypeName(weight.dtype), " [",
-        absl::StrJoin(weight.sizes, ", "), "] but the graph declares '", spec.arg.name, "' as ",
-        DataTypeName(meta->dtype), " [", absl::StrJoin(graph_sizes, ", "),
-        "]; the .pt2 is inconsistent"));
-  }
-
   // Counts bytes copied out of the file (re-laid-out views); refuses past
   // the limit, so a small file cannot claim gigabytes of copies.
   absl::Status ChargeMaterialized(const pt2::Weight& weight) {
@@ -256,7 +213,7 @@ class ProgramTranslator {
           "' has no stored tensor in the archive; the .pt2 is incomplete (was it saved with "
           "torch.export.save?)"));
     }
-    PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight));
+    PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight, builder_.Meta(spec.arg.name)));
     PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(spec.target, "stored tensor"));
     ir::Initializer init;
     init.name = spec.target;
@@ -295,38 +252,6 @@ class ProgramTranslator {
     builder_.MarkExternal(init.name);
     builder_.Take(init.name);
     builder_.graph().initializers.push_back(std::move(init));
-    return absl::OkStatus();
-  }
-
-  // A node's arguments must be the schema's: each name once, none unknown
-  // (a renamed or extra argument would otherwise be ignored and the default
-  // used silently), every argument without a default present.
-  static absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
-                                         const OpSchema* schema) {
-    absl::flat_hash_set<std::string> seen;
-    for (const pt2::NamedArgument& a : node.inputs) {
-      // Higher-order ops' positional arguments are all named "".
-      if (!a.name.empty() && !seen.insert(a.name).second) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "node '", node.name, "' (", key, "): argument '", a.name, "' is given twice"));
-      }
-      if (schema != nullptr && schema->FindArgument(a.name) == nullptr) {
-        std::vector<std::string> names;
-        for (const SchemaArgument& s : schema->arguments) names.push_back(s.name);
-        return absl::InvalidArgumentError(absl::StrCat(
-            "node '", node.name, "' (", key, "): unknown argument '", a.name,
-            "' (the schema has: ", absl::StrJoin(names, ", "), ")"));
-      }
-    }
-    if (schema == nullptr) return absl::OkStatus();
-    for (const SchemaArgument& s : schema->arguments) {
-      // An omitted optional ("Tensor?") reads as None, as the translations expect.
-      const bool optional = !s.type.empty() && s.type.back() == '?';
-      if (!s.default_value.has_value() && !optional && !seen.contains(s.name)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "node '", node.name, "' (", key, "): required argument '", s.name, "' is missing"));
-      }
-    }
     return absl::OkStatus();
   }
 

@@ -1,7 +1,7 @@
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <optional>
 #include <cstdint>
@@ -11,7 +11,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/archive/crc32_clmul.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::archive {
@@ -398,13 +397,6 @@ absl::StatusOr<ByteSpan> ZipArchive::Read(const ZipEntry& entry) const {
   return data;
 }
 
-absl::Status ZipArchive::CheckCrc(const ZipEntry& entry, uint32_t crc) const {
-  if (crc == entry.crc32) return absl::OkStatus();
-  return absl::DataLossError(absl::StrCat(
-      "zip entry '", entry.name, "' is corrupt: its CRC-32 is ", absl::Hex(crc),
-      ", the central directory says ", absl::Hex(entry.crc32)));
-}
-
 absl::StatusOr<ByteSpan> ZipArchive::Read(absl::string_view name) const {
   const ZipEntry* entry = Find(name);
   if (entry == nullptr) {
@@ -412,64 +404,6 @@ absl::StatusOr<ByteSpan> ZipArchive::Read(absl::string_view name) const {
         absl::StrCat("zip archive has no entry '", name, "'"));
   }
   return Read(*entry);
-}
-
-absl::Status ZipArchive::VerifyCrc32(const ZipEntry& entry) const {
-  PT2ONNX_ASSIGN_OR_RETURN(FileRange range, Locate(entry));
-  uint32_t crc = 0;
-  if (std::optional<ByteSpan> all = file_->InMemory()) {
-    crc = Crc32(all->subspan(range.offset, range.length));
-  } else {
-    // Streamed files: a fixed buffer, never the whole entry in memory.
-    std::vector<uint8_t> buffer(std::min<uint64_t>(range.length, uint64_t{1} << 20));
-    for (uint64_t done = 0; done < range.length;) {
-      const uint64_t n = std::min<uint64_t>(buffer.size(), range.length - done);
-      absl::Span<uint8_t> piece(buffer.data(), n);
-      PT2ONNX_RETURN_IF_ERROR(file_->ReadInto(range.offset + done, piece));
-      crc = Crc32(piece, crc);
-      done += n;
-    }
-  }
-  return CheckCrc(entry, crc);
-}
-
-uint32_t Crc32(ByteSpan data, uint32_t crc) {
-  // Table for the reflected polynomial 0xEDB88320, built on first use
-  // (a function-local constant, so no static initialization order issue).
-  // Eight tables: t[k][b] is the CRC of byte b followed by k zero bytes, so
-  // eight input bytes take eight lookups and no loop-carried byte chain
-  // (weights are checked at several GB/s instead of a few hundred MB/s).
-  static const std::array<std::array<uint32_t, 256>, 8> kTables = [] {
-    std::array<std::array<uint32_t, 256>, 8> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; ++i) {
-      for (int k = 1; k < 8; ++k) t[k][i] = t[0][t[k - 1][i] & 0xFF] ^ (t[k - 1][i] >> 8);
-    }
-    return t;
-  }();
-  crc = ~crc;
-  const uint8_t* p = data.data();
-  size_t n = data.size();
-  if (n >= 64 && Crc32ClmulAvailable()) {
-    const size_t blocks = n & ~size_t{15};
-    crc = Crc32ClmulFold(crc, p, blocks);
-    p += blocks;
-    n -= blocks;
-  }
-  for (; n >= 8; p += 8, n -= 8) {
-    // Little-endian assembly by shifts: no alignment or byte-order assumption.
-    const uint32_t lo = crc ^ (uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
-                               uint32_t{p[3]} << 24);
-    crc = kTables[7][lo & 0xFF] ^ kTables[6][(lo >> 8) & 0xFF] ^ kTables[5][(lo >> 16) & 0xFF] ^
-          kTables[4][lo >> 24] ^ kTables[3][p[4]] ^ kTables[2][p[5]] ^ kTables[1][p[6]] ^
-          kTables[0][p[7]];
-  }
-  for (; n > 0; ++p, --n) crc = kTables[0][(crc ^ *p) & 0xFF] ^ (crc >> 8);
-  return ~crc;
 }
 
 }  // namespace pt2onnx::archive

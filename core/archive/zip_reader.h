@@ -107,10 +107,6 @@ class ZipArchive {
   std::vector<uint32_t> by_name_;  // indices into entries_, sorted by name
 };
 
-// Crc32 is the ZIP (IEEE 802.3, reflected) CRC-32 of `data`, continuing from
-// `crc` (0 to start), so large inputs can be fed in pieces.
-uint32_t Crc32(ByteSpan data, uint32_t crc = 0);
-
 }  // namespace pt2onnx::archive
 
 #endif  // PT2ONNX_CORE_ARCHIVE_ZIP_READER_H_

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 #include "core/pt2/program_json.h"
 #include "core/pt2/torch_save.h"

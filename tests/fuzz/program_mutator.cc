@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"

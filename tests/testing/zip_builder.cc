@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 
 namespace pt2onnx::testutil {

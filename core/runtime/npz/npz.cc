@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 
 namespace pt2onnx::runtime {

@@ -1,3 +1,4 @@
+#include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
 
 #include <cstdint>
