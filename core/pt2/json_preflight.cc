@@ -12,6 +12,8 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Decimal magnitude of a double's range: values at or above 10^309 overflow.
 constexpr int64_t kMaxMagnitude = 309;
+// RapidJSON's exact fast path covers scales up to 10^22 either way.
+constexpr int64_t kMaxZeroScale = 22;
 // Exponents are clamped here while read; far beyond any double.
 constexpr int64_t kExponentClamp = 1'000'000;
 
@@ -19,6 +21,7 @@ struct NumberShape {
   size_t end = 0;              // one past the token
   size_t significant = 0;      // digits from the first non-zero one on
   int64_t magnitude = 0;       // value in [10^(m-1), 10^m), if non-zero
+  int64_t zero_scale = 0;      // if zero: its exponent less its fraction digits
   bool is_zero = true;
 };
 
@@ -58,6 +61,7 @@ NumberShape MeasureNumber(absl::string_view s, size_t at) {
   }
   n.end = i;
   n.magnitude = (integer_digits > 0 ? integer_digits : -fraction_zeros) + exponent;
+  n.zero_scale = exponent - fraction_zeros;
   return n;
 }
 
@@ -137,6 +141,14 @@ absl::Status PreflightJson(absl::string_view json, absl::string_view what,
             what, ": number at offset ", i, " is about 1e", n.magnitude - 1,
             ", beyond the range of a double; the file is corrupted or was "
             "not written by torch.export.save"));
+      }
+      // RapidJSON parses a zero scaled beyond 10^±22 on its slow path, which
+      // takes clz(0) (undefined behaviour). Python writes zero as 0 or 0.0.
+      if (n.is_zero && (n.zero_scale > kMaxZeroScale || n.zero_scale < -kMaxZeroScale)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, ": number at offset ", i, " is a zero written with a scale of 1e",
+            n.zero_scale, " (at most 1e", kMaxZeroScale, " either way is accepted); the "
+            "file is corrupted or was not written by torch.export.save"));
       }
       i = n.end > i ? n.end : i + 1;
       if (first_value_only && depth == 0) break;

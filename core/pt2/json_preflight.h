@@ -19,11 +19,13 @@ inline constexpr size_t kMaxNumberDigits = 400;
 //   significant digits (its big-integer arithmetic has a fixed size);
 // - a \uDC00-\uDFFF escape not preceded by a \uD800-\uDBFF one: a lone low
 //   surrogate, which it would decode to invalid UTF-8 (names end in ONNX
-//   string fields, which must be valid UTF-8).
-// None of these is valid for a double or for Unicode, so nothing valid is
-// refused. Scans from byte `from` on; with `first_value_only`, stops after
-// the first complete JSON value (as kParseStopWhenDoneFlag does). Other
-// malformed text is left to RapidJSON to report. InvalidArgument naming
+//   string fields, which must be valid UTF-8);
+// - a zero scaled beyond 10^±22 ("0e300", or more than 22 zero decimals),
+//   which its slow path handles with undefined behaviour; torch writes 0.0.
+// Nothing torch writes is refused. Scans from byte `from` on; with
+// `first_value_only`, stops after the first complete JSON value (as
+// kParseStopWhenDoneFlag does). Other malformed text is left to RapidJSON to
+// report. InvalidArgument naming
 // `what` and the byte offset in `json`.
 absl::Status PreflightJson(absl::string_view json, absl::string_view what,
                            size_t from = 0, bool first_value_only = false);

@@ -610,10 +610,15 @@ TEST(ProgramJsonTest, NumbersBeyondADoubleAreRefused) {
                         "beyond the range of a double"));
   // In range, tiny, zero with a huge exponent, or inside strings: accepted.
   auto ok = ParsePayloadConfig(R"({"config": {}, "a": 1.7976931348623157e308,)"
-                               R"( "b": 4.9e-324, "c": 0.0000e300, "d": "9e999999"})");
+                               R"( "b": 4.9e-324, "c": 0.0000e22, "d": "9e999999", "e": -0.0})");
   EXPECT_TRUE(ok.ok()) << ok.status();
   ok = ParsePayloadConfig(R"({"config": {}, "a": 0.000001e-300, "b": -0e-5})");
   EXPECT_TRUE(ok.ok()) << ok.status();
+  // A zero scaled far: refused (RapidJSON's slow path would take clz(0)).
+  EXPECT_TRUE(HasStatus(ParsePayloadConfig(R"({"config": {}, "a": 0.0000e300})"),
+                        absl::StatusCode::kInvalidArgument, "is a zero written with a scale of 1e296"));
+  EXPECT_TRUE(HasStatus(ParsePayloadConfig("{\"config\": {}, \"a\": 0." + std::string(23, '0') + "}"),
+                        absl::StatusCode::kInvalidArgument, "scale of 1e-23"));
 }
 
 
