@@ -73,7 +73,10 @@ absl::Status FileSinks::Open(const OutputPlan& plan, const ConversionSummary& su
     progress_ = std::make_unique<ProgressSink>(weights, summary.initializer_bytes, log_);
     (data_file_ != nullptr ? data_sink_ : model_sink_) = progress_.get();
   }
-  if (crc_check_ != nullptr) {
+  if (crc_input_ != nullptr) {
+    absl::StatusOr<std::unique_ptr<SplicedCrcCheck>> created = SplicedCrcCheck::Create(crc_input_);
+    if (!created.ok()) return created.status();
+    crc_check_ = *std::move(created);
     model_sink_ = &checked_model_.emplace(*crc_check_, *model_sink_);
     if (data_sink_ != nullptr) data_sink_ = &checked_data_.emplace(*crc_check_, *data_sink_);
   }

@@ -42,9 +42,13 @@ class FileSinks : public ExportSinks {
   // has not seen while copying are checked before anything is committed.
   absl::Status Commit() override;
 
-  // Checks the weights' CRC-32 as they are spliced (spliced_crc.h); call
-  // before Export(). `check` must outlive the sinks.
-  void CheckCrcWith(SplicedCrcCheck* check) { crc_check_ = check; }
+  // Checks the weights' CRC-32 of `input` as they are spliced
+  // (spliced_crc.h); call before Export(). The check reads the archive's
+  // directory in Open, once the conversion has accepted the file.
+  void CheckCrcOf(std::shared_ptr<const FdInputFile> input) { crc_input_ = std::move(input); }
+  // Whether a weight's CRC-32 mismatched (the export's error is then a
+  // corrupt input, not an I/O error).
+  bool found_corrupt() const { return crc_check_ != nullptr && crc_check_->found_corrupt(); }
 
  private:
   class ProgressSink;
@@ -58,7 +62,8 @@ class FileSinks : public ExportSinks {
   std::unique_ptr<ProgressSink> progress_;
   ByteSink* model_sink_ = nullptr;
   ByteSink* data_sink_ = nullptr;
-  SplicedCrcCheck* crc_check_ = nullptr;
+  std::shared_ptr<const FdInputFile> crc_input_;
+  std::unique_ptr<SplicedCrcCheck> crc_check_;
   std::optional<SplicedCrcCheck::Sink> checked_model_, checked_data_;
 };
 

@@ -238,19 +238,13 @@ int Run(const CliFlags& flags) {
   }
 
   FileSinks sinks(ResolvePath(flags.output), flags.output, log, !flags.quiet);
-  std::unique_ptr<SplicedCrcCheck> crc_check;
-  if (flags.verify_crc) {
-    absl::StatusOr<std::unique_ptr<SplicedCrcCheck>> created = SplicedCrcCheck::Create(*file);
-    if (!created.ok()) return fail(kExitInvalidInput, created.status());
-    crc_check = *std::move(created);
-    sinks.CheckCrcWith(crc_check.get());
-  }
+  if (flags.verify_crc) sinks.CheckCrcOf(*file);
   LogProgress progress(log);
   ExportResult result = Export(*file, options, sinks, progress);
   if (!result.conversion.has_value()) conversion_done(false);
   else run_report.model = &result.conversion->model;
   // A write that stopped on a CRC mismatch is a corrupt input, not an I/O error.
-  if (crc_check != nullptr && crc_check->found_corrupt()) result.exit_code = kExitInvalidInput;
+  if (sinks.found_corrupt()) result.exit_code = kExitInvalidInput;
   if (!result.status.ok()) {
     if (message_only) return Fail(result.exit_code, result.status);
     return fail(result.exit_code, result.status);
