@@ -1,6 +1,7 @@
 // Kernel tests: odd shapes and attribute combinations, checked against
 // values worked out by hand (or against the portable kernels for XNNPACK).
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "absl/strings/match.h"
@@ -45,6 +46,25 @@ TEST(Binary, IntegerDivisionTruncatesAndRefusesZero) {
   EXPECT_EQ(Values<int64_t>((*out)[0].tensor), (std::vector<int64_t>{-3, 3}));
   auto zero = RunOp("Div", {}, {{I64({1}, {1})}, {I64({1}, {0})}});
   EXPECT_TRUE(absl::StrContains(zero.status().message(), "division by zero")) << zero.status().message();
+}
+
+// Integer overflow wraps as in ONNX Runtime (and is no undefined behaviour
+// here: hostile constants reach these kernels through constant folding).
+TEST(Binary, IntegerOverflowWraps) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  auto add = RunOp("Add", {}, {{I64({2}, {kMax, kMin})}, {I64({2}, {1, -1})}});
+  ASSERT_TRUE(add.ok()) << add.status();
+  EXPECT_EQ(Values<int64_t>((*add)[0].tensor), (std::vector<int64_t>{kMin, kMax}));
+  auto sub = RunOp("Sub", {}, {{I64({1}, {kMin})}, {I64({1}, {1})}});
+  ASSERT_TRUE(sub.ok()) << sub.status();
+  EXPECT_EQ(Values<int64_t>((*sub)[0].tensor), (std::vector<int64_t>{kMax}));
+  auto mul = RunOp("Mul", {}, {{I64({2}, {kMax, kMin})}, {I64({1}, {2})}});
+  ASSERT_TRUE(mul.ok()) << mul.status();
+  EXPECT_EQ(Values<int64_t>((*mul)[0].tensor), (std::vector<int64_t>{-2, 0}));
+  auto div = RunOp("Div", {}, {{I64({1}, {kMin})}, {I64({1}, {-1})}});
+  ASSERT_TRUE(div.ok()) << div.status();
+  EXPECT_EQ(Values<int64_t>((*div)[0].tensor), (std::vector<int64_t>{kMin}));
 }
 
 TEST(Binary, ModFollowsTheDivisorSignUnlessFmod) {

@@ -34,13 +34,46 @@ T PythonMod(T a, T b) {
   }
 }
 
+// ONNX integer arithmetic wraps (two's complement), as ONNX Runtime's does.
+// Signed overflow is undefined in C++, so it is done on an unsigned type at
+// least as wide as unsigned int (narrower ones would promote to int).
+template <typename T>
+using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <typename T>
+T WrapAdd(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+
+template <typename T>
+T WrapSub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(static_cast<WrapType<T>>(a) - static_cast<WrapType<T>>(b));
+  } else {
+    return static_cast<T>(a - b);
+  }
+}
+
+template <typename T>
+T WrapMul(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
+  } else {
+    return static_cast<T>(a * b);
+  }
+}
+
 template <typename T>
 T IntPow(T base, T exp) {
   if (exp < 0) return base == 1 ? 1 : (base == static_cast<T>(-1) ? ((exp % 2) ? base : 1) : 0);
   T result = 1;
   while (exp > 0) {
-    if (exp & 1) result = static_cast<T>(result * base);
-    base = static_cast<T>(base * base);
+    if (exp & 1) result = WrapMul(result, base);
+    base = WrapMul(base, base);
     exp = static_cast<T>(exp >> 1);
   }
   return result;
@@ -49,13 +82,13 @@ T IntPow(T base, T exp) {
 template <typename T>
 T Arith(BinaryOp op, T a, T b, bool* div_by_zero) {
   switch (op) {
-    case BinaryOp::kAdd: return static_cast<T>(a + b);
-    case BinaryOp::kSub: return static_cast<T>(a - b);
-    case BinaryOp::kMul: return static_cast<T>(a * b);
+    case BinaryOp::kAdd: return WrapAdd(a, b);
+    case BinaryOp::kSub: return WrapSub(a, b);
+    case BinaryOp::kMul: return WrapMul(a, b);
     case BinaryOp::kDiv:
       if constexpr (std::is_integral_v<T>) {
         if (b == 0) { *div_by_zero = true; return 0; }
-        if constexpr (std::is_signed_v<T>) if (b == -1) return static_cast<T>(0 - a);
+        if constexpr (std::is_signed_v<T>) if (b == -1) return WrapSub(T{0}, a);
       }
       return static_cast<T>(a / b);
     case BinaryOp::kPow:
@@ -129,9 +162,9 @@ absl::Status RunBinary(BinaryOp op, const char* name, const Tensor& a, const Ten
       T* po = out->data<T>();
       const int64_t n = out->numel();
       if (op == BinaryOp::kAdd && a.numel() == n && b.numel() == n) {
-        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(pa[i] + pb[i]);
+        for (int64_t i = 0; i < n; ++i) po[i] = WrapAdd(pa[i], pb[i]);
       } else if (op == BinaryOp::kMul && a.numel() == n && b.numel() == n) {
-        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(pa[i] * pb[i]);
+        for (int64_t i = 0; i < n; ++i) po[i] = WrapMul(pa[i], pb[i]);
       } else if (a.numel() == n && b.numel() == n) {
         for (int64_t i = 0; i < n; ++i) po[i] = Arith(op, pa[i], pb[i], &div_by_zero);
       } else if (a.numel() == n && b.numel() == 1) {
