@@ -205,6 +205,19 @@ std::optional<NormCore> MatchNormCore(FusionMatch& match, const ir::Node& norm) 
   return core;
 }
 
+std::string AbsorbNormParameter(FusionMatch& match, const char* op_type, const std::string& x,
+                                int64_t axis, std::string* result, size_t* root) {
+  size_t next = 0;
+  const ir::Node* reader = match.SoleReader(*result, op_type, &next);
+  if (reader == nullptr) return "";
+  std::string param = FusionMatch::Other(*reader, *result);
+  if (param.empty() || param == *result || !IsNormParameter(match, param, x, axis)) return "";
+  match.TakeIndex(next);
+  *root = next;
+  *result = reader->outputs[0];
+  return param;
+}
+
 bool IsNormParameter(const FusionMatch& match, const std::string& value, const std::string& x, int64_t axis) {
   if (match.index().DType(value) != DataType::kFloat) return false;
   std::optional<std::vector<int64_t>> p = match.index().StaticShape(value);

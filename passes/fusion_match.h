@@ -88,6 +88,13 @@ std::optional<NormCore> MatchNormCore(FusionMatch& match, const ir::Node& norm);
 // for `x` normalized from `axis`: float32 with exactly x's trailing dims.
 bool IsNormParameter(const FusionMatch& match, const std::string& value, const std::string& x, int64_t axis);
 
+// Takes the sole reader of `*result` when it is `op_type` (Mul for a scale,
+// Add for a bias) and its other operand is a norm parameter (above): the
+// parameter is returned, `*result` and `*root` move to that reader. Empty
+// (nothing taken) otherwise.
+std::string AbsorbNormParameter(FusionMatch& match, const char* op_type, const std::string& x,
+                                int64_t axis, std::string* result, size_t* root);
+
 // A float32 initializer of ones shaped like x's dims from `axis` (nullopt if
 // they are not static, or over `kMaxOnesElements`).
 inline constexpr int64_t kMaxOnesElements = int64_t{1} << 20;

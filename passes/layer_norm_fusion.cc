@@ -47,26 +47,9 @@ class LayerNormFusionPass : public Pass {
       }
       size_t root = i;
       std::string result = norm.outputs[0];
-      std::string scale, bias;
-      size_t next = 0;
-      if (const ir::Node* mul = match.SoleReader(result, "Mul", &next)) {
-        std::string s = FusionMatch::Other(*mul, result);
-        if (!s.empty() && s != result && IsNormParameter(match, s, x, core->axis)) {
-          match.TakeIndex(next);
-          root = next;
-          result = mul->outputs[0];
-          scale = s;
-          if (const ir::Node* add = match.SoleReader(result, "Add", &next)) {
-            std::string b = FusionMatch::Other(*add, result);
-            if (!b.empty() && b != result && IsNormParameter(match, b, x, core->axis)) {
-              match.TakeIndex(next);
-              root = next;
-              result = add->outputs[0];
-              bias = b;
-            }
-          }
-        }
-      }
+      std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
+      std::string bias;
+      if (!scale.empty()) bias = AbsorbNormParameter(match, "Add", x, core->axis, &result, &root);
       if (!match.Contained(result)) continue;
       if (scale.empty()) {
         std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);

@@ -37,17 +37,7 @@ class RmsNormFusionPass : public Pass {
       const std::string& x = core->numerator;
       size_t root = i;
       std::string result = norm.outputs[0];
-      std::string scale;
-      size_t next = 0;
-      if (const ir::Node* mul = match.SoleReader(result, "Mul", &next)) {
-        std::string s = FusionMatch::Other(*mul, result);
-        if (!s.empty() && s != result && IsNormParameter(match, s, x, core->axis)) {
-          match.TakeIndex(next);
-          root = next;
-          result = mul->outputs[0];
-          scale = s;
-        }
-      }
+      std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
       if (!match.Contained(result)) continue;
       if (scale.empty()) {
         std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
