@@ -124,6 +124,15 @@ void FusionMatch::Replace(size_t root, ir::Node fused, const ir::Node& origin) {
   editor_->InsertBefore(root, std::move(fused), &origin);
 }
 
+void FusionMatch::Replace(size_t root, std::vector<ir::Node> fused, const ir::Node& origin) {
+  const ir::Node& root_node = editor_->graph().nodes[root];
+  for (ir::Node& node : fused) node.metadata = root_node.metadata;
+  if (!fused.empty()) fused.back().name = root_node.name;
+  for (size_t i : nodes_) editor_->Remove(i);
+  editor_->Remove(root);
+  for (ir::Node& node : fused) editor_->InsertBefore(root, std::move(node), &origin);
+}
+
 std::optional<int64_t> TrailingReduceAxis(const ir::Node& reduce_mean, const FusionMatch& match) {
   if (reduce_mean.inputs.empty() || IntAttribute(reduce_mean, "keepdims", 1) != 1) return std::nullopt;
   const ValueIndex& index = match.index();

@@ -54,6 +54,9 @@ class FusionMatch {
   // node `root`, with the root's metadata and, where missing, that of
   // `origin` (the pattern's first node).
   void Replace(size_t root, ir::Node fused, const ir::Node& origin);
+  // The same with several nodes in order, the last producing `result`; all
+  // get the root's metadata (the last also its name).
+  void Replace(size_t root, std::vector<ir::Node> fused, const ir::Node& origin);
 
   const ValueIndex& index() const { return *index_; }
   ir::GraphEditor& editor() { return *editor_; }

@@ -31,6 +31,7 @@ const std::vector<PassEntry>& Registry() {
       {"layer_norm_fusion", [](const PipelineOptions&) { return CreateLayerNormFusionPass(); }},
       {"rms_norm_fusion", [](const PipelineOptions&) { return CreateRmsNormFusionPass(); }},
       {"gelu_fusion", [](const PipelineOptions&) { return CreateGeluFusionPass(); }},
+      {"attention_fusion", [](const PipelineOptions&) { return CreateAttentionFusionPass(); }},
       {"initializer_deduplication",
        [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
       {"unused_opset_removal", [](const PipelineOptions&) { return CreateUnusedOpsetRemovalPass(); }},
@@ -113,6 +114,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   fuse.passes.push_back(Make("layer_norm_fusion", options));
   fuse.passes.push_back(Make("rms_norm_fusion", options));
   fuse.passes.push_back(Make("gelu_fusion", options));
+  // Attention last: it reads the declared shapes of q/k/v, which the norm
+  // and activation fusions keep (their outputs keep their names).
+  fuse.passes.push_back(Make("attention_fusion", options));
   pipeline.push_back(std::move(fuse));
 
   // Stage 3, once: storage and bookkeeping of the final graph.

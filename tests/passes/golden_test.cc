@@ -86,7 +86,8 @@ TEST_P(GoldenTest, EveryCaseMatches) {
 INSTANTIATE_TEST_SUITE_P(Passes, GoldenTest,
                          ::testing::Values("cleanups.txt", "constant_folding.txt", "cse_dedup.txt",
                                            "shapes.txt", "gemm.txt",
-                                           "conv_batchnorm.txt", "layer_norm.txt", "rms_norm.txt", "gelu.txt"));
+                                           "conv_batchnorm.txt", "layer_norm.txt", "rms_norm.txt", "gelu.txt",
+                                           "attention.txt"));
 
 }  // namespace
 }  // namespace pt2onnx::passes

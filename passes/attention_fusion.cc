@@ -1,0 +1,378 @@
+// attention_fusion: decomposed scaled dot-product attention becomes
+// Attention (opset >= 23), in the form ops/attention.cc translates
+// aten::scaled_dot_product_attention to:
+//   scores = MatMul(Mul(q, c), Mul(Transpose(k, swap last two), c))
+//   scores = Where(bool_mask, scores, -inf)  or  Add(scores, float_mask)  (optional)
+//   w = Softmax(scores, -1)
+//   w = Where(row_all_neg_inf(scores), 0, w)   (torch's _safe_softmax; with a mask)
+//   out = MatMul(w, v)
+// where k and v may be Hk heads repeated to Hq as HF's repeat_kv and
+// enable_gqa do it: Reshape(Expand(Unsqueeze(kv, 2), [B, Hk, G, S, E]),
+// [B, Hk*G, S, E]); Attention shares each key/value head among consecutive
+// query heads the same way. A Transpose composed into k's by
+// transpose_elimination is split back out.
+//
+// Rules: q, k, v are float32 rank-4 values with declared shapes whose batch,
+// head, length and head-size dims agree (equal static sizes or the same
+// symbol), Hq a multiple of Hk; c is one float32 constant and scale = c*c
+// (the Attention scales q and k by sqrt(scale) = c, as the pattern does);
+// the mask is bool or float32 of rank 2..4 whose dims are 1 or those of
+// (B, Hq, L, S). torch gives 0 for a row whose every key is masked: the
+// pattern's guard is recomputed from the mask alone (the Attention output is
+// kept where a row has a key left), so runtimes implementing either reading
+// of Attention-23 (NaN or 0 for such rows) give torch's numbers. Without a
+// guard, a mask is fused only when it is a constant with a key left in every
+// row. The last MatMul's output keeps its name and metadata.
+// Non-rules: opset < 23, different constants on q and k, a symbolic scale,
+// a mask that would broadcast q/k, head counts that do not divide, any
+// intermediate (scores, softmax, repeated k/v) read elsewhere.
+// Known difference: a row whose unmasked scores all overflow to -inf gives
+// 0 in torch and NaN in a runtime that does not zero such rows itself.
+#include <cmath>
+
+#include "passes/fusion_match.h"
+#include "passes/passes.h"
+
+namespace pt2onnx::passes {
+namespace {
+
+// Elements of a constant mask checked row by row; a larger one is not fused
+// without a guard.
+constexpr int64_t kMaxCheckedMaskElements = int64_t{1} << 20;
+
+using Dims = std::vector<ir::Dim>;
+
+bool SameDim(const ir::Dim& a, const ir::Dim& b) {
+  if (a.is_static() && b.is_static()) return a.value == b.value;
+  return !a.param.empty() && a.param == b.param;
+}
+
+// Declared float32 rank-4 dims of `value`.
+std::optional<Dims> Float4d(const ValueIndex& index, const std::string& value) {
+  const ir::ValueInfo* info = index.Info(value);
+  if (info == nullptr || info->dtype != DataType::kFloat || !info->shape || info->shape->size() != 4) {
+    return std::nullopt;
+  }
+  return *info->shape;
+}
+
+// A one-element float32 constant equal to -inf (rank <= 4).
+bool IsNegInf(const ValueIndex& index, const std::string& value) {
+  const ir::Tensor* t = index.Constant(value);
+  if (t == nullptr || t->dtype() != DataType::kFloat || t->dims().size() > 4) return false;
+  std::optional<double> v = ConstantScalar(t);
+  return v && std::isinf(*v) && *v < 0;
+}
+
+// A one-element float32 constant equal to 0.
+bool IsZero(const ValueIndex& index, const std::string& value) {
+  const ir::Tensor* t = index.Constant(value);
+  if (t == nullptr || t->dtype() != DataType::kFloat || t->dims().size() > 4) return false;
+  std::optional<double> v = ConstantScalar(t);
+  return v && *v == 0.0;
+}
+
+// The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
+// soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1])).
+// Returns the scores it tests and the axes / zero constants it uses.
+struct Guard {
+  std::string scores, axes, zero;
+};
+std::optional<Guard> MatchGuard(FusionMatch& match, const ir::Node& where) {
+  if (where.inputs.size() != 3 || !IsZero(match.index(), where.inputs[1])) return std::nullopt;
+  const ir::Node* to_bool = match.Take(where.inputs[0], "Cast");
+  if (to_bool == nullptr || IntAttribute(*to_bool, "to", 0) != static_cast<int64_t>(DataType::kBool)) {
+    return std::nullopt;
+  }
+  const ir::Node* reduce = match.Take(to_bool->inputs[0], "ReduceMin");
+  if (reduce == nullptr || reduce->inputs.size() != 2 || IntAttribute(*reduce, "keepdims", 1) != 1) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<int64_t>> axes = ConstantInts(match.index().Constant(reduce->inputs[1]));
+  if (!axes || *axes != std::vector<int64_t>{-1}) return std::nullopt;
+  const ir::Node* to_int = match.Take(reduce->inputs[0], "Cast");
+  if (to_int == nullptr || IntAttribute(*to_int, "to", 0) != static_cast<int64_t>(DataType::kInt32)) {
+    return std::nullopt;
+  }
+  const ir::Node* is_inf = match.Take(to_int->inputs[0], "IsInf");
+  if (is_inf == nullptr || IntAttribute(*is_inf, "detect_positive", 1) != 0 ||
+      IntAttribute(*is_inf, "detect_negative", 1) != 1) {
+    return std::nullopt;
+  }
+  return Guard{is_inf->inputs[0], reduce->inputs[1], where.inputs[1]};
+}
+
+// True if every (..., row, :) of a constant mask keeps at least one key.
+bool ConstantMaskKeepsEveryRow(const ir::Tensor* mask, bool is_bool) {
+  if (mask == nullptr || mask->dims().empty()) return false;
+  const int64_t n = mask->numel();
+  const int64_t row = mask->dims().back();
+  if (n <= 0 || n > kMaxCheckedMaskElements || row <= 0) return false;
+  const size_t element = is_bool ? 1 : sizeof(float);
+  if (mask->bytes().size() != static_cast<size_t>(n) * element) return false;
+  for (int64_t start = 0; start < n; start += row) {
+    bool kept = false;
+    for (int64_t s = start; s < start + row && !kept; ++s) {
+      const double value = mask->GetDouble(s);
+      kept = is_bool ? value != 0 : !(std::isinf(value) && value < 0);
+    }
+    if (!kept) return false;
+  }
+  return true;
+}
+
+// k or v as Attention takes it: the Hk-head value under HF's repeat_kv
+// (Unsqueeze(kv, 2), Expand to G copies, Reshape merging Hk and G) when that
+// chain is read only here; `value` itself otherwise.
+std::string StripHeadRepeat(FusionMatch& match, const std::string& value) {
+  const ValueIndex& index = match.index();
+  ir::GraphEditor& editor = match.editor();
+  auto single_use = [&](const std::string& v) {
+    return editor.ConsumerCount(v) == 1 && !editor.HasOpaqueUse(v);
+  };
+  FusionMatch probe = match;
+  const ir::Node* reshape = probe.Take(value, "Reshape");
+  if (reshape == nullptr || !single_use(reshape->inputs[0])) return value;
+  const ir::Node* expand = probe.Take(reshape->inputs[0], "Expand");
+  if (expand == nullptr || !single_use(expand->inputs[0])) return value;
+  const ir::Node* unsqueeze = probe.Take(expand->inputs[0], "Unsqueeze");
+  if (unsqueeze == nullptr || unsqueeze->inputs.size() != 2) return value;
+  std::optional<std::vector<int64_t>> axes = ConstantInts(index.Constant(unsqueeze->inputs[1]));
+  if (!axes || axes->size() != 1 || ((*axes)[0] != 2 && (*axes)[0] != -3)) return value;
+  const std::string& kv = unsqueeze->inputs[0];
+  std::optional<Dims> in = Float4d(index, kv);
+  std::optional<Dims> out = Float4d(index, value);
+  const ir::ValueInfo* mid = index.Info(expand->outputs[0]);
+  if (!in || !out || mid == nullptr || !mid->shape || mid->shape->size() != 5) return value;
+  const Dims& e = *mid->shape;  // [B, Hk, G, S, E]
+  if (!SameDim(e[0], (*in)[0]) || !SameDim(e[1], (*in)[1]) || !SameDim(e[3], (*in)[2]) ||
+      !SameDim(e[4], (*in)[3]) || !e[1].is_static() || !e[2].is_static() || !(*out)[1].is_static()) {
+    return value;
+  }
+  if (e[1].value <= 0 || e[2].value <= 0 || e[1].value > (int64_t{1} << 20) ||
+      e[1].value * e[2].value != (*out)[1].value) {
+    return value;
+  }
+  if (!SameDim((*out)[0], e[0]) || !SameDim((*out)[2], e[3]) || !SameDim((*out)[3], e[4])) return value;
+  match = probe;
+  return kv;
+}
+
+// The mask's declared dims, each 1 or the matching one of (B, Hq, L, S).
+bool MaskBroadcasts(const ValueIndex& index, const std::string& mask, DataType dtype, const Dims& full) {
+  const ir::ValueInfo* info = index.Info(mask);
+  if (info == nullptr || info->dtype != dtype || !info->shape) return false;
+  const Dims& m = *info->shape;
+  if (m.size() < 2 || m.size() > 4) return false;
+  for (size_t d = 0; d < m.size(); ++d) {
+    const ir::Dim& want = full[full.size() - m.size() + d];
+    if (!(m[d].is_static() && m[d].value == 1) && !SameDim(m[d], want)) return false;
+  }
+  return true;
+}
+
+class AttentionFusionPass : public Pass {
+ public:
+  std::string Name() const override { return "attention_fusion"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model) const override {
+    if (model.OnnxOpset() < 23) return false;
+    ir::Graph& graph = model.graph;
+    ValueIndex index(graph);
+    ir::GraphEditor editor(graph);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+      if (editor.IsRemoved(i)) continue;
+      FuseAt(editor, index, i);
+    }
+    if (editor.empty()) return false;
+    absl::Status status = editor.Commit();
+    if (!status.ok()) return status;
+    return true;
+  }
+
+ private:
+  static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
+    const ir::Node& root = editor.graph().nodes[i];
+    if (!IsOp(root, "MatMul") || root.inputs.size() != 2 || root.outputs.size() != 1) return;
+    FusionMatch match(editor, index);
+    match.TakeIndex(i);
+    std::string weights = root.inputs[0];
+    std::optional<Guard> guard;
+    {
+      FusionMatch probe = match;
+      if (const ir::Node* where = probe.Take(weights, "Where")) {
+        guard = MatchGuard(probe, *where);
+        if (!guard) return;
+        weights = where->inputs[2];
+        match = probe;
+      }
+    }
+    const ir::Node* softmax = match.Take(weights, "Softmax");
+    if (softmax == nullptr || IntAttribute(*softmax, "axis", -1) != -1) return;
+    const std::string& scores = softmax->inputs[0];
+    if (guard && guard->scores != scores) return;
+
+    // Optional mask: Where(bool, qk, -inf) or Add(qk, float).
+    std::string qk = scores, mask;
+    bool bool_mask = false;
+    {
+      FusionMatch probe = match;
+      if (const ir::Node* where = probe.Take(scores, "Where")) {
+        if (where->inputs.size() != 3 || !IsNegInf(index, where->inputs[2])) return;
+        mask = where->inputs[0];
+        qk = where->inputs[1];
+        bool_mask = true;
+        match = probe;
+      } else if (const ir::Node* add = probe.Take(scores, "Add")) {
+        if (add->inputs.size() != 2) return;
+        int side = editor.Producer(add->inputs[0]) != nullptr && IsOp(*editor.Producer(add->inputs[0]), "MatMul") ? 0 : 1;
+        qk = add->inputs[side];
+        mask = add->inputs[1 - side];
+        match = probe;
+      }
+    }
+    if (guard && mask.empty()) return;
+
+    const ir::Node* product = match.Take(qk, "MatMul");
+    if (product == nullptr || product->inputs.size() != 2) return;
+    const ir::Node* q_mul = match.Take(product->inputs[0], "Mul");
+    const ir::Node* k_mul = match.Take(product->inputs[1], "Mul");
+    if (q_mul == nullptr || k_mul == nullptr || q_mul->inputs.size() != 2 || k_mul->inputs.size() != 2) return;
+    int q_side = index.Constant(q_mul->inputs[1]) != nullptr ? 0 : 1;
+    int k_side = index.Constant(k_mul->inputs[1]) != nullptr ? 0 : 1;
+    std::optional<double> c_q = match.Scalar(q_mul->inputs[1 - q_side], 4);
+    std::optional<double> c_k = match.Scalar(k_mul->inputs[1 - k_side], 4);
+    if (!c_q || !c_k || *c_q != *c_k || *c_q <= 0) return;
+    const float c = static_cast<float>(*c_q);
+    const float scale = c * c;
+    if (!std::isfinite(scale) || scale <= 0 || std::sqrt(scale) != c) return;
+    const std::string q = q_mul->inputs[q_side];
+    const ir::Node* k_t = match.Take(k_mul->inputs[k_side], "Transpose");
+    if (k_t == nullptr) return;
+    const ir::Attribute* perm_attr = k_t->FindAttribute("perm");
+    if (perm_attr == nullptr || perm_attr->type != ir::Attribute::Type::kInts || perm_attr->ints.size() != 4) return;
+    // k = Transpose(x, k_perm) with kT = swap of k's last two dims.
+    const std::vector<int64_t>& p = perm_attr->ints;
+    std::vector<int64_t> k_perm = {p[0], p[1], p[3], p[2]};
+    const bool k_is_x = k_perm == std::vector<int64_t>{0, 1, 2, 3};
+    const std::string& x = k_t->inputs[0];
+
+    std::optional<Dims> q_dims = Float4d(index, q);
+    std::optional<Dims> x_dims = Float4d(index, x);
+    if (!q_dims || !x_dims) return;
+    std::string k = x;
+    Dims k_dims(4);
+    for (size_t d = 0; d < 4; ++d) {
+      if (k_perm[d] < 0 || k_perm[d] > 3) return;
+      k_dims[d] = (*x_dims)[k_perm[d]];
+    }
+    // The MatMuls read q, k and v with Hq heads each; Attention may read the
+    // Hk-head values they were repeated from.
+    std::string v = root.inputs[1];
+    std::optional<Dims> v_dims = Float4d(index, v);
+    std::optional<Dims> out_dims = Float4d(index, root.outputs[0]);
+    if (!v_dims || !out_dims || !SameDim((*q_dims)[1], k_dims[1]) || !SameDim((*q_dims)[1], (*v_dims)[1])) return;
+    if (k_is_x) {
+      k = StripHeadRepeat(match, k);
+      std::optional<Dims> d = Float4d(index, k);
+      if (!d) return;
+      k_dims = *d;
+    }
+    v = StripHeadRepeat(match, v);
+    v_dims = Float4d(index, v);
+    if (!v_dims) return;
+    const Dims& qd = *q_dims;
+    const Dims& kd = k_dims;
+    const Dims& vd = *v_dims;
+    // Equal batch; Hq a multiple of Hk = Hv; E of q and k; S of k and v.
+    if (!SameDim(qd[0], kd[0]) || !SameDim(qd[0], vd[0]) || !SameDim(kd[1], vd[1]) ||
+        !SameDim(qd[3], kd[3]) || !SameDim(kd[2], vd[2])) {
+      return;
+    }
+    if (!SameDim(qd[1], kd[1])) {
+      if (!qd[1].is_static() || !kd[1].is_static() || kd[1].value <= 0 || qd[1].value % kd[1].value != 0) return;
+    }
+    if (!SameDim((*out_dims)[0], qd[0]) || !SameDim((*out_dims)[1], qd[1]) || !SameDim((*out_dims)[2], qd[2]) ||
+        !SameDim((*out_dims)[3], vd[3])) {
+      return;
+    }
+    if (!mask.empty()) {
+      const Dims full = {qd[0], qd[1], qd[2], kd[2]};
+      if (!MaskBroadcasts(index, mask, bool_mask ? DataType::kBool : DataType::kFloat, full)) return;
+      if (!guard && !ConstantMaskKeepsEveryRow(index.Constant(mask), bool_mask)) return;
+    }
+    const std::string& result = root.outputs[0];
+    if (!match.Contained(result)) return;
+
+    std::vector<ir::Node> nodes;
+    if (!k_is_x) {
+      ir::Node transpose;
+      transpose.op_type = "Transpose";
+      transpose.name = editor.FreshName(root.name + "_key");
+      transpose.inputs = {x};
+      k = editor.FreshName(x + "_key");
+      transpose.outputs = {k};
+      transpose.attributes = {ir::Attribute::Ints("perm", k_perm)};
+      nodes.push_back(std::move(transpose));
+    }
+    ir::Node attention;
+    attention.op_type = "Attention";
+    attention.inputs = {q, k, v};
+    if (!mask.empty()) attention.inputs.push_back(mask);
+    attention.attributes = {ir::Attribute::Float("scale", scale)};
+    if (!guard) {
+      attention.outputs = {result};
+      nodes.push_back(std::move(attention));
+    } else {
+      attention.name = editor.FreshName(root.name + "_attention");
+      const std::string attended = editor.FreshName(result + "_attention");
+      attention.outputs = {attended};
+      nodes.push_back(std::move(attention));
+      AppendGuard(editor, *guard, mask, bool_mask, attended, result, root.name, nodes);
+    }
+    match.Replace(i, std::move(nodes), *q_mul);
+  }
+
+  // Zeroes the rows of `attended` whose every key the mask removes, as
+  // torch's guard did from the scores: keep = any(mask) for a bool mask,
+  // masked = all(mask == -inf) for a float one, along the last axis.
+  static void AppendGuard(ir::GraphEditor& editor, const Guard& guard, const std::string& mask, bool bool_mask,
+                          const std::string& attended, const std::string& result, const std::string& name,
+                          std::vector<ir::Node>& nodes) {
+    auto add = [&](const char* op, std::vector<std::string> inputs, std::vector<ir::Attribute> attributes) {
+      ir::Node node;
+      node.op_type = op;
+      node.name = editor.FreshName(name + "_guard");
+      node.inputs = std::move(inputs);
+      node.outputs = {editor.FreshName(mask + "_row")};
+      node.attributes = std::move(attributes);
+      nodes.push_back(std::move(node));
+      return nodes.back().outputs[0];
+    };
+    const int64_t to_int32 = static_cast<int64_t>(DataType::kInt32);
+    const int64_t to_bool = static_cast<int64_t>(DataType::kBool);
+    std::string row;
+    if (bool_mask) {
+      std::string ints = add("Cast", {mask}, {ir::Attribute::Int("to", to_int32)});
+      std::string any = add("ReduceMax", {ints, guard.axes}, {ir::Attribute::Int("keepdims", 1)});
+      row = add("Cast", {any}, {ir::Attribute::Int("to", to_bool)});
+    } else {
+      std::string neg_inf = add("IsInf", {mask}, {ir::Attribute::Int("detect_positive", 0)});
+      std::string ints = add("Cast", {neg_inf}, {ir::Attribute::Int("to", to_int32)});
+      std::string all = add("ReduceMin", {ints, guard.axes}, {ir::Attribute::Int("keepdims", 1)});
+      row = add("Cast", {all}, {ir::Attribute::Int("to", to_bool)});
+    }
+    ir::Node where;
+    where.op_type = "Where";
+    where.inputs = bool_mask ? std::vector<std::string>{row, attended, guard.zero}
+                             : std::vector<std::string>{row, guard.zero, attended};
+    where.outputs = {result};
+    nodes.push_back(std::move(where));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateAttentionFusionPass() { return std::make_unique<AttentionFusionPass>(); }
+
+}  // namespace pt2onnx::passes
