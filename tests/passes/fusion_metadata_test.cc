@@ -88,5 +88,47 @@ output y: float32[2, 3]
   EXPECT_EQ(MetadataValue(fused->metadata, "pkg.torch.onnx.stack_trace"), "erf");
 }
 
+TEST(FusionMetadataTest, AttentionAndItsGuardKeepTheFinalMatMulsMetadata) {
+  absl::StatusOr<ir::Model> model = ir::ParseModel(R"(opset 23
+input q: float32[1, 2, 3, 4]
+input k: float32[1, 2, 3, 4]
+input v: float32[1, 2, 3, 4]
+input m: bool[1, 1, 3, 3]
+init c: float32[] = [0.70710677]
+init ninf: float32[] = [-inf]
+init axes: int64[1] = [-1]
+init zero: float32[] = [0]
+kt = Transpose<perm=[0, 1, 3, 2]>(k)
+qs = Mul(q, c)
+ks = Mul(kt, c)
+s = MatMul(qs, ks)
+sm = Where(m, s, ninf)
+w = Softmax<axis=-1>(sm)
+inf = IsInf<detect_positive=0>(sm)
+ii = Cast<to=6>(inf)
+rm = ReduceMin<keepdims=1>(ii, axes)
+row = Cast<to=9>(rm)
+ws = Where(row, zero, w)
+y = MatMul(ws, v)
+output y: float32[1, 2, 3, 4]
+)");
+  ASSERT_TRUE(model.ok()) << model.status();
+  FindOutput(*model, "qs")->metadata = {{"pkg.torch.onnx.stack_trace", "sdpa"}};
+  FindOutput(*model, "y")->metadata = {{"namespace", "attn: LlamaAttention/scaled_dot_product_attention"},
+                                       {"pkg.torch.onnx.fx_node", "scaled_dot_product_attention"}};
+  RunOnly(*model, "attention_fusion");
+  int attention = 0;
+  for (const ir::Node& node : model->graph.nodes) {
+    attention += node.op_type == "Attention";
+    EXPECT_EQ(MetadataValue(node.metadata, "pkg.torch.onnx.fx_node"), "scaled_dot_product_attention") << node.op_type;
+    EXPECT_EQ(MetadataValue(node.metadata, "namespace"), "attn: LlamaAttention/scaled_dot_product_attention");
+    EXPECT_EQ(MetadataValue(node.metadata, "pkg.torch.onnx.stack_trace"), "sdpa");
+  }
+  EXPECT_EQ(attention, 1);
+  ir::Node* fused = FindOutput(*model, "y");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op_type, "Where");
+}
+
 }  // namespace
 }  // namespace pt2onnx::passes
