@@ -42,6 +42,8 @@ std::unique_ptr<Pass> CreateRmsNormFusionPass();
 std::unique_ptr<Pass> CreateGeluFusionPass();
 // Decomposed scaled dot-product attention becomes Attention (opset >= 23).
 std::unique_ptr<Pass> CreateAttentionFusionPass();
+// Rotate-half rotary embeddings become RotaryEmbedding (opset >= 23).
+std::unique_ptr<Pass> CreateRotaryEmbeddingFusionPass();
 // Initializers with equal dtype, dims and bytes become one.
 std::unique_ptr<Pass> CreateInitializerDeduplicationPass();
 // Opset imports of domains no node uses are dropped.

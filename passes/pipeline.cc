@@ -32,6 +32,7 @@ const std::vector<PassEntry>& Registry() {
       {"rms_norm_fusion", [](const PipelineOptions&) { return CreateRmsNormFusionPass(); }},
       {"gelu_fusion", [](const PipelineOptions&) { return CreateGeluFusionPass(); }},
       {"attention_fusion", [](const PipelineOptions&) { return CreateAttentionFusionPass(); }},
+      {"rotary_embedding_fusion", [](const PipelineOptions&) { return CreateRotaryEmbeddingFusionPass(); }},
       {"initializer_deduplication",
        [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
       {"unused_opset_removal", [](const PipelineOptions&) { return CreateUnusedOpsetRemovalPass(); }},
@@ -117,6 +118,8 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   // Attention last: it reads the declared shapes of q/k/v, which the norm
   // and activation fusions keep (their outputs keep their names).
   fuse.passes.push_back(Make("attention_fusion", options));
+  // Independent of attention_fusion (it reads q and k, which keep their names).
+  fuse.passes.push_back(Make("rotary_embedding_fusion", options));
   pipeline.push_back(std::move(fuse));
 
   // Stage 3, once: storage and bookkeeping of the final graph.

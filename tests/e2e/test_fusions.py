@@ -1,5 +1,6 @@
 """End-to-end: the norm, GELU and attention fusions (passes/layer_norm_fusion.cc, rms_norm_fusion.cc,
-gelu_fusion.cc, attention_fusion.cc) on fixtures that hold their patterns after translation. Each fixture converts twice,
+gelu_fusion.cc, attention_fusion.cc,
+rotary_embedding_fusion.cc) on fixtures that hold their patterns after translation. Each fixture converts twice,
 with the default optimizer and with every pass but the fusions; ONNX Runtime must give the same outputs
 on the fixture's inputs (and torch's, recorded in expected.npz), the fused model must hold the expected
 fused nodes, and the other none of them."""
@@ -13,8 +14,8 @@ import pytest
 
 from conftest import FIXTURES
 
-FUSIONS = ("layer_norm_fusion", "rms_norm_fusion", "gelu_fusion", "attention_fusion")
-FUSED_OPS = ("LayerNormalization", "RMSNormalization", "Gelu", "Attention")
+FUSIONS = ("layer_norm_fusion", "rms_norm_fusion", "gelu_fusion", "attention_fusion", "rotary_embedding_fusion")
+FUSED_OPS = ("LayerNormalization", "RMSNormalization", "Gelu", "Attention", "RotaryEmbedding")
 
 # (fixture, opset, {fused op: count added by the fusions}).
 CASES = [
@@ -25,19 +26,20 @@ CASES = [
     ("ops/gelu_by_hand", 19, {}),
     ("ops/gelu_by_hand", 20, {"Gelu": 2}),
     ("models/hf_llama", 22, {}),
-    ("models/hf_llama", 23, {"RMSNormalization": 5, "Attention": 2}),
+    ("models/hf_llama", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
     ("models/hf_t5", 23, {"RMSNormalization": 12, "Attention": 6}),
-    ("models/hf_gemma", 23, {"RMSNormalization": 5, "Attention": 2}),
+    ("models/hf_gemma", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
     ("models/hf_gpt2", 20, {"Gelu": 2}),
-    ("models/hf_phi", 23, {"Gelu": 2, "Attention": 2}),
-    # Attention (opset 23): sdpa translations with HF masks, GQA repeat_kv, KV caches.
+    ("models/hf_phi", 23, {"Gelu": 2, "Attention": 2, "RotaryEmbedding": 4}),
+    # Attention and RotaryEmbedding (opset 23): sdpa translations with HF masks, GQA repeat_kv, KV caches.
     ("models/hf_gpt2", 23, {"Gelu": 2, "Attention": 2}),
-    ("models/hf_qwen2", 23, {"RMSNormalization": 5, "Attention": 2}),
-    ("models/hf_qwen2_kv", 23, {"RMSNormalization": 5, "Attention": 2}),
-    ("models/hf_mistral", 23, {"RMSNormalization": 5, "Attention": 2}),
-    ("models/hf_phi3", 23, {"RMSNormalization": 5, "Attention": 2}),
-    ("models/hf_llama_mask", 23, {"RMSNormalization": 5, "Attention": 2}),
-    ("models/hf_llama_kv", 23, {"RMSNormalization": 5, "Attention": 2}),
+    ("models/hf_qwen2", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_qwen2_kv", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_mistral", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_phi3", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_llama_mask", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_llama_kv", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_llama_decomp", 23, {"RMSNormalization": 5, "RotaryEmbedding": 4}),
     ("models/hf_bert", 23, {"LayerNormalization": 0, "Attention": 2}),
     ("models/hf_roberta", 23, {"Attention": 2}),
     ("models/hf_distilbert", 23, {"Attention": 2}),
@@ -86,7 +88,7 @@ def test_fusion_keeps_outputs(fixture, opset, fused, pt2onnx, tmp_path):
             np.testing.assert_allclose(a, expected[name], rtol=1e-4, atol=1e-4, err_msg=name)
 
 
-# Attention-23 checked by an independent implementation (onnx.reference) and by our own executor
+# Attention-23 and RotaryEmbedding-23 checked by an independent implementation (onnx.reference) and by our own executor
 # (--verify-intermediates: the fused model against the ATen reference interpreter, FX values that
 # keep their names included, so the fused nodes still map to their FX nodes).
 # (hf_bert is left out of onnx.reference: its GatherElements fails on the position ids, before attention.)

@@ -130,5 +130,52 @@ output y: float32[1, 2, 3, 4]
   EXPECT_EQ(fused->op_type, "Where");
 }
 
+TEST(FusionMetadataTest, RotaryEmbeddingKeepsTheAddsMetadataAndItsCachesTheCosSins) {
+  absl::StatusOr<ir::Model> model = ir::ParseModel(R"(opset 23
+input x: float32[2, 2, 3, 4]
+input f: float32[2, 3, 2]
+init one: int64[1] = [1]
+init z: int64[1] = [0]
+init half: int64[1] = [2]
+init big: int64[1] = [1000]
+init ax: int64[1] = [3]
+cat = Concat<axis=2>(f, f)
+c = Cos(cat)
+sn = Sin(cat)
+cu = Unsqueeze(c, one)
+su = Unsqueeze(sn, one)
+xc = Mul(x, cu)
+x1 = Slice(x, z, half, ax)
+x2 = Slice(x, half, big, ax)
+nx = Neg(x2)
+r = Concat<axis=3>(nx, x1)
+rs = Mul(r, su)
+y = Add(xc, rs)
+info cat: float32[2, 3, 4]
+info c: float32[2, 3, 4]
+info sn: float32[2, 3, 4]
+output y: float32[2, 2, 3, 4]
+)");
+  ASSERT_TRUE(model.ok()) << model.status();
+  FindOutput(*model, "c")->metadata = {{"pkg.torch.onnx.fx_node", "cos"}};
+  FindOutput(*model, "sn")->metadata = {{"pkg.torch.onnx.fx_node", "sin"}};
+  FindOutput(*model, "xc")->metadata = {{"pkg.torch.onnx.stack_trace", "apply_rotary_pos_emb"}};
+  FindOutput(*model, "y")->metadata = {{"pkg.torch.onnx.fx_node", "add_4"}};
+  RunOnly(*model, "rotary_embedding_fusion");
+  int checked = 0;
+  for (const ir::Node& node : model->graph.nodes) {
+    if (node.op_type == "RotaryEmbedding") {
+      EXPECT_EQ(node.outputs[0], "y");
+      EXPECT_EQ(MetadataValue(node.metadata, "pkg.torch.onnx.fx_node"), "add_4");
+      EXPECT_EQ(MetadataValue(node.metadata, "pkg.torch.onnx.stack_trace"), "apply_rotary_pos_emb");
+      ++checked;
+    } else if (node.inputs.size() == 1 && node.inputs[0] == "f") {
+      EXPECT_EQ(MetadataValue(node.metadata, "pkg.torch.onnx.fx_node"), node.op_type == "Cos" ? "cos" : "sin");
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 3);
+}
+
 }  // namespace
 }  // namespace pt2onnx::passes

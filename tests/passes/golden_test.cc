@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(Passes, GoldenTest,
                          ::testing::Values("cleanups.txt", "constant_folding.txt", "cse_dedup.txt",
                                            "shapes.txt", "gemm.txt",
                                            "conv_batchnorm.txt", "layer_norm.txt", "rms_norm.txt", "gelu.txt",
-                                           "attention.txt"));
+                                           "attention.txt", "rotary_embedding.txt"));
 
 }  // namespace
 }  // namespace pt2onnx::passes
