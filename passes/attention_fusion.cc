@@ -2,7 +2,9 @@
 // Attention (opset >= 23), in the form ops/attention.cc translates
 // aten::scaled_dot_product_attention to:
 //   scores = MatMul(Mul(q, c), Mul(Transpose(k, swap last two), c))
-//   scores = Where(bool_mask, scores, -inf)  or  Add(scores, float_mask)  (optional)
+//   scores = Where(bool_mask, scores, -inf)  or  Add(scores, float_mask)  (optional;
+//            is_causal's Cast<bool>(Trilu<upper=0>(Expand(1, [L, S]))) becomes
+//            is_causal=1 when L == S, and stays the mask otherwise)
 //   w = Softmax(scores, -1)
 //   w = Where(row_all_neg_inf(scores), 0, w)   (torch's _safe_softmax; with a mask)
 //   out = MatMul(w, v)
@@ -158,6 +160,55 @@ std::string StripHeadRepeat(FusionMatch& match, const std::string& value) {
   return kv;
 }
 
+// The causal mask ops/attention.cc builds for is_causal=True:
+// Cast<bool>(Trilu<upper=0>(Expand(1.0, [L, S]))), [L, S] a constant or a
+// Concat of one-element constants and Shape(t, a, a+1) slices; `dim_of(t, a)`
+// gives t's declared dim a. Returns the (L, S) it resolves to; its nodes
+// (not the shape's) join the match.
+template <typename DimOf>
+std::optional<std::pair<ir::Dim, ir::Dim>> MatchCausalMask(FusionMatch& match, const std::string& keep,
+                                                           const DimOf& dim_of) {
+  const ValueIndex& index = match.index();
+  FusionMatch probe = match;
+  const ir::Node* cast = probe.Take(keep, "Cast");
+  if (cast == nullptr || IntAttribute(*cast, "to", 0) != static_cast<int64_t>(DataType::kBool)) return std::nullopt;
+  const ir::Node* trilu = probe.Take(cast->inputs[0], "Trilu");
+  if (trilu == nullptr || trilu->inputs.size() != 1 || IntAttribute(*trilu, "upper", 1) != 0) return std::nullopt;
+  const ir::Node* expand = probe.Take(trilu->inputs[0], "Expand");
+  if (expand == nullptr || expand->inputs.size() != 2) return std::nullopt;
+  const ir::Tensor* one = index.Constant(expand->inputs[0]);
+  std::optional<double> one_value = ConstantScalar(one);
+  if (one == nullptr || !one_value || *one_value != 1.0 || one->dims().size() > 2) return std::nullopt;
+  std::vector<ir::Dim> sizes;
+  if (std::optional<std::vector<int64_t>> shape = ConstantInts(index.Constant(expand->inputs[1]))) {
+    for (int64_t v : *shape) sizes.push_back(ir::Dim::Static(v));
+  } else {
+    const ir::Node* concat = match.editor().Producer(expand->inputs[1]);
+    if (concat == nullptr || !IsOp(*concat, "Concat") || IntAttribute(*concat, "axis", -1) != 0) return std::nullopt;
+    for (const std::string& part : concat->inputs) {
+      std::optional<std::vector<int64_t>> value = ConstantInts(index.Constant(part));
+      if (value && value->size() == 1) {
+        sizes.push_back(ir::Dim::Static((*value)[0]));
+        continue;
+      }
+      const ir::Node* shape = match.editor().Producer(part);
+      if (shape == nullptr || !IsOp(*shape, "Shape") || shape->inputs.size() != 1) return std::nullopt;
+      int64_t start = IntAttribute(*shape, "start", 0);
+      int64_t end = IntAttribute(*shape, "end", 4);
+      if (start < 0) start += 4;
+      if (end < 0) end += 4;
+      if (end != start + 1 && !(start == 3 && end > 4)) return std::nullopt;
+      if (start < 0 || start > 3) return std::nullopt;
+      std::optional<ir::Dim> dim = dim_of(shape->inputs[0], start);
+      if (!dim) return std::nullopt;
+      sizes.push_back(*dim);
+    }
+  }
+  if (sizes.size() != 2) return std::nullopt;
+  match = probe;
+  return std::make_pair(sizes[0], sizes[1]);
+}
+
 // The mask's declared dims, each 1 or the matching one of (B, Hq, L, S).
 bool MaskBroadcasts(const ValueIndex& index, const std::string& mask, DataType dtype, const Dims& full) {
   const ir::ValueInfo* info = index.Info(mask);
@@ -272,6 +323,7 @@ class AttentionFusionPass : public Pass {
     std::optional<Dims> v_dims = Float4d(index, v);
     std::optional<Dims> out_dims = Float4d(index, root.outputs[0]);
     if (!v_dims || !out_dims || !SameDim((*q_dims)[1], k_dims[1]) || !SameDim((*q_dims)[1], (*v_dims)[1])) return;
+    const Dims k_pre_dims = k_dims;
     if (k_is_x) {
       k = StripHeadRepeat(match, k);
       std::optional<Dims> d = Float4d(index, k);
@@ -296,7 +348,31 @@ class AttentionFusionPass : public Pass {
         !SameDim((*out_dims)[3], vd[3])) {
       return;
     }
-    if (!mask.empty()) {
+    bool causal = false, causal_mask = false;
+    if (bool_mask && !guard) {
+      // is_causal=True's mask; Attention's is_causal when L == S (where
+      // every reading of its alignment agrees), else the mask itself.
+      auto dim_of = [&](const std::string& t, int64_t axis) -> std::optional<ir::Dim> {
+        if (t == q) return qd[axis];
+        if (t == x) return (*x_dims)[axis];
+        std::optional<Dims> d = Float4d(index, t);
+        if (!d) return std::nullopt;
+        return (*d)[axis];
+      };
+      FusionMatch probe = match;
+      std::optional<std::pair<ir::Dim, ir::Dim>> size = MatchCausalMask(probe, mask, dim_of);
+      if (size && SameDim(size->first, qd[2]) && SameDim(size->second, k_pre_dims[2])) {
+        if (SameDim(qd[2], kd[2])) {
+          causal = true;
+          match = probe;
+          mask.clear();
+        } else {
+          // A (L, S) lower triangle keeps key 0 in every row.
+          causal_mask = true;
+        }
+      }
+    }
+    if (!mask.empty() && !causal_mask) {
       const Dims full = {qd[0], qd[1], qd[2], kd[2]};
       if (!MaskBroadcasts(index, mask, bool_mask ? DataType::kBool : DataType::kFloat, full)) return;
       if (!guard && !ConstantMaskKeepsEveryRow(index.Constant(mask), bool_mask)) return;
@@ -320,6 +396,7 @@ class AttentionFusionPass : public Pass {
     attention.inputs = {q, k, v};
     if (!mask.empty()) attention.inputs.push_back(mask);
     attention.attributes = {ir::Attribute::Float("scale", scale)};
+    if (causal) attention.attributes.push_back(ir::Attribute::Int("is_causal", 1));
     if (!guard) {
       attention.outputs = {result};
       nodes.push_back(std::move(attention));

@@ -25,6 +25,12 @@ CASES = [
     ("ops/rms_norm_by_hand", 23, {"RMSNormalization": 1}),
     ("ops/gelu_by_hand", 19, {}),
     ("ops/gelu_by_hand", 20, {"Gelu": 2}),
+    ("ops/sdpa_causal", 23, {"Attention": 1}),
+    ("ops/sdpa_bool_mask", 23, {"Attention": 1}),
+    ("ops/sdpa_float_mask", 23, {"Attention": 1}),
+    ("ops/sdpa_scale", 23, {"Attention": 1}),
+    ("ops/multihead_attention", 23, {"Attention": 1}),
+    ("ops/sdpa_fully_masked_rows", 23, {}),  # both attentions read one q·k: not fused
     ("models/hf_llama", 22, {}),
     ("models/hf_llama", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
     ("models/hf_t5", 23, {"RMSNormalization": 12, "Attention": 6}),
