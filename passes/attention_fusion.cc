@@ -151,8 +151,9 @@ std::string StripHeadRepeat(FusionMatch& match, const std::string& value) {
       !SameDim(e[4], (*in)[3]) || !e[1].is_static() || !e[2].is_static() || !(*out)[1].is_static()) {
     return value;
   }
-  if (e[1].value <= 0 || e[2].value <= 0 || e[1].value > (int64_t{1} << 20) ||
-      e[1].value * e[2].value != (*out)[1].value) {
+  // Hq == Hk * G, by division: the declared sizes are the file's.
+  if (e[1].value <= 0 || e[2].value <= 0 || (*out)[1].value % e[1].value != 0 ||
+      (*out)[1].value / e[1].value != e[2].value) {
     return value;
   }
   if (!SameDim((*out)[0], e[0]) || !SameDim((*out)[2], e[3]) || !SameDim((*out)[3], e[4])) return value;
