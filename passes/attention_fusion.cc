@@ -30,6 +30,7 @@
 // intermediate (scores, softmax, repeated k/v) read elsewhere.
 // Known difference: a row whose unmasked scores all overflow to -inf gives
 // 0 in torch and NaN in a runtime that does not zero such rows itself.
+#include <algorithm>
 #include <cmath>
 
 #include "passes/fusion_match.h"
@@ -123,42 +124,118 @@ bool ConstantMaskKeepsEveryRow(const ir::Tensor* mask, bool is_bool) {
   return true;
 }
 
-// k or v as Attention takes it: the Hk-head value under HF's repeat_kv
-// (Unsqueeze(kv, 2), Expand to G copies, Reshape merging Hk and G) when that
-// chain is read only here; `value` itself otherwise.
-std::string StripHeadRepeat(FusionMatch& match, const std::string& value) {
-  const ValueIndex& index = match.index();
-  ir::GraphEditor& editor = match.editor();
-  auto single_use = [&](const std::string& v) {
-    return editor.ConsumerCount(v) == 1 && !editor.HasOpaqueUse(v);
+// The sizes a shape tensor holds: a constant of positive values, or (when
+// `slices` allows) a Concat of such constants and Shape(t, a, b) slices of
+// values with declared dims.
+std::optional<Dims> ShapeDims(const ValueIndex& index, const ir::GraphEditor& editor, const std::string& shape,
+                              bool slices) {
+  auto positive = [](const std::vector<int64_t>& values, Dims& out) {
+    for (int64_t v : values) {
+      if (v <= 0) return false;
+      out.push_back(ir::Dim::Static(v));
+    }
+    return true;
   };
-  FusionMatch probe = match;
-  const ir::Node* reshape = probe.Take(value, "Reshape");
-  if (reshape == nullptr || !single_use(reshape->inputs[0])) return value;
-  const ir::Node* expand = probe.Take(reshape->inputs[0], "Expand");
-  if (expand == nullptr || !single_use(expand->inputs[0])) return value;
-  const ir::Node* unsqueeze = probe.Take(expand->inputs[0], "Unsqueeze");
-  if (unsqueeze == nullptr || unsqueeze->inputs.size() != 2) return value;
-  std::optional<std::vector<int64_t>> axes = ConstantInts(index.Constant(unsqueeze->inputs[1]));
-  if (!axes || axes->size() != 1 || ((*axes)[0] != 2 && (*axes)[0] != -3)) return value;
-  const std::string& kv = unsqueeze->inputs[0];
-  std::optional<Dims> in = Float4d(index, kv);
+  Dims dims;
+  if (std::optional<std::vector<int64_t>> values = ConstantInts(index.Constant(shape))) {
+    if (!positive(*values, dims)) return std::nullopt;
+    return dims;
+  }
+  const ir::Node* concat = editor.Producer(shape);
+  if (!slices || concat == nullptr || !IsOp(*concat, "Concat") || IntAttribute(*concat, "axis", -1) != 0) {
+    return std::nullopt;
+  }
+  for (const std::string& part : concat->inputs) {
+    if (std::optional<std::vector<int64_t>> values = ConstantInts(index.Constant(part))) {
+      if (!positive(*values, dims)) return std::nullopt;
+      continue;
+    }
+    const ir::Node* node = editor.Producer(part);
+    if (node == nullptr || !IsOp(*node, "Shape") || node->inputs.size() != 1) return std::nullopt;
+    const ir::ValueInfo* info = index.Info(node->inputs[0]);
+    if (info == nullptr || !info->shape) return std::nullopt;
+    const int64_t rank = static_cast<int64_t>(info->shape->size());
+    int64_t start = IntAttribute(*node, "start", 0), end = IntAttribute(*node, "end", rank);
+    if (start < 0) start += rank;
+    if (end < 0) end += rank;
+    start = std::clamp<int64_t>(start, 0, rank);
+    end = std::clamp<int64_t>(end, start, rank);
+    for (int64_t d = start; d < end; ++d) dims.push_back((*info->shape)[d]);
+  }
+  return dims;
+}
+
+// The head repetition of HF's repeat_kv and of enable_gqa:
+// Reshape(Expand(Unsqueeze(kv, 2), [B, Hk, G, S, E]), [B, Hk*G, S, E]) over
+// a float32 rank-4 kv with declared dims. The Expand's sizes come from its
+// declared output or its shape input; the Reshape's from its declared output
+// or a constant shape (no 0 or -1).
+struct HeadRepeat {
+  std::string kv;
+  Dims repeated;  // [B, Hq, S, E]
+  const ir::Node *reshape = nullptr, *expand = nullptr, *unsqueeze = nullptr;
+};
+std::optional<HeadRepeat> MatchHeadRepeat(const ValueIndex& index, const ir::GraphEditor& editor,
+                                          const std::string& value) {
+  HeadRepeat r;
+  r.reshape = editor.Producer(value);
+  if (r.reshape == nullptr || !IsOp(*r.reshape, "Reshape") || r.reshape->inputs.size() != 2) return std::nullopt;
+  r.expand = editor.Producer(r.reshape->inputs[0]);
+  if (r.expand == nullptr || !IsOp(*r.expand, "Expand") || r.expand->inputs.size() != 2) return std::nullopt;
+  r.unsqueeze = editor.Producer(r.expand->inputs[0]);
+  if (r.unsqueeze == nullptr || !IsOp(*r.unsqueeze, "Unsqueeze") || r.unsqueeze->inputs.size() != 2) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<int64_t>> axes = ConstantInts(index.Constant(r.unsqueeze->inputs[1]));
+  if (!axes || axes->size() != 1 || ((*axes)[0] != 2 && (*axes)[0] != -3)) return std::nullopt;
+  r.kv = r.unsqueeze->inputs[0];
+  std::optional<Dims> in = Float4d(index, r.kv);
   std::optional<Dims> out = Float4d(index, value);
-  const ir::ValueInfo* mid = index.Info(expand->outputs[0]);
-  if (!in || !out || mid == nullptr || !mid->shape || mid->shape->size() != 5) return value;
-  const Dims& e = *mid->shape;  // [B, Hk, G, S, E]
+  if (!out) out = ShapeDims(index, editor, r.reshape->inputs[1], false);
+  const ir::ValueInfo* mid_info = index.Info(r.expand->outputs[0]);
+  std::optional<Dims> mid;
+  if (mid_info != nullptr && mid_info->shape) mid = *mid_info->shape;
+  if (!mid) mid = ShapeDims(index, editor, r.expand->inputs[1], true);
+  if (!in || !out || !mid || mid->size() != 5 || out->size() != 4) return std::nullopt;
+  const Dims& e = *mid;  // [B, Hk, G, S, E]
   if (!SameDim(e[0], (*in)[0]) || !SameDim(e[1], (*in)[1]) || !SameDim(e[3], (*in)[2]) ||
       !SameDim(e[4], (*in)[3]) || !e[1].is_static() || !e[2].is_static() || !(*out)[1].is_static()) {
-    return value;
+    return std::nullopt;
   }
-  // Hq == Hk * G, by division: the declared sizes are the file's.
+  // Hq == Hk * G, by division: the sizes are the file's.
   if (e[1].value <= 0 || e[2].value <= 0 || (*out)[1].value % e[1].value != 0 ||
       (*out)[1].value / e[1].value != e[2].value) {
+    return std::nullopt;
+  }
+  if (!SameDim((*out)[0], e[0]) || !SameDim((*out)[2], e[3]) || !SameDim((*out)[3], e[4])) return std::nullopt;
+  r.repeated = *out;
+  return r;
+}
+
+// Declared float32 rank-4 dims of `value`, or those of a head repetition.
+std::optional<Dims> QkvDims(const ValueIndex& index, const ir::GraphEditor& editor, const std::string& value) {
+  if (std::optional<Dims> dims = Float4d(index, value)) return dims;
+  if (std::optional<HeadRepeat> r = MatchHeadRepeat(index, editor, value)) return r->repeated;
+  return std::nullopt;
+}
+
+// k or v as Attention takes it: the Hk-head kv of a head repetition read
+// only here (its nodes join the match); `value` itself otherwise.
+std::string StripHeadRepeat(FusionMatch& match, const std::string& value) {
+  ir::GraphEditor& editor = match.editor();
+  std::optional<HeadRepeat> r = MatchHeadRepeat(match.index(), editor, value);
+  if (!r) return value;
+  // Repeated values read elsewhere too stay (Attention then reads Hq heads).
+  for (const std::string& v : {value, r->reshape->inputs[0], r->expand->inputs[0]}) {
+    if (editor.ConsumerCount(v) != 1 || editor.HasOpaqueUse(v)) return value;
+  }
+  FusionMatch probe = match;
+  if (probe.Take(value, "Reshape") == nullptr || probe.Take(r->reshape->inputs[0], "Expand") == nullptr ||
+      probe.Take(r->expand->inputs[0], "Unsqueeze") == nullptr) {
     return value;
   }
-  if (!SameDim((*out)[0], e[0]) || !SameDim((*out)[2], e[3]) || !SameDim((*out)[3], e[4])) return value;
   match = probe;
-  return kv;
+  return r->kv;
 }
 
 // The causal mask ops/attention.cc builds for is_causal=True:
@@ -310,7 +387,7 @@ class AttentionFusionPass : public Pass {
     const std::string& x = k_t->inputs[0];
 
     std::optional<Dims> q_dims = Float4d(index, q);
-    std::optional<Dims> x_dims = Float4d(index, x);
+    std::optional<Dims> x_dims = QkvDims(index, editor, x);
     if (!q_dims || !x_dims) return;
     std::string k = x;
     Dims k_dims(4);
@@ -321,18 +398,27 @@ class AttentionFusionPass : public Pass {
     // The MatMuls read q, k and v with Hq heads each; Attention may read the
     // Hk-head values they were repeated from.
     std::string v = root.inputs[1];
-    std::optional<Dims> v_dims = Float4d(index, v);
+    std::optional<Dims> v_dims = QkvDims(index, editor, v);
     std::optional<Dims> out_dims = Float4d(index, root.outputs[0]);
     if (!v_dims || !out_dims || !SameDim((*q_dims)[1], k_dims[1]) || !SameDim((*q_dims)[1], (*v_dims)[1])) return;
     const Dims k_pre_dims = k_dims;
-    if (k_is_x) {
-      k = StripHeadRepeat(match, k);
-      std::optional<Dims> d = Float4d(index, k);
+    {
+      // Both k and v read from their Hk heads, or neither.
+      FusionMatch stripped = match;
+      const std::string k_kv = k_is_x ? StripHeadRepeat(stripped, k) : k;
+      const std::string v_kv = StripHeadRepeat(stripped, v);
+      if ((k_kv != k) == (v_kv != v)) {
+        match = stripped;
+        k = k_kv;
+        v = v_kv;
+      }
+    }
+    if (k != x) {
+      std::optional<Dims> d = QkvDims(index, editor, k);
       if (!d) return;
       k_dims = *d;
     }
-    v = StripHeadRepeat(match, v);
-    v_dims = Float4d(index, v);
+    v_dims = QkvDims(index, editor, v);
     if (!v_dims) return;
     const Dims& qd = *q_dims;
     const Dims& kd = k_dims;

@@ -30,6 +30,7 @@ CASES = [
     ("ops/sdpa_float_mask", 23, {"Attention": 1}),
     ("ops/sdpa_scale", 23, {"Attention": 1}),
     ("ops/multihead_attention", 23, {"Attention": 1}),
+    ("ops/sdpa_gqa", 23, {"Attention": 4}),  # enable_gqa; the causal one with L != S reads its repeated k/v
     ("ops/sdpa_fully_masked_rows", 23, {}),  # both attentions read one q·k: not fused
     ("models/hf_llama", 22, {}),
     ("models/hf_llama", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
