@@ -24,18 +24,11 @@
 #include <map>
 #include <utility>
 
-#include "passes/fusion_match.h"
+#include "passes/attention_match.h"
 #include "passes/passes.h"
 
 namespace pt2onnx::passes {
 namespace {
-
-using Dims = std::vector<ir::Dim>;
-
-bool SameDim(const ir::Dim& a, const ir::Dim& b) {
-  if (a.is_static() && b.is_static()) return a.value == b.value;
-  return !a.param.empty() && a.param == b.param;
-}
 
 std::optional<Dims> FloatDims(const ValueIndex& index, const std::string& value, size_t rank) {
   const ir::ValueInfo* info = index.Info(value);
