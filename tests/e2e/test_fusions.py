@@ -118,9 +118,9 @@ def test_attention_fusion_in_onnx_reference(name, pt2onnx, tmp_path):
         np.testing.assert_allclose(a, expected[name_], rtol=1e-4, atol=1e-4, err_msg=name_)
 
 
-@pytest.mark.parametrize("name", ATTENTION_MODELS)
+@pytest.mark.parametrize("name", ["models/" + m for m in ATTENTION_MODELS] + ["ops/sdpa_causal", "ops/sdpa_gqa"])
 def test_attention_fusion_in_our_executor(name, pt2onnx, tmp_path):
-    folder = FIXTURES / "models" / name
+    folder = FIXTURES / name
     result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--opset", 23, "--verify-intermediates",
                      "--inputs", folder / "inputs.npz")
     assert "verify: passed" in result.stderr
