@@ -133,8 +133,8 @@ std::optional<Dims> ShapeDims(const ValueIndex& index, const ir::GraphEditor& ed
 // The head repetition of HF's repeat_kv and of enable_gqa:
 // Reshape(Expand(Unsqueeze(kv, 2), [B, Hk, G, S, E]), [B, Hk*G, S, E]) over
 // a float32 rank-4 kv with declared dims. The Expand's sizes come from its
-// declared output or its shape input; the Reshape's from its declared output
-// or a constant shape (no 0 or -1).
+// declared output or its shape input, the Reshape's likewise (a constant
+// shape holds no 0 or -1).
 std::optional<HeadRepeat> MatchHeadRepeat(const ValueIndex& index, const ir::GraphEditor& editor,
                                           const std::string& value) {
   HeadRepeat r;
@@ -151,7 +151,9 @@ std::optional<HeadRepeat> MatchHeadRepeat(const ValueIndex& index, const ir::Gra
   r.kv = r.unsqueeze->inputs[0];
   std::optional<Dims> in = Float4d(index, r.kv);
   std::optional<Dims> out = Float4d(index, value);
-  if (!out) out = ShapeDims(index, editor, r.reshape->inputs[1], false);
+  // Shape-built sizes may be 0 at run time, where Reshape copies the input's
+  // dim instead: its element count then differs and the pattern fails to run.
+  if (!out) out = ShapeDims(index, editor, r.reshape->inputs[1], true);
   const ir::ValueInfo* mid_info = index.Info(r.expand->outputs[0]);
   std::optional<Dims> mid;
   if (mid_info != nullptr && mid_info->shape) mid = *mid_info->shape;

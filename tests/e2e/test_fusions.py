@@ -31,6 +31,7 @@ CASES = [
     ("ops/sdpa_scale", 23, {"Attention": 1}),
     ("ops/multihead_attention", 23, {"Attention": 1}),
     ("ops/sdpa_gqa", 23, {"Attention": 4}),  # enable_gqa; the causal one with L != S reads its repeated k/v
+    ("ops/sdpa_gqa_dynamic", 23, {"Attention": 2}),
     ("ops/sdpa_fully_masked_rows", 23, {}),  # both attentions read one q·k: not fused
     ("models/hf_llama", 22, {}),
     ("models/hf_llama", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
@@ -118,7 +119,7 @@ def test_attention_fusion_in_onnx_reference(name, pt2onnx, tmp_path):
         np.testing.assert_allclose(a, expected[name_], rtol=1e-4, atol=1e-4, err_msg=name_)
 
 
-@pytest.mark.parametrize("name", ["models/" + m for m in ATTENTION_MODELS] + ["ops/sdpa_causal", "ops/sdpa_gqa"])
+@pytest.mark.parametrize("name", ["models/" + m for m in ATTENTION_MODELS] + ["ops/sdpa_causal", "ops/sdpa_gqa", "ops/sdpa_gqa_dynamic"])
 def test_attention_fusion_in_our_executor(name, pt2onnx, tmp_path):
     folder = FIXTURES / name
     result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--opset", 23, "--verify-intermediates",
