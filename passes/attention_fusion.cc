@@ -60,10 +60,15 @@ class AttentionFusionPass : public Pass {
  private:
   static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
     const ir::Node& root = editor.graph().nodes[i];
-    if (!IsOp(root, "MatMul") || root.inputs.size() != 2 || root.outputs.size() != 1) return;
+    if (!(IsOp(root, "MatMul") || IsOp(root, "Reshape")) || root.inputs.size() != 2 || root.outputs.size() != 1) {
+      return;
+    }
     FusionMatch match(editor, index);
     match.TakeIndex(i);
-    std::string weights = root.inputs[0];
+    std::optional<std::pair<std::string, std::string>> output = TakeMatMul4d(match, root.outputs[0]);
+    if (!output) return;
+    std::string weights = output->first;
+    const std::string v_in = output->second;
     std::optional<Guard> guard;
     {
       FusionMatch probe = match;
@@ -75,7 +80,9 @@ class AttentionFusionPass : public Pass {
       }
     }
     const ir::Node* softmax = match.Take(weights, "Softmax");
-    if (softmax == nullptr || IntAttribute(*softmax, "axis", -1) != -1) return;
+    // Axis 3 is the last: the scores are rank 4 (q is checked below).
+    const int64_t softmax_axis = softmax == nullptr ? 0 : IntAttribute(*softmax, "axis", -1);
+    if (softmax == nullptr || (softmax_axis != -1 && softmax_axis != 3)) return;
     const std::string& scores = softmax->inputs[0];
     if (guard && guard->scores != scores) return;
 
@@ -92,7 +99,8 @@ class AttentionFusionPass : public Pass {
         match = probe;
       } else if (const ir::Node* add = probe.Take(scores, "Add")) {
         if (add->inputs.size() != 2) return;
-        int side = editor.Producer(add->inputs[0]) != nullptr && IsOp(*editor.Producer(add->inputs[0]), "MatMul") ? 0 : 1;
+        FusionMatch side_probe = probe;
+        const int side = TakeMatMul4d(side_probe, add->inputs[0]) ? 0 : 1;
         qk = add->inputs[side];
         mask = add->inputs[1 - side];
         match = probe;
@@ -100,10 +108,10 @@ class AttentionFusionPass : public Pass {
     }
     if (guard && mask.empty()) return;
 
-    const ir::Node* product = match.Take(qk, "MatMul");
-    if (product == nullptr || product->inputs.size() != 2) return;
-    const ir::Node* q_mul = match.Take(product->inputs[0], "Mul");
-    const ir::Node* k_mul = match.Take(product->inputs[1], "Mul");
+    std::optional<std::pair<std::string, std::string>> product = TakeMatMul4d(match, qk);
+    if (!product) return;
+    const ir::Node* q_mul = match.Take(product->first, "Mul");
+    const ir::Node* k_mul = match.Take(product->second, "Mul");
     if (q_mul == nullptr || k_mul == nullptr || q_mul->inputs.size() != 2 || k_mul->inputs.size() != 2) return;
     int q_side = index.Constant(q_mul->inputs[1]) != nullptr ? 0 : 1;
     int k_side = index.Constant(k_mul->inputs[1]) != nullptr ? 0 : 1;
@@ -135,7 +143,7 @@ class AttentionFusionPass : public Pass {
     }
     // The MatMuls read q, k and v with Hq heads each; Attention may read the
     // Hk-head values they were repeated from.
-    std::string v = root.inputs[1];
+    std::string v = v_in;
     std::optional<Dims> v_dims = QkvDims(index, editor, v);
     std::optional<Dims> out_dims = Float4d(index, root.outputs[0]);
     if (!v_dims || !out_dims || !SameDim((*q_dims)[1], k_dims[1]) || !SameDim((*q_dims)[1], (*v_dims)[1])) return;
@@ -251,17 +259,25 @@ class AttentionFusionPass : public Pass {
       nodes.push_back(std::move(node));
       return nodes.back().outputs[0];
     };
+    std::string axes = guard.axes;
+    if (axes.empty()) {
+      ir::Initializer last;
+      last.name = editor.FreshName("attention_last_axis");
+      last.tensor = ir::Tensor::Int64s({1}, {-1});
+      axes = last.name;
+      editor.AddInitializer(std::move(last));
+    }
     const int64_t to_int32 = static_cast<int64_t>(DataType::kInt32);
     const int64_t to_bool = static_cast<int64_t>(DataType::kBool);
     std::string row;
     if (bool_mask) {
       std::string ints = add("Cast", {mask}, {ir::Attribute::Int("to", to_int32)});
-      std::string any = add("ReduceMax", {ints, guard.axes}, {ir::Attribute::Int("keepdims", 1)});
+      std::string any = add("ReduceMax", {ints, axes}, {ir::Attribute::Int("keepdims", 1)});
       row = add("Cast", {any}, {ir::Attribute::Int("to", to_bool)});
     } else {
       std::string neg_inf = add("IsInf", {mask}, {ir::Attribute::Int("detect_positive", 0)});
       std::string ints = add("Cast", {neg_inf}, {ir::Attribute::Int("to", to_int32)});
-      std::string all = add("ReduceMin", {ints, guard.axes}, {ir::Attribute::Int("keepdims", 1)});
+      std::string all = add("ReduceMin", {ints, axes}, {ir::Attribute::Int("keepdims", 1)});
       row = add("Cast", {all}, {ir::Attribute::Int("to", to_bool)});
     }
     ir::Node where;

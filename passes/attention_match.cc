@@ -46,8 +46,44 @@ bool IsZero(const ValueIndex& index, const std::string& value) {
 // The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
 // soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1])).
 // Returns the scores it tests and the axes / zero constants it uses.
+// run_decompositions()' form: Where(Not(Greater(ReduceMax(Cast<int32>(
+// Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax).
+std::optional<Guard> MatchDecomposedGuard(FusionMatch& match, const ir::Node& where) {
+  const ValueIndex& index = match.index();
+  const ir::Node* zeros = match.Take(where.inputs[1], "Expand");
+  if (zeros == nullptr || zeros->inputs.size() != 2 || !IsZero(index, zeros->inputs[0])) return std::nullopt;
+  const ir::Node* shape = match.Take(zeros->inputs[1], "Shape");
+  if (shape == nullptr || shape->inputs[0] != where.inputs[2] || shape->FindAttribute("start") != nullptr ||
+      shape->FindAttribute("end") != nullptr) {
+    return std::nullopt;
+  }
+  const ir::Node* none = match.Take(where.inputs[0], "Not");
+  if (none == nullptr) return std::nullopt;
+  const ir::Node* any = match.Take(none->inputs[0], "Greater");
+  if (any == nullptr || any->inputs.size() != 2) return std::nullopt;
+  std::optional<std::vector<int64_t>> zero = ConstantInts(index.Constant(any->inputs[1]));
+  if (!zero || *zero != std::vector<int64_t>{0}) return std::nullopt;
+  const ir::Node* reduce = match.Take(any->inputs[0], "ReduceMax");
+  if (reduce == nullptr || reduce->inputs.size() != 2 || IntAttribute(*reduce, "keepdims", 1) != 1) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<int64_t>> axes = ConstantInts(index.Constant(reduce->inputs[1]));
+  if (!axes || (*axes != std::vector<int64_t>{-1} && *axes != std::vector<int64_t>{3})) return std::nullopt;
+  const ir::Node* to_int = match.Take(reduce->inputs[0], "Cast");
+  if (to_int == nullptr || IntAttribute(*to_int, "to", 0) != static_cast<int64_t>(DataType::kInt32)) {
+    return std::nullopt;
+  }
+  const ir::Node* kept = match.Take(to_int->inputs[0], "Not");
+  if (kept == nullptr) return std::nullopt;
+  const ir::Node* equal = match.Take(kept->inputs[0], "Equal");
+  if (equal == nullptr || equal->inputs.size() != 2 || !IsNegInf(index, equal->inputs[1])) return std::nullopt;
+  // The caller checks that scores are rank 4, where axis 3 is the last.
+  return Guard{equal->inputs[0], "", zeros->inputs[0]};
+}
+
 std::optional<Guard> MatchGuard(FusionMatch& match, const ir::Node& where) {
-  if (where.inputs.size() != 3 || !IsZero(match.index(), where.inputs[1])) return std::nullopt;
+  if (where.inputs.size() != 3) return std::nullopt;
+  if (!IsZero(match.index(), where.inputs[1])) return MatchDecomposedGuard(match, where);
   const ir::Node* to_bool = match.Take(where.inputs[0], "Cast");
   if (to_bool == nullptr || IntAttribute(*to_bool, "to", 0) != static_cast<int64_t>(DataType::kBool)) {
     return std::nullopt;
@@ -246,6 +282,46 @@ std::optional<std::pair<ir::Dim, ir::Dim>> MatchCausalMask(FusionMatch& match, c
   if (sizes.size() != 2) return std::nullopt;
   match = probe;
   return std::make_pair(sizes[0], sizes[1]);
+}
+
+// A 4-D batched MatMul: MatMul(a, b) itself, or run_decompositions()' bmm
+// form Reshape(MatMul(Reshape(a, [B*H, L, K]), Reshape(b, [B*H, K, N])),
+// [B, H, L, N]) with declared 3-D/4-D dims (the element counts then fix
+// B*H). Its nodes join the match; returns (a, b).
+std::optional<std::pair<std::string, std::string>> TakeMatMul4d(FusionMatch& match, const std::string& value) {
+  const ValueIndex& index = match.index();
+  FusionMatch probe = match;
+  if (const ir::Node* matmul = probe.Take(value, "MatMul")) {
+    if (matmul->inputs.size() != 2) return std::nullopt;
+    match = probe;
+    return std::make_pair(matmul->inputs[0], matmul->inputs[1]);
+  }
+  const ir::Node* unflatten = probe.Take(value, "Reshape");
+  std::optional<Dims> out = Float4d(index, value);
+  if (unflatten == nullptr || !out) return std::nullopt;
+  const ir::Node* matmul = probe.Take(unflatten->inputs[0], "MatMul");
+  if (matmul == nullptr || matmul->inputs.size() != 2) return std::nullopt;
+  std::string sources[2];
+  for (int side = 0; side < 2; ++side) {
+    const ir::Node* flatten = probe.Take(matmul->inputs[side], "Reshape");
+    if (flatten == nullptr) return std::nullopt;
+    const ir::ValueInfo* flat = index.Info(matmul->inputs[side]);
+    std::optional<Dims> full = Float4d(index, flatten->inputs[0]);
+    if (flat == nullptr || !flat->shape || flat->shape->size() != 3 || !full) return std::nullopt;
+    const Dims& f = *flat->shape;
+    if (!SameDim(f[1], (*full)[2]) || !SameDim(f[2], (*full)[3]) || !SameDim((*full)[0], (*out)[0]) ||
+        !SameDim((*full)[1], (*out)[1])) {
+      return std::nullopt;
+    }
+    sources[side] = flatten->inputs[0];
+  }
+  std::optional<Dims> a = Float4d(index, sources[0]);
+  std::optional<Dims> b = Float4d(index, sources[1]);
+  if (!SameDim((*a)[2], (*out)[2]) || !SameDim((*b)[3], (*out)[3]) || !SameDim((*a)[3], (*b)[2])) {
+    return std::nullopt;
+  }
+  match = probe;
+  return std::make_pair(sources[0], sources[1]);
 }
 
 // The mask's declared dims, each 1 or the matching one of (B, Hq, L, S).

@@ -27,8 +27,9 @@ std::optional<Dims> Float4d(const ValueIndex& index, const std::string& value);
 bool IsNegInf(const ValueIndex& index, const std::string& value);
 bool IsZero(const ValueIndex& index, const std::string& value);
 
-// torch's _safe_softmax guard Where(row_all_neg_inf(scores), 0, softmax):
-// the scores it tests and the axes / zero constants it uses.
+// torch's _safe_softmax guard Where(row_all_neg_inf(scores), 0, softmax),
+// as translated or decomposed: the scores it tests and the axes ([-1]; ""
+// for none) / zero constants it uses.
 struct Guard {
   std::string scores, axes, zero;
 };
@@ -59,6 +60,9 @@ std::string StripHeadRepeat(FusionMatch& match, const std::string& value);
 using DimOfFn = std::function<std::optional<ir::Dim>(const std::string&, int64_t)>;
 std::optional<std::pair<ir::Dim, ir::Dim>> MatchCausalMask(FusionMatch& match, const std::string& keep,
                                                            const DimOfFn& dim_of);
+
+// A 4-D batched MatMul, or its bmm form between Reshapes: its (a, b).
+std::optional<std::pair<std::string, std::string>> TakeMatMul4d(FusionMatch& match, const std::string& value);
 
 // The mask's declared dims, each 1 or the matching one of `full` (B, Hq, L, S).
 bool MaskBroadcasts(const ValueIndex& index, const std::string& mask, DataType dtype, const Dims& full);

@@ -47,7 +47,8 @@ CASES = [
     ("models/hf_phi3", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
     ("models/hf_llama_mask", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
     ("models/hf_llama_kv", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
-    ("models/hf_llama_decomp", 23, {"RMSNormalization": 5, "RotaryEmbedding": 4}),
+    ("models/hf_llama_decomp", 23, {"RMSNormalization": 5, "Attention": 2, "RotaryEmbedding": 4}),
+    ("models/hf_bert_decomp", 23, {"Attention": 2}),
     ("models/hf_bert", 23, {"LayerNormalization": 0, "Attention": 2}),
     ("models/hf_roberta", 23, {"Attention": 2}),
     ("models/hf_distilbert", 23, {"Attention": 2}),
@@ -100,7 +101,7 @@ def test_fusion_keeps_outputs(fixture, opset, fused, pt2onnx, tmp_path):
 # (--verify-intermediates: the fused model against the ATen reference interpreter, FX values that
 # keep their names included, so the fused nodes still map to their FX nodes).
 # (hf_bert is left out of onnx.reference: its GatherElements fails on the position ids, before attention.)
-ATTENTION_MODELS = ["hf_llama", "hf_llama_mask", "hf_bert", "hf_qwen2_kv", "hf_bart"]
+ATTENTION_MODELS = ["hf_llama", "hf_llama_mask", "hf_bert", "hf_qwen2_kv", "hf_bart", "hf_llama_decomp"]
 
 
 @pytest.mark.parametrize("name", [m for m in ATTENTION_MODELS if m != "hf_bert"] + ["hf_gpt2"])
