@@ -164,14 +164,14 @@ absl::Status CheckOperand(const NodeProto& node, const std::string& what, long d
   return Refuse(node, absl::StrCat(what, " holds ", static_cast<double>(v), ", beyond 2^30"));
 }
 
-// The spatial dims of input 0, when known.
-absl::Status CheckSpatialDims(const NodeProto& node, const Scope& scope) {
-  if (node.input_size() == 0) return absl::OkStatus();
-  const std::vector<int64_t>* dims = scope.FindShape(node.input(0));
+// Dims `first..` of input `input`, when known, must stay within the bound.
+absl::Status CheckInputDims(const NodeProto& node, const Scope& scope, int input, size_t first) {
+  if (node.input_size() <= input) return absl::OkStatus();
+  const std::vector<int64_t>* dims = scope.FindShape(node.input(input));
   if (dims == nullptr) return absl::OkStatus();
-  for (size_t i = 2; i < dims->size(); ++i) {
+  for (size_t i = first; i < dims->size(); ++i) {
     if ((*dims)[i] > kMaxInferenceOperand) {
-      return Refuse(node, absl::StrCat("input '", node.input(0), "' has a dimension of ",
+      return Refuse(node, absl::StrCat("input '", node.input(input), "' has a dimension of ",
                                        (*dims)[i], ", beyond 2^30"));
     }
   }
@@ -190,11 +190,16 @@ bool IsConvOrPool(const std::string& op) {
 
 absl::Status CheckConvOrPool(const NodeProto& node, const Scope& scope) {
   for (const AttributeProto& attr : node.attribute()) {
+    if (attr.type() == AttributeProto::INT) {  // group multiplies the weight's channels
+      PT2ONNX_RETURN_IF_ERROR(CheckOperand(node, absl::StrCat("attribute ", attr.name()), attr.i()));
+    }
     for (int64_t v : attr.ints()) {
         PT2ONNX_RETURN_IF_ERROR(CheckOperand(node, absl::StrCat("attribute ", attr.name()), v));
     }
   }
-  return CheckSpatialDims(node, scope);
+  // The data's spatial dims, and the weight's (or indices') dims.
+  PT2ONNX_RETURN_IF_ERROR(CheckInputDims(node, scope, 0, 2));
+  return CheckInputDims(node, scope, 1, 0);
 }
 
 // The values of a constant input, widened; empty when not constant or not

@@ -23,8 +23,8 @@ inline constexpr int64_t kMaxInferenceOperand = int64_t{1} << 30;
 // InvalidArgument naming the first node (main graph or subgraph) whose
 // constant inputs or attributes would overflow ONNX's shape inference:
 // Range (element count beyond int64, or limit - start beyond its type, or
-// delta 0), the Conv/ConvTranspose/pooling family (attribute ints and the
-// input's known spatial dims beyond kMaxInferenceOperand), Pad (constant
+// delta 0), the Conv/ConvTranspose/pooling family (attribute ints, the
+// data's known spatial dims and the weight's dims beyond kMaxInferenceOperand), Pad (constant
 // pads beyond it), Tile (a dim times its repeat beyond 2^62) and Reshape (a
 // constant target shape of more than 2^62 elements).
 absl::Status CheckInferenceArithmetic(const ::onnx::GraphProto& graph);

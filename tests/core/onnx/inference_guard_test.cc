@@ -110,6 +110,14 @@ TEST(InferenceGuard, ConvTransposeStrideAndDims) {
   shape->mutable_dim(2)->set_dim_value(4);
   shape->mutable_dim(0)->set_dim_value(int64_t{1} << 40);
   EXPECT_TRUE(CheckInferenceArithmetic(g).ok());
+  // group multiplies the weight's channel count.
+  ::onnx::AttributeProto* group = conv.add_attribute();
+  group->set_name("group");
+  group->set_type(::onnx::AttributeProto::INT);
+  group->set_i(kInt64Max);
+  status = CheckInferenceArithmetic(g);
+  EXPECT_FALSE(status.ok());
+  EXPECT_TRUE(absl::StrContains(status.message(), "attribute group")) << status.message();
 }
 
 TEST(InferenceGuard, PadsInsideSubgraphSeeOuterConstants) {
