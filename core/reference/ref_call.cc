@@ -12,6 +12,61 @@ namespace pt2onnx::reference {
 using pt2::Argument;
 using Kind = pt2::Argument::Kind;
 
+namespace {
+
+absl::StatusOr<RefValue> NamedValue(const ValueMap& values, const std::string& name) {
+  auto it = values.find(name);
+  if (it == values.end()) return absl::NotFoundError(absl::StrCat("value '", name, "' is not defined"));
+  return it->second;
+}
+
+absl::StatusOr<RefValue> SymValue(const ValueMap& values, const pt2::SymArg& sym, Kind kind) {
+  if (sym.is_name) return NamedValue(values, sym.name);
+  if (kind == Kind::kSymBool) return RefValue::OfBool(sym.bool_value);
+  if (kind == Kind::kSymFloat) return RefValue::OfFloat(sym.float_value);
+  return RefValue::OfInt(sym.int_value);
+}
+
+}  // namespace
+
+absl::StatusOr<RefValue> ArgumentValue(const ValueMap& values, const Argument& a) {
+  RefValue list;
+  list.kind = RefValue::Kind::kList;
+  switch (a.kind) {
+    case Kind::kNone: return RefValue();
+    case Kind::kTensor: return NamedValue(values, a.name);
+    case Kind::kOptionalTensor: return a.b ? NamedValue(values, a.name) : RefValue();
+    case Kind::kInt: return RefValue::OfInt(a.i);
+    case Kind::kFloat: return RefValue::OfFloat(a.f);
+    case Kind::kBool: return RefValue::OfBool(a.b);
+    case Kind::kSymInt:
+    case Kind::kSymFloat:
+    case Kind::kSymBool: return SymValue(values, a.sym, a.kind);
+    case Kind::kTensors:
+      for (const std::string& n : a.names) {
+        PT2ONNX_ASSIGN_OR_RETURN(RefValue v, NamedValue(values, n));
+        list.list.push_back(std::move(v));
+      }
+      return list;
+    case Kind::kInts:
+      for (int64_t i : a.ints) list.list.push_back(RefValue::OfInt(i));
+      return list;
+    case Kind::kSymInts:
+    case Kind::kSymBools:
+    case Kind::kSymFloats: {
+      const Kind each = a.kind == Kind::kSymInts ? Kind::kSymInt
+                        : a.kind == Kind::kSymBools ? Kind::kSymBool : Kind::kSymFloat;
+      for (const pt2::SymArg& s : a.syms) {
+        PT2ONNX_ASSIGN_OR_RETURN(RefValue v, SymValue(values, s, each));
+        list.list.push_back(std::move(v));
+      }
+      return list;
+    }
+    default:
+      return absl::UnimplementedError("an argument of this kind cannot be a value here");
+  }
+}
+
 RefCall::RefCall(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
                  ValueMap& values)
     : node_(node), schema_(schema), graph_(graph), values_(values), key_(TargetKey(node.target)) {}
@@ -92,6 +147,13 @@ absl::StatusOr<std::vector<std::optional<runtime::Tensor>>> RefCall::OptionalInp
     out.emplace_back(v.tensor);
   }
   return out;
+}
+
+absl::StatusOr<RefValue> RefCall::ValueAt(size_t index) const {
+  if (index >= node_.inputs.size()) return Invalid(absl::StrCat("operand ", index, " is missing"));
+  absl::StatusOr<RefValue> v = ArgumentValue(values_, node_.inputs[index].arg);
+  if (!v.ok()) return Invalid(absl::StrCat("operand ", index, ": ", v.status().message()));
+  return v;
 }
 
 absl::StatusOr<RefScalar> RefCall::SymScalar(const pt2::SymArg& sym, DataType kind) const {
