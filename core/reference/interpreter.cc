@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -215,17 +216,16 @@ class GraphInterpreter final : public SubgraphRunner {
 
   // `top` (the main graph only) receives the defined names and kept values.
   absl::Status RunNodes(const pt2::Graph& graph, ValueMap& values, Interpretation* top) {
-    const aten::SchemaTable& schemas = aten::SchemaTable::Default();
+    const GraphPlan& plan = PlanOf(graph);
     // Views are tracked only when something can write through them.
-    bool track_views = false;
-    for (const pt2::Node& node : graph.nodes) track_views |= IsInPlaceOp(TargetKey(node.target));
+    const bool track_views = plan.writes;
     std::vector<std::string> defined;
     for (size_t n = 0; n < graph.nodes.size(); ++n) {
       const pt2::Node& node = graph.nodes[n];
-      const aten::OpSchema* schema = schemas.Find(TargetKey(node.target));
+      const aten::OpSchema* schema = plan.schemas[n];
       RefCall call(node, schema, graph, values);
       call.set_subgraph_runner(this);
-      RefKernel kernel = registry_.Find(call.key());
+      RefKernel kernel = plan.kernels[n];
       absl::Status status = kernel != nullptr
                                 ? kernel(call)
                                 : absl::UnimplementedError(absl::StrCat("no reference kernel for ", call.key()));
@@ -267,8 +267,7 @@ class GraphInterpreter final : public SubgraphRunner {
     }
     // torch forbids a body to write into its inputs; copies keep a hostile
     // one from changing the enclosing graph's values.
-    bool writes = false;
-    for (const pt2::Node& node : graph.nodes) writes |= IsInPlaceOp(TargetKey(node.target));
+    const bool writes = PlanOf(graph).writes;
     ValueMap values;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const std::string name = InputName(graph.inputs[i]);
@@ -298,6 +297,27 @@ class GraphInterpreter final : public SubgraphRunner {
   int64_t max_loop_iterations() const override { return options_.max_loop_iterations; }
 
  private:
+  // What a graph's nodes resolve to, worked out once: loop bodies run many times.
+  struct GraphPlan {
+    std::vector<const aten::OpSchema*> schemas;
+    std::vector<RefKernel> kernels;
+    bool writes = false;  // an in-place op
+  };
+
+  const GraphPlan& PlanOf(const pt2::Graph& graph) {
+    auto [it, inserted] = plans_.try_emplace(&graph);
+    if (inserted) {
+      const aten::SchemaTable& schemas = aten::SchemaTable::Default();
+      for (const pt2::Node& node : graph.nodes) {
+        const std::string key = TargetKey(node.target);
+        it->second.schemas.push_back(schemas.Find(key));
+        it->second.kernels.push_back(registry_.Find(key));
+        it->second.writes |= IsInPlaceOp(key);
+      }
+    }
+    return it->second;
+  }
+
   static absl::StatusOr<RefValue> CopyValue(const RefValue& v) {
     PT2ONNX_ASSIGN_OR_RETURN(runtime::Tensor t, CopyTensor(v.tensor));
     return RefValue::OfTensor(std::move(t));
@@ -306,6 +326,7 @@ class GraphInterpreter final : public SubgraphRunner {
   const RefRegistry& registry_;
   const InterpretOptions& options_;
   int depth_ = 0;
+  std::map<const pt2::Graph*, GraphPlan> plans_;
 };
 
 }  // namespace

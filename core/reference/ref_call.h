@@ -57,6 +57,8 @@ class RefCall {
 
   // The argument as in the node, or its schema default.
   absl::StatusOr<pt2::Argument> Arg(absl::string_view name) const;
+  // The same in place (an Argument is about 0.5 KB): valid while the call is.
+  absl::StatusOr<const pt2::Argument*> ArgRef(absl::string_view name) const;
   // True when the argument is present and not None (after defaults).
   bool Has(absl::string_view name) const;
 
@@ -106,7 +108,7 @@ class RefCall {
   absl::Status Unsupported(absl::string_view message) const;
 
  private:
-  absl::StatusOr<RefValue> Lookup(const std::string& name) const;
+  absl::StatusOr<const RefValue*> LookupRef(const std::string& name) const;
   absl::StatusOr<RefScalar> ScalarOf(const pt2::Argument& a, absl::string_view what) const;
   absl::StatusOr<RefScalar> SymScalar(const pt2::SymArg& sym, DataType kind) const;
 
