@@ -80,6 +80,16 @@ absl::StatusOr<int64_t> SharedLength(const RefCall& call, const std::vector<Tens
   return xs[0].dim(0);
 }
 
+// Scans and maps step once per row: rows of zero elements cost nothing to
+// store, so their count is bounded like a loop's.
+absl::Status CheckSteps(const RefCall& call, int64_t length, absl::string_view op) {
+  if (length <= call.subgraph_runner()->max_loop_iterations()) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(op, " over ", length, " rows is more than ",
+                                                   call.subgraph_runner()->max_loop_iterations(),
+                                                   " steps, the most the reference interpreter and the "
+                                                   "executor run (kMaxLoopIterations)"));
+}
+
 // Row `index` of `x` along dim 0, copied.
 absl::StatusOr<Tensor> Row(const Tensor& x, int64_t index) {
   Dims dims(x.dims().begin() + 1, x.dims().end());
@@ -224,6 +234,7 @@ absl::Status Scan(RefCall& call) {
   const size_t num_carries = carry.size();
   if (xs.empty()) return SetAll(call, std::move(carry));  // generic_scan: no xs, no steps, no outputs
   PT2ONNX_ASSIGN_OR_RETURN(int64_t length, SharedLength(call, xs));
+  PT2ONNX_RETURN_IF_ERROR(CheckSteps(call, length, "scan"));
   const std::vector<RefValue> init = carry;
   Stacks stacks(call, length);
   // A scan of length 0 still runs the body once, on zero slices, for the
@@ -270,6 +281,7 @@ absl::Status MapImpl(RefCall& call) {
   if (xs.empty()) return call.Invalid("map over no inputs");
   PT2ONNX_ASSIGN_OR_RETURN(int64_t length, SharedLength(call, xs));
   if (length == 0) return call.Invalid("map over zero rows: torch's map has nothing to stack and raises");
+  PT2ONNX_RETURN_IF_ERROR(CheckSteps(call, length, "map"));
   Stacks stacks(call, length);
   for (int64_t t = 0; t < length; ++t) {
     std::vector<RefValue> inputs;

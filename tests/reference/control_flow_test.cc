@@ -260,6 +260,17 @@ TEST(ReferenceControlFlow, ScanOfLengthZeroReturnsInitAndEmptyStacks) {
   EXPECT_EQ(run->outputs[2].tensor.dims(), (Dims{0}));
 }
 
+TEST(ReferenceControlFlow, ScanStepsAreBoundedLikeLoops) {
+  // Rows of zero elements are free to store: their count is what a file could make huge.
+  InterpretOptions options;
+  options.max_loop_iterations = 2;
+  EXPECT_TRUE(HasStatus(Interpreted(ScanProgram(3), {Named("c", kF32, {2}, {0, 0}), Named("xs", kF32, {3, 2}, {1, 2, 3, 4, 5, 6}),
+                                             Named("w", kF32, {2}, {1, 1})}, options),
+                        absl::StatusCode::kResourceExhausted, "scan over 3 rows is more than 2 steps"));
+  EXPECT_TRUE(Interpreted(ScanProgram(2), {Named("c", kF32, {2}, {0, 0}), Named("xs", kF32, {2, 2}, {1, 2, 3, 4}),
+                                    Named("w", kF32, {2}, {1, 1})}, options).ok());
+}
+
 // map(f, [xs], [y]): f(x_t, y) = (x_t + y, sum(x_t)).
 pt2::ExportedProgram MapProgram(int64_t rows) {
   ProgramBuilder f;
@@ -283,6 +294,14 @@ TEST(ReferenceControlFlow, MapStacksTheBodyOverTheLeadingDim) {
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(Values(*run, 0), (std::vector<double>{11, 22, 13, 24, 15, 26}));
   EXPECT_EQ(Values(*run, 1), (std::vector<double>{3, 7, 11}));
+}
+
+TEST(ReferenceControlFlow, MapStepsAreBoundedLikeLoops) {
+  InterpretOptions options;
+  options.max_loop_iterations = 2;
+  EXPECT_TRUE(HasStatus(Interpreted(MapProgram(3), {Named("xs", kF32, {3, 2}, {1, 2, 3, 4, 5, 6}), Named("y", kF32, {2}, {0, 0})},
+                                    options),
+                        absl::StatusCode::kResourceExhausted, "map over 3 rows is more than 2 steps"));
 }
 
 TEST(ReferenceControlFlow, MapOverZeroRowsFailsAsInTorch) {

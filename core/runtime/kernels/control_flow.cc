@@ -308,6 +308,10 @@ class ScanKernel : public OpKernel {
       length = x.dim(0);
       xs.push_back(&x);
     }
+    if (length > kMaxLoopIterations) {
+      return absl::ResourceExhaustedError(absl::StrCat("Scan over ", length, " rows is more than ",
+                                                       kMaxLoopIterations, " steps (kMaxLoopIterations)"));
+    }
     const std::vector<const Tensor*> captured = Captured(ctx, num_inputs_);
     std::vector<std::vector<Tensor>> stacks(scanned_out);
     for (int64_t t = 0; t < length; ++t) {

@@ -15,9 +15,10 @@
 
 namespace pt2onnx::runtime {
 
-// Most iterations a Loop runs (2^20): a loop that only its data stops, from a
-// stranger's file, must end. The reference interpreter stops torch's
-// while_loop at the same count.
+// Most iterations a Loop runs and most rows a Scan steps over (2^20): a loop
+// that only its data stops, or a scan over rows of zero elements, from a
+// stranger's file, must end. The reference interpreter bounds torch's
+// while_loop, scan and map the same way.
 inline constexpr int64_t kMaxLoopIterations = int64_t{1} << 20;
 
 // Values the node's subgraphs (at any depth) read from enclosing scopes, in
