@@ -29,6 +29,9 @@ std::unique_ptr<Pass> CreateShapeSimplificationPass();
 std::unique_ptr<Pass> CreateCastEliminationPass();
 std::unique_ptr<Pass> CreateTransposeEliminationPass();
 std::unique_ptr<Pass> CreateReshapeEliminationPass();
+// A Reshape's computed target shape becomes a constant when its output's
+// known shape fixes one (static sizes, 0 for copied symbols, one -1).
+std::unique_ptr<Pass> CreateReshapeShapeMaterializationPass();
 // Nodes computing the same thing from the same inputs become one.
 std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass();
 // Inference BatchNormalization after a Conv folds into the Conv.

@@ -19,6 +19,8 @@ const std::vector<PassEntry>& Registry() {
       {"identity_elimination", [](const PipelineOptions&) { return CreateIdentityEliminationPass(); }},
       {"lift_constants", [](const PipelineOptions&) { return CreateLiftConstantsPass(); }},
       {"shape_simplification", [](const PipelineOptions&) { return CreateShapeSimplificationPass(); }},
+      {"reshape_shape_materialization",
+       [](const PipelineOptions&) { return CreateReshapeShapeMaterializationPass(); }},
       {"constant_folding", [](const PipelineOptions& o) { return CreateConstantFoldingPass(o.folding); }},
       {"cast_elimination", [](const PipelineOptions&) { return CreateCastEliminationPass(); }},
       {"transpose_elimination", [](const PipelineOptions&) { return CreateTransposeEliminationPass(); }},
@@ -86,6 +88,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   // Static dims read through Shape become constants, which folding then
   // carries through Gather/Unsqueeze/Concat chains.
   simplify.passes.push_back(Make("shape_simplification", options));
+  // Symbolic reshape targets the output's type already fixes: the Shape /
+  // Concat chains computing them become dead.
+  simplify.passes.push_back(Make("reshape_shape_materialization", options));
   // Evaluates what the two passes above made constant (weight transposes,
   // shape arithmetic).
   simplify.passes.push_back(Make("constant_folding", options));
