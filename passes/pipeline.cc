@@ -25,6 +25,8 @@ const std::vector<PassEntry>& Registry() {
       {"cast_elimination", [](const PipelineOptions&) { return CreateCastEliminationPass(); }},
       {"transpose_elimination", [](const PipelineOptions&) { return CreateTransposeEliminationPass(); }},
       {"reshape_elimination", [](const PipelineOptions&) { return CreateReshapeEliminationPass(); }},
+      {"matmul_reshape_elimination",
+       [](const PipelineOptions&) { return CreateMatMulReshapeEliminationPass(); }},
       {"common_subexpression_elimination",
        [](const PipelineOptions&) { return CreateCommonSubexpressionEliminationPass(); }},
       {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
@@ -99,6 +101,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   simplify.passes.push_back(Make("cast_elimination", options));
   simplify.passes.push_back(Make("transpose_elimination", options));
   simplify.passes.push_back(Make("reshape_elimination", options));
+  // Decomposed bmm (batch dims merged by Reshape around a 3-D MatMul) after
+  // the reshape cleanups, on static shapes folding has settled.
+  simplify.passes.push_back(Make("matmul_reshape_elimination", options));
   // Merges duplicates the translation made per use (Shape of the same
   // input, the same constant Reshape); the merged nodes may fold next round.
   simplify.passes.push_back(Make("common_subexpression_elimination", options));
