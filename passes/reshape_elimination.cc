@@ -96,22 +96,23 @@ std::optional<std::vector<int64_t>> CombinedUnsqueezeAxes(std::vector<int64_t> i
     const int64_t final_rank = mid + static_cast<int64_t>(outer.size());
     for (int64_t& a : inner) a = a < 0 ? a + mid : a;
     for (int64_t& a : outer) a = a < 0 ? a + final_rank : a;
-    for (int64_t a : inner) if (a < 0 || a >= mid) return std::nullopt;
-    for (int64_t a : outer) if (a < 0 || a >= final_rank) return std::nullopt;
+    for (int64_t a : inner) {
+      if (a < 0 || a >= mid) return std::nullopt;
+    }
+    for (int64_t a : outer) {
+      if (a < 0 || a >= final_rank) return std::nullopt;
+    }
   }
   std::sort(outer.begin(), outer.end());
   if (std::adjacent_find(outer.begin(), outer.end()) != outer.end()) return std::nullopt;
   // Dim p of the middle tensor lands on the p-th final position not taken by `outer`.
   std::vector<int64_t> combined = outer;
   for (int64_t p : inner) {
-    int64_t position = 0, free_seen = -1;
-    size_t next_outer = 0;
-    for (;; ++position) {
-      if (next_outer < outer.size() && outer[next_outer] == position) {
-        ++next_outer;
-        continue;
-      }
-      if (++free_seen == p) break;
+    if (p > (int64_t{1} << 40)) return std::nullopt;  // no valid rank is that large
+    int64_t position = p;
+    for (int64_t o : outer) {
+      if (o > position) break;
+      ++position;
     }
     combined.push_back(position);
   }
