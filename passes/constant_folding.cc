@@ -14,6 +14,7 @@
 // fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
 // graph output, and nodes the executor cannot run are left as they are.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -101,6 +102,17 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
         if (magnitude >= kCap || by_values > kCap / magnitude) return std::nullopt;
         by_values *= magnitude;
       }
+    }
+    if (!all_static && node.op_type == "Range" && inputs.size() == 3) {
+      // Range of constant scalars: ceil((limit - start) / delta) elements.
+      for (const ir::Tensor* t : inputs) {
+        if (t == nullptr || t->numel() != 1) return std::nullopt;
+      }
+      const double start = inputs[0]->GetDouble(0), limit = inputs[1]->GetDouble(0);
+      const double delta = inputs[2]->GetDouble(0);
+      const double count = std::ceil((limit - start) / delta);
+      if (delta == 0 || !std::isfinite(count) || count > static_cast<double>(kCap)) return std::nullopt;
+      return count < 0 ? 0 : static_cast<int64_t>(count);
     }
     if (!all_static) {
       // Expand of a constant by constant sizes: the broadcast of the two is

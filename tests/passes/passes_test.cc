@@ -368,6 +368,28 @@ TEST(ConstantFoldingTest, ExpandOfConstantsFoldsWithoutADeclaredShape) {
   EXPECT_NE(m.graph.FindInitializer("e"), nullptr);
 }
 
+// Range of constant scalars folds without a declared output shape when its
+// count is under the limit; a huge count stays a run-time Range.
+TEST(ConstantFoldingTest, RangeOfConstantsFoldsByItsCount) {
+  ir::Model m = ParseIr(R"(
+    opset 20
+    input x: int64[4]
+    init zero: int64[] = [0]
+    init four: int64[] = [4]
+    init one: int64[] = [1]
+    init huge: int64[] = [1000000000000]
+    r = Range(zero, four, one)
+    h = Range(zero, huge, one)
+    y = Add(x, r)
+    output y: int64[4]
+    output h: int64[1000000000000]
+  )");
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(m).ok());
+  ASSERT_EQ(m.graph.nodes.size(), 2u);
+  EXPECT_EQ(m.graph.nodes[0].op_type, "Range");
+  EXPECT_EQ(ir::PrintModel(m).find("init r: int64[4] = [0, 1, 2, 3]") != std::string::npos, true);
+}
+
 TEST(PipelineTest, StatisticsCountNodesAndTimeWithTheGivenClock) {
   ir::Model m = ParseIr(R"(
     input x: float32[2, 3]
