@@ -62,6 +62,45 @@ bool IsBroadcastElementwise(const ir::Node& node) {
   return kOps->contains(node.op_type);
 }
 
+// The element count of Expand (the broadcast of its input's dims and its
+// sizes) and Range (ceil((limit - start) / delta)) from constant inputs;
+// nullopt for other ops, unknown inputs or counts over `cap`.
+std::optional<int64_t> ExactElementCount(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs,
+                                         int64_t cap) {
+  for (const ir::Tensor* t : inputs) {
+    if (t == nullptr) return std::nullopt;
+  }
+  if (node.op_type == "Range" && inputs.size() == 3) {
+    for (const ir::Tensor* t : inputs) {
+      if (t->numel() != 1) return std::nullopt;
+    }
+    const double start = inputs[0]->GetDouble(0), limit = inputs[1]->GetDouble(0);
+    const double delta = inputs[2]->GetDouble(0);
+    if (delta == 0) return std::nullopt;
+    const double count = std::ceil((limit - start) / delta);
+    if (!std::isfinite(count) || count > static_cast<double>(cap)) return std::nullopt;
+    return count < 0 ? 0 : static_cast<int64_t>(count);
+  }
+  if (node.op_type != "Expand" || inputs.size() != 2 || inputs[1]->dtype() != DataType::kInt64) return std::nullopt;
+  std::vector<int64_t> dims = inputs[0]->dims();
+  const ir::Tensor& sizes = *inputs[1];
+  if (sizes.dims().size() != 1 || sizes.numel() > 64) return std::nullopt;
+  const size_t n = static_cast<size_t>(sizes.numel());
+  if (n > dims.size()) dims.insert(dims.begin(), n - dims.size(), 1);
+  const size_t offset = dims.size() - n;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t v = sizes.GetInt64(static_cast<int64_t>(k));
+    if (v < 0) return std::nullopt;
+    dims[offset + k] = std::max(dims[offset + k], v);
+  }
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d > 0 && count > cap / d) return std::nullopt;
+    count *= d;
+  }
+  return count;
+}
+
 // An upper bound of the elements a node computes before it runs: the static
 // output shapes when known, else the broadcast of the input dims for
 // element-wise ops, else (ops not sized by values) the product of the input
@@ -89,6 +128,10 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
   if (!SizedByValues(node)) {
     if (all_static) return total;
   } else {
+    // Expand and Range of constants: the values give the exact count.
+    if (std::optional<int64_t> exact = ExactElementCount(node, inputs, kCap)) {
+      return std::max(all_static ? total : 0, *exact);
+    }
     // The declared shape is the file's word; the values decide. Bound the
     // output by the product of every integer input value (sizes, repeats,
     // pads, limits; 0 counts as 1) as well.
@@ -103,40 +146,7 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
         by_values *= magnitude;
       }
     }
-    if (!all_static && node.op_type == "Range" && inputs.size() == 3) {
-      // Range of constant scalars: ceil((limit - start) / delta) elements.
-      for (const ir::Tensor* t : inputs) {
-        if (t == nullptr || t->numel() != 1) return std::nullopt;
-      }
-      const double start = inputs[0]->GetDouble(0), limit = inputs[1]->GetDouble(0);
-      const double delta = inputs[2]->GetDouble(0);
-      const double count = std::ceil((limit - start) / delta);
-      if (delta == 0 || !std::isfinite(count) || count > static_cast<double>(kCap)) return std::nullopt;
-      return count < 0 ? 0 : static_cast<int64_t>(count);
-    }
-    if (!all_static) {
-      // Expand of a constant by constant sizes: the broadcast of the two is
-      // the exact output, whatever the declared shape.
-      if (node.op_type != "Expand" || inputs.size() != 2 || inputs[0] == nullptr || inputs[1] == nullptr) {
-        return std::nullopt;
-      }
-      std::vector<int64_t> dims = inputs[0]->dims();
-      const ir::Tensor& sizes = *inputs[1];
-      const size_t n = static_cast<size_t>(sizes.numel());
-      if (n > dims.size()) dims.insert(dims.begin(), n - dims.size(), 1);
-      const size_t offset = dims.size() - n;
-      for (size_t k = 0; k < n; ++k) {
-        const int64_t v = sizes.GetInt64(static_cast<int64_t>(k));
-        if (v < 0) return std::nullopt;
-        dims[offset + k] = std::max(dims[offset + k], v);
-      }
-      int64_t count = 1;
-      for (int64_t d : dims) {
-        if (d > 0 && count > kCap / d) return std::nullopt;
-        count *= d;
-      }
-      return count;
-    }
+    if (!all_static) return std::nullopt;
     return std::max(total, by_values);
   }
   if (IsBroadcastElementwise(node)) {

@@ -366,6 +366,21 @@ TEST(ConstantFoldingTest, ExpandOfConstantsFoldsWithoutADeclaredShape) {
   EXPECT_EQ(m.graph.nodes[0].op_type, "Expand");  // a million elements: over the output limit
   EXPECT_EQ(m.graph.nodes[1].inputs[1], "e");
   EXPECT_NE(m.graph.FindInitializer("e"), nullptr);
+
+  // Integer data of more than 64 elements is data, not sizes: it folds too.
+  ir::Model grid;
+  grid.opset_imports = {{"", 20}};
+  std::vector<int64_t> values(80);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i);
+  grid.graph.inputs = {{"x", DataType::kInt64, std::vector<ir::Dim>{ir::Dim::Static(2), ir::Dim::Static(80)}, {}}};
+  grid.graph.outputs = {{"y", DataType::kInt64, std::vector<ir::Dim>{ir::Dim::Static(2), ir::Dim::Static(80)}, {}}};
+  grid.graph.initializers.push_back({"g", ir::Tensor::Int64s({1, 80}, values), {}});
+  grid.graph.initializers.push_back({"s", ir::Tensor::Int64s({2}, {2, 80}), {}});
+  grid.graph.nodes.push_back(MakeNode("expand", "Expand", {"g", "s"}, {"e"}));
+  grid.graph.nodes.push_back(MakeNode("add", "Add", {"x", "e"}, {"y"}));
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(grid).ok());
+  ASSERT_EQ(grid.graph.nodes.size(), 1u);
+  EXPECT_NE(grid.graph.FindInitializer("e"), nullptr);
 }
 
 // Range of constant scalars folds without a declared output shape when its
