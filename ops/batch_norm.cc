@@ -106,6 +106,24 @@ absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
   return s;
 }
 
+// With a batch of one (static), batch statistics are each channel's own over
+// the trailing dims: InstanceNormalization, with torch's weight and bias as
+// its scale and bias (timm's weight standardization runs this on weights).
+// nullopt when the batch is not one or there are no trailing dims.
+absl::StatusOr<std::optional<std::string>> SingleBatchStatsByInstanceNorm(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("input"));
+  if (meta->sizes.size() < 3 || meta->sizes[0].is_symbolic || meta->sizes[0].value != 1) return std::nullopt;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  const DataType ct = ComputeType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", ct, 1.0));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", ct, 0.0));
+  std::string y = ctx.Op("InstanceNormalization", {ctx.CastTo(x, dtype, ct), scale, bias},
+                         {ir::Attribute::Float("epsilon", static_cast<float>(eps))});
+  return std::optional<std::string>(ctx.CastTo(y, ct, dtype));
+}
+
 constexpr char kTrainingAdvice[] =
     "batch norm in training mode updates running statistics, which ONNX cannot express; "
     "re-export in eval mode (model.eval())";
@@ -121,6 +139,11 @@ absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
     return absl::OkStatus();
   }
   if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
+  const bool stats_used = (outputs > 1 && ctx.OutputUsed(1)) || (outputs > 2 && ctx.OutputUsed(2));
+  if (!stats_used) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::string> y, SingleBatchStatsByInstanceNorm(ctx));
+    if (y) return ctx.SetOutput(0, *y);
+  }
   PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
   // torch returns the saved statistics as (C); the FX metadata has their dtype.

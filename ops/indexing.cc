@@ -146,6 +146,7 @@ absl::Status AtenTakeAlongDimDefault(TranslateContext& ctx) {
 struct AxisIndices {
   std::vector<int64_t> axes;        // indexed axes of self, increasing
   std::vector<std::string> values;  // one INT64 index tensor per axis
+  std::vector<std::optional<std::vector<int64_t>>> static_shapes;  // per value, when known
   bool single_plain = false;        // one integer index tensor, no mask
   std::optional<int64_t> broadcast_rank;  // rank of the broadcast index, if known
   bool adjacent() const { return axes.back() - axes.front() + 1 == static_cast<int64_t>(axes.size()); }
@@ -174,6 +175,7 @@ absl::StatusOr<AxisIndices> ResolveIndices(TranslateContext& ctx, int64_t rank) 
         r.axes.push_back(axis + t);
         r.values.push_back(ctx.Op("Gather", {nonzero, ctx.ConstantInt64(t)},
                                   {Attribute::Int("axis", 0)}));
+        r.static_shapes.push_back(std::nullopt);
       }
       axis += k;
       max_rank = std::max<int64_t>(max_rank, 1);
@@ -187,6 +189,7 @@ absl::StatusOr<AxisIndices> ResolveIndices(TranslateContext& ctx, int64_t rank) 
                            ? *entries[j]
                            : ctx.Op("Cast", {*entries[j]},
                                     {Attribute::Int("to", static_cast<int64_t>(DataType::kInt64))}));
+    r.static_shapes.push_back(StaticSizes(meta));
     if (meta == nullptr) {
       ranks_known = false;
     } else {
@@ -203,10 +206,40 @@ absl::StatusOr<AxisIndices> ResolveIndices(TranslateContext& ctx, int64_t rank) 
   return r;
 }
 
+// The numpy broadcast of the index shapes when every one is static and they
+// are compatible; nullopt otherwise (then it is computed at run time).
+std::optional<std::vector<int64_t>> StaticBroadcast(const AxisIndices& idx) {
+  std::vector<int64_t> out;
+  for (const std::optional<std::vector<int64_t>>& shape : idx.static_shapes) {
+    if (!shape) return std::nullopt;
+    if (shape->size() > out.size()) out.insert(out.begin(), shape->size() - out.size(), 1);
+    const size_t offset = out.size() - shape->size();
+    for (size_t k = 0; k < shape->size(); ++k) {
+      const int64_t d = (*shape)[k];
+      int64_t& o = out[offset + k];
+      if (d < 0) return std::nullopt;
+      if (o == 1) {
+        o = d;
+      } else if (d != 1 && d != o) {
+        return std::nullopt;
+      }
+    }
+  }
+  return out;
+}
+
 // The stacked [B..., k] INT64 index of `idx` (broadcast against each other).
 std::string StackIndices(TranslateContext& ctx, const AxisIndices& idx) {
   std::vector<std::string> values = idx.values;
-  if (values.size() > 1) {
+  std::optional<std::vector<int64_t>> broadcast =
+      values.size() > 1 ? StaticBroadcast(idx) : std::nullopt;
+  if (broadcast) {
+    // Known shapes: only the indices that differ from the broadcast expand.
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (*idx.static_shapes[i] == *broadcast) continue;
+      values[i] = ctx.Op("Expand", {values[i], ctx.ConstantInt64s(*broadcast)});
+    }
+  } else if (values.size() > 1) {
     std::string sum = values[0];
     for (size_t i = 1; i < values.size(); ++i) sum = ctx.Op("Add", {sum, values[i]});
     std::string shape = ctx.Op("Shape", {sum});

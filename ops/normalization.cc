@@ -146,6 +146,43 @@ absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64
   return r;
 }
 
+// Group norm without its statistics: InstanceNormalization normalizes each
+// (n, c) over the trailing dims, so on the (N, G, -1) view it normalizes each
+// group. With one group per channel (rank >= 3) it takes torch's per-channel
+// weight and bias itself; otherwise it gets unit scale and zero shift per
+// group and the per-channel affine follows the reshape back.
+absl::StatusOr<std::string> GroupNormByInstanceNorm(TranslateContext& ctx, int64_t groups, double eps) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("input"));
+  const DataType ct = ComputeType(dtype);
+  std::string xc = ctx.CastTo(x, dtype, ct);
+  const ir::Attribute epsilon = ir::Attribute::Float("epsilon", static_cast<float>(eps));
+  const pt2::SymInt& channels = meta->sizes[1];
+  if (rank >= 3 && !channels.is_symbolic && channels.value == groups) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string scale, ChannelParam(ctx, "weight", ct, 1.0));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string bias, ChannelParam(ctx, "bias", ct, 0.0));
+    return ctx.CastTo(ctx.Op("InstanceNormalization", {xc, scale, bias}, {epsilon}), ct, dtype);
+  }
+  // Reshape's 0 copies N, so the grouping works with a symbolic batch.
+  std::string grouped = Reshape(ctx, xc, {0, groups, -1});
+  // Sized at run time: num_groups comes from the file.
+  std::string per_group = ctx.ConstantInt64s({groups});
+  std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(ct, 1.0), per_group});
+  std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(ct, 0.0), per_group});
+  std::string normalized = ctx.Op("InstanceNormalization", {grouped, ones, zeros}, {epsilon});
+  std::vector<int64_t> dims;
+  for (const pt2::SymInt& d : meta->sizes) {
+    if (d.is_symbolic) break;
+    dims.push_back(d.value);
+  }
+  std::string shape = static_cast<int64_t>(dims.size()) == rank ? ctx.ConstantInt64s(dims)
+                                                                : ctx.Op("Shape", {x});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ChannelAffine(ctx, ctx.Op("Reshape", {normalized, shape}), rank, ct));
+  return ctx.CastTo(y, ct, dtype);
+}
+
 // aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None,
 //                  float eps=1e-05, bool cudnn_enabled=True) -> Tensor
 // Opsets 18-20: GroupNormalization-18 took per-group scale/bias (unlike
@@ -154,8 +191,8 @@ absl::Status AtenGroupNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t groups, ctx.Int("num_groups"));
   PT2ONNX_RETURN_IF_ERROR(CheckGroups(ctx, groups));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
-  PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, false));
-  return ctx.SetOutput(0, r.y);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, GroupNormByInstanceNorm(ctx, groups, eps));
+  return ctx.SetOutput(0, y);
 }
 
 // Opset 21+: GroupNormalization-21 takes per-channel scale and bias, as torch.
@@ -180,6 +217,10 @@ absl::Status AtenNativeGroupNorm(TranslateContext& ctx) {
   PT2ONNX_RETURN_IF_ERROR(CheckGroups(ctx, groups));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
   const bool stats = ctx.OutputUsed(1) || ctx.OutputUsed(2);
+  if (!stats) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, GroupNormByInstanceNorm(ctx, groups, eps));
+    return ctx.SetOutput(0, y);
+  }
   PT2ONNX_ASSIGN_OR_RETURN(GroupNormResult r, GroupNormDecomposed(ctx, groups, eps, stats));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, r.y));
   if (!stats) return absl::OkStatus();

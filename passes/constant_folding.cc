@@ -14,6 +14,7 @@
 // fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
 // graph output, and nodes the executor cannot run are left as they are.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -52,10 +53,59 @@ bool SizedByValues(const ir::Node& node) {
   return kOps->contains(node.op_type);
 }
 
+// Ops whose output has the broadcast shape of their inputs.
+bool IsBroadcastElementwise(const ir::Node& node) {
+  static const absl::flat_hash_set<std::string>* kOps = new absl::flat_hash_set<std::string>{
+      "Add",   "Sub",     "Mul",  "Div",  "Pow",      "Mod",  "Max",       "Min",          "Mean",
+      "Sum",   "Equal",   "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor",
+      "Where", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "PRelu"};
+  return kOps->contains(node.op_type);
+}
+
+// The element count of Expand (the broadcast of its input's dims and its
+// sizes) and Range (ceil((limit - start) / delta)) from constant inputs;
+// nullopt for other ops, unknown inputs or counts over `cap`.
+std::optional<int64_t> ExactElementCount(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs,
+                                         int64_t cap) {
+  for (const ir::Tensor* t : inputs) {
+    if (t == nullptr) return std::nullopt;
+  }
+  if (node.op_type == "Range" && inputs.size() == 3) {
+    for (const ir::Tensor* t : inputs) {
+      if (t->numel() != 1) return std::nullopt;
+    }
+    const double start = inputs[0]->GetDouble(0), limit = inputs[1]->GetDouble(0);
+    const double delta = inputs[2]->GetDouble(0);
+    if (delta == 0) return std::nullopt;
+    const double count = std::ceil((limit - start) / delta);
+    if (!std::isfinite(count) || count > static_cast<double>(cap)) return std::nullopt;
+    return count < 0 ? 0 : static_cast<int64_t>(count);
+  }
+  if (node.op_type != "Expand" || inputs.size() != 2 || inputs[1]->dtype() != DataType::kInt64) return std::nullopt;
+  std::vector<int64_t> dims = inputs[0]->dims();
+  const ir::Tensor& sizes = *inputs[1];
+  if (sizes.dims().size() != 1 || sizes.numel() > 64) return std::nullopt;
+  const size_t n = static_cast<size_t>(sizes.numel());
+  if (n > dims.size()) dims.insert(dims.begin(), n - dims.size(), 1);
+  const size_t offset = dims.size() - n;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t v = sizes.GetInt64(static_cast<int64_t>(k));
+    if (v < 0) return std::nullopt;
+    dims[offset + k] = std::max(dims[offset + k], v);
+  }
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d > 0 && count > cap / d) return std::nullopt;
+    count *= d;
+  }
+  return count;
+}
+
 // An upper bound of the elements a node computes before it runs: the static
-// output shapes when known, else (ops not sized by values) the product of the
-// input sizes, which bounds broadcasts, gathers and contractions; nullopt
-// when no bound is known or it overflows.
+// output shapes when known, else the broadcast of the input dims for
+// element-wise ops, else (ops not sized by values) the product of the input
+// sizes, which bounds gathers and contractions; nullopt when no bound is
+// known or it overflows.
 std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Node& node,
                                           const std::vector<const ir::Tensor*>& inputs) {
   constexpr int64_t kCap = int64_t{1} << 40;
@@ -78,6 +128,10 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
   if (!SizedByValues(node)) {
     if (all_static) return total;
   } else {
+    // Expand and Range of constants: the values give the exact count.
+    if (std::optional<int64_t> exact = ExactElementCount(node, inputs, kCap)) {
+      return std::max(all_static ? total : 0, *exact);
+    }
     // The declared shape is the file's word; the values decide. Bound the
     // output by the product of every integer input value (sizes, repeats,
     // pads, limits; 0 counts as 1) as well.
@@ -94,6 +148,23 @@ std::optional<int64_t> OutputElementBound(const ValueIndex& index, const ir::Nod
     }
     if (!all_static) return std::nullopt;
     return std::max(total, by_values);
+  }
+  if (IsBroadcastElementwise(node)) {
+    // The output is the broadcast of the inputs' dims: bound by its size.
+    std::vector<int64_t> dims;
+    for (const ir::Tensor* t : inputs) {
+      if (t == nullptr) return std::nullopt;
+      const std::vector<int64_t>& d = t->dims();
+      if (d.size() > dims.size()) dims.insert(dims.begin(), d.size() - dims.size(), 1);
+      const size_t offset = dims.size() - d.size();
+      for (size_t k = 0; k < d.size(); ++k) dims[offset + k] = std::max(dims[offset + k], d[k]);
+    }
+    int64_t n = 1;
+    for (int64_t d : dims) {
+      if (d < 0 || (d > 0 && n > kCap / d)) return std::nullopt;
+      n *= d;
+    }
+    return n;
   }
   int64_t product = 1;
   for (const ir::Tensor* t : inputs) {
@@ -117,8 +188,9 @@ std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir
   single.opset_imports = model.opset_imports;
   ir::Node copy = node;
   copy.metadata.clear();
+  absl::flat_hash_set<std::string> added;  // Mul(x, x) reads one initializer twice
   for (size_t i = 0; i < node.inputs.size(); ++i) {
-    if (node.inputs[i].empty()) continue;
+    if (node.inputs[i].empty() || !added.insert(node.inputs[i]).second) continue;
     single.graph.initializers.push_back({node.inputs[i], *inputs[i], {}});
   }
   for (const std::string& out : node.outputs) {

@@ -29,6 +29,12 @@ std::unique_ptr<Pass> CreateShapeSimplificationPass();
 std::unique_ptr<Pass> CreateCastEliminationPass();
 std::unique_ptr<Pass> CreateTransposeEliminationPass();
 std::unique_ptr<Pass> CreateReshapeEliminationPass();
+// A Reshape's computed target shape becomes a constant when its output's
+// known shape fixes one (static sizes, 0 for copied symbols, one -1).
+std::unique_ptr<Pass> CreateReshapeShapeMaterializationPass();
+// Reshape(MatMul(Reshape(a), Reshape(b))) over merged batch dims becomes a
+// MatMul on the unmerged operands.
+std::unique_ptr<Pass> CreateMatMulReshapeEliminationPass();
 // Nodes computing the same thing from the same inputs become one.
 std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass();
 // Inference BatchNormalization after a Conv folds into the Conv.

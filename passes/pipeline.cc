@@ -19,10 +19,14 @@ const std::vector<PassEntry>& Registry() {
       {"identity_elimination", [](const PipelineOptions&) { return CreateIdentityEliminationPass(); }},
       {"lift_constants", [](const PipelineOptions&) { return CreateLiftConstantsPass(); }},
       {"shape_simplification", [](const PipelineOptions&) { return CreateShapeSimplificationPass(); }},
+      {"reshape_shape_materialization",
+       [](const PipelineOptions&) { return CreateReshapeShapeMaterializationPass(); }},
       {"constant_folding", [](const PipelineOptions& o) { return CreateConstantFoldingPass(o.folding); }},
       {"cast_elimination", [](const PipelineOptions&) { return CreateCastEliminationPass(); }},
       {"transpose_elimination", [](const PipelineOptions&) { return CreateTransposeEliminationPass(); }},
       {"reshape_elimination", [](const PipelineOptions&) { return CreateReshapeEliminationPass(); }},
+      {"matmul_reshape_elimination",
+       [](const PipelineOptions&) { return CreateMatMulReshapeEliminationPass(); }},
       {"common_subexpression_elimination",
        [](const PipelineOptions&) { return CreateCommonSubexpressionEliminationPass(); }},
       {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
@@ -88,6 +92,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   // Static dims read through Shape become constants, which folding then
   // carries through Gather/Unsqueeze/Concat chains.
   simplify.passes.push_back(Make("shape_simplification", options));
+  // Symbolic reshape targets the output's type already fixes: the Shape /
+  // Concat chains computing them become dead.
+  simplify.passes.push_back(Make("reshape_shape_materialization", options));
   // Evaluates what the two passes above made constant (weight transposes,
   // shape arithmetic).
   simplify.passes.push_back(Make("constant_folding", options));
@@ -96,6 +103,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
   simplify.passes.push_back(Make("cast_elimination", options));
   simplify.passes.push_back(Make("transpose_elimination", options));
   simplify.passes.push_back(Make("reshape_elimination", options));
+  // Decomposed bmm (batch dims merged by Reshape around a 3-D MatMul) after
+  // the reshape cleanups, on static shapes folding has settled.
+  simplify.passes.push_back(Make("matmul_reshape_elimination", options));
   // Merges duplicates the translation made per use (Shape of the same
   // input, the same constant Reshape); the merged nodes may fold next round.
   simplify.passes.push_back(Make("common_subexpression_elimination", options));

@@ -82,11 +82,12 @@ std::vector<Case> Cases() {
   add(OneNode("index_adjacent_pair", {x, {"i", kI64, {3}}, {"j", kI64, {3}}}, "index.Tensor",
               {TensorArg("self", "x"), OptionalTensorsArg("indices", {"", "i", "j"})},
               {{"y", kF32, {4, 3}}},
-              {"Transpose", "Add", "Shape", "Expand", "Expand", "Unsqueeze",
-               "Unsqueeze", "Concat", "GatherND", "Transpose"}));
+              {"Transpose", "Unsqueeze", "Unsqueeze", "Concat", "GatherND", "Transpose"}));
+  // Static index shapes: only the ones that differ from the broadcast expand.
   add(OneNode("index_leading_pair_broadcast", {x, {"i", kI64, {2, 1}}, {"j", kI64, {3}}},
               "index.Tensor", {TensorArg("self", "x"), TensorsArg("indices", {"i", "j"})},
-              {{"y", kF32, {2, 3, 6}}}, {}));
+              {{"y", kF32, {2, 3, 6}}},
+              {"Expand", "Expand", "Unsqueeze", "Unsqueeze", "Concat", "GatherND"}));
   add(OneNode("index_split_pair", {x, {"i", kI64, {3}}, {"j", kI64, {3}}}, "index.Tensor",
               {TensorArg("self", "x"), OptionalTensorsArg("indices", {"i", "", "j"})},
               {{"y", kF32, {3, 5}}}, {}));

@@ -146,13 +146,18 @@ std::vector<Case> Cases() {
           {{"y", kF16, {2, 4, 5}}, {"mean", kF16, {2, 4, 1}}, {"ln_unused_2", kF16, {2, 4, 1}}},
           {"Expand", "LayerNormalization", "Cast"}));
 
-  // group norm: decomposed before opset 21, GroupNormalization from 21.
+  // group norm: InstanceNormalization on the grouped view before opset 21 (statistics outputs
+  // decomposed), GroupNormalization from 21.
   const TensorSpec x2433{"x", kF32, {2, 4, 3, 3}}, w4{"w", kF32, {4}}, b4{"b", kF32, {4}};
   const std::vector<pt2::NamedArgument> gn = {TensorArg("input", "x"), IntArg("num_groups", 2),
                                               TensorArg("weight", "w"), TensorArg("bias", "b")};
   add(One("group_norm", {x2433, w4, b4}, "group_norm.default", gn, {{"y", kF32, {2, 4, 3, 3}}},
-          {"Reshape", "ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul",
-           "Reshape", "Unsqueeze", "Mul", "Unsqueeze", "Add"}));
+          {"Reshape", "Expand", "Expand", "InstanceNormalization", "Reshape", "Unsqueeze", "Mul",
+           "Unsqueeze", "Add"}));
+  // One group per channel: weight and bias are InstanceNormalization's own.
+  add(One("group_norm_per_channel", {x2433, w4, b4}, "group_norm.default",
+          {TensorArg("input", "x"), IntArg("num_groups", 4), TensorArg("weight", "w"), TensorArg("bias", "b")},
+          {{"y", kF32, {2, 4, 3, 3}}}, {"InstanceNormalization"}));
   add(RankOnly(One("group_norm_opset21", {x2433, w4, b4}, "group_norm.default", gn,
                    {{"y", kF32, {2, 4, 3, 3}}}, {"GroupNormalization"}, 21)));
   add(RankOnly(One("group_norm_opset21_no_affine", {x2433}, "group_norm.default",

@@ -312,6 +312,99 @@ TEST(ConstantFoldingTest, SizeLimitsKeepLargeValuesButFoldASoleWeightsTranspose)
             "n = Neg(v)\na = Add(x, n)\ny = Add(a, t)\noutput y: float32[2, 2]\n");
 }
 
+// Element-wise ops are bounded by the broadcast of their inputs, not the
+// product of their sizes; an input read twice (Mul(v, v)) folds too.
+TEST(ConstantFoldingTest, ElementwiseBoundIsTheBroadcastShape) {
+  ir::Model m = ParseIr(R"(
+    opset 20
+    input x: float32[2, 3]
+    init v: float32[2, 3] = [1, 2, 3, 4, 5, 6]
+    init c: float32[2, 1] = [1, 2]
+    s = Sub(v, c)
+    q = Mul(s, s)
+    y = Add(x, q)
+    output y: float32[2, 3]
+  )");
+  // 6 elements out: under the limit; the products of the input sizes (12, 36) are not.
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{8, 8})->Run(m).ok());
+  EXPECT_EQ(ir::PrintModel(m),
+            "opset 20\ninput x: float32[2, 3]\ninit v: float32[2, 3] = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]\n"
+            "init c: float32[2, 1] = [1.0, 2.0]\ninit s: float32[2, 3] = [0.0, 1.0, 2.0, 2.0, 3.0, 4.0]\n"
+            "init q: float32[2, 3] = [0.0, 1.0, 4.0, 4.0, 9.0, 16.0]\ny = Add(x, q)\noutput y: float32[2, 3]\n");
+  // Over the limit the broadcast bound still refuses.
+  ir::Model big = ParseIr(R"(
+    opset 20
+    input x: float32[2, 3]
+    init v: float32[2, 3] = [1, 2, 3, 4, 5, 6]
+    init c: float32[2, 1] = [1, 2]
+    s = Sub(v, c)
+    y = Add(x, s)
+    output y: float32[2, 3]
+  )");
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{8, 5})->Run(big).ok());
+  EXPECT_EQ(big.graph.nodes.size(), 2u);
+}
+
+// Expand of a constant by constant sizes folds without a declared output
+// shape: the broadcast of the two bounds it exactly.
+TEST(ConstantFoldingTest, ExpandOfConstantsFoldsWithoutADeclaredShape) {
+  ir::Model m = ParseIr(R"(
+    opset 20
+    input x: float32[3]
+    init one: float32[] = [1]
+    init n: int64[1] = [3]
+    init huge: int64[1] = [1000000]
+    e = Expand(one, n)
+    f = Expand(one, huge)
+    y = Add(x, e)
+    z = Add(x, f)
+    output y: float32[3]
+    output z: float32[1000000]
+  )");
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(m).ok());
+  ASSERT_EQ(m.graph.nodes.size(), 3u);
+  EXPECT_EQ(m.graph.nodes[0].op_type, "Expand");  // a million elements: over the output limit
+  EXPECT_EQ(m.graph.nodes[1].inputs[1], "e");
+  EXPECT_NE(m.graph.FindInitializer("e"), nullptr);
+
+  // Integer data of more than 64 elements is data, not sizes: it folds too.
+  ir::Model grid;
+  grid.opset_imports = {{"", 20}};
+  std::vector<int64_t> values(80);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i);
+  grid.graph.inputs = {{"x", DataType::kInt64, std::vector<ir::Dim>{ir::Dim::Static(2), ir::Dim::Static(80)}, {}}};
+  grid.graph.outputs = {{"y", DataType::kInt64, std::vector<ir::Dim>{ir::Dim::Static(2), ir::Dim::Static(80)}, {}}};
+  grid.graph.initializers.push_back({"g", ir::Tensor::Int64s({1, 80}, values), {}});
+  grid.graph.initializers.push_back({"s", ir::Tensor::Int64s({2}, {2, 80}), {}});
+  grid.graph.nodes.push_back(MakeNode("expand", "Expand", {"g", "s"}, {"e"}));
+  grid.graph.nodes.push_back(MakeNode("add", "Add", {"x", "e"}, {"y"}));
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(grid).ok());
+  ASSERT_EQ(grid.graph.nodes.size(), 1u);
+  EXPECT_NE(grid.graph.FindInitializer("e"), nullptr);
+}
+
+// Range of constant scalars folds without a declared output shape when its
+// count is under the limit; a huge count stays a run-time Range.
+TEST(ConstantFoldingTest, RangeOfConstantsFoldsByItsCount) {
+  ir::Model m = ParseIr(R"(
+    opset 20
+    input x: int64[4]
+    init zero: int64[] = [0]
+    init four: int64[] = [4]
+    init one: int64[] = [1]
+    init huge: int64[] = [1000000000000]
+    r = Range(zero, four, one)
+    h = Range(zero, huge, one)
+    y = Add(x, r)
+    output y: int64[4]
+    output h: int64[1000000000000]
+  )");
+  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(m).ok());
+  ASSERT_EQ(m.graph.nodes.size(), 2u);
+  EXPECT_EQ(m.graph.nodes[0].op_type, "Range");
+  EXPECT_EQ(ir::PrintModel(m).find("init r: int64[4] = [0, 1, 2, 3]") != std::string::npos, true);
+}
+
 TEST(PipelineTest, StatisticsCountNodesAndTimeWithTheGivenClock) {
   ir::Model m = ParseIr(R"(
     input x: float32[2, 3]
