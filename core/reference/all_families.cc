@@ -34,6 +34,8 @@ RefRegistry CreateReferenceRegistry() {
   RegisterBucketingRef(registry);
   RegisterLinalgRef(registry);
   RegisterUniqueRef(registry);
+  RegisterNormsRef(registry);
+  RegisterFoldingRef(registry);
   return registry;
 }
 

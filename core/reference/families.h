@@ -40,6 +40,8 @@ void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
 void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
 void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
+void RegisterNormsRef(RefRegistry& registry);        // norms.cc
+void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
 
 }  // namespace pt2onnx::reference
 

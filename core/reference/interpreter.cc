@@ -126,6 +126,11 @@ absl::Status BindOutputs(const pt2::Graph& graph, const pt2::Node& node, std::ve
     }
     RefValue& r = results[i];
     ++used;
+    if (r.kind == RefValue::Kind::kUnavailable) {
+      const std::string& name = out.sym.is_name ? out.sym.name : out.name;
+      if (!name.empty()) values[name] = std::move(r);
+      continue;
+    }
     switch (out.kind) {
       case Kind::kTensor:
         if (r.kind != RefValue::Kind::kTensor) return absl::InternalError("the reference result is not a tensor");
@@ -339,6 +344,10 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     if (spec.kind != pt2::OutputSpec::Kind::kUserOutput) continue;
     if (spec.arg.kind != Kind::kTensor) continue;  // constant and None outputs are not compared
     auto it = values.find(spec.arg.name);
+    if (it != values.end() && it->second.kind == RefValue::Kind::kUnavailable) {
+      return absl::UnimplementedError(absl::StrCat("output '", spec.arg.name, "' is not computed by the reference interpreter (",
+                                                   it->second.reason, ")"));
+    }
     if (it == values.end() || it->second.kind != RefValue::Kind::kTensor) {
       return absl::InvalidArgumentError(absl::StrCat("output '", spec.arg.name, "' has no tensor value"));
     }

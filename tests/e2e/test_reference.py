@@ -37,7 +37,11 @@ def refrun():
 
 # Fixtures whose programs the interpreter runs but gets wrong, with the reason (remove an entry
 # once it is fixed).
-KNOWN_WRONG = {}
+KNOWN_WRONG = {
+    "cdist_decomp": "cdist's matrix-product form sqrt(|a|^2 + |b|^2 - 2 a.b) of a zero distance cancels: torch's "
+                    "float32 bmm leaves exactly 0, the interpreter's bmm (exact, rounded once) leaves 2e-8, whose "
+                    "square root 1.5e-4 exceeds the fixture's atol 1e-4 (the other 39 distances agree)",
+}
 
 
 @pytest.mark.parametrize("folder", positive_fixtures())
