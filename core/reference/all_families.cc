@@ -36,6 +36,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterUniqueRef(registry);
   RegisterNormsRef(registry);
   RegisterFoldingRef(registry);
+  RegisterEmbeddingBagRef(registry);
   return registry;
 }
 

@@ -42,6 +42,7 @@ void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
 void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
 void RegisterNormsRef(RefRegistry& registry);        // norms.cc
 void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
+void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
 
 }  // namespace pt2onnx::reference
 
