@@ -37,6 +37,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterNormsRef(registry);
   RegisterFoldingRef(registry);
   RegisterEmbeddingBagRef(registry);
+  RegisterFftRef(registry);
   return registry;
 }
 

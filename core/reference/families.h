@@ -43,6 +43,7 @@ void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
 void RegisterNormsRef(RefRegistry& registry);        // norms.cc
 void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
 void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
+void RegisterFftRef(RefRegistry& registry);          // fft.cc
 
 }  // namespace pt2onnx::reference
 

@@ -265,6 +265,29 @@ void WriteThrough(const pt2::Node& node, ValueMap& values, std::vector<RefValue>
   }
 }
 
+// Complex tensors are read only by kernels that know their layout (fft.cc,
+// conversions); any other kernel would see their real parts alone.
+absl::Status CheckComplexReader(const pt2::Node& node, const std::string& key, const ValueMap& values) {
+  static const std::set<std::string>* aware = new std::set<std::string>{
+      "aten::_fft_c2c.default", "aten::_fft_c2r.default", "aten::fft_fft.default", "aten::fft_ifft.default",
+      "aten::fft_irfft.default", "aten::view_as_real.default", "aten::_to_copy.default", "aten::to.dtype",
+      "aten::to.dtype_layout", "aten::to.device", "aten::clone.default", "aten::alias.default"};
+  if (aware->count(key) > 0) return absl::OkStatus();
+  for (const pt2::NamedArgument& a : node.inputs) {
+    std::vector<std::string> names = a.arg.names;
+    if (a.arg.kind == Kind::kTensor) names.push_back(a.arg.name);
+    for (const std::string& name : names) {
+      auto it = values.find(name);
+      if (it != values.end() && it->second.kind == RefValue::Kind::kTensor && IsComplex(it->second.tensor.dtype())) {
+        return absl::UnimplementedError(absl::StrCat(
+            key, ": reads the complex tensor '", name,
+            "'; the reference interpreter computes complex tensors only in FFT ops, view_as_real and dtype conversions"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string NodeName(const pt2::Node& node) {
@@ -317,7 +340,8 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     const aten::OpSchema* schema = schemas.Find(TargetKey(node.target));
     RefCall call(node, schema, graph, values);
     RefKernel kernel = registry->Find(call.key());
-    absl::Status status = kernel(call);
+    absl::Status status = CheckComplexReader(node, call.key(), values);
+    if (status.ok()) status = kernel(call);
     if (status.ok() && track_views && IsViewOp(call.key())) {
       status = TrackView(node, schema, graph, kernel, values, call.results());
     }
