@@ -34,8 +34,6 @@ def skip_unless_interpretable(refrun, folder):  # noqa: F811
 
 # Fixtures whose conversion is right but fails torch.onnx's thresholds, with the reason.
 KNOWN_BEYOND_THRESHOLDS = {
-    "inplace_activation": "gelu_'s output has near-zero values where the executor's float32 Gelu differs from the "
-                          "reference by 5.7e-8, a relative difference of 0.36 (threshold 0.1)",
     "cdist_decomp": "cdist's matrix-product form sqrt(|a|^2 + |b|^2 - 2 a.b) of a zero distance cancels: the "
                     "executor's and the interpreter's float32 products round differently, leaving 0 against 1.5e-4 "
                     "after the square root (relative difference 1)",
