@@ -38,6 +38,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterFoldingRef(registry);
   RegisterEmbeddingBagRef(registry);
   RegisterFftRef(registry);
+  RegisterBackwardRef(registry);
   return registry;
 }
 

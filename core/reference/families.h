@@ -44,6 +44,7 @@ void RegisterNormsRef(RefRegistry& registry);        // norms.cc
 void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
 void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
 void RegisterFftRef(RefRegistry& registry);          // fft.cc
+void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
 
 }  // namespace pt2onnx::reference
 
