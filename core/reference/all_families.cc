@@ -39,6 +39,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterEmbeddingBagRef(registry);
   RegisterFftRef(registry);
   RegisterBackwardRef(registry);
+  RegisterConvBackwardRef(registry);
   return registry;
 }
 

@@ -45,6 +45,7 @@ void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
 void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
 void RegisterFftRef(RefRegistry& registry);          // fft.cc
 void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
+void RegisterConvBackwardRef(RefRegistry& registry);  // conv_backward.cc
 
 }  // namespace pt2onnx::reference
 
