@@ -40,6 +40,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterFftRef(registry);
   RegisterBackwardRef(registry);
   RegisterConvBackwardRef(registry);
+  RegisterRandomRef(registry);
   return registry;
 }
 

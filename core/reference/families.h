@@ -46,6 +46,7 @@ void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
 void RegisterFftRef(RefRegistry& registry);          // fft.cc
 void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
 void RegisterConvBackwardRef(RefRegistry& registry);  // conv_backward.cc
+void RegisterRandomRef(RefRegistry& registry);       // random.cc
 
 }  // namespace pt2onnx::reference
 

@@ -288,6 +288,31 @@ absl::Status CheckComplexReader(const pt2::Node& node, const std::string& key, c
   return absl::OkStatus();
 }
 
+// A node reading a value derived from random numbers gives such values
+// too; an in-place one makes its self argument one as well.
+void PropagateNotComparable(const pt2::Node& node, const std::string& key, ValueMap& values,
+                            std::vector<RefValue>& results) {
+  std::string reason;
+  for (const pt2::NamedArgument& a : node.inputs) {
+    std::vector<std::string> names = a.arg.names;
+    if (a.arg.kind == Kind::kTensor) names.push_back(a.arg.name);
+    for (const std::string& name : names) {
+      auto it = values.find(name);
+      if (reason.empty() && it != values.end()) reason = it->second.not_comparable;
+    }
+  }
+  for (const RefValue& r : results) {
+    if (reason.empty()) reason = r.not_comparable;
+  }
+  if (reason.empty()) return;
+  for (RefValue& r : results) {
+    r.not_comparable = reason;
+    for (RefValue& item : r.list) item.not_comparable = reason;
+  }
+  const pt2::NamedArgument* self = FirstTensorInput(node);
+  if (IsInPlaceOp(key) && self != nullptr) values[self->arg.name].not_comparable = reason;
+}
+
 }  // namespace
 
 std::string NodeName(const pt2::Node& node) {
@@ -348,6 +373,7 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     if (status.ok() && track_views && IsInPlaceOp(call.key())) WriteThrough(node, values, call.results());
     // *_copy overloads share a view's kernel but must not alias their input.
     if (status.ok() && call.key().find("_copy.") != std::string::npos) status = DetachResults(call.results());
+    if (status.ok()) PropagateNotComparable(node, call.key(), values, call.results());
     const size_t defined_before = result.defined.size();
     if (status.ok()) status = BindOutputs(graph, node, call.results(), values, result.defined);
     // Kept values are copies taken now: a later in-place op (relu_ after
@@ -357,6 +383,10 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
       absl::StatusOr<runtime::Tensor> copy = CopyTensor(v.tensor);
       if (!copy.ok()) status = copy.status();
       else result.values[result.defined[k]] = RefValue::OfTensor(*std::move(copy));
+    }
+    for (size_t k = defined_before; status.ok() && k < result.defined.size(); ++k) {
+      const std::string& reason = values[result.defined[k]].not_comparable;
+      if (!reason.empty()) result.not_comparable[result.defined[k]] = reason;
     }
     if (!status.ok()) {
       return absl::Status(status.code(), absl::StrCat("reference interpreter: node '", NodeName(node),
@@ -375,6 +405,7 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     if (it == values.end() || it->second.kind != RefValue::Kind::kTensor) {
       return absl::InvalidArgumentError(absl::StrCat("output '", spec.arg.name, "' has no tensor value"));
     }
+    if (!it->second.not_comparable.empty()) result.not_comparable[spec.arg.name] = it->second.not_comparable;
     result.outputs.push_back({spec.arg.name, it->second.tensor});
   }
   return result;

@@ -29,6 +29,10 @@ struct RefValue {
   bool b = false;
   std::vector<RefValue> list;
   std::string reason;  // kUnavailable: why
+  // Non-empty: the value derives from random numbers (why), so it cannot be
+  // compared with the converted model's; the interpreter passes it on to
+  // every result of a node that reads such a value.
+  std::string not_comparable;
   // A view of another tensor (slice, select, transpose, ...), which the
   // interpreter keeps as a copy: the buffer it views and, per element, the
   // flat element index there, so in-place ops on it write through.

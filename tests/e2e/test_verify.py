@@ -139,3 +139,19 @@ def test_inputs_missing_array(pt2onnx, tmp_path):
     result = pt2onnx(FIXTURES / "mlp_dict_list" / "model.pt2", "-o", tmp_path / "m.onnx", "--verify",
                      "--inputs", FIXTURES / "cnn" / "inputs.npz", check=False)
     assert result.returncode == 4 and "has no array" in result.stderr
+
+
+def test_random_outputs_are_not_compared(pt2onnx, tmp_path):
+    """rand/randn/randint/randperm cannot give torch's or the model's numbers: every value derived from them is
+    reported as not compared (never a pass or a failure of its own), in the log, the summary and the report."""
+    folder = FIXTURES / "ops" / "randint"
+    report = tmp_path / "r.md"
+    result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify-intermediates",
+                     "--inputs", folder / "inputs.npz", f"--report={report}", "--verify-node-data", tmp_path / "nd",
+                     check=False)
+    assert result.returncode == 0, result.stderr
+    assert "output and_1                    not compared: random values (aten::randint.default)" in result.stderr
+    assert "not compared (derived from random numbers): 9 outputs" in result.stderr
+    assert "⏭️ not compared: random values (aten::randint.low)" in report.read_text()
+    nodes = json.loads((tmp_path / "nd_max_abs_diff.json").read_text())
+    assert "[value] and_1" not in json.dumps(nodes)
