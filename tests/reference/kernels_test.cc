@@ -1,7 +1,7 @@
 // Reference kernels on one-node programs, against numbers torch 2.15
 // computed (CPU, float32): linalg norms, col2im, embedding_bag, the FFT ops,
-// antialiased upsampling, the flash SDPA form, and the refusal of outputs
-// the interpreter does not compute.
+// antialiased upsampling, the flash SDPA form, backward ops, and the refusal
+// of outputs the interpreter does not compute.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -52,6 +52,13 @@ pt2::NamedArgument BoolArg(const std::string& name, bool v) {
   a.name = name;
   a.arg.kind = Kind::kBool;
   a.arg.b = v;
+  return a;
+}
+pt2::NamedArgument BoolsArg(const std::string& name, std::vector<bool> v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kBools;
+  a.arg.bools = std::move(v);
   return a;
 }
 pt2::NamedArgument StringArg(const std::string& name, const std::string& v) {
@@ -242,6 +249,66 @@ TEST(ReferenceAttention, FlashCausalBottomRightAndUnavailableOutputs) {
   KernelRun read = RunKernel("aten::clone.default", {TensorArg("self", "rng")}, values);
   EXPECT_EQ(read.status.code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(std::string(read.status.message()).find("rng_state"), std::string::npos) << read.status;
+}
+
+std::vector<pt2::NamedArgument> ConvBackwardArgs(bool transposed, int64_t stride, std::vector<int64_t> bias) {
+  return {TensorArg("grad_output", "g"), TensorArg("input", "x"), TensorArg("weight", "w"),
+          IntsArg("bias_sizes", std::move(bias)), IntsArg("stride", {stride}), IntsArg("padding", {0}),
+          IntsArg("dilation", {1}), BoolArg("transposed", transposed), IntsArg("output_padding", {0}),
+          IntArg("groups", 1), BoolsArg("output_mask", {true, true, true})};
+}
+
+TEST(ReferenceBackward, ConvolutionAndTransposed) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({1, 1, 5}, {1, 2, -1, 0.5, 3}))},
+                  {"w", RefValue::OfTensor(F32({2, 1, 2}, {1, -1, 0.5, 2}))},
+                  {"g", RefValue::OfTensor(F32({1, 2, 2}, {1, 2, -1, 0.5}))}};
+  KernelRun r = RunKernel("aten::convolution_backward.default", ConvBackwardArgs(false, 2, {2}), values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 5}, {0.5, -3.0, 2.25, -1.0, 0.0});
+  ExpectValues(r.results[1], {2, 1, 2}, {-1.0, 3.0, -1.5, -1.75});
+  ExpectValues(r.results[2], {2}, {3.0, -0.5});
+  values = {{"x", RefValue::OfTensor(F32({1, 1, 2}, {1, -2}))},
+            {"w", RefValue::OfTensor(F32({1, 1, 3}, {1, 2, -1}))},
+            {"g", RefValue::OfTensor(F32({1, 1, 5}, {0.5, 1, -1, 2, 3}))}};
+  r = RunKernel("aten::convolution_backward.default", ConvBackwardArgs(true, 2, {1}), values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 2}, {3.5, 0.0});
+  ExpectValues(r.results[1], {1, 1, 3}, {2.5, -3.0, -7.0});
+  ExpectValues(r.results[2], {1}, {5.5});
+}
+
+TEST(ReferenceBackward, LayerNormFromSavedStatistics) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 3}, {1, 2, 4, 0, -1, 3}))},
+                  {"w", RefValue::OfTensor(F32({3}, {1, 0.5, 2}))},
+                  {"b", RefValue::OfTensor(F32({3}, {0, 0, 0}))},
+                  {"g", RefValue::OfTensor(F32({2, 3}, {1, -1, 0.5, 2, 0, 1}))}};
+  KernelRun fwd = RunKernel("aten::native_layer_norm.default",
+                            {TensorArg("input", "x"), IntsArg("normalized_shape", {3}), TensorArg("weight", "w"),
+                             TensorArg("bias", "b"), FloatArg("eps", 1e-5)},
+                            values, 3);
+  ASSERT_TRUE(fwd.status.ok()) << fwd.status;
+  values["mean"] = fwd.results[1];
+  values["rstd"] = fwd.results[2];
+  KernelRun r = RunKernel("aten::native_layer_norm_backward.default",
+                          {TensorArg("grad_out", "g"), TensorArg("input", "x"), IntsArg("normalized_shape", {3}),
+                           TensorArg("mean", "mean"), TensorArg("rstd", "rstd"), TensorArg("weight", "w"),
+                           TensorArg("bias", "b"), BoolsArg("output_mask", {true, true, false})},
+                          values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 3}, {0.515429974, -0.773146212, 0.257716238, 0.54308939, -0.407318681, -0.135770649});
+  ExpectValues(r.results[1], {3}, {-1.85350442, 0.267260313, 2.0409615});
+  EXPECT_EQ(r.results[2].kind, RefValue::Kind::kNone);
+}
+
+TEST(ReferenceBackward, EmbeddingDenseScaledByFrequencySkipsPadding) {
+  ValueMap values{{"g", RefValue::OfTensor(F32({3, 2}, {1, 2, 3, 4, 5, 6}))},
+                  {"i", RefValue::OfTensor(I64({3}, {1, 3, 1}))}};
+  KernelRun r = RunKernel("aten::embedding_dense_backward.default",
+                          {TensorArg("grad_output", "g"), TensorArg("indices", "i"), IntArg("num_weights", 4),
+                           IntArg("padding_idx", 3), BoolArg("scale_grad_by_freq", true)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {4, 2}, {0, 0, 3, 4, 0, 0, 0, 0});
 }
 
 }  // namespace
