@@ -41,6 +41,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterBackwardRef(registry);
   RegisterConvBackwardRef(registry);
   RegisterRandomRef(registry);
+  RegisterOnnxOpsRef(registry);
   return registry;
 }
 

@@ -47,6 +47,7 @@ void RegisterFftRef(RefRegistry& registry);          // fft.cc
 void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
 void RegisterConvBackwardRef(RefRegistry& registry);  // conv_backward.cc
 void RegisterRandomRef(RefRegistry& registry);       // random.cc
+void RegisterOnnxOpsRef(RefRegistry& registry);      // onnx_ops.cc
 
 }  // namespace pt2onnx::reference
 
