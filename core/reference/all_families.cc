@@ -42,6 +42,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterConvBackwardRef(registry);
   RegisterRandomRef(registry);
   RegisterOnnxOpsRef(registry);
+  RegisterControlFlowRef(registry);
   return registry;
 }
 

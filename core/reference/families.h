@@ -48,6 +48,7 @@ void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
 void RegisterConvBackwardRef(RefRegistry& registry);  // conv_backward.cc
 void RegisterRandomRef(RefRegistry& registry);       // random.cc
 void RegisterOnnxOpsRef(RefRegistry& registry);      // onnx_ops.cc
+void RegisterControlFlowRef(RefRegistry& registry);  // control_flow.cc
 
 }  // namespace pt2onnx::reference
 
