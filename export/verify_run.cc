@@ -97,13 +97,21 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
   VerifyOutcome outcome;
   outcome.verification = *v;
   if (v->passed) {
-    size_t flagged = 0;
-    for (const verify::ValueCheck& c : v->intermediates) flagged += c.info.FailsOutputThresholds();
+    size_t flagged = 0, random_outputs = 0, random_values = 0;
+    for (const verify::ValueCheck& c : v->intermediates) {
+      flagged += c.info.FailsOutputThresholds();
+      random_values += !c.info.not_compared.empty();
+    }
+    for (const verify::ValueCheck& c : v->outputs) random_outputs += !c.info.not_compared.empty();
     outcome.summary = absl::StrCat(
-        "passed: ", v->outputs.size(), " outputs within torch's thresholds (abs < 5e-3, rel < 1e-1)",
+        "passed: ", v->outputs.size() - random_outputs, " outputs within torch's thresholds (abs < 5e-3, rel < 1e-1)",
         options.intermediates
-            ? absl::StrCat(", ", v->intermediates.size() - flagged, " of ", v->intermediates.size(),
-                           " intermediate values too")
+            ? absl::StrCat(", ", v->intermediates.size() - flagged - random_values, " of ",
+                           v->intermediates.size() - random_values, " intermediate values too")
+            : "",
+        random_outputs + random_values > 0
+            ? absl::StrCat("; not compared (derived from random numbers): ", random_outputs, " outputs",
+                           options.intermediates ? absl::StrCat(", ", random_values, " intermediate values") : "")
             : "");
     report.steps.push_back({kRunStep, verify::StepStatus::kOk});
     report.steps.push_back({kAccuracyStep, verify::StepStatus::kOk});

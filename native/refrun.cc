@@ -105,6 +105,13 @@ int Main(int argc, char** argv) {
                   runtime::DimsString(out.tensor.dims()).c_str());
     }
   }
+  // Outputs derived from random numbers: written, but named on stderr so
+  // that a comparison can leave them out.
+  for (const auto& [name, reason] : run->not_comparable) {
+    for (const runtime::NamedTensor& out : run->outputs) {
+      if (out.name == name) std::fprintf(stderr, "refrun: not comparable: %s (%s)\n", name.c_str(), reason.c_str());
+    }
+  }
   if (!outputs_path.empty()) {
     auto bytes = runtime::WriteNpz(run->outputs);
     if (!bytes.ok()) return Fail(4, std::string(bytes.status().message()));

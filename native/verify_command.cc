@@ -32,6 +32,10 @@ int FailBeforeRun(int code, const std::string& message, verify::ReportData& repo
 }
 
 std::string CheckLine(const verify::ValueCheck& c) {
+  if (!c.info.not_compared.empty()) {
+    return absl::StrFormat("%s %-24s not compared: %s", c.is_output ? "output" : "value ", c.info.name,
+                           c.info.not_compared);
+  }
   return absl::StrFormat("%s %-24s max_abs_diff %-10.3g max_rel_diff %-10.3g %s", c.is_output ? "output" : "value ",
                          c.info.name, c.info.max_abs_diff, c.info.max_rel_diff,
                          c.info.FailsOutputThresholds() ? "FAIL" : "ok");

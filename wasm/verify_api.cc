@@ -121,6 +121,7 @@ val Check(const verify::ValueCheck& c) {
   o.set("expected_dtype", std::string(DataTypeName(c.info.expected_dtype)));
   o.set("actual_dtype", std::string(DataTypeName(c.info.actual_dtype)));
   o.set("mismatch", c.info.mismatch);
+  o.set("notCompared", c.info.not_compared);
   o.set("passed", !c.info.FailsOutputThresholds());
   o.set("isOutput", c.is_output);
   o.set("fxNode", c.origin.node_name);

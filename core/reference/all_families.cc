@@ -34,6 +34,14 @@ RefRegistry CreateReferenceRegistry() {
   RegisterBucketingRef(registry);
   RegisterLinalgRef(registry);
   RegisterUniqueRef(registry);
+  RegisterNormsRef(registry);
+  RegisterFoldingRef(registry);
+  RegisterEmbeddingBagRef(registry);
+  RegisterFftRef(registry);
+  RegisterBackwardRef(registry);
+  RegisterConvBackwardRef(registry);
+  RegisterRandomRef(registry);
+  RegisterOnnxOpsRef(registry);
   RegisterControlFlowRef(registry);
   return registry;
 }

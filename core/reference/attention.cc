@@ -17,11 +17,18 @@ struct AttentionResult {
   Tensor logsumexp;
 };
 
-absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, bool gqa_arg) {
+// `mask_name` null: the overload has no mask argument. `causal_bottom_right`:
+// the causal mask keeps key j for query i when j <= i + S - L (CUDA flash),
+// else when j <= i (the other forms, top-left aligned).
+absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, bool gqa_arg,
+                                       bool causal_bottom_right = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor q, call.Input("query"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor k, call.Input("key"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor v, call.Input("value"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<Tensor> mask, call.OptionalInput(mask_name));
+  std::optional<Tensor> mask;
+  if (mask_name != nullptr) {
+    PT2ONNX_ASSIGN_OR_RETURN(mask, call.OptionalInput(mask_name));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(double dropout_p, call.Double("dropout_p"));
   PT2ONNX_ASSIGN_OR_RETURN(bool is_causal, call.Bool("is_causal"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<double> scale_arg, call.OptionalDouble("scale"));
@@ -42,6 +49,7 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
     if (kb[r - 3] == 0 || batch[r - 3] % kb[r - 3] != 0) return call.Invalid("query heads must be a multiple of key heads");
     kv_repeat = batch[r - 3] / kb[r - 3];
   }
+  const int64_t causal_shift = causal_bottom_right ? S - L : 0;
   const double scale = scale_arg.value_or(1.0 / std::sqrt(static_cast<double>(E)));
   std::vector<double> qv = ToDoubles(q), kv = ToDoubles(k), vv = ToDoubles(v);
   std::vector<double> mv;
@@ -83,7 +91,7 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
         double s = 0;
         for (int64_t e = 0; e < E; ++e) s += qb[i * E + e] * kbp[j * E + e];
         s *= scale;
-        if (is_causal && j > i) s = -INFINITY;
+        if (is_causal && j > i + causal_shift) s = -INFINITY;
         if (mask) {
           const double m = mv[mask_index[(b * L + i) * S + j]];
           if (bool_mask) {
@@ -133,11 +141,47 @@ absl::Status SdpaFlashCpu(RefCall& call) {
   return call.SetTensor(r.logsumexp);
 }
 
+// aten::_scaled_dot_product_flash_attention(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, bool return_debug_mask=False, *, float? scale=None) -> (Tensor output, Tensor logsumexp, Tensor cum_seq_q, Tensor cum_seq_k, SymInt max_q, SymInt max_k, Tensor rng_state, Tensor unused, Tensor debug_attn_mask)
+// Output and logsumexp as the CUDA kernel defines them; max_q / max_k are
+// the lengths; the rest is backend bookkeeping, refused if read.
+absl::Status SdpaFlash(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(bool debug_mask, call.Bool("return_debug_mask"));
+  if (debug_mask) return call.Unsupported("return_debug_mask=True (dropout bookkeeping)");
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, Attend(call, nullptr, false, /*causal_bottom_right=*/true));
+  const int64_t l = r.output.dims()[r.output.rank() - 2];
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor key, call.Input("key"));
+  const int64_t s = key.dims()[key.rank() - 2];
+  PT2ONNX_RETURN_IF_ERROR(call.SetTensor(r.output));
+  PT2ONNX_RETURN_IF_ERROR(call.SetTensor(r.logsumexp));
+  const char* why = "backend bookkeeping of the flash kernel; only output and logsumexp are computed";
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable(std::string("cum_seq_q: ") + why)));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable(std::string("cum_seq_k: ") + why)));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::OfInt(l)));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::OfInt(s)));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable(std::string("rng_state: ") + why)));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable(std::string("unused: ") + why)));
+  return call.Set(RefValue::Unavailable(std::string("debug_attn_mask: ") + why));
+}
+
+// aten::_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0., bool is_causal=False, *, float? scale=None) -> (Tensor output, Tensor log_sumexp, Tensor philox_seed, Tensor philox_offset)
+// The output only: the CUDA log_sumexp pads its rows to a multiple of 32
+// with values the kernel leaves unspecified, and the rest is dropout state.
+absl::Status SdpaEfficient(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, Attend(call, "attn_bias", false));
+  PT2ONNX_RETURN_IF_ERROR(call.SetTensor(r.output));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable(
+      "log_sumexp of the memory-efficient kernel (rows padded to a multiple of 32 on CUDA)")));
+  PT2ONNX_RETURN_IF_ERROR(call.Set(RefValue::Unavailable("philox_seed: dropout state")));
+  return call.Set(RefValue::Unavailable("philox_offset: dropout state"));
+}
+
 }  // namespace
 
 void RegisterAttentionRef(RefRegistry& r) {
   r.Add("aten::scaled_dot_product_attention.default", Sdpa);
   r.Add("aten::_scaled_dot_product_flash_attention_for_cpu.default", SdpaFlashCpu);
+  r.Add("aten::_scaled_dot_product_flash_attention.default", SdpaFlash);
+  r.Add("aten::_scaled_dot_product_efficient_attention.default", SdpaEfficient);
 }
 
 }  // namespace pt2onnx::reference

@@ -40,6 +40,14 @@ void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
 void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
 void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
+void RegisterNormsRef(RefRegistry& registry);        // norms.cc
+void RegisterFoldingRef(RefRegistry& registry);      // folding.cc
+void RegisterEmbeddingBagRef(RefRegistry& registry);  // embedding_bag.cc
+void RegisterFftRef(RefRegistry& registry);          // fft.cc
+void RegisterBackwardRef(RefRegistry& registry);     // backward.cc
+void RegisterConvBackwardRef(RefRegistry& registry);  // conv_backward.cc
+void RegisterRandomRef(RefRegistry& registry);       // random.cc
+void RegisterOnnxOpsRef(RefRegistry& registry);      // onnx_ops.cc
 void RegisterControlFlowRef(RefRegistry& registry);  // control_flow.cc
 
 }  // namespace pt2onnx::reference

@@ -129,6 +129,11 @@ absl::Status BindOutputs(const pt2::Graph& graph, const pt2::Node& node, std::ve
     }
     RefValue& r = results[i];
     ++used;
+    if (r.kind == RefValue::Kind::kUnavailable) {
+      const std::string& name = out.sym.is_name ? out.sym.name : out.name;
+      if (!name.empty()) values[name] = std::move(r);
+      continue;
+    }
     switch (out.kind) {
       case Kind::kTensor:
         if (r.kind != RefValue::Kind::kTensor) return absl::InternalError("the reference result is not a tensor");
@@ -207,6 +212,57 @@ bool SharesBuffer(const RefValue& v, const std::vector<RefValue>& others) {
   return false;
 }
 
+// Complex tensors are read only by kernels that know their layout (fft.cc,
+// conversions); any other kernel would see their real parts alone.
+absl::Status CheckComplexReader(const pt2::Node& node, const std::string& key, const ValueMap& values) {
+  static const std::set<std::string>* aware = new std::set<std::string>{
+      "aten::_fft_c2c.default", "aten::_fft_c2r.default", "aten::fft_fft.default", "aten::fft_ifft.default",
+      "aten::fft_irfft.default", "aten::view_as_real.default", "aten::_to_copy.default", "aten::to.dtype",
+      "aten::to.dtype_layout", "aten::to.device", "aten::clone.default", "aten::alias.default"};
+  if (aware->count(key) > 0) return absl::OkStatus();
+  for (const pt2::NamedArgument& a : node.inputs) {
+    std::vector<std::string> names = a.arg.names;
+    if (a.arg.kind == Kind::kTensor) names.push_back(a.arg.name);
+    for (const std::string& name : names) {
+      auto it = values.find(name);
+      if (it != values.end() && it->second.kind == RefValue::Kind::kTensor && IsComplex(it->second.tensor.dtype())) {
+        return absl::UnimplementedError(absl::StrCat(
+            key, ": reads the complex tensor '", name,
+            "'; the reference interpreter computes complex tensors only in FFT ops, view_as_real and dtype conversions"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A node reading a value derived from random numbers gives such values
+// too; an in-place one makes its self argument one as well.
+void PropagateNotComparable(const pt2::Node& node, const std::string& key, ValueMap& values,
+                            std::vector<RefValue>& results) {
+  std::string reason;
+  const pt2::NamedArgument* self = nullptr;
+  for (const pt2::NamedArgument& a : node.inputs) {
+    std::vector<std::string> names = a.arg.names;
+    if (a.arg.kind == Kind::kTensor) {
+      names.push_back(a.arg.name);
+      if (self == nullptr) self = &a;
+    }
+    for (const std::string& name : names) {
+      auto it = values.find(name);
+      if (reason.empty() && it != values.end()) reason = it->second.not_comparable;
+    }
+  }
+  for (const RefValue& r : results) {
+    if (reason.empty()) reason = r.not_comparable;
+  }
+  if (reason.empty()) return;
+  for (RefValue& r : results) {
+    r.not_comparable = reason;
+    for (RefValue& item : r.list) item.not_comparable = reason;
+  }
+  if (IsInPlaceOp(key) && self != nullptr) values[self->arg.name].not_comparable = reason;
+}
+
 // Runs graphs node by node: the main graph and, for control flow, the nested
 // graphs of higher-order ops (each in its own scope of values).
 class GraphInterpreter final : public SubgraphRunner {
@@ -227,14 +283,16 @@ class GraphInterpreter final : public SubgraphRunner {
       call.set_subgraph_runner(this);
       RefKernel kernel = plan.kernels[n];
       absl::Status status = kernel != nullptr
-                                ? kernel(call)
+                                ? CheckComplexReader(node, call.key(), values)
                                 : absl::UnimplementedError(absl::StrCat("no reference kernel for ", call.key()));
+      if (status.ok()) status = kernel(call);
       if (status.ok() && track_views && IsViewOp(call.key())) {
         status = TrackView(node, schema, graph, kernel, values, call.results());
       }
       if (status.ok() && track_views && IsInPlaceOp(call.key())) WriteThrough(node, values, call.results());
       // *_copy overloads share a view's kernel but must not alias their input.
       if (status.ok() && call.key().find("_copy.") != std::string::npos) status = DetachResults(call.results());
+      if (status.ok()) PropagateNotComparable(node, call.key(), values, call.results());
       defined.clear();
       if (status.ok()) status = BindOutputs(graph, node, call.results(), values, defined);
       // Kept values are copies taken now: a later in-place op (relu_ after
@@ -249,6 +307,10 @@ class GraphInterpreter final : public SubgraphRunner {
         return absl::Status(status.code(), absl::StrCat("node '", NodeName(node), "': ", status.message()));
       }
       if (top != nullptr) {
+        for (const std::string& name : defined) {
+          const std::string& reason = values[name].not_comparable;
+          if (!reason.empty()) top->not_comparable[name] = reason;
+        }
         top->defined.insert(top->defined.end(), defined.begin(), defined.end());
         if (options_.progress) options_.progress(n + 1, graph.nodes.size());
       }
@@ -367,9 +429,14 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
     if (spec.kind != pt2::OutputSpec::Kind::kUserOutput) continue;
     if (spec.arg.kind != Kind::kTensor) continue;  // constant and None outputs are not compared
     auto it = values.find(spec.arg.name);
+    if (it != values.end() && it->second.kind == RefValue::Kind::kUnavailable) {
+      return absl::UnimplementedError(absl::StrCat("output '", spec.arg.name, "' is not computed by the reference interpreter (",
+                                                   it->second.reason, ")"));
+    }
     if (it == values.end() || it->second.kind != RefValue::Kind::kTensor) {
       return absl::InvalidArgumentError(absl::StrCat("output '", spec.arg.name, "' has no tensor value"));
     }
+    if (!it->second.not_comparable.empty()) result.not_comparable[spec.arg.name] = it->second.not_comparable;
     result.outputs.push_back({spec.arg.name, it->second.tensor});
   }
   return result;

@@ -13,6 +13,7 @@
 #define PT2ONNX_CORE_REFERENCE_INTERPRETER_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct Interpretation {
   ValueMap values;
   // Tensor values in the order the graph defines them (nodes, then outputs).
   std::vector<std::string> defined;
+  // Values derived from random numbers (rand, randn, ...), by FX name, with
+  // the reason: they are not comparable with another engine's.
+  std::map<std::string, std::string> not_comparable;
 };
 
 // `inputs`: the user inputs by placeholder name (copied: in-place ops never

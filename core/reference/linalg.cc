@@ -137,6 +137,7 @@ double PNorm(const double* a, const double* b, int64_t m, double p) {
 }
 
 // aten::cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor
+// aten::_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
 // [..., P, M] x [..., R, M] -> [..., P, R], batch dims broadcast; computed
 // directly (torch's matrix-product form for p = 2 differs by its rounding).
 absl::Status Cdist(RefCall& call) {
@@ -200,6 +201,7 @@ void RegisterLinalgRef(RefRegistry& r) {
   r.Add("aten::linalg_det.default", LinalgDet);
   r.Add("aten::_linalg_det.default", LinalgDetInternal);
   r.Add("aten::cdist.default", Cdist);
+  r.Add("aten::_cdist_forward.default", Cdist);
   r.Add("aten::pdist.default", Pdist);
   r.Add("aten::_pdist_forward.default", PdistForward);
 }

@@ -1,6 +1,7 @@
 // Reference kernels: max/avg pooling (1-3 spatial dims, padding, dilation,
 // ceil_mode, count_include_pad, divisor_override, indices) and adaptive
-// avg/max pooling, all over per-dim windows of input positions.
+// avg/max pooling, all over per-dim windows of input positions; the 2-D
+// backward ops (gradients with respect to the input).
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -99,6 +100,50 @@ absl::StatusOr<std::vector<Tensor>> Pool(const Tensor& input, const std::vector<
   return outs;
 }
 
+// The gradient of an average pooling: each output's gradient divided by its
+// divisor and added to every input position of its window.
+absl::StatusOr<Tensor> AvgPoolGradient(const Tensor& grad, const Tensor& input, const std::vector<DimWindows>& windows,
+                                       std::optional<int64_t> divisor_override) {
+  const size_t sd = windows.size();
+  int64_t in_sp[3] = {1, 1, 1}, out_sp[3] = {1, 1, 1};
+  std::vector<const DimWindows*> w(3, nullptr);
+  DimWindows unit{{{0}}, {1}};
+  for (size_t d = 0; d < 3; ++d) w[d] = &unit;
+  Dims expected(input.dims().begin(), input.dims().end() - sd);
+  for (size_t d = 0; d < sd; ++d) {
+    const size_t o = 3 - sd + d;
+    in_sp[o] = input.dims()[input.rank() - sd + d];
+    out_sp[o] = static_cast<int64_t>(windows[d].positions.size());
+    w[o] = &windows[d];
+    expected.push_back(out_sp[o]);
+  }
+  if (grad.dims() != expected) {
+    return absl::InvalidArgumentError(absl::StrCat("grad_output has shape ", runtime::DimsString(grad.dims()),
+                                                   ", the pooling gives ", runtime::DimsString(expected)));
+  }
+  const int64_t in_plane = in_sp[0] * in_sp[1] * in_sp[2], out_plane = out_sp[0] * out_sp[1] * out_sp[2];
+  const int64_t planes = in_plane == 0 ? 0 : input.numel() / in_plane;
+  const std::vector<double> g = ToDoubles(grad);
+  std::vector<double> gin(input.numel(), 0.0);
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t a = 0; a < out_sp[0]; ++a) {
+      for (int64_t b = 0; b < out_sp[1]; ++b) {
+        for (int64_t c = 0; c < out_sp[2]; ++c) {
+          const int64_t div = divisor_override ? *divisor_override
+                                               : w[0]->divisor[a] * w[1]->divisor[b] * w[2]->divisor[c];
+          const double share = g[p * out_plane + (a * out_sp[1] + b) * out_sp[2] + c] / static_cast<double>(div);
+          for (int64_t i0 : w[0]->positions[a]) {
+            for (int64_t i1 : w[1]->positions[b]) {
+              for (int64_t i2 : w[2]->positions[c]) gin[p * in_plane + (i0 * in_sp[1] + i1) * in_sp[2] + i2] += share;
+            }
+          }
+        }
+      }
+    }
+  }
+  return FromDoubles(input.dtype(), input.dims(), gin);
+}
+
 absl::Status MaxPool(RefCall& call, size_t sd, bool with_indices) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   if (self.rank() != static_cast<int64_t>(sd) + 1 && self.rank() != static_cast<int64_t>(sd) + 2) {
@@ -143,7 +188,9 @@ absl::Status MaxPool2dIdx(RefCall& c) { return MaxPool(c, 2, true); }
 absl::Status MaxPool3dIdx(RefCall& c) { return MaxPool(c, 3, true); }
 
 // aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
-absl::Status AvgPool(RefCall& call, size_t sd) {
+// backward: avg_pool2d_backward(Tensor grad_output, Tensor self, <the same
+// arguments>) -> Tensor, the gradient with respect to self.
+absl::Status AvgPool(RefCall& call, size_t sd, bool backward = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> ks, call.Ints("kernel_size"));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> st, call.Ints("stride"));
@@ -175,18 +222,35 @@ absl::Status AvgPool(RefCall& call, size_t sd) {
       windows[d].positions.push_back(std::move(pos));
     }
   }
+  if (backward) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor grad, call.Input("grad_output"));
+    absl::StatusOr<Tensor> gin = AvgPoolGradient(grad, self, windows, divisor);
+    if (!gin.ok()) return call.Invalid(gin.status().message());
+    return call.SetTensor(*std::move(gin));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> outs, Pool(self, windows, false, divisor));
   return call.SetTensor(outs[0]);
 }
+// aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+absl::Status AvgPool2dBackward(RefCall& c) { return AvgPool(c, 2, true); }
 absl::Status AvgPool1d(RefCall& c) { return AvgPool(c, 1); }
 absl::Status AvgPool2d(RefCall& c) { return AvgPool(c, 2); }
 absl::Status AvgPool3d(RefCall& c) { return AvgPool(c, 3); }
 
 // aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
 // aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
-absl::Status AdaptivePool(RefCall& call, size_t sd, bool max) {
+// backward: the gradient of adaptive avg pooling to grad_output's sizes.
+absl::Status AdaptivePool(RefCall& call, size_t sd, bool max, bool backward = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, call.Ints("output_size"));
+  std::optional<Tensor> grad;
+  std::vector<int64_t> size;
+  if (backward) {
+    PT2ONNX_ASSIGN_OR_RETURN(grad, call.Input("grad_output"));
+    if (grad->rank() < static_cast<int64_t>(sd)) return call.Invalid("grad_output has the wrong rank");
+    size.assign(grad->dims().end() - sd, grad->dims().end());
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(size, call.Ints("output_size"));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(size, PerDim(size, sd, "output_size"));
   if (self.rank() != static_cast<int64_t>(sd) + 1 && self.rank() != static_cast<int64_t>(sd) + 2) {
     return call.Invalid("adaptive pooling input has the wrong rank");
@@ -204,9 +268,43 @@ absl::Status AdaptivePool(RefCall& call, size_t sd, bool max) {
       windows[d].positions.push_back(std::move(pos));
     }
   }
+  if (grad) {
+    absl::StatusOr<Tensor> gin = AvgPoolGradient(*grad, self, windows, std::nullopt);
+    if (!gin.ok()) return call.Invalid(gin.status().message());
+    return call.SetTensor(*std::move(gin));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> outs, Pool(self, windows, max, std::nullopt));
   PT2ONNX_RETURN_IF_ERROR(call.SetTensor(outs[0]));
   return max ? call.SetTensor(outs[1]) : absl::OkStatus();
+}
+// aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+absl::Status AdaptiveAvg2dBackward(RefCall& c) { return AdaptivePool(c, 2, false, true); }
+
+// aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+// Each output's gradient goes to the input position its index names
+// (flat in the spatial plane), summed where windows share a maximum.
+absl::Status MaxPool2dBackward(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor grad, call.Input("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor indices, call.Input("indices"));
+  if (self.rank() != 3 && self.rank() != 4) return call.Invalid("max_pool2d_with_indices_backward: expected a 3-D or 4-D input");
+  if (grad.dims() != indices.dims() || grad.rank() != self.rank()) return call.Invalid("grad_output and indices shapes differ");
+  const int64_t in_plane = self.dims()[self.rank() - 2] * self.dims()[self.rank() - 1];
+  const int64_t out_plane = grad.dims()[grad.rank() - 2] * grad.dims()[grad.rank() - 1];
+  const int64_t planes = in_plane == 0 ? 0 : self.numel() / in_plane;
+  if (planes * out_plane != grad.numel()) return call.Invalid("grad_output does not match the input's planes");
+  const std::vector<double> g = ToDoubles(grad);
+  const std::vector<int64_t> idx = ToInts(indices);
+  std::vector<double> gin(self.numel(), 0.0);
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t o = 0; o < out_plane; ++o) {
+      const int64_t at = idx[p * out_plane + o];
+      if (at < 0 || at >= in_plane) return call.Invalid(absl::StrCat("index ", at, " is outside the input plane"));
+      gin[p * in_plane + at] += g[p * out_plane + o];
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, FromDoubles(self.dtype(), self.dims(), gin));
+  return call.SetTensor(std::move(out));
 }
 absl::Status AdaptiveAvg1d(RefCall& c) { return AdaptivePool(c, 1, false); }
 absl::Status AdaptiveAvg2d(RefCall& c) { return AdaptivePool(c, 2, false); }
@@ -235,6 +333,9 @@ void RegisterPoolingRef(RefRegistry& r) {
   r.Add("aten::adaptive_max_pool1d.default", AdaptiveMax1d);
   r.Add("aten::adaptive_max_pool2d.default", AdaptiveMax2d);
   r.Add("aten::adaptive_max_pool3d.default", AdaptiveMax3d);
+  r.Add("aten::avg_pool2d_backward.default", AvgPool2dBackward);
+  r.Add("aten::_adaptive_avg_pool2d_backward.default", AdaptiveAvg2dBackward);
+  r.Add("aten::max_pool2d_with_indices_backward.default", MaxPool2dBackward);
 }
 
 }  // namespace pt2onnx::reference

@@ -98,6 +98,10 @@ bool RefCall::Has(absl::string_view name) const {
 absl::StatusOr<const RefValue*> RefCall::LookupRef(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return Invalid(absl::StrCat("value '", name, "' is not defined"));
+  if (it->second.kind == RefValue::Kind::kUnavailable) {
+    return Unsupported(absl::StrCat("value '", name, "' is not computed by the reference interpreter (",
+                                    it->second.reason, ")"));
+  }
   return &it->second;
 }
 

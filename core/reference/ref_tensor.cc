@@ -50,6 +50,8 @@ double LoadDouble(const Tensor& t, int64_t i) {
     case DataType::kFloat16: return ir::HalfToFloat(Get<uint16_t>(t, i));
     case DataType::kBFloat16: return ir::BFloat16ToFloat(Get<uint16_t>(t, i));
     case DataType::kUint64: return static_cast<double>(Get<uint64_t>(t, i));
+    case DataType::kComplex64: return Get<float>(t, 2 * i);  // the real part, as a cast to real
+    case DataType::kComplex128: return Get<double>(t, 2 * i);
     default: return static_cast<double>(LoadInt(t, i));
   }
 }
@@ -76,6 +78,14 @@ void StoreDouble(Tensor& t, int64_t i, double v) {
     case DataType::kFloat16: Put<uint16_t>(t, i, ir::FloatToHalf(static_cast<float>(v))); return;
     case DataType::kBFloat16: Put<uint16_t>(t, i, ir::FloatToBFloat16(static_cast<float>(v))); return;
     case DataType::kBool: Put<uint8_t>(t, i, v != 0 ? 1 : 0); return;
+    case DataType::kComplex64:
+      Put<float>(t, 2 * i, static_cast<float>(v));
+      Put<float>(t, 2 * i + 1, 0.0f);
+      return;
+    case DataType::kComplex128:
+      Put<double>(t, 2 * i, v);
+      Put<double>(t, 2 * i + 1, 0.0);
+      return;
     default: StoreInt(t, i, TruncToInt(v)); return;
   }
 }
@@ -138,6 +148,16 @@ absl::StatusOr<Tensor> FromInts(DataType dtype, const Dims& dims, absl::Span<con
 }
 
 absl::StatusOr<Tensor> CastTensor(const Tensor& t, DataType dtype) {
+  if (IsComplex(dtype) && IsComplex(t.dtype())) {  // both parts, rounded
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(dtype, t.dims()));
+    for (int64_t i = 0; i < 2 * t.numel(); ++i) {
+      const double v = t.dtype() == DataType::kComplex64 ? Get<float>(t, i) : Get<double>(t, i);
+      if (dtype == DataType::kComplex64) Put<float>(out, i, static_cast<float>(v));
+      else Put<double>(out, i, v);
+    }
+    return out;
+  }
+  if (IsComplex(dtype)) return FromDoubles(dtype, t.dims(), ToDoubles(t));
   if (IsFloatLike(dtype) || dtype == DataType::kBool) {
     if (dtype == DataType::kBool && !IsFloatLike(t.dtype())) {
       return FromInts(dtype, t.dims(), ToInts(t));

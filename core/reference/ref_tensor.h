@@ -25,6 +25,9 @@ namespace pt2onnx::reference {
 // A zero-filled tensor (heap buffer). Errors for overflowing sizes.
 absl::StatusOr<Tensor> NewTensor(DataType dtype, const Dims& dims);
 
+// Complex tensors (complex64 / complex128, interleaved real and imaginary
+// parts) load their real part and store (v, 0); only the FFT kernels and
+// view_as_real read them as complex (fft.cc).
 double LoadDouble(const Tensor& t, int64_t i);
 int64_t LoadInt(const Tensor& t, int64_t i);  // floats truncate toward zero
 void StoreDouble(Tensor& t, int64_t i, double v);  // ints: truncation, bool: v != 0
@@ -35,7 +38,8 @@ std::vector<int64_t> ToInts(const Tensor& t);
 absl::StatusOr<Tensor> FromDoubles(DataType dtype, const Dims& dims, absl::Span<const double> v);
 absl::StatusOr<Tensor> FromInts(DataType dtype, const Dims& dims, absl::Span<const int64_t> v);
 
-// torch's tensor.to(dtype): float -> int truncates, anything -> bool is != 0.
+// torch's tensor.to(dtype): float -> int truncates, anything -> bool is != 0,
+// real -> complex has imaginary part 0, complex -> real keeps the real part.
 absl::StatusOr<Tensor> CastTensor(const Tensor& t, DataType dtype);
 // A copy with its own buffer (in-place ops must not write into a shared one).
 absl::StatusOr<Tensor> CopyTensor(const Tensor& t);

@@ -7,6 +7,7 @@
 #define PT2ONNX_CORE_REFERENCE_REF_VALUE_H_
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,13 +19,20 @@ using runtime::Dims;
 using runtime::Tensor;
 
 struct RefValue {
-  enum class Kind { kNone, kTensor, kInt, kFloat, kBool, kList };
+  // kUnavailable: an output the interpreter does not compute (a backend's
+  // bookkeeping such as rng_state); reading it is an error naming `reason`.
+  enum class Kind { kNone, kTensor, kInt, kFloat, kBool, kList, kUnavailable };
   Kind kind = Kind::kNone;
   Tensor tensor;
   int64_t i = 0;
   double f = 0;
   bool b = false;
   std::vector<RefValue> list;
+  std::string reason;  // kUnavailable: why
+  // Non-empty: the value derives from random numbers (why), so it cannot be
+  // compared with the converted model's; the interpreter passes it on to
+  // every result of a node that reads such a value.
+  std::string not_comparable;
   // A view of another tensor (slice, select, transpose, ...), which the
   // interpreter keeps as a copy: the buffer it views and, per element, the
   // flat element index there, so in-place ops on it write through.
@@ -53,6 +61,12 @@ struct RefValue {
     RefValue v;
     v.kind = Kind::kBool;
     v.b = x;
+    return v;
+  }
+  static RefValue Unavailable(std::string why) {
+    RefValue v;
+    v.kind = Kind::kUnavailable;
+    v.reason = std::move(why);
     return v;
   }
   static RefValue OfTensors(std::vector<Tensor> ts) {

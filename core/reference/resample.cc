@@ -2,7 +2,7 @@
 // trilinear, bicubic) over the trailing 1-3 spatial dims. Each output index
 // reads a few input taps per dim with weights; the index math follows
 // torch's CPU kernels (float scales, the align_corners rules, A = -0.75 for
-// cubic, clamped border taps).
+// cubic, clamped border taps; antialiased: ATen's separable AA weights).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -17,7 +17,9 @@
 namespace pt2onnx::reference {
 namespace {
 
-enum class Interp { kNearest, kNearestExact, kLinear, kCubic };
+// kLinearAA / kCubicAA: antialias=True (PIL-style filters over the
+// footprint of each output pixel, scaled by the scale when downsampling).
+enum class Interp { kNearest, kNearestExact, kLinear, kCubic, kLinearAA, kCubicAA };
 
 struct Taps {
   std::vector<std::vector<int64_t>> index;  // per output index
@@ -33,18 +35,54 @@ float ScaleValue(std::optional<double> scale, int64_t in, int64_t out) {
 double CubicNear(double x) { const double a = -0.75; return ((a + 2) * x - (a + 3)) * x * x + 1; }
 double CubicFar(double x) { const double a = -0.75; return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
 
+// The antialiasing filters: triangle, and cubic with A = -0.5 (PIL's).
+double AntialiasFilter(Interp mode, double x) {
+  x = std::fabs(x);
+  if (mode == Interp::kLinearAA) return x < 1 ? 1 - x : 0;
+  const double a = -0.5;
+  if (x < 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+// Output o covers input [center - support, center + support], center =
+// scale * (o + 0.5); the taps are the input pixels in it, weighted by the
+// filter at their distance (divided by the scale when downsampling) and
+// normalized to sum 1, as ATen's _compute_weights_aa.
+void AntialiasTaps(Interp mode, int64_t in, int64_t o, double scale, Taps& t) {
+  const double interp_size = mode == Interp::kLinearAA ? 2 : 4;
+  const double support = scale >= 1 ? interp_size * 0.5 * scale : interp_size * 0.5;
+  const double invscale = scale >= 1 ? 1 / scale : 1;
+  const double center = scale * (static_cast<double>(o) + 0.5);
+  const int64_t xmin = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+  const int64_t xmax = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in);
+  double total = 0;
+  for (int64_t j = xmin; j < xmax; ++j) {
+    const double w = AntialiasFilter(mode, (static_cast<double>(j) - center + 0.5) * invscale);
+    t.index[o].push_back(j);
+    t.weight[o].push_back(w);
+    total += w;
+  }
+  if (total != 0) for (double& w : t.weight[o]) w /= total;
+}
+
 Taps TapsFor(Interp mode, int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
   Taps t;
   t.index.resize(out);
   t.weight.resize(out);
   float area_scale = 0;
-  if (mode == Interp::kLinear || mode == Interp::kCubic) {
+  if (mode != Interp::kNearest && mode != Interp::kNearestExact) {
     area_scale = align_corners ? (out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f)
                                : ScaleValue(scale, in, out);
   }
   for (int64_t o = 0; o < out; ++o) {
+    // ATen's separable AA kernel skips a dim whose size is unchanged.
+    if ((mode == Interp::kLinearAA || mode == Interp::kCubicAA) && in != out) {
+      AntialiasTaps(mode, in, o, area_scale, t);
+      continue;
+    }
     // torch's linear kernels copy a dim whose size is unchanged, whatever the scale.
-    if (mode == Interp::kLinear && in == out) {
+    if ((mode == Interp::kLinear || mode == Interp::kLinearAA || mode == Interp::kCubicAA) && in == out) {
       t.index[o] = {o};
       t.weight[o] = {1.0};
       continue;
@@ -209,6 +247,13 @@ absl::Status Linear1dVec(RefCall& c) { return ResampleVec(c, Interp::kLinear, 1,
 absl::Status Bilinear2dVec(RefCall& c) { return ResampleVec(c, Interp::kLinear, 2, true); }
 absl::Status Trilinear3dVec(RefCall& c) { return ResampleVec(c, Interp::kLinear, 3, true); }
 absl::Status Bicubic2dVec(RefCall& c) { return ResampleVec(c, Interp::kCubic, 2, true); }
+// aten::_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+absl::Status Bilinear2dAA(RefCall& c) { return ResampleDefault(c, Interp::kLinearAA, {"scales_h", "scales_w"}, true); }
+// aten::_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+absl::Status Bicubic2dAA(RefCall& c) { return ResampleDefault(c, Interp::kCubicAA, {"scales_h", "scales_w"}, true); }
+// aten::_upsample_{bilinear,bicubic}2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+absl::Status Bilinear2dAAVec(RefCall& c) { return ResampleVec(c, Interp::kLinearAA, 2, true); }
+absl::Status Bicubic2dAAVec(RefCall& c) { return ResampleVec(c, Interp::kCubicAA, 2, true); }
 
 }  // namespace
 
@@ -233,6 +278,10 @@ void RegisterResampleRef(RefRegistry& r) {
   r.Add("aten::upsample_trilinear3d.vec", Trilinear3dVec);
   r.Add("aten::upsample_bicubic2d.default", Bicubic2d);
   r.Add("aten::upsample_bicubic2d.vec", Bicubic2dVec);
+  r.Add("aten::_upsample_bilinear2d_aa.default", Bilinear2dAA);
+  r.Add("aten::_upsample_bicubic2d_aa.default", Bicubic2dAA);
+  r.Add("aten::_upsample_bilinear2d_aa.vec", Bilinear2dAAVec);
+  r.Add("aten::_upsample_bicubic2d_aa.vec", Bicubic2dAAVec);
 }
 
 }  // namespace pt2onnx::reference

@@ -167,6 +167,13 @@ void VerificationSection(const ReportData& d, std::string& out) {
                   "| value | kind | max_abs_diff | max_rel_diff | abs diff histogram | rel diff histogram | expected | actual | status |\n",
                   "|---|---|---|---|---|---|---|---|---|\n");
   auto row = [&](const ValueCheck& c) {
+    if (!c.info.not_compared.empty()) {
+      absl::StrAppend(&out, absl::StrFormat("| `%s` | %s | – | – | – | – | %s | %s | ⏭️ not compared: %s |\n", c.info.name,
+                                            c.is_output ? "output" : c.origin.target,
+                                            DataTypeName(c.info.expected_dtype), DataTypeName(c.info.actual_dtype),
+                                            c.info.not_compared));
+      return;
+    }
     absl::StrAppend(&out, absl::StrFormat("| `%s` | %s | %.3g | %.3g | %s | %s | %s | %s | %s |\n", c.info.name,
                                           c.is_output ? "output" : c.origin.target, c.info.max_abs_diff,
                                           c.info.max_rel_diff, Histogram(c.info.abs_diff_hist),

@@ -26,10 +26,12 @@ void AddToHistogram(double v, std::array<int64_t, 9>& counts) {
 }  // namespace
 
 bool VerificationInfo::FailsOutputThresholds() const {
+  if (!not_compared.empty()) return false;
   return !(max_abs_diff < kMaxAbsDiff) || !(max_rel_diff < kMaxRelDiff);
 }
 
 bool VerificationInfo::ExceedsIntermediateThresholds() const {
+  if (!not_compared.empty()) return false;
   return !(max_abs_diff <= kIntermediateWarnAbs) || !(max_rel_diff <= kIntermediateWarnRel);
 }
 

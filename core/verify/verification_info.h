@@ -37,8 +37,12 @@ struct VerificationInfo {
   DataType actual_dtype = DataType::kUndefined;
   // Beyond torch's fields: a shape mismatch (then both maxima are inf).
   std::string mismatch;
+  // Non-empty: the value was not compared, and why (it derives from random
+  // numbers, which no two engines share); it then neither passes nor fails.
+  std::string not_compared;
 
-  // torch.onnx's output-accuracy check (abs >= 5e-3 or rel >= 1e-1 fails).
+  // torch.onnx's output-accuracy check (abs >= 5e-3 or rel >= 1e-1 fails;
+  // a value not compared never fails).
   bool FailsOutputThresholds() const;
   // The warning threshold of compare_intermediates (abs > 0.01 or rel > 0.1).
   bool ExceedsIntermediateThresholds() const;

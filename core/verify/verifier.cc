@@ -48,6 +48,18 @@ ValueOrigin OriginOf(const std::string& name, const std::map<std::string, const 
   return o;
 }
 
+// A value derived from random numbers: its dtypes are kept, its differences
+// dropped (they measure two random streams, not the conversion).
+VerificationInfo NotCompared(const VerificationInfo& compared, const std::string& reason) {
+  VerificationInfo info;
+  info.name = compared.name;
+  info.expected_dtype = compared.expected_dtype;
+  info.actual_dtype = compared.actual_dtype;
+  info.mismatch = compared.mismatch;
+  info.not_compared = reason;
+  return info;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<runtime::NamedTensor>> OnnxInputs(const pt2::ExportedProgram& program,
@@ -146,6 +158,8 @@ absl::StatusOr<Verification> Verify(const pt2::LoadedProgram& loaded, const ir::
     c.is_output = true;
     c.origin = OriginOf(expected.outputs[i].name, producers, onnx_producers);
     c.info = CompareTensors(model.graph.outputs[i].name, expected.outputs[i].tensor, (*actual)[i].tensor);
+    auto random = expected.not_comparable.find(expected.outputs[i].name);
+    if (random != expected.not_comparable.end()) c.info = NotCompared(c.info, random->second);
     if (c.info.FailsOutputThresholds()) v.passed = false;
     v.outputs.push_back(std::move(c));
   }
@@ -155,6 +169,8 @@ absl::StatusOr<Verification> Verify(const pt2::LoadedProgram& loaded, const ir::
     ValueCheck c;
     c.origin = OriginOf(kept[k], producers, onnx_producers);
     c.info = CompareTensors(kept[k], it->second.tensor, (*actual)[n_out + k].tensor);
+    auto random = expected.not_comparable.find(kept[k]);
+    if (random != expected.not_comparable.end()) c.info = NotCompared(c.info, random->second);
     if (!v.first_divergence && c.info.FailsOutputThresholds()) v.first_divergence = c;
     v.intermediates.push_back(std::move(c));
   }

@@ -37,7 +37,11 @@ def refrun():
 
 # Fixtures whose programs the interpreter runs but gets wrong, with the reason (remove an entry
 # once it is fixed).
-KNOWN_WRONG = {}
+KNOWN_WRONG = {
+    "cdist_decomp": "cdist's matrix-product form sqrt(|a|^2 + |b|^2 - 2 a.b) of a zero distance cancels: torch's "
+                    "float32 bmm leaves exactly 0, the interpreter's bmm (exact, rounded once) leaves 2e-8, whose "
+                    "square root 1.5e-4 exceeds the fixture's atol 1e-4 (the other 39 distances agree)",
+}
 
 
 @pytest.mark.parametrize("folder", positive_fixtures())
@@ -60,7 +64,12 @@ def test_interpreter_reproduces_torch(folder, refrun, tmp_path):
         expected = np.load(folder / f"expected{suffix}.npz")
         actual = np.load(out)
         assert sorted(actual.files) == sorted(expected.files)
+        # Outputs derived from random numbers (rand, randn, ...): only their dtype and shape can match.
+        random = {line.split()[3] for line in result.stderr.splitlines() if line.startswith("refrun: not comparable:")}
         for key in expected.files:
+            if key in random:
+                assert (actual[key].dtype, actual[key].shape) == (expected[key].dtype, expected[key].shape), key
+                continue
             assert_matches(actual[key], expected[key], f"{folder.name}{suffix}:{key}", atol, rtol)
 
 

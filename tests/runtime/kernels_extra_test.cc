@@ -180,3 +180,24 @@ TEST(Session, FoldsAnXnnpackConvOfConstantsWithScratchBuffers) {
 
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
+
+namespace pt2onnx::runtime::testing {
+namespace {
+
+// Exact Gelu (torch's gelu in float64, rounded to float32): the negative
+// tail keeps its relative accuracy to a few ulp (0.5 x (1 + erf) cancels
+// there: at x = -5.5 it was off by 57%).
+TEST(Gelu, NegativeTailWithoutCancellation) {
+  const std::vector<float> x = {-7.0f, -5.5f, -4.0f, -2.5f, -0.5f, 0.0f, 0.75f, 3.0f};
+  const std::vector<float> want = {-8.95866714e-12f, -1.04442591e-07f, -0.000126684972f, -0.0155241629f,
+                                   -0.154268771f,    0.0f,             0.580029488f,     2.99595022f};
+  auto out = RunOp("Gelu", {}, {{F32({8}, x)}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const std::vector<float> got = Values<float>((*out)[0].tensor);
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], 4e-6f * std::fabs(want[i]) + 1e-30f) << "at x = " << x[i];
+  }
+}
+
+}  // namespace
+}  // namespace pt2onnx::runtime::testing

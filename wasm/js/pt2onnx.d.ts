@@ -416,6 +416,9 @@ export interface VerificationInfo {
   actual_dtype: string;
   /** A shape mismatch ("" if none): then both maxima are Infinity. */
   mismatch: string;
+  /** Why the value was not compared ("" if it was): it derives from random numbers (rand, randn, ...), which the
+   *  reference interpreter and the model cannot share; then the differences are 0 and `passed` is true. */
+  notCompared: string;
   /** Within torch's output thresholds: max_abs_diff < 5e-3 and max_rel_diff < 1e-1. */
   passed: boolean;
   isOutput: boolean;

@@ -75,7 +75,8 @@ T Apply(UnaryOp op, T x, const UnaryParams& p) {
         const F k = static_cast<F>(0.7978845608028654);  // sqrt(2/pi)
         return v / (F(1) + std::exp(F(-2) * k * (v + F(0.044715) * v * v * v)));
       }
-      return F(0.5) * v * (F(1) + std::erf(v * static_cast<F>(0.7071067811865476)));
+      // 1 + erf(v / sqrt2) = erfc(-v / sqrt2): no cancellation in the negative tail.
+      return F(0.5) * v * std::erfc(-v * static_cast<F>(0.7071067811865476));
     case UnaryOp::kShrink:
       return v < -p.lambd ? v + static_cast<F>(p.bias) : (v > p.lambd ? v - static_cast<F>(p.bias) : F(0));
     default: return x;

@@ -1,0 +1,315 @@
+// Reference kernels on one-node programs, against numbers torch 2.15
+// computed (CPU, float32): linalg norms, col2im, embedding_bag, the FFT ops,
+// antialiased upsampling, the flash SDPA form, backward ops, and the refusal
+// of outputs the interpreter does not compute.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/aten/op_schema.h"
+#include "core/reference/ref_call.h"
+#include "core/reference/ref_tensor.h"
+#include "core/reference/registry.h"
+#include "gtest/gtest.h"
+
+namespace pt2onnx::reference {
+namespace {
+
+using Kind = pt2::Argument::Kind;
+
+pt2::NamedArgument TensorArg(const std::string& name, const std::string& value) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kTensor;
+  a.arg.name = value;
+  return a;
+}
+pt2::NamedArgument IntArg(const std::string& name, int64_t v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kInt;
+  a.arg.i = v;
+  return a;
+}
+pt2::NamedArgument IntsArg(const std::string& name, std::vector<int64_t> v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kInts;
+  a.arg.ints = std::move(v);
+  return a;
+}
+pt2::NamedArgument FloatArg(const std::string& name, double v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kFloat;
+  a.arg.f = v;
+  return a;
+}
+pt2::NamedArgument BoolArg(const std::string& name, bool v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kBool;
+  a.arg.b = v;
+  return a;
+}
+pt2::NamedArgument BoolsArg(const std::string& name, std::vector<bool> v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kBools;
+  a.arg.bools = std::move(v);
+  return a;
+}
+pt2::NamedArgument StringArg(const std::string& name, const std::string& v) {
+  pt2::NamedArgument a;
+  a.name = name;
+  a.arg.kind = Kind::kString;
+  a.arg.s = v;
+  return a;
+}
+
+Tensor F32(const Dims& dims, const std::vector<double>& v) { return *FromDoubles(DataType::kFloat, dims, v); }
+Tensor I64(const Dims& dims, const std::vector<int64_t>& v) { return *FromInts(DataType::kInt64, dims, v); }
+
+// Runs `overload` ("aten::col2im.default") on `args`, tensors bound in
+// `values`; its outputs are out0, out1, ...
+struct KernelRun {
+  absl::Status status;
+  std::vector<RefValue> results;
+};
+KernelRun RunKernel(const std::string& overload, std::vector<pt2::NamedArgument> args, ValueMap values,
+              int num_outputs = 1) {
+  static const RefRegistry* registry = new RefRegistry(CreateReferenceRegistry());
+  pt2::Node node;
+  const size_t sep = overload.find("::");
+  node.target = "torch.ops." + overload.substr(0, sep) + "." + overload.substr(sep + 2);
+  node.inputs = std::move(args);
+  for (int i = 0; i < num_outputs; ++i) {
+    pt2::Argument out;
+    out.kind = Kind::kTensor;
+    out.name = "out" + std::to_string(i);
+    node.outputs.push_back(out);
+  }
+  pt2::Graph graph;
+  RefCall call(node, aten::SchemaTable::Default().Find(overload), graph, values);
+  RefKernel kernel = registry->Find(overload);
+  KernelRun run;
+  if (kernel == nullptr) {
+    run.status = absl::NotFoundError(overload);
+    return run;
+  }
+  run.status = kernel(call);
+  run.results = call.results();
+  return run;
+}
+
+void ExpectValues(const RefValue& v, const Dims& dims, const std::vector<double>& want, double rtol = 2e-6) {
+  ASSERT_EQ(v.kind, RefValue::Kind::kTensor);
+  EXPECT_EQ(v.tensor.dims(), dims);
+  const std::vector<double> got = ToDoubles(v.tensor);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], rtol * std::fabs(want[i]) + 1e-6) << "at " << i;
+}
+
+const std::vector<double> kMatrix = {1, -2, 3, 0.5, 0, 4, -1, 2, 2, 1, 1, -3};
+
+TEST(ReferenceNorms, MatrixNormOrders) {
+  ValueMap values{{"a", RefValue::OfTensor(F32({3, 4}, kMatrix))}};
+  const std::vector<std::pair<std::string, double>> str_cases = {{"nuc", 11.809063}, {"fro", 7.08872366}};
+  for (const auto& [ord, want] : str_cases) {
+    KernelRun r = RunKernel("aten::linalg_matrix_norm.str_ord", {TensorArg("self", "a"), StringArg("ord", ord)}, values);
+    ASSERT_TRUE(r.status.ok()) << r.status;
+    ExpectValues(r.results[0], {}, {want});
+  }
+  const std::vector<std::pair<double, double>> cases = {{2, 5.38193941}, {-2, 2.65197253}, {1, 7.0}, {-INFINITY, 6.5}};
+  for (const auto& [ord, want] : cases) {
+    KernelRun r = RunKernel("aten::linalg_matrix_norm.default", {TensorArg("self", "a"), FloatArg("ord", ord)}, values);
+    ASSERT_TRUE(r.status.ok()) << r.status;
+    ExpectValues(r.results[0], {}, {want});
+  }
+}
+
+TEST(ReferenceNorms, LinalgNormVectorAndWhole) {
+  ValueMap values{{"a", RefValue::OfTensor(F32({3, 4}, kMatrix))}};
+  KernelRun r = RunKernel("aten::linalg_norm.default", {TensorArg("self", "a"), FloatArg("ord", 3), IntsArg("dim", {1})}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {3}, {3.30574465, 4.17933941, 3.33222198});
+  r = RunKernel("aten::linalg_norm.default", {TensorArg("self", "a")}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {}, {7.08872366});
+  r = RunKernel("aten::linalg_matrix_norm.default", {TensorArg("self", "a"), FloatArg("ord", 3)}, values);
+  EXPECT_FALSE(r.status.ok());
+  EXPECT_NE(std::string(r.status.message()).find("Order 3 not supported"), std::string::npos) << r.status;
+}
+
+TEST(ReferenceFolding, Col2imSumsOverlappingBlocks) {
+  std::vector<double> cols(32);
+  for (size_t i = 0; i < cols.size(); ++i) cols[i] = static_cast<double>(i + 1);
+  ValueMap values{{"c", RefValue::OfTensor(F32({1, 8, 4}, cols))}};
+  KernelRun r = RunKernel("aten::col2im.default",
+                    {TensorArg("self", "c"), IntsArg("output_size", {3, 3}), IntsArg("kernel_size", {2, 2}),
+                     IntsArg("dilation", {1, 1}), IntsArg("padding", {0, 0}), IntsArg("stride", {1, 1})},
+                    values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 2, 3, 3},
+               {1, 7, 6, 12, 34, 22, 11, 27, 16, 17, 39, 22, 44, 98, 54, 27, 59, 32});
+  r = RunKernel("aten::col2im.default",
+                {TensorArg("self", "c"), IntsArg("output_size", {4, 4}), IntsArg("kernel_size", {2, 2}),
+                 IntsArg("dilation", {1, 1}), IntsArg("padding", {0, 0}), IntsArg("stride", {1, 1})},
+                values);
+  EXPECT_FALSE(r.status.ok());
+}
+
+TEST(ReferenceEmbeddingBag, ModesPaddingWeightsAndLastOffset) {
+  ValueMap values{{"w", RefValue::OfTensor(F32({4, 2}, {1, 2, 3, -4, 5, 6, -7, 8}))},
+                  {"idx", RefValue::OfTensor(I64({6}, {0, 2, 1, 2, 3, 3}))},
+                  {"off", RefValue::OfTensor(I64({4}, {0, 3, 3, 5}))},
+                  {"psw", RefValue::OfTensor(F32({6}, {1, 0.5, 2, -1, 3, 0.25}))}};
+  KernelRun r = RunKernel("aten::embedding_bag.padding_idx",
+                    {TensorArg("weight", "w"), TensorArg("indices", "idx"), TensorArg("offsets", "off"),
+                     BoolArg("scale_grad_by_freq", false), IntArg("mode", 1), BoolArg("sparse", false),
+                     BoolArg("include_last_offset", false), IntArg("padding_idx", 2)},
+                    values, 4);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {4, 2}, {2, -1, 0, 0, -7, 8, -7, 8});
+  EXPECT_EQ(r.results[1].kind, RefValue::Kind::kUnavailable);
+  r = RunKernel("aten::embedding_bag.default",
+                {TensorArg("weight", "w"), TensorArg("indices", "idx"), TensorArg("offsets", "off"),
+                 IntArg("mode", 2)},
+                values, 4);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {4, 2}, {5, 6, 0, 0, 5, 8, -7, 8});
+  r = RunKernel("aten::_embedding_bag.default",
+                {TensorArg("weight", "w"), TensorArg("indices", "idx"), TensorArg("offsets", "off"),
+                 IntArg("mode", 0), TensorArg("per_sample_weights", "psw"), BoolArg("include_last_offset", true)},
+                values, 4);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {3, 2}, {9.5, -3, 0, 0, -26, 18});
+}
+
+TEST(ReferenceFft, RealToComplexAndBack) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({5}, {1, 2, -3, 4, 0.5}))}};
+  KernelRun r = RunKernel("aten::_fft_r2c.default",
+                    {TensorArg("self", "x"), IntsArg("dim", {0}), IntArg("normalization", 0), BoolArg("onesided", true)},
+                    values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.results[0].tensor.dtype(), DataType::kComplex64);
+  values["r"] = r.results[0];
+  KernelRun real = RunKernel("aten::view_as_real.default", {TensorArg("self", "r")}, values);
+  ASSERT_TRUE(real.status.ok()) << real.status;
+  ExpectValues(real.results[0], {3, 2}, {4.5, 0, 0.963525474, 2.68791199, -0.713525474, -7.53907394});
+  KernelRun back = RunKernel("aten::_fft_c2r.default",
+                       {TensorArg("self", "r"), IntsArg("dim", {0}), IntArg("normalization", 2), IntArg("last_dim_size", 5)},
+                       values);
+  ASSERT_TRUE(back.status.ok()) << back.status;
+  ExpectValues(back.results[0], {5}, {1, 2, -3, 4, 0.5});
+  KernelRun irfft = RunKernel("aten::fft_irfft.default",
+                        {TensorArg("self", "r"), IntArg("n", 6), StringArg("norm", "ortho")}, values);
+  ASSERT_TRUE(irfft.status.ok()) << irfft.status;
+  ExpectValues(irfft.results[0], {6}, {2.04124165, 5.95205975, -5.49651623, 0.467810899, 8.96662617, -0.908519089});
+  KernelRun ifft = RunKernel("aten::fft_ifft.default", {TensorArg("self", "r"), IntArg("n", 4)}, values);
+  ASSERT_TRUE(ifft.status.ok()) << ifft.status;
+  values["i"] = ifft.results[0];
+  real = RunKernel("aten::view_as_real.default", {TensorArg("self", "i")}, values);
+  ExpectValues(real.results[0], {4, 2},
+               {1.1875, -1.21279049, 0.631403327, 2.12564993, 0.705737233, -2.55674648, 1.97535932, 1.64388716});
+}
+
+TEST(ReferenceResample, AntialiasedDownsampling) {
+  std::vector<double> img(16);
+  for (int i = 0; i < 16; ++i) img[i] = std::pow(static_cast<double>(i), 1.5);
+  ValueMap values{{"x", RefValue::OfTensor(F32({1, 1, 4, 4}, img))}};
+  KernelRun r = RunKernel("aten::_upsample_bilinear2d_aa.default",
+                    {TensorArg("self", "x"), IntsArg("output_size", {2, 3}), BoolArg("align_corners", false)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 2, 3}, {7.38592815, 10.5528498, 14.3717346, 30.0359974, 35.679409, 41.6559525});
+  r = RunKernel("aten::_upsample_bicubic2d_aa.default",
+                {TensorArg("self", "x"), IntsArg("output_size", {3, 2}), BoolArg("align_corners", false)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 3, 2}, {2.01753116, 5.89146185, 17.1730499, 24.6514683, 40.7435684, 50.5198822});
+}
+
+// The CUDA flash form aligns its causal mask bottom-right when L < S
+// (torch's numbers: F.scaled_dot_product_attention with that mask).
+TEST(ReferenceAttention, FlashCausalBottomRightAndUnavailableOutputs) {
+  ValueMap values{{"q", RefValue::OfTensor(F32({1, 1, 2, 2}, {1, 0, 0, 1}))},
+                  {"k", RefValue::OfTensor(F32({1, 1, 3, 2}, {1, 1, 0, 2, -1, 0.5}))},
+                  {"v", RefValue::OfTensor(F32({1, 1, 3, 2}, {1, 2, 3, 4, 5, -6}))}};
+  KernelRun r = RunKernel("aten::_scaled_dot_product_flash_attention.default",
+                    {TensorArg("query", "q"), TensorArg("key", "k"), TensorArg("value", "v"), BoolArg("is_causal", true)},
+                    values, 9);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 2, 2}, {1.66047692, 2.66047692, 2.84032869, 1.58146083});
+  EXPECT_EQ(r.results[4].kind, RefValue::Kind::kInt);
+  EXPECT_EQ(r.results[5].i, 3);
+  ASSERT_EQ(r.results[6].kind, RefValue::Kind::kUnavailable);
+  // A node reading an output the interpreter does not compute is refused, naming it.
+  values["rng"] = r.results[6];
+  KernelRun read = RunKernel("aten::clone.default", {TensorArg("self", "rng")}, values);
+  EXPECT_EQ(read.status.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(std::string(read.status.message()).find("rng_state"), std::string::npos) << read.status;
+}
+
+std::vector<pt2::NamedArgument> ConvBackwardArgs(bool transposed, int64_t stride, std::vector<int64_t> bias) {
+  return {TensorArg("grad_output", "g"), TensorArg("input", "x"), TensorArg("weight", "w"),
+          IntsArg("bias_sizes", std::move(bias)), IntsArg("stride", {stride}), IntsArg("padding", {0}),
+          IntsArg("dilation", {1}), BoolArg("transposed", transposed), IntsArg("output_padding", {0}),
+          IntArg("groups", 1), BoolsArg("output_mask", {true, true, true})};
+}
+
+TEST(ReferenceBackward, ConvolutionAndTransposed) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({1, 1, 5}, {1, 2, -1, 0.5, 3}))},
+                  {"w", RefValue::OfTensor(F32({2, 1, 2}, {1, -1, 0.5, 2}))},
+                  {"g", RefValue::OfTensor(F32({1, 2, 2}, {1, 2, -1, 0.5}))}};
+  KernelRun r = RunKernel("aten::convolution_backward.default", ConvBackwardArgs(false, 2, {2}), values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 5}, {0.5, -3.0, 2.25, -1.0, 0.0});
+  ExpectValues(r.results[1], {2, 1, 2}, {-1.0, 3.0, -1.5, -1.75});
+  ExpectValues(r.results[2], {2}, {3.0, -0.5});
+  values = {{"x", RefValue::OfTensor(F32({1, 1, 2}, {1, -2}))},
+            {"w", RefValue::OfTensor(F32({1, 1, 3}, {1, 2, -1}))},
+            {"g", RefValue::OfTensor(F32({1, 1, 5}, {0.5, 1, -1, 2, 3}))}};
+  r = RunKernel("aten::convolution_backward.default", ConvBackwardArgs(true, 2, {1}), values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {1, 1, 2}, {3.5, 0.0});
+  ExpectValues(r.results[1], {1, 1, 3}, {2.5, -3.0, -7.0});
+  ExpectValues(r.results[2], {1}, {5.5});
+}
+
+TEST(ReferenceBackward, LayerNormFromSavedStatistics) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 3}, {1, 2, 4, 0, -1, 3}))},
+                  {"w", RefValue::OfTensor(F32({3}, {1, 0.5, 2}))},
+                  {"b", RefValue::OfTensor(F32({3}, {0, 0, 0}))},
+                  {"g", RefValue::OfTensor(F32({2, 3}, {1, -1, 0.5, 2, 0, 1}))}};
+  KernelRun fwd = RunKernel("aten::native_layer_norm.default",
+                            {TensorArg("input", "x"), IntsArg("normalized_shape", {3}), TensorArg("weight", "w"),
+                             TensorArg("bias", "b"), FloatArg("eps", 1e-5)},
+                            values, 3);
+  ASSERT_TRUE(fwd.status.ok()) << fwd.status;
+  values["mean"] = fwd.results[1];
+  values["rstd"] = fwd.results[2];
+  KernelRun r = RunKernel("aten::native_layer_norm_backward.default",
+                          {TensorArg("grad_out", "g"), TensorArg("input", "x"), IntsArg("normalized_shape", {3}),
+                           TensorArg("mean", "mean"), TensorArg("rstd", "rstd"), TensorArg("weight", "w"),
+                           TensorArg("bias", "b"), BoolsArg("output_mask", {true, true, false})},
+                          values, 3);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 3}, {0.515429974, -0.773146212, 0.257716238, 0.54308939, -0.407318681, -0.135770649});
+  ExpectValues(r.results[1], {3}, {-1.85350442, 0.267260313, 2.0409615});
+  EXPECT_EQ(r.results[2].kind, RefValue::Kind::kNone);
+}
+
+TEST(ReferenceBackward, EmbeddingDenseScaledByFrequencySkipsPadding) {
+  ValueMap values{{"g", RefValue::OfTensor(F32({3, 2}, {1, 2, 3, 4, 5, 6}))},
+                  {"i", RefValue::OfTensor(I64({3}, {1, 3, 1}))}};
+  KernelRun r = RunKernel("aten::embedding_dense_backward.default",
+                          {TensorArg("grad_output", "g"), TensorArg("indices", "i"), IntArg("num_weights", 4),
+                           IntArg("padding_idx", 3), BoolArg("scale_grad_by_freq", true)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {4, 2}, {0, 0, 3, 4, 0, 0, 0, 0});
+}
+
+}  // namespace
+}  // namespace pt2onnx::reference
