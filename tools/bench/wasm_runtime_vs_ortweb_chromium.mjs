@@ -10,12 +10,13 @@
 //
 // Models as in wasm_runtime_vs_ortweb.mjs (the resnet18_shaped and gpt_block fixtures plus every
 // OUT_DIR/<name>/model.pt2 from tools/bench/make_runtime_bench_models.py), converted here by the
-// package's convert(). The page is served from memory (playwright routes) with cross-origin isolation
+// package's convert(). The page is served from memory (a server on 127.0.0.1) with cross-origin isolation
 // headers, so performance.now() ticks at 5 us rather than 100 us; each sample still times a batch of
 // runs lasting >= 20 ms (a whole number of runs) and reports the time per run. Sessions are created
 // once; 3 warm-up runs, then the median of --runs samples, alternating ours and ORT-web per sample so
 // both see the same load. Outputs are compared before timing.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { extname, join } from "node:path";
 import { readNpz } from "../../tests/web/npz.mjs";
 import { launchBrowser } from "../../tests/web/browser.mjs";
@@ -57,7 +58,6 @@ for (const folder of folders) {
   models.push({ name, inputs: inputs.map((t) => ({ name: t.name, dtype: t.dtype, dims: t.dims })) });
 }
 const MIME = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-const ORIGIN = "http://bench.localhost";
 const lookup = (path) => {
   if (files.has(path)) return files.get(path);
   const serveFrom = (prefix, dir) => {
@@ -125,19 +125,24 @@ async function benchInPage({ model, runs }) {
     ortVersion: ort.env.versions?.web ?? "?", oursVersion: ours.version, reps: [repsOurs, repsOrt] };
 }
 
+// A server on a free port of 127.0.0.1 (playwright's routes cannot carry a BERT-sized body).
+const server = createServer((request, response) => {
+  const path = new URL(request.url, "http://127.0.0.1").pathname;
+  const body = lookup(path);
+  if (body === null) {
+    response.writeHead(404).end("not found");
+    return;
+  }
+  response.writeHead(200, {
+    "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
+    "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp",
+  }).end(body);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage();
-  await page.route(`${ORIGIN}/**`, (route) => {
-    const path = new URL(route.request().url()).pathname;
-    const body = lookup(path);
-    if (body === null) return route.fulfill({ status: 404, body: "not found" });
-    return route.fulfill({
-      status: 200, body, contentType: MIME[extname(path)] ?? "application/octet-stream",
-      headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
-    });
-  });
-  await page.goto(`${ORIGIN}/index.html`);
+  await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
   const version = await browser.version();
   let header = false;
   for (const model of models) {
@@ -154,4 +159,5 @@ try {
   }
 } finally {
   await browser.close();
+  server.close();
 }
