@@ -34,6 +34,7 @@ RefRegistry CreateReferenceRegistry() {
   RegisterBucketingRef(registry);
   RegisterLinalgRef(registry);
   RegisterUniqueRef(registry);
+  RegisterControlFlowRef(registry);
   return registry;
 }
 

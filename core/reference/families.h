@@ -40,6 +40,7 @@ void RegisterScatterRef(RefRegistry& registry);      // scatter.cc
 void RegisterBucketingRef(RefRegistry& registry);    // bucketing.cc
 void RegisterLinalgRef(RefRegistry& registry);       // linalg.cc
 void RegisterUniqueRef(RefRegistry& registry);       // unique.cc
+void RegisterControlFlowRef(RefRegistry& registry);  // control_flow.cc
 
 }  // namespace pt2onnx::reference
 

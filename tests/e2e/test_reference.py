@@ -62,3 +62,17 @@ def test_interpreter_reproduces_torch(folder, refrun, tmp_path):
         assert sorted(actual.files) == sorted(expected.files)
         for key in expected.files:
             assert_matches(actual[key], expected[key], f"{folder.name}{suffix}:{key}", atol, rtol)
+
+
+def control_flow_fixtures():
+    return sorted(str(m.parent.relative_to(FIXTURES)) for m in FIXTURES.glob("**/meta.json")
+                  if any(t.startswith("higher_order.") for t in json.loads(m.read_text()).get("targets", {})))
+
+
+@pytest.mark.parametrize("name", control_flow_fixtures())
+def test_control_flow_fixtures_are_interpretable(name, refrun):
+    """torch.cond / while_loop / scan / map and the no_grad/autocast wrappers run in the interpreter: none of
+    these fixtures may be skipped above."""
+    missing = refrun(FIXTURES / name / "model.pt2", "--missing")
+    assert missing.returncode == 0, missing.stderr
+    assert missing.stdout.split() == []
