@@ -94,9 +94,13 @@ int Main(int argc, char** argv) {
   }
   if (model_path.empty() || inputs_path.empty()) return Fail(2, std::string("a model and --inputs are required\n") + kUsage);
 
-  auto model_file = MappedFile::Open(ResolvePath(model_path));
-  if (!model_file.ok()) return Fail(3, std::string(model_file.status().message()));
-  auto model = onnx_reader::ReadModel(model_file->bytes());
+  absl::StatusOr<ir::Model> model;
+  {
+    // The model owns copies of the weights: the file is unmapped once read.
+    auto model_file = MappedFile::Open(ResolvePath(model_path));
+    if (!model_file.ok()) return Fail(3, std::string(model_file.status().message()));
+    model = onnx_reader::ReadModel(model_file->bytes());
+  }
   if (!model.ok()) return Fail(ExitCodeFor(model.status()), std::string(model.status().message()));
   auto inputs_file = MappedFile::Open(ResolvePath(inputs_path));
   if (!inputs_file.ok()) return Fail(3, std::string(inputs_file.status().message()));
@@ -112,6 +116,7 @@ int Main(int argc, char** argv) {
     if (pool) pthreadpool_destroy(pool);
     return Fail(ExitCodeFor(session.status()), std::string(session.status().message()));
   }
+  *model = ir::Model();  // the session holds what it needs (its constants, packed weights)
   auto outputs = (*session)->Run(*inputs);
   std::vector<double> times;
   if (outputs.ok() && bench > 0) {

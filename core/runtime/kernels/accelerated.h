@@ -19,6 +19,11 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
 // XNNPACK does not take the node. Called by CreateAcceleratedKernel.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info);
 
+// Y[..., N] = X[..., K] W + bias in one fully connected operator (a MatMul
+// whose only reader adds a bias); W [K, N] and bias [N] float32. Null when
+// XNNPACK does not take it.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Tensor& w, const Tensor& bias);
+
 // Whether XNNPACK initialised on this machine (else every node runs portably).
 bool AcceleratorAvailable();
 

@@ -250,14 +250,32 @@ class WhereKernel : public OpKernel {
                                        BroadcastStrides((*y)->dims(), *dims)};
     const bool* pc = (*c)->data<bool>();
     const int size = ElementSize((*x)->dtype());
-    const uint8_t* px = (*x)->raw();
-    const uint8_t* py = (*y)->raw();
-    uint8_t* po = (*out)->raw();
-    ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
-      const uint8_t* src = pc[o[0]] ? px + o[1] * size : py + o[2] * size;
-      std::memcpy(po + i * size, src, size);
-    });
+    // Whole elements of a fixed width (a per-element memcpy of a run-time size is not inlined).
+    switch (size) {
+      case 1: Select<uint8_t>(*dims, strides, pc, **x, **y, **out); break;
+      case 2: Select<uint16_t>(*dims, strides, pc, **x, **y, **out); break;
+      case 4: Select<uint32_t>(*dims, strides, pc, **x, **y, **out); break;
+      case 8: Select<uint64_t>(*dims, strides, pc, **x, **y, **out); break;
+      default: {
+        const uint8_t* px = (*x)->raw();
+        const uint8_t* py = (*y)->raw();
+        uint8_t* po = (*out)->raw();
+        ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
+          std::memcpy(po + i * size, pc[o[0]] ? px + o[1] * size : py + o[2] * size, size);
+        });
+      }
+    }
     return absl::OkStatus();
+  }
+
+ private:
+  template <typename T>
+  static void Select(const Dims& dims, const std::vector<int64_t> (&strides)[3], const bool* pc, const Tensor& x,
+                     const Tensor& y, Tensor& out) {
+    const T* px = x.data<T>();
+    const T* py = y.data<T>();
+    T* po = out.data<T>();
+    ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) { po[i] = pc[o[0]] ? px[o[1]] : py[o[2]]; });
   }
 };
 

@@ -39,6 +39,10 @@ class KernelContext {
   KernelContext(std::vector<const Tensor*> inputs, size_t num_outputs, BufferPool* pool,
                 pthreadpool_t threadpool)
       : inputs_(std::move(inputs)), outputs_(num_outputs), pool_(pool), threadpool_(threadpool) {}
+  // Outputs given as a vector of empty tensors (see Recycle).
+  KernelContext(std::vector<const Tensor*> inputs, std::vector<Tensor> outputs, BufferPool* pool,
+                pthreadpool_t threadpool)
+      : inputs_(std::move(inputs)), outputs_(std::move(outputs)), pool_(pool), threadpool_(threadpool) {}
 
   size_t num_inputs() const { return inputs_.size(); }
   size_t num_outputs() const { return outputs_.size(); }
@@ -52,6 +56,12 @@ class KernelContext {
   void SetOutput(size_t i, Tensor t) { outputs_[i] = std::move(t); }
   std::vector<Tensor>& outputs() { return outputs_; }
   BufferPool* pool() const { return pool_; }
+  // Hands the input and output vectors back (their capacity reused by the
+  // next run of the same step, so a run allocates no argument vectors).
+  void Recycle(std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs) {
+    inputs = std::move(inputs_);
+    outputs = std::move(outputs_);
+  }
   pthreadpool_t threadpool() const { return threadpool_; }
 
  private:
@@ -65,6 +75,9 @@ class OpKernel {
  public:
   virtual ~OpKernel() = default;
   virtual absl::Status Run(KernelContext& ctx) = 0;
+  // Whether constant input `i` was copied into the kernel at creation (packed
+  // weights) and is never read at run time: the session then frees it.
+  virtual bool PackedInput(size_t i) const { return false; }
 };
 
 using KernelFactory = absl::StatusOr<std::unique_ptr<OpKernel>> (*)(const KernelCreateInfo& info);

@@ -66,11 +66,14 @@ class XnnBinaryKernel : public OpKernel {
   Dims a_dims_{-1}, b_dims_{-1};
 };
 
-// Softmax over the last axis, or Gelu (exact erf form): rows x channels.
+// Softmax over the last axis, or Gelu: the erf form is XNNPACK's gelu; the
+// tanh form, 0.5 v (1 + tanh(u)) = v sigmoid(2u), is XNNPACK's sigmoid between
+// two vectorisable loops (the portable kernel computes the same formula with
+// libm's exp). Rows x channels.
 class XnnRowKernel : public OpKernel {
  public:
-  XnnRowKernel(XnnOperator op, bool softmax, int64_t axis, std::unique_ptr<OpKernel> fallback)
-      : op_(std::move(op)), softmax_(softmax), axis_(axis), fallback_(std::move(fallback)) {}
+  XnnRowKernel(XnnOperator op, bool softmax, int64_t axis, std::unique_ptr<OpKernel> fallback, bool tanh_gelu = false)
+      : op_(std::move(op)), softmax_(softmax), tanh_gelu_(tanh_gelu), axis_(axis), fallback_(std::move(fallback)) {}
   absl::Status Run(KernelContext& ctx) override {
     const Tensor* x = ctx.input(0);
     if (x == nullptr || x->dtype() != DataType::kFloat || x->rank() == 0 || x->numel() < kSmall ||
@@ -89,15 +92,26 @@ class XnnRowKernel : public OpKernel {
       rows_ = rows;
       channels_ = channels;
     }
-    xnn_status s = softmax_ ? xnn_setup_softmax_nc_f32(op_.get(), x->data<float>(), (*out)->data<float>())
-                            : xnn_setup_unary_elementwise_nc(op_.get(), x->data<float>(), (*out)->data<float>());
+    const float* in = x->data<float>();
+    float* o = (*out)->data<float>();
+    const size_t n = static_cast<size_t>(x->numel());
+    if (tanh_gelu_) {
+      const float k2 = 2.0f * 0.7978845608028654f;  // 2 sqrt(2/pi)
+      for (size_t i = 0; i < n; ++i) o[i] = k2 * (in[i] + 0.044715f * in[i] * in[i] * in[i]);
+    }
+    xnn_status s = softmax_ ? xnn_setup_softmax_nc_f32(op_.get(), in, o)
+                            : xnn_setup_unary_elementwise_nc(op_.get(), tanh_gelu_ ? o : in, o);
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
-    return s == xnn_status_success ? absl::OkStatus() : XnnError(s, softmax_ ? "softmax" : "gelu");
+    if (s != xnn_status_success) return XnnError(s, softmax_ ? "softmax" : "gelu");
+    if (tanh_gelu_) {
+      for (size_t i = 0; i < n; ++i) o[i] *= in[i];
+    }
+    return absl::OkStatus();
   }
 
  private:
   XnnOperator op_;
-  bool softmax_;
+  bool softmax_, tanh_gelu_;
   int64_t axis_;
   std::unique_ptr<OpKernel> fallback_;
   size_t rows_ = 0, channels_ = 0;
@@ -165,12 +179,14 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const Kerne
     return std::unique_ptr<OpKernel>(
         new XnnRowKernel(XnnOperator(raw), true, AttrInt(info.node, "axis", -1), std::move(*fallback)));
   }
-  if (op == "Gelu" && AttrString(info.node, "approximate", "none") == "none") {
-    if (xnn_create_unary_elementwise_nc(xnn_unary_gelu, xnn_datatype_fp32, xnn_datatype_fp32, nullptr, nullptr,
-                                        nullptr, 0, &raw) != xnn_status_success) {
+  const std::string approximate = op == "Gelu" ? AttrString(info.node, "approximate", "none") : "";
+  if (op == "Gelu" && (approximate == "none" || approximate == "tanh")) {
+    const bool tanh_gelu = approximate == "tanh";
+    if (xnn_create_unary_elementwise_nc(tanh_gelu ? xnn_unary_sigmoid : xnn_unary_gelu, xnn_datatype_fp32,
+                                        xnn_datatype_fp32, nullptr, nullptr, nullptr, 0, &raw) != xnn_status_success) {
       return std::unique_ptr<OpKernel>();
     }
-    return std::unique_ptr<OpKernel>(new XnnRowKernel(XnnOperator(raw), false, -1, std::move(*fallback)));
+    return std::unique_ptr<OpKernel>(new XnnRowKernel(XnnOperator(raw), false, -1, std::move(*fallback), tanh_gelu));
   }
   if (op == "Transpose") {
     return std::unique_ptr<OpKernel>(new XnnTransposeKernel(AttrInts(info.node, "perm"), std::move(*fallback)));

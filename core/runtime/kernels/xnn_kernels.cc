@@ -72,6 +72,7 @@ class FullyConnectedKernel : public OpKernel {
     s = xnn_run_operator(op_.get(), ctx.threadpool());
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "run fully connected");
   }
+  bool PackedInput(size_t i) const override { return i == 1 || i == 2; }
 
  private:
   int64_t k_, n_;
@@ -143,6 +144,7 @@ class ConvKernel : public OpKernel {
  public:
   ConvKernel(XnnOperator op, int64_t c, int64_t m, bool one_d, bool nhwc)
       : op_(std::move(op)), c_(c), m_(m), one_d_(one_d), nhwc_(nhwc) {}
+  bool PackedInput(size_t i) const override { return i == 1 || i == 2; }
   absl::Status Run(KernelContext& ctx) override {
     auto xi = ctx.RequiredInput(0);
     if (!xi.ok()) return xi.status();
@@ -253,6 +255,22 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnected(const KernelCreat
   if (s != xnn_status_success) return std::unique_ptr<OpKernel>();
   return std::unique_ptr<OpKernel>(new FullyConnectedKernel(k, n, XnnOperator(op), gemm));
 }
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Tensor& w, const Tensor& bias) {
+  if (!XnnReady() || !IsConstF32(&w, 2) || !IsConstF32(&bias, 1) || bias.numel() != w.dim(1) || w.numel() == 0) {
+    return std::unique_ptr<OpKernel>();
+  }
+  const int64_t k = w.dim(0), n = w.dim(1);
+  xnn_operator_t op = nullptr;
+  xnn_status s = xnn_create_fully_connected_nc_f32(k, n, k, n, w.data<float>(), bias.data<float>(), -kInf, kInf,
+                                                   XNN_FLAG_TRANSPOSE_WEIGHTS, nullptr, nullptr, &op);
+  if (s != xnn_status_success) return std::unique_ptr<OpKernel>();
+  return std::unique_ptr<OpKernel>(new FullyConnectedKernel(k, n, XnnOperator(op), false));
+}
+
+namespace {
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& info, bool nhwc) {
   const ir::Node& node = info.node;

@@ -1,5 +1,6 @@
 #include "core/runtime/plan/session.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -154,7 +155,7 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       }
       continue;
     }
-    if (accelerated) ++s.accelerated_nodes_;
+    step.accelerated = accelerated;
     s.steps_.push_back(std::move(step));
   }
   for (const ir::ValueInfo& out : g.outputs) {
@@ -164,14 +165,37 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     s.output_slots_.push_back(it->second);
   }
   s.num_slots_ = slot.size();
+  if (options.accelerate) {
+    absl::Status fused = s.FuseMatMulBias(constants);
+    if (!fused.ok()) return fused;
+  }
+  // Weights packed into a kernel are not read at run time: the step forgets
+  // them, and a constant no step reads any more is freed below.
+  for (Step& step : s.steps_) {
+    if (step.accelerated) ++s.accelerated_nodes_;
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      if (step.inputs[i] >= 0 && constants.count(step.inputs[i]) && step.kernel->PackedInput(i)) step.inputs[i] = -1;
+    }
+  }
+  std::vector<bool> read(s.num_slots_, false);
+  for (const Step& step : s.steps_) {
+    for (int id : step.inputs) if (id >= 0) read[id] = true;
+  }
+  for (int id : s.output_slots_) read[id] = true;
   s.constants_.resize(s.num_slots_);
-  for (auto& [id, t] : constants) s.constants_[id] = std::move(t);
+  for (auto& [id, t] : constants) {
+    if (read[id]) s.constants_[id] = std::move(t);
+  }
   // Buffer reuse: each computed value is released after its last reader
   // (or right after it is produced when nothing reads it).
   std::vector<int> last_use(s.num_slots_, -1);
   for (size_t i = 0; i < s.steps_.size(); ++i) {
     for (int id : s.steps_[i].outputs) if (id >= 0) last_use[id] = static_cast<int>(i);
     for (int id : s.steps_[i].inputs) if (id >= 0) last_use[id] = static_cast<int>(i);
+  }
+  s.slots_ = s.constants_;
+  for (size_t id = 0; id < s.num_slots_; ++id) {
+    if (s.constants_[id].empty_value()) s.computed_slots_.push_back(static_cast<int>(id));
   }
   std::set<int> kept(s.output_slots_.begin(), s.output_slots_.end());
   for (size_t id = 0; id < s.num_slots_; ++id) {
@@ -183,19 +207,25 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
 }
 
 absl::Status Session::BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const {
-  std::map<std::string, const Tensor*> given;
-  for (const NamedTensor& t : inputs) {
-    if (!given.emplace(t.name, &t.tensor).second) {
-      return absl::InvalidArgumentError(absl::StrCat("input '", t.name, "' is given twice"));
+  // Few inputs: linear scans, no maps on the per-run path.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (inputs[j].name == inputs[i].name) {
+        return absl::InvalidArgumentError(absl::StrCat("input '", inputs[i].name, "' is given twice"));
+      }
     }
   }
-  std::map<std::string, int64_t> symbols;
+  std::vector<std::pair<const std::string*, int64_t>> symbols;
+  size_t matched = 0;
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const ir::ValueInfo& info = inputs_[i];
-    auto it = given.find(info.name);
-    if (it == given.end()) return absl::InvalidArgumentError(absl::StrCat("missing input '", info.name, "'"));
-    const Tensor& t = *it->second;
-    given.erase(it);
+    const Tensor* found = nullptr;
+    for (const NamedTensor& given : inputs) {
+      if (given.name == info.name) found = &given.tensor;
+    }
+    if (found == nullptr) return absl::InvalidArgumentError(absl::StrCat("missing input '", info.name, "'"));
+    const Tensor& t = *found;
+    ++matched;
     if (t.dtype() != info.dtype) {
       return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' must be ", DataTypeName(info.dtype),
                                                      ", got ", DataTypeName(t.dtype())));
@@ -212,8 +242,11 @@ absl::Status Session::BindInputs(const std::vector<NamedTensor>& inputs, std::ve
                                                          want[d].value, ", got shape ", DimsString(t.dims())));
         }
         if (!want[d].param.empty()) {
-          auto [sym, inserted] = symbols.emplace(want[d].param, t.dim(d));
-          if (!inserted && sym->second != t.dim(d)) {
+          auto sym = std::find_if(symbols.begin(), symbols.end(),
+                                  [&](const auto& entry) { return *entry.first == want[d].param; });
+          if (sym == symbols.end()) {
+            symbols.emplace_back(&want[d].param, t.dim(d));
+          } else if (sym->second != t.dim(d)) {
             return absl::InvalidArgumentError(absl::StrCat("input '", info.name, "' dim ", d, " ('", want[d].param,
                                                            "') is ", t.dim(d), " but another input has it ",
                                                            sym->second));
@@ -223,16 +256,23 @@ absl::Status Session::BindInputs(const std::vector<NamedTensor>& inputs, std::ve
     }
     slots[input_slots_[i]] = t;
   }
-  if (!given.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown input '", given.begin()->first, "'"));
+  if (matched != inputs.size()) {
+    // The first unknown name in name order, as before.
+    const std::string* unknown = nullptr;
+    for (const NamedTensor& given : inputs) {
+      bool known = std::any_of(inputs_.begin(), inputs_.end(), [&](const ir::ValueInfo& v) { return v.name == given.name; });
+      if (!known && (unknown == nullptr || given.name < *unknown)) unknown = &given.name;
+    }
+    if (unknown != nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown input '", *unknown, "'"));
   }
   return absl::OkStatus();
 }
 
 absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
-  std::vector<const Tensor*> in;
+  std::vector<const Tensor*> in = std::move(step.in_scratch);
+  in.clear();
   std::vector<Tensor> converted;
-  converted.reserve(step.inputs.size());
+  if (step.half_mode == HalfMode::kViaFloat32) converted.reserve(step.inputs.size());  // stable addresses
   DataType half = DataType::kUndefined;
   for (int id : step.inputs) {
     const Tensor* t = id >= 0 && !slots[id].empty_value() ? &slots[id] : nullptr;
@@ -246,7 +286,9 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
     }
     in.push_back(t);
   }
-  KernelContext ctx(std::move(in), step.outputs.size(), &pool_, options_.threadpool);
+  std::vector<Tensor> out = std::move(step.out_scratch);
+  out.resize(step.outputs.size());
+  KernelContext ctx(std::move(in), std::move(out), &pool_, options_.threadpool);
   absl::Status status = step.kernel->Run(ctx);
   if (!status.ok()) return status;
   for (size_t i = 0; i < step.outputs.size(); ++i) {
@@ -263,6 +305,8 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
     }
     slots[step.outputs[i]] = std::move(t);
   }
+  ctx.Recycle(step.in_scratch, step.out_scratch);
+  for (Tensor& t : step.out_scratch) t = Tensor();
   for (Tensor& t : converted) {
     std::shared_ptr<Buffer> b = t.buffer();
     t = Tensor();
@@ -271,21 +315,34 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
   return absl::OkStatus();
 }
 
+void Session::ClearComputedSlots() {
+  for (int id : computed_slots_) slots_[id] = Tensor();
+}
+
 absl::StatusOr<std::vector<NamedTensor>> Session::Run(const std::vector<NamedTensor>& inputs) {
-  std::vector<Tensor> slots = constants_;
-  absl::Status bound = BindInputs(inputs, slots);
-  if (!bound.ok()) return bound;
+  absl::Status bound = BindInputs(inputs, slots_);
+  if (!bound.ok()) {
+    ClearComputedSlots();
+    return bound;
+  }
   for (Step& step : steps_) {
-    absl::Status s = RunStep(step, slots);
-    if (!s.ok()) return NodeError(step.node_name, step.op_type, s);
+    absl::Status s = RunStep(step, slots_);
+    if (!s.ok()) {
+      for (Tensor& t : step.out_scratch) t = Tensor();
+      ClearComputedSlots();
+      return NodeError(step.node_name, step.op_type, s);
+    }
     for (int id : step.release) {
-      std::shared_ptr<Buffer> b = slots[id].buffer();
-      slots[id] = Tensor();
+      std::shared_ptr<Buffer> b = slots_[id].buffer();
+      slots_[id] = Tensor();
       pool_.Release(std::move(b));
     }
   }
   std::vector<NamedTensor> result;
-  for (size_t i = 0; i < outputs_.size(); ++i) result.push_back({outputs_[i].name, slots[output_slots_[i]]});
+  result.reserve(outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) result.push_back({outputs_[i].name, slots_[output_slots_[i]]});
+  // Inputs and outputs are the caller's now: the session keeps no reference.
+  ClearComputedSlots();
   return result;
 }
 

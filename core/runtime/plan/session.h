@@ -11,6 +11,7 @@
 #ifndef PT2ONNX_CORE_RUNTIME_PLAN_SESSION_H_
 #define PT2ONNX_CORE_RUNTIME_PLAN_SESSION_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,15 +55,28 @@ class Session {
     std::vector<int> outputs;  // slot per output; -1 when omitted
     std::unique_ptr<OpKernel> kernel;
     HalfMode half_mode = HalfMode::kNative;
+    bool accelerated = false;
     std::vector<int> release;  // slots whose last use is this step
+    // Argument vectors kept between runs (KernelContext::Recycle).
+    std::vector<const Tensor*> in_scratch;
+    std::vector<Tensor> out_scratch;
   };
   Session() = default;
   absl::Status BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const;
   absl::Status RunStep(Step& step, std::vector<Tensor>& slots);
+  // Empties every slot that is not a constant (after a run, or a failed one).
+  void ClearComputedSlots();
+  // A MatMul with constant weights whose only reader is an Add of a constant
+  // bias [N] becomes one fully connected step (plan/fuse_matmul_bias.cc).
+  absl::Status FuseMatMulBias(const std::map<int, Tensor>& constants);
 
   std::vector<ir::ValueInfo> inputs_, outputs_;
   std::vector<int> input_slots_, output_slots_;
   std::vector<Tensor> constants_;  // per slot; empty for computed values
+  // The values of a run, kept between runs so a run does not copy the
+  // constants: computed slots are empty outside Run.
+  std::vector<Tensor> slots_;
+  std::vector<int> computed_slots_;  // ids whose constants_ entry is empty
   std::vector<Step> steps_;
   size_t num_slots_ = 0;
   size_t accelerated_nodes_ = 0;
