@@ -207,9 +207,18 @@ absl::StatusOr<Tensor> ParseTensor(const ValueInfo& info, absl::string_view valu
   std::string bytes;
   std::vector<std::string> items = SplitList(values);
   for (const std::string& item : items) {
+    // int64 values stay exact (a trip through double would turn 2^63 - 1
+    // into -2^63); narrower types fit a double exactly.
+    int64_t i = 0;
     double d = 0;
-    if (!absl::SimpleAtod(item, &d)) return absl::InvalidArgumentError(absl::StrCat("bad value '", item, "'"));
-    Tensor one = Tensor::Scalar(info.dtype, d);
+    Tensor one;
+    if (info.dtype == DataType::kInt64 && absl::SimpleAtoi(item, &i)) {
+      one = Tensor::Int64Scalar(i);
+    } else if (absl::SimpleAtod(item, &d)) {
+      one = Tensor::Scalar(info.dtype, d);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("bad value '", item, "'"));
+    }
     ByteSpan b = one.bytes();
     bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
   }

@@ -17,10 +17,6 @@ RefValue FromScalar(const RefScalar& s) {
   return RefValue::OfInt(s.i);
 }
 
-RefScalar IntScalar(int64_t v) { return RefScalar{DataType::kInt64, static_cast<double>(v), v}; }
-RefScalar FloatScalar(double v) { return RefScalar{DataType::kFloat, v, 0}; }
-RefScalar BoolScalar(bool v) { return RefScalar{DataType::kBool, v ? 1.0 : 0.0, v ? 1 : 0}; }
-
 // Python arithmetic: ints stay ints unless an operand is a float.
 absl::Status PyBinary(RefCall& call, int64_t (*fi)(int64_t, int64_t), double (*fd)(double, double),
                       bool int_allowed = true) {

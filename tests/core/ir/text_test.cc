@@ -14,6 +14,7 @@ TEST(IrTextTest, RoundTrips) {
       "input n: int64\n"
       "init w: float32[2] = [1.5, -2.0]\n"
       "init shape: int64[2] = [-1, 4]\n"
+      "init extremes: int64[3] = [9223372036854775807, -9223372036854775808, 9007199254740993]\n"
       "t = Transpose<perm=[1, 0]>(x)\n"
       "a, b = Split<axis=0, name=\"s\", scales=[0.5, 2.0], eps=1e-05>(t, )\n"
       "y = com.microsoft::Gelu(a)\n"
