@@ -7,6 +7,7 @@ namespace pt2onnx::ops {
 OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
   RegisterActivationOps(r);
+  RegisterAdaptivePoolingOps(r);
   RegisterAttentionOps(r);
   RegisterBackwardOps(r);
   RegisterBatchNormOps(r);

@@ -11,6 +11,7 @@
 namespace pt2onnx::ops {
 
 void RegisterActivationOps(OpRegistry& r);      // activation.cc
+void RegisterAdaptivePoolingOps(OpRegistry& r);  // adaptive_pooling.cc
 void RegisterAttentionOps(OpRegistry& r);       // attention.cc
 void RegisterBackwardOps(OpRegistry& r);        // backward.cc
 void RegisterBatchNormOps(OpRegistry& r);       // batch_norm.cc (batch norm, instance norm)
