@@ -11,7 +11,7 @@
 // dim (same sizes, same symbols), is bypassed too.
 // Non-rules: shapes known only at run time are left alone.
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -107,6 +107,8 @@ class ReshapeEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateReshapeEliminationPass() { return std::make_unique<ReshapeEliminationPass>(); }
+std::unique_ptr<Pass> CreateReshapeEliminationPass(const PipelineOptions&) {
+  return std::make_unique<ReshapeEliminationPass>();
+}
 
 }  // namespace pt2onnx::passes
