@@ -32,7 +32,7 @@ DEB_PACKAGES=(
   emscripten python3-venv xz-utils
   chromium fonts-liberation
   # --config=asan/ubsan use gcc's libasan/libubsan; --config=fuzz uses clang 14 and its libFuzzer.
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev lld-14
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
@@ -100,7 +100,7 @@ fi
 VENV="$ROOT/.venv"
 REQ="$ROOT/tools/requirements-test.txt"
 if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQ" "$VENV/.requirements"; then
-  log "creating Python environment .venv (onnx, onnxruntime, numpy, pytest)"
+  log "creating Python environment .venv (onnx, onnxruntime, numpy, pytest, pytest-xdist)"
   PY=python3
   [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
   $PY -m venv "$VENV"

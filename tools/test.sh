@@ -10,13 +10,15 @@
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
 #   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds, seed 1
 #      (clang 14, ASan + UBSan over all code), then every hostile input of
-#      the suite (13,195 dim-sweep variants, hostile archives, regressions)
+#      the suite (13,000+ dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
-# Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6 (quick local runs).
-# --sanitizers instead runs only the sanitizer checks, complete: every
-# googletest suite and the whole e2e suite (onnxrun included) built with
-# --config=sanitize (gcc's ASan + UBSan in one build), or with each config in
-# SANITIZER_CONFIGS ("asan ubsan": the two apart, two full builds).
+#   7. sanitizers: every googletest suite and the whole e2e suite again, built
+#      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
+#      fuzz build's objects); any sanitizer report fails the run
+# Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
+# step 7 (quick local runs). --sanitizers runs only step 7, with each config in
+# SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
+# full builds; "sanitize" = gcc's two over pt2onnx's code only).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -24,38 +26,60 @@ cd "$ROOT"
 step() { printf '\n=== %s\n' "$*"; }
 BAZEL_FLAGS=(--color=no --curses=no)
 
-# sanitized CONFIG all|hostile: the googletest suites under --config=CONFIG,
-# then the CLI and onnxrun of that build over the whole e2e suite (all) or
-# its hostile-input tests (hostile). Fuzz regressions are replayed by the
-# googletest step (//tests/fuzz:*_replay).
+# pytest over the e2e suite, two workers when pytest-xdist is there (setup installs it).
+e2e() {
+  local workers=()
+  .venv/bin/python -c "import xdist" 2>/dev/null && workers=(-n 2)
+  .venv/bin/python -m pytest -q -p no:cacheprovider "${workers[@]}" "$@"
+}
+
+# sanitized CONFIG: every googletest suite under --config=CONFIG, then the
+# CLI, onnxrun, refrun and the broken-translation CLI of that build over the
+# whole e2e suite. Reports go to files (a test that expects a non-zero exit
+# would otherwise hide one); any report fails the step. Fuzz regressions are
+# replayed by the googletest step (//tests/fuzz:*_replay).
 sanitized() {
-  local cfg=$1 scope=$2
+  local cfg=$1
+  local suppress="$ROOT/tests/fuzz/ubsan_suppressions.txt"
   step "$cfg: googletest suites (bazel test --config=$cfg //tests/...)"
-  bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" //tests/... //native:pt2onnx //native:onnxrun
+  bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" \
+    --test_env=ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    --test_env=UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppress" \
+    //tests/... //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
   local bin
   bin=$(bazel info "${BAZEL_FLAGS[@]}" --config="$cfg" bazel-bin 2>/dev/null)
   mkdir -p "out/$cfg"
-  cp -f "$bin/native/pt2onnx" "$bin/native/onnxrun" "out/$cfg/"
-  local tests=(tests/e2e)
-  [ "$scope" = all ] || tests=(tests/e2e/test_dim_sweep.py tests/e2e/test_hostile_inputs.py
-                               tests/e2e/test_output_safety.py tests/e2e/test_cli.py)
-  step "$cfg: end-to-end (${tests[*]})"
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  cp -f "$bin/native/pt2onnx" "$bin/native/onnxrun" "$bin/native/refrun" \
+        "$bin/tests/verify/pt2onnx_broken" "out/$cfg/"
+  local reports
+  reports=$(mktemp -d)
+  step "$cfg: end-to-end under the sanitizers"
+  ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan" \
+    UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$suppress" \
     PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" ONNXRUN_BIN="$ROOT/out/$cfg/onnxrun" \
-    .venv/bin/python -m pytest -q -p no:cacheprovider "${tests[@]}"
+    REFRUN_BIN="$ROOT/out/$cfg/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/$cfg/pt2onnx_broken" \
+    e2e tests/e2e
+  if [ -n "$(ls -A "$reports")" ]; then
+    echo "$cfg: sanitizer reports during the e2e suite:" >&2
+    head -n 40 "$reports"/* >&2
+    exit 1
+  fi
+  rm -rf "$reports"
 }
 
 wasm=1
 fuzz=1
+sanitizers=1
 for arg in "$@"; do
   case "$arg" in
     --no-wasm) wasm=0 ;;
     --no-fuzz) fuzz=0 ;;
+    --no-sanitizers) sanitizers=0 ;;
     --sanitizers)
       bash tools/setup.sh
-      for cfg in ${SANITIZER_CONFIGS:-sanitize}; do sanitized "$cfg" all; done
+      for cfg in ${SANITIZER_CONFIGS:-asan_ubsan}; do sanitized "$cfg"; done
       exit 0 ;;
-    *) echo "usage: tools/test.sh [--no-wasm] [--no-fuzz] | --sanitizers" >&2; exit 2 ;;
+    *) echo "usage: tools/test.sh [--no-wasm] [--no-fuzz] [--no-sanitizers] | --sanitizers" >&2; exit 2 ;;
   esac
 done
 
@@ -102,7 +126,7 @@ if [ "$wasm" = 1 ]; then
 fi
 
 step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
-PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" .venv/bin/python -m pytest -q -p no:cacheprovider tests/e2e
+PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e tests/e2e
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"
@@ -111,7 +135,8 @@ if [ "$wasm" = 1 ]; then
   node tests/web/run-all-fixtures.mjs
 fi
 
-# Last: it rebuilds the fuzz targets with clang (a different toolchain).
+# Last: the fuzz targets and the sanitized suites build with clang (a
+# different toolchain), the sanitized suites from the fuzz build's objects.
 if [ "$fuzz" = 1 ]; then
   # Reproducible: a fixed seed and a fresh corpus seeded from the fixtures
   # (long runs with random seeds and a growing corpus: tools/fuzz/run.sh).
@@ -121,4 +146,8 @@ if [ "$fuzz" = 1 ]; then
   tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}" --seed 1 --workdir "$fuzzdir"
   step "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
   tools/fuzz/replay_hostile.sh --workdir "$fuzzdir"
+fi
+
+if [ "$sanitizers" = 1 ]; then
+  sanitized asan_ubsan
 fi

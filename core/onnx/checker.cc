@@ -4,7 +4,9 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "core/onnx/inference_guard.h"
 #include "core/onnx/model_writer.h"
+#include "core/status_macros.h"
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
@@ -27,6 +29,7 @@ absl::Status CheckModel(::onnx::ModelProto& model) {
   try {
     ::onnx::checker::check_model(model, /*full_check=*/false, /*skip_opset_compatibility_check=*/false,
                                  /*check_custom_domain=*/false);
+    PT2ONNX_RETURN_IF_ERROR(CheckInferenceArithmetic(model.graph()));
     ::onnx::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/1,
                                           /*enable_data_propagation=*/true};
     ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(), options);
@@ -43,6 +46,7 @@ absl::Status CheckInferredShapes(const ir::Model& model) {
     }
   }
   ::onnx::ModelProto proto = ToModelProtoWithoutWeightData(model);
+  PT2ONNX_RETURN_IF_ERROR(CheckInferenceArithmetic(proto.graph()));
   try {
     ::onnx::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/1,
                                           /*enable_data_propagation=*/false};

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/reference/ref_tensor.h"
+#include "core/reference/subgraph_runner.h"
+#include "core/reference/view_tracking.h"
 #include "core/status_macros.h"
 #include "core/aten/op_schema.h"
 
@@ -162,104 +165,6 @@ absl::Status BindOutputs(const pt2::Graph& graph, const pt2::Node& node, std::ve
   return absl::OkStatus();
 }
 
-absl::Status DetachResults(std::vector<RefValue>& results) {
-  for (RefValue& r : results) {
-    if (r.kind == RefValue::Kind::kTensor) {
-      PT2ONNX_ASSIGN_OR_RETURN(r.tensor, CopyTensor(r.tensor));
-    }
-    for (RefValue& item : r.list) {
-      if (item.kind == RefValue::Kind::kTensor) {
-        PT2ONNX_ASSIGN_OR_RETURN(item.tensor, CopyTensor(item.tensor));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
-// Overloads whose results alias their first input in torch (views).
-bool IsViewOp(const std::string& key) {
-  static const std::set<std::string>* views = new std::set<std::string>{
-      "aten::view.default", "aten::_unsafe_view.default", "aten::unsqueeze.default", "aten::squeeze.default",
-      "aten::squeeze.dim", "aten::squeeze.dims", "aten::slice.Tensor", "aten::select.int",
-      "aten::transpose.int", "aten::permute.default", "aten::t.default", "aten::expand.default",
-      "aten::narrow.default", "aten::diagonal.default", "aten::as_strided.default", "aten::alias.default",
-      "aten::split.Tensor", "aten::split_with_sizes.default", "aten::chunk.default", "aten::unbind.int",
-      "aten::unflatten.int", "aten::swapaxes.default", "aten::swapdims.default", "aten::movedim.int",
-      "aten::unfold.default", "aten::tensor_split.indices", "aten::tensor_split.sections",
-      "aten::mT.default", "aten::mH.default", "aten::adjoint.default", "aten::numpy_T.default",
-      "aten::movedim.intlist", "aten::moveaxis.int", "aten::moveaxis.intlist", "aten::narrow.Tensor",
-      "aten::_reshape_alias.default"};
-  return views->count(key) > 0;
-}
-
-// aten::add_ and friends: the op name ends with '_'.
-bool IsInPlaceOp(const std::string& key) {
-  const size_t dot = key.rfind('.');
-  return key.rfind("aten::", 0) == 0 && dot != std::string::npos && dot > 0 && key[dot - 1] == '_';
-}
-
-const pt2::NamedArgument* FirstTensorInput(const pt2::Node& node) {
-  for (const pt2::NamedArgument& a : node.inputs) {
-    if (a.arg.kind == Kind::kTensor) return &a;
-  }
-  return nullptr;
-}
-
-// Runs the view kernel again on the element indices of its input's base, so
-// each result learns which base elements it shows.
-absl::Status TrackView(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
-                       RefKernel kernel, ValueMap& values, std::vector<RefValue>& results) {
-  const pt2::NamedArgument* self = FirstTensorInput(node);
-  if (self == nullptr) return absl::OkStatus();
-  RefValue original = values[self->arg.name];
-  if (original.kind != RefValue::Kind::kTensor) return absl::OkStatus();
-  const runtime::Tensor& t = original.tensor;
-  std::vector<int64_t> index(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i) index[i] = original.view_index ? (*original.view_index)[i] : i;
-  std::shared_ptr<runtime::Buffer> base = original.view_base ? original.view_base : t.buffer();
-  PT2ONNX_ASSIGN_OR_RETURN(runtime::Tensor index_tensor, FromInts(DataType::kInt64, t.dims(), index));
-  values[self->arg.name] = RefValue::OfTensor(index_tensor);
-  RefCall call(node, schema, graph, values);
-  absl::Status status = kernel(call);
-  values[self->arg.name] = std::move(original);
-  if (!status.ok()) return absl::OkStatus();  // not trackable: the result stays a plain copy
-  auto attach = [&](RefValue& result, RefValue& mapped) {
-    if (result.kind != RefValue::Kind::kTensor || mapped.kind != RefValue::Kind::kTensor ||
-        mapped.tensor.numel() != result.tensor.numel()) {
-      return;
-    }
-    result.view_base = base;
-    result.view_index = std::make_shared<const std::vector<int64_t>>(ToInts(mapped.tensor));
-  };
-  for (size_t r = 0; r < results.size() && r < call.results().size(); ++r) {
-    attach(results[r], call.results()[r]);
-    for (size_t k = 0; k < results[r].list.size() && k < call.results()[r].list.size(); ++k) {
-      attach(results[r].list[k], call.results()[r].list[k]);
-    }
-  }
-  return absl::OkStatus();
-}
-
-// After an in-place op on a view: its new elements go to the viewed base.
-void WriteThrough(const pt2::Node& node, ValueMap& values, std::vector<RefValue>& results) {
-  const pt2::NamedArgument* self = FirstTensorInput(node);
-  if (self == nullptr) return;
-  const RefValue& v = values[self->arg.name];
-  if (v.kind != RefValue::Kind::kTensor || !v.view_base || !v.view_index) return;
-  const size_t es = ElementSize(v.tensor.dtype());
-  const int64_t capacity = static_cast<int64_t>(v.view_base->capacity() / es);
-  for (int64_t i = 0; i < v.tensor.numel(); ++i) {
-    const int64_t at = (*v.view_index)[i];
-    if (at >= 0 && at < capacity) std::memcpy(v.view_base->data() + at * es, v.tensor.raw() + i * es, es);
-  }
-  for (RefValue& r : results) {
-    if (r.kind == RefValue::Kind::kTensor && r.tensor.buffer() == v.tensor.buffer()) {
-      r.view_base = v.view_base;
-      r.view_index = v.view_index;
-    }
-  }
-}
-
 }  // namespace
 
 std::string NodeName(const pt2::Node& node) {
@@ -272,13 +177,164 @@ std::string NodeName(const pt2::Node& node) {
   return node.target;
 }
 
+namespace {
+
+void CollectMissing(const pt2::Graph& graph, const RefRegistry& registry, std::set<std::string>& missing) {
+  for (const pt2::Node& node : graph.nodes) {
+    std::string key = TargetKey(node.target);
+    if (registry.Find(key) == nullptr) missing.insert(key);
+    for (const pt2::NamedArgument& a : node.inputs) {
+      if (a.arg.kind == Kind::kGraph && a.arg.graph != nullptr) CollectMissing(*a.arg.graph, registry, missing);
+    }
+  }
+}
+
+// The name a graph input binds (tensor or symbol); "" for a constant.
+std::string InputName(const Argument& a) {
+  if (a.kind == Kind::kTensor) return a.name;
+  if ((a.kind == Kind::kSymInt || a.kind == Kind::kSymFloat || a.kind == Kind::kSymBool) && a.sym.is_name) {
+    return a.sym.name;
+  }
+  return "";
+}
+
+bool SharesBuffer(const RefValue& v, const std::vector<RefValue>& others) {
+  if (v.kind != RefValue::Kind::kTensor || v.tensor.buffer() == nullptr) return false;
+  for (const RefValue& o : others) {
+    if (o.kind == RefValue::Kind::kTensor && o.tensor.buffer() == v.tensor.buffer()) return true;
+    if (o.kind == RefValue::Kind::kList && SharesBuffer(v, o.list)) return true;
+  }
+  return false;
+}
+
+// Runs graphs node by node: the main graph and, for control flow, the nested
+// graphs of higher-order ops (each in its own scope of values).
+class GraphInterpreter final : public SubgraphRunner {
+ public:
+  GraphInterpreter(const RefRegistry& registry, const InterpretOptions& options)
+      : registry_(registry), options_(options) {}
+
+  // `top` (the main graph only) receives the defined names and kept values.
+  absl::Status RunNodes(const pt2::Graph& graph, ValueMap& values, Interpretation* top) {
+    const GraphPlan& plan = PlanOf(graph);
+    // Views are tracked only when something can write through them.
+    const bool track_views = plan.writes;
+    std::vector<std::string> defined;
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+      const pt2::Node& node = graph.nodes[n];
+      const aten::OpSchema* schema = plan.schemas[n];
+      RefCall call(node, schema, graph, values);
+      call.set_subgraph_runner(this);
+      RefKernel kernel = plan.kernels[n];
+      absl::Status status = kernel != nullptr
+                                ? kernel(call)
+                                : absl::UnimplementedError(absl::StrCat("no reference kernel for ", call.key()));
+      if (status.ok() && track_views && IsViewOp(call.key())) {
+        status = TrackView(node, schema, graph, kernel, values, call.results());
+      }
+      if (status.ok() && track_views && IsInPlaceOp(call.key())) WriteThrough(node, values, call.results());
+      // *_copy overloads share a view's kernel but must not alias their input.
+      if (status.ok() && call.key().find("_copy.") != std::string::npos) status = DetachResults(call.results());
+      defined.clear();
+      if (status.ok()) status = BindOutputs(graph, node, call.results(), values, defined);
+      // Kept values are copies taken now: a later in-place op (relu_ after
+      // batch_norm) must not change what this node produced.
+      for (size_t k = 0; status.ok() && top != nullptr && options_.keep_values && k < defined.size(); ++k) {
+        const RefValue& v = values[defined[k]];
+        absl::StatusOr<runtime::Tensor> copy = CopyTensor(v.tensor);
+        if (!copy.ok()) status = copy.status();
+        else top->values[defined[k]] = RefValue::OfTensor(*std::move(copy));
+      }
+      if (!status.ok()) {
+        return absl::Status(status.code(), absl::StrCat("node '", NodeName(node), "': ", status.message()));
+      }
+      if (top != nullptr) {
+        top->defined.insert(top->defined.end(), defined.begin(), defined.end());
+        if (options_.progress) options_.progress(n + 1, graph.nodes.size());
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::vector<RefValue>> Run(const pt2::Graph& graph, const std::vector<RefValue>& inputs) override {
+    if (depth_ >= kMaxNestedGraphDepth) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("higher-order ops are nested more than ", kMaxNestedGraphDepth, " deep"));
+    }
+    if (graph.inputs.size() != inputs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("the subgraph takes ", graph.inputs.size(),
+                                                     " inputs but the node passes ", inputs.size()));
+    }
+    // torch forbids a body to write into its inputs; copies keep a hostile
+    // one from changing the enclosing graph's values.
+    const bool writes = PlanOf(graph).writes;
+    ValueMap values;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const std::string name = InputName(graph.inputs[i]);
+      if (name.empty()) continue;
+      RefValue v = inputs[i];
+      if (writes && v.kind == RefValue::Kind::kTensor) {
+        PT2ONNX_ASSIGN_OR_RETURN(v, CopyValue(v));
+      }
+      values[name] = std::move(v);
+    }
+    ++depth_;
+    absl::Status status = RunNodes(graph, values, nullptr);
+    --depth_;
+    PT2ONNX_RETURN_IF_ERROR(status);
+    std::vector<RefValue> outputs;
+    for (const Argument& out : graph.outputs) {
+      PT2ONNX_ASSIGN_OR_RETURN(RefValue v, ArgumentValue(values, out));
+      // A body returning an input unchanged gives a new tensor, as torch's clones do.
+      if (SharesBuffer(v, inputs) || SharesBuffer(v, outputs)) {
+        PT2ONNX_ASSIGN_OR_RETURN(v, CopyValue(v));
+      }
+      outputs.push_back(std::move(v));
+    }
+    return outputs;
+  }
+
+  int64_t max_loop_iterations() const override { return options_.max_loop_iterations; }
+
+ private:
+  // What a graph's nodes resolve to, worked out once: loop bodies run many times.
+  struct GraphPlan {
+    std::vector<const aten::OpSchema*> schemas;
+    std::vector<RefKernel> kernels;
+    bool writes = false;  // an in-place op
+  };
+
+  const GraphPlan& PlanOf(const pt2::Graph& graph) {
+    auto [it, inserted] = plans_.try_emplace(&graph);
+    if (inserted) {
+      const aten::SchemaTable& schemas = aten::SchemaTable::Default();
+      for (const pt2::Node& node : graph.nodes) {
+        const std::string key = TargetKey(node.target);
+        it->second.schemas.push_back(schemas.Find(key));
+        it->second.kernels.push_back(registry_.Find(key));
+        it->second.writes |= IsInPlaceOp(key);
+      }
+    }
+    return it->second;
+  }
+
+  static absl::StatusOr<RefValue> CopyValue(const RefValue& v) {
+    PT2ONNX_ASSIGN_OR_RETURN(runtime::Tensor t, CopyTensor(v.tensor));
+    return RefValue::OfTensor(std::move(t));
+  }
+
+  const RefRegistry& registry_;
+  const InterpretOptions& options_;
+  int depth_ = 0;
+  std::map<const pt2::Graph*, GraphPlan> plans_;
+};
+
+}  // namespace
+
 std::vector<std::string> MissingKernels(const pt2::ExportedProgram& program,
                                         const RefRegistry& registry) {
   std::set<std::string> missing;
-  for (const pt2::Node& node : program.graph.nodes) {
-    std::string key = TargetKey(node.target);
-    if (registry.Find(key) == nullptr) missing.insert(key);
-  }
+  CollectMissing(program.graph, registry, missing);
   return std::vector<std::string>(missing.begin(), missing.end());
 }
 
@@ -302,38 +358,10 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
   Interpretation result;
   ValueMap values;
   PT2ONNX_RETURN_IF_ERROR(BindPlaceholders(program, weights, inputs, values));
-  const pt2::Graph& graph = program.graph;
-  const aten::SchemaTable& schemas = aten::SchemaTable::Default();
-  // Views are tracked only when something can write through them.
-  bool track_views = false;
-  for (const pt2::Node& node : graph.nodes) track_views |= IsInPlaceOp(TargetKey(node.target));
-  for (size_t n = 0; n < graph.nodes.size(); ++n) {
-    const pt2::Node& node = graph.nodes[n];
-    const aten::OpSchema* schema = schemas.Find(TargetKey(node.target));
-    RefCall call(node, schema, graph, values);
-    RefKernel kernel = registry->Find(call.key());
-    absl::Status status = kernel(call);
-    if (status.ok() && track_views && IsViewOp(call.key())) {
-      status = TrackView(node, schema, graph, kernel, values, call.results());
-    }
-    if (status.ok() && track_views && IsInPlaceOp(call.key())) WriteThrough(node, values, call.results());
-    // *_copy overloads share a view's kernel but must not alias their input.
-    if (status.ok() && call.key().find("_copy.") != std::string::npos) status = DetachResults(call.results());
-    const size_t defined_before = result.defined.size();
-    if (status.ok()) status = BindOutputs(graph, node, call.results(), values, result.defined);
-    // Kept values are copies taken now: a later in-place op (relu_ after
-    // batch_norm) must not change what this node produced.
-    for (size_t k = defined_before; status.ok() && options.keep_values && k < result.defined.size(); ++k) {
-      const RefValue& v = values[result.defined[k]];
-      absl::StatusOr<runtime::Tensor> copy = CopyTensor(v.tensor);
-      if (!copy.ok()) status = copy.status();
-      else result.values[result.defined[k]] = RefValue::OfTensor(*std::move(copy));
-    }
-    if (!status.ok()) {
-      return absl::Status(status.code(), absl::StrCat("reference interpreter: node '", NodeName(node),
-                                                      "': ", status.message()));
-    }
-    if (options.progress) options.progress(n + 1, graph.nodes.size());
+  GraphInterpreter interpreter(*registry, options);
+  absl::Status status = interpreter.RunNodes(program.graph, values, &result);
+  if (!status.ok()) {
+    return absl::Status(status.code(), absl::StrCat("reference interpreter: ", status.message()));
   }
   for (const pt2::OutputSpec& spec : program.signature.output_specs) {
     if (spec.kind != pt2::OutputSpec::Kind::kUserOutput) continue;

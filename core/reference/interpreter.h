@@ -21,6 +21,7 @@
 #include "core/pt2/weights.h"
 #include "core/reference/ref_call.h"
 #include "core/reference/registry.h"
+#include "core/runtime/kernels/control_flow.h"
 #include "core/runtime/plan/session.h"
 
 namespace pt2onnx::reference {
@@ -30,7 +31,10 @@ struct InterpretOptions {
   // Keep every FX value (for comparing intermediates); otherwise values are
   // dropped after their last use.
   bool keep_values = false;
-  // Called after each node with the index of the node and the node count.
+  // Most iterations of one while_loop (torch has no bound; a file from a
+  // stranger must not run forever). The executor's Loop stops at the same.
+  int64_t max_loop_iterations = runtime::kMaxLoopIterations;
+  // Called after each node of the main graph with its index and the node count.
   std::function<void(size_t, size_t)> progress;
 };
 
@@ -51,7 +55,8 @@ absl::StatusOr<Interpretation> Interpret(const pt2::ExportedProgram& program,
                                          const std::vector<runtime::NamedTensor>& inputs,
                                          const InterpretOptions& options = {});
 
-// The overloads `program` calls that `registry` has no kernel for, sorted.
+// The overloads `program` calls (in nested graphs too) that `registry` has
+// no kernel for, sorted.
 std::vector<std::string> MissingKernels(const pt2::ExportedProgram& program,
                                         const RefRegistry& registry);
 

@@ -9,8 +9,8 @@
 namespace pt2onnx::reference {
 
 absl::StatusOr<Tensor> TensorOrScalar(const RefCall& call, absl::string_view name) {
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument a, call.Arg(name));
-  if (a.kind == pt2::Argument::Kind::kTensor) return call.Input(name);
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::Argument* a, call.ArgRef(name));
+  if (a->kind == pt2::Argument::Kind::kTensor) return call.Input(name);
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar s, call.Scalar(name));
   if (s.is_float()) return ScalarTensor(DataType::kDouble, s.f);
   PT2ONNX_ASSIGN_OR_RETURN(Tensor t, NewTensor(s.kind == DataType::kBool ? DataType::kBool : DataType::kInt64, {}));

@@ -12,40 +12,103 @@ namespace pt2onnx::reference {
 using pt2::Argument;
 using Kind = pt2::Argument::Kind;
 
+namespace {
+
+absl::StatusOr<RefValue> NamedValue(const ValueMap& values, const std::string& name) {
+  auto it = values.find(name);
+  if (it == values.end()) return absl::NotFoundError(absl::StrCat("value '", name, "' is not defined"));
+  return it->second;
+}
+
+absl::StatusOr<RefValue> SymValue(const ValueMap& values, const pt2::SymArg& sym, Kind kind) {
+  if (sym.is_name) return NamedValue(values, sym.name);
+  if (kind == Kind::kSymBool) return RefValue::OfBool(sym.bool_value);
+  if (kind == Kind::kSymFloat) return RefValue::OfFloat(sym.float_value);
+  return RefValue::OfInt(sym.int_value);
+}
+
+}  // namespace
+
+absl::StatusOr<RefValue> ArgumentValue(const ValueMap& values, const Argument& a) {
+  RefValue list;
+  list.kind = RefValue::Kind::kList;
+  switch (a.kind) {
+    case Kind::kNone: return RefValue();
+    case Kind::kTensor: return NamedValue(values, a.name);
+    case Kind::kOptionalTensor: return a.b ? NamedValue(values, a.name) : RefValue();
+    case Kind::kInt: return RefValue::OfInt(a.i);
+    case Kind::kFloat: return RefValue::OfFloat(a.f);
+    case Kind::kBool: return RefValue::OfBool(a.b);
+    case Kind::kSymInt:
+    case Kind::kSymFloat:
+    case Kind::kSymBool: return SymValue(values, a.sym, a.kind);
+    case Kind::kTensors:
+      for (const std::string& n : a.names) {
+        PT2ONNX_ASSIGN_OR_RETURN(RefValue v, NamedValue(values, n));
+        list.list.push_back(std::move(v));
+      }
+      return list;
+    case Kind::kInts:
+      for (int64_t i : a.ints) list.list.push_back(RefValue::OfInt(i));
+      return list;
+    case Kind::kSymInts:
+    case Kind::kSymBools:
+    case Kind::kSymFloats: {
+      const Kind each = a.kind == Kind::kSymInts ? Kind::kSymInt
+                        : a.kind == Kind::kSymBools ? Kind::kSymBool : Kind::kSymFloat;
+      for (const pt2::SymArg& s : a.syms) {
+        PT2ONNX_ASSIGN_OR_RETURN(RefValue v, SymValue(values, s, each));
+        list.list.push_back(std::move(v));
+      }
+      return list;
+    }
+    default:
+      return absl::UnimplementedError("an argument of this kind cannot be a value here");
+  }
+}
+
 RefCall::RefCall(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
                  ValueMap& values)
     : node_(node), schema_(schema), graph_(graph), values_(values), key_(TargetKey(node.target)) {}
 
 absl::StatusOr<Argument> RefCall::Arg(absl::string_view name) const {
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* a, ArgRef(name));
+  return *a;
+}
+
+// Arguments are large (about 0.5 KB): read in place, not copied.
+absl::StatusOr<const Argument*> RefCall::ArgRef(absl::string_view name) const {
   for (const pt2::NamedArgument& a : node_.inputs) {
-    if (a.name == name) return a.arg;
+    if (a.name == name) return &a.arg;
   }
   if (schema_ != nullptr) {
     const aten::SchemaArgument* s = schema_->FindArgument(name);
-    if (s != nullptr && s->default_value.has_value()) return *s->default_value;
+    if (s != nullptr && s->default_value.has_value()) return &*s->default_value;
     if (s != nullptr) return Invalid(absl::StrCat("required argument '", name, "' is missing"));
   }
   return Invalid(absl::StrCat("argument '", name, "' is missing and has no default"));
 }
 
 bool RefCall::Has(absl::string_view name) const {
-  absl::StatusOr<Argument> a = Arg(name);
-  if (!a.ok() || a->kind == Kind::kNone) return false;
-  return !(a->kind == Kind::kOptionalTensor && !a->b);
+  absl::StatusOr<const Argument*> a = ArgRef(name);
+  if (!a.ok() || (*a)->kind == Kind::kNone) return false;
+  return !((*a)->kind == Kind::kOptionalTensor && !(*a)->b);
 }
 
-absl::StatusOr<RefValue> RefCall::Lookup(const std::string& name) const {
+absl::StatusOr<const RefValue*> RefCall::LookupRef(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return Invalid(absl::StrCat("value '", name, "' is not defined"));
-  return it->second;
+  return &it->second;
 }
 
 absl::StatusOr<runtime::Tensor> RefCall::Input(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   if (a.kind != Kind::kTensor && !(a.kind == Kind::kOptionalTensor && a.b)) {
     return Invalid(absl::StrCat("argument '", name, "' is not a tensor"));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(RefValue v, Lookup(a.name));
+  PT2ONNX_ASSIGN_OR_RETURN(const RefValue* found, LookupRef(a.name));
+  const RefValue& v = *found;
   if (v.kind != RefValue::Kind::kTensor) {
     return Invalid(absl::StrCat("value '", a.name, "' is not a tensor"));
   }
@@ -59,11 +122,13 @@ absl::StatusOr<std::optional<runtime::Tensor>> RefCall::OptionalInput(absl::stri
 }
 
 absl::StatusOr<std::vector<runtime::Tensor>> RefCall::Inputs(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   if (a.kind != Kind::kTensors) return Invalid(absl::StrCat("argument '", name, "' is not a tensor list"));
   std::vector<runtime::Tensor> out;
   for (const std::string& n : a.names) {
-    PT2ONNX_ASSIGN_OR_RETURN(RefValue v, Lookup(n));
+    PT2ONNX_ASSIGN_OR_RETURN(const RefValue* found, LookupRef(n));
+    const RefValue& v = *found;
     if (v.kind != RefValue::Kind::kTensor) return Invalid(absl::StrCat("value '", n, "' is not a tensor"));
     out.push_back(v.tensor);
   }
@@ -72,7 +137,8 @@ absl::StatusOr<std::vector<runtime::Tensor>> RefCall::Inputs(absl::string_view n
 
 absl::StatusOr<std::vector<std::optional<runtime::Tensor>>> RefCall::OptionalInputs(
     absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   std::vector<std::optional<std::string>> names;
   if (a.kind == Kind::kOptionalTensors) {
     names = a.optional_names;
@@ -87,11 +153,19 @@ absl::StatusOr<std::vector<std::optional<runtime::Tensor>>> RefCall::OptionalInp
       out.emplace_back();
       continue;
     }
-    PT2ONNX_ASSIGN_OR_RETURN(RefValue v, Lookup(*n));
+    PT2ONNX_ASSIGN_OR_RETURN(const RefValue* found, LookupRef(*n));
+    const RefValue& v = *found;
     if (v.kind != RefValue::Kind::kTensor) return Invalid(absl::StrCat("value '", *n, "' is not a tensor"));
     out.emplace_back(v.tensor);
   }
   return out;
+}
+
+absl::StatusOr<RefValue> RefCall::ValueAt(size_t index) const {
+  if (index >= node_.inputs.size()) return Invalid(absl::StrCat("operand ", index, " is missing"));
+  absl::StatusOr<RefValue> v = ArgumentValue(values_, node_.inputs[index].arg);
+  if (!v.ok()) return Invalid(absl::StrCat("operand ", index, ": ", v.status().message()));
+  return v;
 }
 
 absl::StatusOr<RefScalar> RefCall::SymScalar(const pt2::SymArg& sym, DataType kind) const {
@@ -102,7 +176,8 @@ absl::StatusOr<RefScalar> RefCall::SymScalar(const pt2::SymArg& sym, DataType ki
     s.f = kind == DataType::kFloat ? sym.float_value : static_cast<double>(s.i);
     return s;
   }
-  PT2ONNX_ASSIGN_OR_RETURN(RefValue v, Lookup(sym.name));
+  PT2ONNX_ASSIGN_OR_RETURN(const RefValue* found, LookupRef(sym.name));
+  const RefValue& v = *found;
   switch (v.kind) {
     case RefValue::Kind::kInt: s.kind = DataType::kInt64; s.i = v.i; s.f = static_cast<double>(v.i); return s;
     case RefValue::Kind::kFloat: s.kind = DataType::kFloat; s.f = v.f; return s;
@@ -121,7 +196,8 @@ absl::StatusOr<RefScalar> RefCall::ScalarOf(const Argument& a, absl::string_view
     case Kind::kSymFloat: return SymScalar(a.sym, DataType::kFloat);
     case Kind::kSymBool: return SymScalar(a.sym, DataType::kBool);
     case Kind::kTensor: {
-      PT2ONNX_ASSIGN_OR_RETURN(RefValue v, Lookup(a.name));
+      PT2ONNX_ASSIGN_OR_RETURN(const RefValue* found, LookupRef(a.name));
+      const RefValue& v = *found;
       if (v.kind != RefValue::Kind::kTensor || v.tensor.numel() != 1) break;
       const DataType dt = v.tensor.dtype();
       if (IsFloatingPoint(dt)) {
@@ -140,7 +216,8 @@ absl::StatusOr<RefScalar> RefCall::ScalarOf(const Argument& a, absl::string_view
 }
 
 absl::StatusOr<RefScalar> RefCall::Scalar(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   return ScalarOf(a, name);
 }
 
@@ -162,7 +239,8 @@ absl::StatusOr<std::optional<int64_t>> RefCall::OptionalInt(absl::string_view na
 }
 
 absl::StatusOr<std::vector<int64_t>> RefCall::Ints(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   switch (a.kind) {
     case Kind::kInts: return a.ints;
     case Kind::kInt: return std::vector<int64_t>{a.i};
@@ -195,13 +273,15 @@ absl::StatusOr<bool> RefCall::Bool(absl::string_view name) const {
 }
 
 absl::StatusOr<std::string> RefCall::String(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   if (a.kind != Kind::kString) return Invalid(absl::StrCat("argument '", name, "' is not a string"));
   return a.s;
 }
 
 absl::StatusOr<std::optional<DataType>> RefCall::Dtype(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   if (a.kind == Kind::kNone) return std::optional<DataType>();
   if (a.kind != Kind::kScalarType) return Invalid(absl::StrCat("argument '", name, "' is not a dtype"));
   absl::StatusOr<DataType> dtype = FromTorchScalarType(a.i);
@@ -210,7 +290,8 @@ absl::StatusOr<std::optional<DataType>> RefCall::Dtype(absl::string_view name) c
 }
 
 absl::StatusOr<aten::ResultTypeOperand> RefCall::Operand(absl::string_view name) const {
-  PT2ONNX_ASSIGN_OR_RETURN(Argument a, Arg(name));
+  PT2ONNX_ASSIGN_OR_RETURN(const Argument* arg, ArgRef(name));
+  const Argument& a = *arg;
   aten::ResultTypeOperand op;
   if (a.kind == Kind::kTensor) {
     PT2ONNX_ASSIGN_OR_RETURN(runtime::Tensor t, Input(name));

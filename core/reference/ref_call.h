@@ -41,6 +41,12 @@ struct RefScalar {
 
 using ValueMap = std::map<std::string, RefValue>;
 
+class SubgraphRunner;  // subgraph_runner.h
+
+// The value an argument names in `values` (a tensor, a symbol, a list of
+// them) or the constant it holds; NotFound naming an undefined value.
+absl::StatusOr<RefValue> ArgumentValue(const ValueMap& values, const pt2::Argument& a);
+
 class RefCall {
  public:
   RefCall(const pt2::Node& node, const aten::OpSchema* schema, const pt2::Graph& graph,
@@ -51,6 +57,8 @@ class RefCall {
 
   // The argument as in the node, or its schema default.
   absl::StatusOr<pt2::Argument> Arg(absl::string_view name) const;
+  // The same in place (an Argument is about 0.5 KB): valid while the call is.
+  absl::StatusOr<const pt2::Argument*> ArgRef(absl::string_view name) const;
   // True when the argument is present and not None (after defaults).
   bool Has(absl::string_view name) const;
 
@@ -83,6 +91,12 @@ class RefCall {
   // The recorded metadata of output `i`, or null.
   const pt2::TensorMeta* OutputMeta(size_t i = 0) const;
 
+  // Higher-order ops: positional argument `index` as a value (ArgumentValue),
+  // and the interpreter that runs their nested graphs (null outside Interpret).
+  absl::StatusOr<RefValue> ValueAt(size_t index) const;
+  SubgraphRunner* subgraph_runner() const { return runner_; }
+  void set_subgraph_runner(SubgraphRunner* runner) { runner_ = runner; }
+
   // Outputs in schema return order.
   absl::Status SetTensor(runtime::Tensor t);
   absl::Status SetTensors(std::vector<runtime::Tensor> ts);
@@ -94,7 +108,7 @@ class RefCall {
   absl::Status Unsupported(absl::string_view message) const;
 
  private:
-  absl::StatusOr<RefValue> Lookup(const std::string& name) const;
+  absl::StatusOr<const RefValue*> LookupRef(const std::string& name) const;
   absl::StatusOr<RefScalar> ScalarOf(const pt2::Argument& a, absl::string_view what) const;
   absl::StatusOr<RefScalar> SymScalar(const pt2::SymArg& sym, DataType kind) const;
 
@@ -104,6 +118,7 @@ class RefCall {
   ValueMap& values_;
   std::string key_;
   std::vector<RefValue> results_;
+  SubgraphRunner* runner_ = nullptr;
 };
 
 }  // namespace pt2onnx::reference

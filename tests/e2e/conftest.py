@@ -37,6 +37,21 @@ ORT_FALLBACKS = []
 FIXTURE_RUNS = []
 
 
+def pytest_sessionfinish(session):
+    # Under pytest-xdist (tools/test.sh runs -n 2) each worker hands its lists to the controller.
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:
+        worker_output["fixture_runs"] = FIXTURE_RUNS
+        worker_output["ort_fallbacks"] = ORT_FALLBACKS
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    worker_output = getattr(node, "workeroutput", {})
+    FIXTURE_RUNS.extend(worker_output.get("fixture_runs", []))
+    ORT_FALLBACKS.extend(worker_output.get("ort_fallbacks", []))
+
+
 def pytest_terminal_summary(terminalreporter):
     if FIXTURE_RUNS:
         terminalreporter.write_line(

@@ -101,3 +101,17 @@ def test_expected_failures_name_positive_fixtures():
         for name, outcome in expected_failures(table).items():
             assert name in ids, f"{EXPECTED_FAILURES.name}: {table}: {name} is not a positive fixture"
             assert outcome, f"{EXPECTED_FAILURES.name}: {table}: {name} gives no outcome"
+
+
+def control_flow_fixtures():
+    return sorted(str(m.parent.relative_to(FIXTURES)) for m in FIXTURES.glob("**/meta.json")
+                  if any(t.startswith("higher_order.") for t in json.loads(m.read_text()).get("targets", {})))
+
+
+@pytest.mark.parametrize("name", control_flow_fixtures())
+def test_control_flow_fixtures_are_interpretable(name, refrun):
+    """torch.cond / while_loop / scan / map and the no_grad/autocast wrappers run in the interpreter: none of
+    these fixtures may be skipped above."""
+    missing = refrun(FIXTURES / name / "model.pt2", "--missing")
+    assert missing.returncode == 0, missing.stderr
+    assert missing.stdout.split() == []

@@ -1,5 +1,6 @@
 // Fuzz target: the whole conversion of a mutated .pt2 (read, translate,
-// optimize, verify, serialize), with every CRC checked as the CLI does.
+// optimize, verify, the CLI's structural checks with ONNX's shape inference,
+// serialize), with every CRC checked as the CLI does.
 // Seeded from tests/fixtures (small .pt2 files, see tests/fuzz/README.md).
 // Its mutator is structure-aware (program_mutator.h): it edits the program
 // JSON and re-zips with correct CRCs; one call in eight, or when the input is
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "export/converter.h"
+#include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "tests/fuzz/program_mutator.h"
 #include "translate/registry.h"
@@ -60,6 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<pt2onnx::Conversion> conversion =
       pt2onnx::ConvertPt2(pt2onnx::ByteSpan(data, size), options, nullptr);
   if (!conversion.ok()) return 0;
+  // The checks the CLI and the browser run on every result before writing.
+  if (!pt2onnx::onnx_writer::CheckArity(conversion->model).ok()) return 0;
+  if (!pt2onnx::onnx_writer::CheckInferredShapes(conversion->model).ok()) return 0;
   NullSink model, weights;
   pt2onnx::onnx_writer::WriteOptions write;
   (void)pt2onnx::onnx_writer::WriteModel(conversion->model, write, model, &weights);

@@ -168,6 +168,45 @@ TEST(ControlFlowKernels, ScanOverZeroRowsGivesTheStateAndEmptyOutputs) {
   EXPECT_EQ((*out)[1].tensor.dtype(), DataType::kInt64);
 }
 
+TEST(ControlFlowKernels, LoopStopsAtTheIterationLimit) {
+  // No trip count and a condition that stays true: a file could loop forever.
+  auto body = std::make_shared<ir::Graph>();
+  body->inputs = {Value("i", DataType::kInt64), Value("c", DataType::kBool), Value("v", DataType::kInt64)};
+  body->nodes.push_back(MakeNode("Identity", {"c"}, {"c_out"}));
+  body->nodes.push_back(MakeNode("Identity", {"i"}, {"v_out"}));
+  body->outputs = {Value("c_out", DataType::kBool), Value("v_out", DataType::kInt64)};
+  ir::Graph g;
+  g.inputs = {Value("start", DataType::kBool), Value("v", DataType::kInt64)};
+  ir::Node loop = MakeNode("Loop", {"", "start", "v"}, {"v_final"});
+  loop.attributes = {ir::Attribute::GraphValue("body", body)};
+  g.nodes.push_back(loop);
+  g.outputs = {Value("v_final", DataType::kInt64)};
+  auto out = RunModel(g, {{"start", Bool(true)}, {"v", I64({}, {-1})}});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "Loop did not stop after 1048576 iterations"))
+      << out.status();
+}
+
+TEST(ControlFlowKernels, ScanStepsAreBoundedLikeLoops) {
+  // Rows of zero elements: a tiny input with a huge leading dim.
+  auto body = std::make_shared<ir::Graph>();
+  body->inputs = {Value("row", DataType::kFloat)};
+  body->nodes.push_back(MakeNode("Identity", {"row"}, {"out"}));
+  body->outputs = {Value("out", DataType::kFloat)};
+  ir::Graph g;
+  g.inputs = {Value("xs", DataType::kFloat)};
+  ir::Node scan = MakeNode("Scan", {"xs"}, {"ys"});
+  scan.attributes = {ir::Attribute::GraphValue("body", body), ir::Attribute::Int("num_scan_inputs", 1)};
+  g.nodes.push_back(scan);
+  g.outputs = {Value("ys", DataType::kFloat)};
+  auto out = RunModel(g, {{"xs", F32({(int64_t{1} << 20) + 1, 0}, {})}});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "Scan over 1048577 rows is more than 1048576 steps"))
+      << out.status();
+}
+
 TEST(ControlFlowKernels, IfConditionMustBeOneBool) {
   auto then_g = std::make_shared<ir::Graph>();
   then_g->nodes.push_back(MakeNode("Identity", {"x"}, {"a"}));

@@ -1,7 +1,8 @@
 // verify() under node: the CLI's --verify in the wasm build. Passes on tier-1
-// models and gives the CLI's numbers (the Model Explorer node data, %.9g, and
-// the report's verification section, histograms included) for the same
-// inputs: the archive's, seeded, an .npz, or typed arrays.
+// models and on control-flow fixtures and gives the CLI's numbers (the Model
+// Explorer node data, %.9g, and the report's verification section,
+// histograms included) for the same inputs: the archive's, seeded, an .npz,
+// or typed arrays.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -14,7 +15,7 @@ import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
 requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
-const { verify, ConversionError, MAX_VERIFY_BYTES } = await import(join(PACKAGE, "pt2onnx.mjs"));
+const { verify, MAX_VERIFY_BYTES } = await import(join(PACKAGE, "pt2onnx.mjs"));
 
 // `pt2onnx model.pt2 --verify ...` run in the fixture's folder (so that an
 // inputs file is named as verify() names it): exit code, stderr, report, and
@@ -43,6 +44,11 @@ const CASES = [
   ["mlp_dict_list", { intermediates: true }],
   ["dynamic_batch_seq", { inputs: "inputs.npz" }],
   ["dtypes", { inputs: "seeded" }],
+  // Control flow: the reference interpreter runs the branches and bodies.
+  ["ops/cond_branches", { intermediates: true }],
+  ["ops/cond_in_loop", {}],
+  ["ops/scan_dim1_reverse", { intermediates: true }],
+  ["ops/map_body", {}],
 ];
 
 for (const [name, options] of CASES) {
@@ -82,26 +88,6 @@ test("verify() with typed arrays gives the numbers of the same values as an .npz
   assert.equal(fromArrays.inputsSource, "the inputs option");
   assert.equal(fromArrays.nodeData.max_abs_diff, fromNpz.nodeData.max_abs_diff);
   assert.equal(fromArrays.nodeData.max_rel_diff, fromNpz.nodeData.max_rel_diff);
-});
-
-// Control flow: the same outcome as the CLI, whatever the reference
-// interpreter covers (it names the kernel it lacks, exit 7, or passes).
-test("verify() on a control-flow fixture (torch.cond) gives the CLI's outcome", async () => {
-  const folder = join(FIXTURES, "ops", "cond_branches");
-  const cli = cliVerify(folder);
-  const pt2 = new Uint8Array(readFileSync(join(folder, "model.pt2")));
-  if (cli.status === 7) {
-    await assert.rejects(verify(pt2), (e) => {
-      assert.ok(e instanceof ConversionError);
-      assert.equal(e.code, "verify_unavailable");
-      assert.equal(e.exitCode, 7);
-      assert.ok(cli.stderr.includes(e.message), `${e.message} not in\n${cli.stderr}`);
-      return true;
-    });
-  } else {
-    assert.equal(cli.status, 0, cli.stderr);
-    assertSameAsCli(await verify(pt2, { outputName: "m.onnx" }), cli);
-  }
 });
 
 test("verify() refuses inputs that do not fit the program, as the CLI", async () => {

@@ -232,6 +232,10 @@ class LoopKernel : public OpKernel {
     const std::vector<const Tensor*> captured = Captured(ctx, num_inputs_);
     std::vector<std::vector<Tensor>> stacks(scanned);
     for (int64_t i = 0; keep_going && (!trip_count || i < *trip_count); ++i) {
+      if (i == kMaxLoopIterations) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "Loop did not stop after ", kMaxLoopIterations, " iterations (kMaxLoopIterations)"));
+      }
       auto iteration = Tensor::Allocate(DataType::kInt64, {}, ctx.pool());
       auto condition = Tensor::Allocate(DataType::kBool, {}, ctx.pool());
       if (!iteration.ok()) return iteration.status();
@@ -303,6 +307,10 @@ class ScanKernel : public OpKernel {
       }
       length = x.dim(0);
       xs.push_back(&x);
+    }
+    if (length > kMaxLoopIterations) {
+      return absl::ResourceExhaustedError(absl::StrCat("Scan over ", length, " rows is more than ",
+                                                       kMaxLoopIterations, " steps (kMaxLoopIterations)"));
     }
     const std::vector<const Tensor*> captured = Captured(ctx, num_inputs_);
     std::vector<std::vector<Tensor>> stacks(scanned_out);

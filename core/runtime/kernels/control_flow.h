@@ -7,12 +7,19 @@
 #ifndef PT2ONNX_CORE_RUNTIME_KERNELS_CONTROL_FLOW_H_
 #define PT2ONNX_CORE_RUNTIME_KERNELS_CONTROL_FLOW_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/ir/graph.h"
 
 namespace pt2onnx::runtime {
+
+// Most iterations a Loop runs and most rows a Scan steps over (2^20): a loop
+// that only its data stops, or a scan over rows of zero elements, from a
+// stranger's file, must end. The reference interpreter bounds torch's
+// while_loop, scan and map the same way.
+inline constexpr int64_t kMaxLoopIterations = int64_t{1} << 20;
 
 // Values the node's subgraphs (at any depth) read from enclosing scopes, in
 // order of first use; empty for nodes without subgraphs.
