@@ -12,7 +12,7 @@
 #include "core/status_macros.h"
 #include "core/version.h"
 #include "translate/registry.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx {
 namespace {

@@ -1,57 +1,18 @@
-// The only central list of translations: one line per op family.
-#include "ops/families.h"
+// The only central list of translations: CreateDefaultRegistry registers
+// every op family of op_families.inc.
 #include "translate/registry.h"
 
 namespace pt2onnx::ops {
 
+#define PT2ONNX_OP_FAMILY(register_family) void register_family(OpRegistry& r);
+#include "ops/op_families.inc"
+#undef PT2ONNX_OP_FAMILY
+
 OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
-  RegisterActivationOps(r);
-  RegisterAttentionOps(r);
-  RegisterBackwardOps(r);
-  RegisterBatchNormOps(r);
-  RegisterBucketingOps(r);
-  RegisterControlFlowOps(r);
-  RegisterConvOps(r);
-  RegisterConvNormBackwardOps(r);
-  RegisterConversionOps(r);
-  RegisterCreationOps(r);
-  RegisterCumulativeOps(r);
-  RegisterConcatOps(r);
-  RegisterDataDependentOps(r);
-  RegisterDistanceOps(r);
-  RegisterDropoutOps(r);
-  RegisterArithmeticOps(r);
-  RegisterComparisonOps(r);
-  RegisterLogicalOps(r);
-  RegisterUnaryMathOps(r);
-  RegisterEmbeddingBagOps(r);
-  RegisterEinsumOps(r);
-  RegisterEncodingOps(r);
-  RegisterFftOps(r);
-  RegisterIndexingOps(r);
-  RegisterDetCrossNormOps(r);
-  RegisterLinearAlgebraOps(r);
-  RegisterNormalizationOps(r);
-  RegisterOnnxOps(r);
-  RegisterPaddingOps(r);
-  RegisterPermuteOps(r);
-  RegisterPoolingOps(r);
-  RegisterRandomOps(r);
-  RegisterRearrangeOps(r);
-  RegisterReductionOps(r);
-  RegisterResampleOps(r);
-  RegisterSamplingOps(r);
-  RegisterScatterOps(r);
-  RegisterShapeOps(r);
-  RegisterSplitMeshgridOps(r);
-  RegisterSlicingOps(r);
-  RegisterSortingOps(r);
-  RegisterSpecialMathOps(r);
-  RegisterSymbolicOps(r);
-  RegisterUniqueOps(r);
-  RegisterVarianceOps(r);
-  RegisterWeightNormOps(r);
+#define PT2ONNX_OP_FAMILY(register_family) register_family(r);
+#include "ops/op_families.inc"
+#undef PT2ONNX_OP_FAMILY
   return r;
 }
 

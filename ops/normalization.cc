@@ -17,7 +17,6 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
-#include "ops/families.h"
 #include "ops/norm_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"

@@ -22,7 +22,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
-#include "ops/families.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "ops/shape_helpers.h"

@@ -21,7 +21,6 @@
 #include "absl/strings/str_cat.h"
 #include "core/checked_math.h"
 #include "core/status_macros.h"
-#include "ops/families.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "ops/shape_helpers.h"

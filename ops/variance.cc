@@ -15,7 +15,6 @@
 #include "absl/strings/str_cat.h"
 #include "core/checked_math.h"
 #include "core/status_macros.h"
-#include "ops/families.h"
 #include "ops/reduce_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"

@@ -33,7 +33,7 @@
 #include <cmath>
 
 #include "passes/attention_match.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -291,6 +291,6 @@ class AttentionFusionPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateAttentionFusionPass() { return std::make_unique<AttentionFusionPass>(); }
+std::unique_ptr<Pass> CreateAttentionFusionPass(const PipelineOptions&) { return std::make_unique<AttentionFusionPass>(); }
 
 }  // namespace pt2onnx::passes

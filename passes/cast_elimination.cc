@@ -7,7 +7,7 @@
 // int64 -> int32 -> int64 wraps) stays; so does a Cast whose input dtype is
 // unknown, and a Cast producing a graph output from a graph input.
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -77,6 +77,8 @@ class CastEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateCastEliminationPass() { return std::make_unique<CastEliminationPass>(); }
+std::unique_ptr<Pass> CreateCastEliminationPass(const PipelineOptions&) {
+  return std::make_unique<CastEliminationPass>();
+}
 
 }  // namespace pt2onnx::passes

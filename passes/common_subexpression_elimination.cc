@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -108,7 +108,7 @@ class CommonSubexpressionEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass() {
+std::unique_ptr<Pass> CreateCommonSubexpressionEliminationPass(const PipelineOptions&) {
   return std::make_unique<CommonSubexpressionEliminationPass>();
 }
 

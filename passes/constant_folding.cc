@@ -22,7 +22,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/runtime/plan/session.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -289,8 +289,8 @@ class ConstantFoldingPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateConstantFoldingPass(FoldingLimits limits) {
-  return std::make_unique<ConstantFoldingPass>(limits);
+std::unique_ptr<Pass> CreateConstantFoldingPass(const PipelineOptions& options) {
+  return std::make_unique<ConstantFoldingPass>(options.folding);
 }
 
 }  // namespace pt2onnx::passes

@@ -10,7 +10,7 @@
 // computed at run time, training mode, float16/bfloat16 (folding would round
 // the weights differently from the unfolded model).
 #include "core/runtime/plan/fold_batchnorm.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -29,6 +29,8 @@ class ConvBatchNormFoldingPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateConvBatchNormFoldingPass() { return std::make_unique<ConvBatchNormFoldingPass>(); }
+std::unique_ptr<Pass> CreateConvBatchNormFoldingPass(const PipelineOptions&) {
+  return std::make_unique<ConvBatchNormFoldingPass>();
+}
 
 }  // namespace pt2onnx::passes

@@ -10,7 +10,7 @@
 // the model's (or the subgraph's) interface.
 #include "absl/container/flat_hash_set.h"
 #include "core/ir/rewrite.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -57,7 +57,7 @@ class DeadCodeEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateDeadCodeEliminationPass() {
+std::unique_ptr<Pass> CreateDeadCodeEliminationPass(const PipelineOptions&) {
   return std::make_unique<DeadCodeEliminationPass>();
 }
 

@@ -16,7 +16,7 @@
 #include <cmath>
 
 #include "passes/fusion_match.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -155,6 +155,8 @@ class GeluFusionPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateGeluFusionPass() { return std::make_unique<GeluFusionPass>(); }
+std::unique_ptr<Pass> CreateGeluFusionPass(const PipelineOptions&) {
+  return std::make_unique<GeluFusionPass>();
+}
 
 }  // namespace pt2onnx::passes

@@ -8,7 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/ir/rewrite.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -54,7 +54,7 @@ class IdentityEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateIdentityEliminationPass() {
+std::unique_ptr<Pass> CreateIdentityEliminationPass(const PipelineOptions&) {
   return std::make_unique<IdentityEliminationPass>();
 }
 

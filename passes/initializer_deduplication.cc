@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -91,7 +91,7 @@ class InitializerDeduplicationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateInitializerDeduplicationPass() {
+std::unique_ptr<Pass> CreateInitializerDeduplicationPass(const PipelineOptions&) {
   return std::make_unique<InitializerDeduplicationPass>();
 }
 

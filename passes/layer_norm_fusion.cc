@@ -16,7 +16,7 @@
 // an intermediate (mean, variance, ...) read elsewhere or as a graph output,
 // a scale or bias that broadcasts the result to a larger shape, float16/double.
 #include "passes/fusion_match.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -75,6 +75,8 @@ class LayerNormFusionPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateLayerNormFusionPass() { return std::make_unique<LayerNormFusionPass>(); }
+std::unique_ptr<Pass> CreateLayerNormFusionPass(const PipelineOptions&) {
+  return std::make_unique<LayerNormFusionPass>();
+}
 
 }  // namespace pt2onnx::passes

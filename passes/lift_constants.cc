@@ -8,7 +8,7 @@
 // stay in their subgraph.
 #include "absl/container/flat_hash_set.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -51,6 +51,8 @@ class LiftConstantsPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateLiftConstantsPass() { return std::make_unique<LiftConstantsPass>(); }
+std::unique_ptr<Pass> CreateLiftConstantsPass(const PipelineOptions&) {
+  return std::make_unique<LiftConstantsPass>();
+}
 
 }  // namespace pt2onnx::passes

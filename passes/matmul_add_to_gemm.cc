@@ -9,7 +9,7 @@
 // read elsewhere or as a graph output, a C that would broadcast the result
 // to a larger shape, integer MatMuls.
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -71,6 +71,8 @@ class MatMulAddToGemmPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateMatMulAddToGemmPass() { return std::make_unique<MatMulAddToGemmPass>(); }
+std::unique_ptr<Pass> CreateMatMulAddToGemmPass(const PipelineOptions&) {
+  return std::make_unique<MatMulAddToGemmPass>();
+}
 
 }  // namespace pt2onnx::passes

@@ -16,7 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -111,7 +111,7 @@ class MatMulReshapeEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateMatMulReshapeEliminationPass() {
+std::unique_ptr<Pass> CreateMatMulReshapeEliminationPass(const PipelineOptions&) {
   return std::make_unique<MatMulReshapeEliminationPass>();
 }
 

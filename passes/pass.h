@@ -3,7 +3,7 @@
 // A graph optimization: one rewrite of the IR, stateless between runs.
 // Run() returns whether it changed the graph, so the pipeline can iterate to
 // a fixed point. Each pass lives in passes/<name>.cc behind a factory
-// declared in passes/passes.h; only passes/pipeline.cc decides their order.
+// listed in passes/pass_list.inc; only passes/pipeline.cc decides their order.
 #ifndef PT2ONNX_PASSES_PASS_H_
 #define PT2ONNX_PASSES_PASS_H_
 

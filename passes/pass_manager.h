@@ -73,6 +73,10 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options);
 absl::Status RunPipeline(const Pipeline& pipeline, ir::Model& model, const PipelineOptions& options,
                          std::vector<PassStats>* stats = nullptr);
 
+// Compatibility: runs `passes` as one stage to a fixed point.
+absl::Status RunPipeline(const std::vector<std::unique_ptr<Pass>>& passes, ir::Model& model, bool verify,
+                         int max_iterations = 4);
+
 // One line per pass: name, runs, nodes removed/added, milliseconds.
 std::string FormatPassStats(const std::vector<PassStats>& stats);
 

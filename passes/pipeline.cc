@@ -3,9 +3,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "passes/passes.h"
+#include "passes/pass.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
+
+#define PT2ONNX_PASS(name, factory) std::unique_ptr<Pass> factory(const PipelineOptions& options);
+#include "passes/pass_list.inc"
+#undef PT2ONNX_PASS
+
 namespace {
 
 struct PassEntry {
@@ -16,30 +22,9 @@ struct PassEntry {
 // Every pass, in the order the default pipeline first runs it.
 const std::vector<PassEntry>& Registry() {
   static const std::vector<PassEntry>* entries = new std::vector<PassEntry>{
-      {"identity_elimination", [](const PipelineOptions&) { return CreateIdentityEliminationPass(); }},
-      {"lift_constants", [](const PipelineOptions&) { return CreateLiftConstantsPass(); }},
-      {"shape_simplification", [](const PipelineOptions&) { return CreateShapeSimplificationPass(); }},
-      {"reshape_shape_materialization",
-       [](const PipelineOptions&) { return CreateReshapeShapeMaterializationPass(); }},
-      {"constant_folding", [](const PipelineOptions& o) { return CreateConstantFoldingPass(o.folding); }},
-      {"cast_elimination", [](const PipelineOptions&) { return CreateCastEliminationPass(); }},
-      {"transpose_elimination", [](const PipelineOptions&) { return CreateTransposeEliminationPass(); }},
-      {"reshape_elimination", [](const PipelineOptions&) { return CreateReshapeEliminationPass(); }},
-      {"matmul_reshape_elimination",
-       [](const PipelineOptions&) { return CreateMatMulReshapeEliminationPass(); }},
-      {"common_subexpression_elimination",
-       [](const PipelineOptions&) { return CreateCommonSubexpressionEliminationPass(); }},
-      {"dead_code_elimination", [](const PipelineOptions&) { return CreateDeadCodeEliminationPass(); }},
-      {"conv_batchnorm_folding", [](const PipelineOptions&) { return CreateConvBatchNormFoldingPass(); }},
-      {"matmul_add_to_gemm", [](const PipelineOptions&) { return CreateMatMulAddToGemmPass(); }},
-      {"layer_norm_fusion", [](const PipelineOptions&) { return CreateLayerNormFusionPass(); }},
-      {"rms_norm_fusion", [](const PipelineOptions&) { return CreateRmsNormFusionPass(); }},
-      {"gelu_fusion", [](const PipelineOptions&) { return CreateGeluFusionPass(); }},
-      {"attention_fusion", [](const PipelineOptions&) { return CreateAttentionFusionPass(); }},
-      {"rotary_embedding_fusion", [](const PipelineOptions&) { return CreateRotaryEmbeddingFusionPass(); }},
-      {"initializer_deduplication",
-       [](const PipelineOptions&) { return CreateInitializerDeduplicationPass(); }},
-      {"unused_opset_removal", [](const PipelineOptions&) { return CreateUnusedOpsetRemovalPass(); }},
+#define PT2ONNX_PASS(name, factory) {name, &factory},
+#include "passes/pass_list.inc"
+#undef PT2ONNX_PASS
   };
   return *entries;
 }

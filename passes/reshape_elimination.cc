@@ -18,7 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -207,6 +207,8 @@ class ReshapeEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateReshapeEliminationPass() { return std::make_unique<ReshapeEliminationPass>(); }
+std::unique_ptr<Pass> CreateReshapeEliminationPass(const PipelineOptions&) {
+  return std::make_unique<ReshapeEliminationPass>();
+}
 
 }  // namespace pt2onnx::passes

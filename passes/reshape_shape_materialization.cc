@@ -16,7 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -88,7 +88,7 @@ class ReshapeShapeMaterializationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateReshapeShapeMaterializationPass() {
+std::unique_ptr<Pass> CreateReshapeShapeMaterializationPass(const PipelineOptions&) {
   return std::make_unique<ReshapeShapeMaterializationPass>();
 }
 

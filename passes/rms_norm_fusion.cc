@@ -13,7 +13,7 @@
 // the mean square or the reciprocal read elsewhere, float16/double; a mean
 // subtracted first is layer_norm_fusion's (which runs before).
 #include "passes/fusion_match.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -62,6 +62,8 @@ class RmsNormFusionPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateRmsNormFusionPass() { return std::make_unique<RmsNormFusionPass>(); }
+std::unique_ptr<Pass> CreateRmsNormFusionPass(const PipelineOptions&) {
+  return std::make_unique<RmsNormFusionPass>();
+}
 
 }  // namespace pt2onnx::passes

@@ -25,7 +25,7 @@
 #include <utility>
 
 #include "passes/attention_match.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -261,6 +261,6 @@ class RotaryEmbeddingFusionPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateRotaryEmbeddingFusionPass() { return std::make_unique<RotaryEmbeddingFusionPass>(); }
+std::unique_ptr<Pass> CreateRotaryEmbeddingFusionPass(const PipelineOptions&) { return std::make_unique<RotaryEmbeddingFusionPass>(); }
 
 }  // namespace pt2onnx::passes

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -95,6 +95,8 @@ class ShapeSimplificationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateShapeSimplificationPass() { return std::make_unique<ShapeSimplificationPass>(); }
+std::unique_ptr<Pass> CreateShapeSimplificationPass(const PipelineOptions&) {
+  return std::make_unique<ShapeSimplificationPass>();
+}
 
 }  // namespace pt2onnx::passes

@@ -7,7 +7,7 @@
 // Non-rules: a Transpose without a perm attribute (reverse of an unknown
 // rank) is left alone, as is an invalid perm.
 #include "passes/pass_util.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -71,6 +71,8 @@ class TransposeEliminationPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateTransposeEliminationPass() { return std::make_unique<TransposeEliminationPass>(); }
+std::unique_ptr<Pass> CreateTransposeEliminationPass(const PipelineOptions&) {
+  return std::make_unique<TransposeEliminationPass>();
+}
 
 }  // namespace pt2onnx::passes

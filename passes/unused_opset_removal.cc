@@ -6,7 +6,7 @@
 // is read from it.
 #include "absl/container/flat_hash_set.h"
 #include "core/ir/rewrite.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -35,6 +35,8 @@ class UnusedOpsetRemovalPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateUnusedOpsetRemovalPass() { return std::make_unique<UnusedOpsetRemovalPass>(); }
+std::unique_ptr<Pass> CreateUnusedOpsetRemovalPass(const PipelineOptions&) {
+  return std::make_unique<UnusedOpsetRemovalPass>();
+}
 
 }  // namespace pt2onnx::passes

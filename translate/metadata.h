@@ -18,6 +18,9 @@
 
 namespace pt2onnx::ops {
 
+// metadata_props key of graph inputs and initializers: USER_INPUT, PARAMETER, ...
+inline constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kind";
+
 struct NodeMetadata {
   std::string name_space;  // "h.0: __main__.Block/h.0.attn: ...Linear/linear_1: aten.linear.default"
   std::vector<std::string> class_hierarchy;

@@ -10,7 +10,6 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/checked_math.h"
 #include "core/dtype.h"
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
@@ -26,6 +25,7 @@
 #include "core/aten/op_schema.h"
 #include "translate/translate_context.h"
 #include "translate/view_mutations.h"
+#include "translate/weight_initializers.h"
 
 namespace pt2onnx::ops {
 namespace {
@@ -33,10 +33,7 @@ namespace {
 using pt2::Argument;
 using Kind = pt2::Argument::Kind;
 
-constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kind";
-constexpr char kPersistentKey[] = "pkg.torch.export.graph_signature.InputSpec.persistent";
 constexpr char kOutputKindKey[] = "pkg.torch.export.graph_signature.OutputSpec.kind";
-constexpr char kOriginalNameKey[] = "pkg.torch.onnx.original_node_name";
 
 // Translator state for one program.
 class ProgramTranslator {
@@ -176,35 +173,6 @@ class ProgramTranslator {
         "'; rename the forward() argument and export again"));
   }
 
-  // Counts bytes copied out of the file (re-laid-out views); refuses past
-  // the limit, so a small file cannot claim gigabytes of copies.
-  absl::Status ChargeMaterialized(const pt2::Weight& weight) {
-    std::optional<int64_t> product = std::max(ElementSize(weight.dtype), 1);
-    for (int64_t size : weight.sizes) {
-      if (product.has_value()) product = size < 0 ? std::nullopt : CheckedMul(*product, size);
-    }
-    int64_t bytes = product.value_or(-1);
-    uint64_t limit = options_.max_materialized_bytes;
-    if (bytes < 0 || static_cast<uint64_t>(bytes) > limit - std::min(limit, materialized_bytes_)) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "re-laying out the stored tensor '", weight.name, "' needs ", bytes,
-          " bytes, over the limit of ", limit, " bytes of copied weights (the input's size plus ",
-          kMaterializeSlackBytes >> 20, " MiB)"));
-    }
-    materialized_bytes_ += static_cast<uint64_t>(bytes);
-    return absl::OkStatus();
-  }
-
-  std::string ShapeConstant(const std::vector<int64_t>& sizes, const std::string& fqn) {
-    std::string name = builder_.AddNode(
-        "Constant", {},
-        {ir::Attribute::TensorValue(
-            "value", ir::Tensor::Int64s({static_cast<int64_t>(sizes.size())}, sizes))},
-        1, "")[0];
-    builder_.graph().nodes.back().name = absl::StrCat("node_", fqn, "_shape");
-    return name;
-  }
-
   absl::Status AddWeight(const pt2::InputSpec& spec) {
     const pt2::Weight* weight = weights_.Find(spec.target);
     if (weight == nullptr) {
@@ -215,44 +183,8 @@ class ProgramTranslator {
     }
     PT2ONNX_RETURN_IF_ERROR(CheckWeightAgainstGraph(spec, *weight, builder_.Meta(spec.arg.name)));
     PT2ONNX_RETURN_IF_ERROR(ClaimGraphName(spec.target, "stored tensor"));
-    ir::Initializer init;
-    init.name = spec.target;
-    std::string value = init.name;  // what the FX placeholder reads
-    if (std::optional<FileSlice> slice = weight->ContiguousSlice()) {
-      init.tensor = ir::Tensor::FromFile(weight->dtype, weight->sizes, *std::move(slice));
-    } else {
-      // Strided or aliased views need their own row-major bytes. Broadcast
-      // (stride-0) dims and all-zero records are stored once and expanded by
-      // the model: the file chooses their sizes, so their bytes are not
-      // multiplied out here.
-      pt2::Weight stored = *weight;
-      bool broadcast = false;
-      for (size_t d = 0; d < stored.sizes.size(); ++d) {
-        const bool zero_stride = d < stored.strides.size() && stored.strides[d] == 0;
-        if ((zero_stride || stored.storage.size() == 0) && stored.sizes[d] > 1) {
-          stored.sizes[d] = 1;
-          broadcast = true;
-        }
-      }
-      PT2ONNX_RETURN_IF_ERROR(ChargeMaterialized(stored));
-      PT2ONNX_ASSIGN_OR_RETURN(std::string copy, stored.Materialize());
-      init.tensor = ir::Tensor::Owned(stored.dtype, stored.sizes, std::move(copy));
-      if (broadcast) {
-        value = builder_.AddNode("Expand", {init.name, ShapeConstant(weight->sizes, spec.target)},
-                                 {}, 1, "")[0];
-        builder_.graph().nodes.back().name = absl::StrCat("node_", spec.target, "_expand");
-      }
-    }
-    init.metadata.emplace_back(kInputKindKey, pt2::InputKindName(spec.kind));
-    if (spec.kind == pt2::InputSpec::Kind::kBuffer) {
-      init.metadata.emplace_back(kPersistentKey, spec.persistent ? "True" : "False");
-    }
-    init.metadata.emplace_back(kOriginalNameKey, spec.arg.name);
-    builder_.Bind(spec.arg.name, value);
-    builder_.MarkExternal(init.name);
-    builder_.Take(init.name);
-    builder_.graph().initializers.push_back(std::move(init));
-    return absl::OkStatus();
+    return AddWeightInitializer(spec, *weight, options_.max_materialized_bytes,
+                                materialized_bytes_, builder_);
   }
 
   absl::Status TranslateNode(const pt2::Node& fx_node) {

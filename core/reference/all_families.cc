@@ -1,48 +1,17 @@
-#include "core/reference/families.h"
+// The reference registry: every family of ref_families.inc.
+#include "core/reference/registry.h"
 
 namespace pt2onnx::reference {
 
+#define PT2ONNX_REF_FAMILY(register_family) void register_family(RefRegistry& registry);
+#include "core/reference/ref_families.inc"
+#undef PT2ONNX_REF_FAMILY
+
 RefRegistry CreateReferenceRegistry() {
   RefRegistry registry;
-  RegisterArithmeticRef(registry);
-  RegisterUnaryRef(registry);
-  RegisterActivationRef(registry);
-  RegisterComparisonRef(registry);
-  RegisterViewsRef(registry);
-  RegisterJoiningRef(registry);
-  RegisterLinearRef(registry);
-  RegisterSymbolicRef(registry);
-  RegisterConversionRef(registry);
-  RegisterConvRef(registry);
-  RegisterNormalizationRef(registry);
-  RegisterPoolingRef(registry);
-  RegisterReductionRef(registry);
-  RegisterCreationRef(registry);
-  RegisterAttentionRef(registry);
-  RegisterDropoutRef(registry);
-  RegisterIndexingRef(registry);
-  RegisterCumulativeRef(registry);
-  RegisterPaddingRef(registry);
-  RegisterResampleRef(registry);
-  RegisterSpecialRef(registry);
-  RegisterViewMovesRef(registry);
-  RegisterProductsRef(registry);
-  RegisterEinsumRef(registry);
-  RegisterGridSampleRef(registry);
-  RegisterSortingRef(registry);
-  RegisterScatterRef(registry);
-  RegisterBucketingRef(registry);
-  RegisterLinalgRef(registry);
-  RegisterUniqueRef(registry);
-  RegisterNormsRef(registry);
-  RegisterFoldingRef(registry);
-  RegisterEmbeddingBagRef(registry);
-  RegisterFftRef(registry);
-  RegisterBackwardRef(registry);
-  RegisterConvBackwardRef(registry);
-  RegisterRandomRef(registry);
-  RegisterOnnxOpsRef(registry);
-  RegisterControlFlowRef(registry);
+#define PT2ONNX_REF_FAMILY(register_family) register_family(registry);
+#include "core/reference/ref_families.inc"
+#undef PT2ONNX_REF_FAMILY
   return registry;
 }
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/index_support.h"
 #include "core/reference/kernel_support.h"
 #include "core/status_macros.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/kernel_support.h"
 #include "core/reference/subgraph_runner.h"
 #include "core/status_macros.h"

@@ -1,7 +1,7 @@
 // Reference kernels: dtype conversions (to.*, _to_copy, type_as). torch's
 // .to() returns self itself when nothing changes and copy=False, so later
 // in-place ops write through; a real conversion is a new tensor.
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/kernel_support.h"
 #include "core/status_macros.h"
 

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/aten/type_promotion.h"
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/kernel_support.h"
 #include "core/reference/shape_support.h"
 #include "core/status_macros.h"

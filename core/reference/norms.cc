@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/reference/families.h"
 #include "core/reference/kernel_support.h"
 #include "core/reference/shape_support.h"
 #include "core/status_macros.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/kernel_support.h"
 #include "core/status_macros.h"
 

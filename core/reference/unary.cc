@@ -3,7 +3,7 @@
 // functions of integer tensors give the default float dtype, as torch does.
 #include <cmath>
 
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/kernel_support.h"
 #include "core/status_macros.h"
 

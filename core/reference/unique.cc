@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/reference/families.h"
+#include "core/reference/registry.h"
 #include "core/reference/index_support.h"
 #include "core/reference/kernel_support.h"
 #include "core/status_macros.h"

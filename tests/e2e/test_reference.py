@@ -3,8 +3,11 @@
 Every fixture with expected.npz (tier-1, tests/fixtures/models, the op zoo) runs through
 //native:refrun, which executes the exported program node by node with ATen semantics, without
 converting it; its outputs must match torch's eager outputs within the fixture's tolerance (1e-4 for
-fp32). Fixtures whose programs call an overload the interpreter lacks are skipped, naming it: the list
-of such overloads is tests/reference/missing_overloads.txt, which may only shrink
+fp32). Fixtures whose programs call an overload the interpreter lacks are listed with those overloads in
+tests/fixtures/expected_failures.json (no_reference_kernel, written by tools/update_expected_failures.py):
+for them the test asserts that outcome instead (refrun refuses with exit 5, naming the overloads), and
+fails once the interpreter runs them, or when an unlisted fixture stops running. The overloads the
+interpreter lacks are listed in tests/reference/missing_overloads.txt, which may only shrink
 (//tests/reference:coverage_test).
 """
 import json
@@ -16,7 +19,26 @@ import numpy as np
 import pytest
 
 from conftest import FIXTURES, ROOT
-from test_fixtures import assert_matches, positive_fixtures
+from test_fixtures import assert_matches, fixture_id, positive_fixtures
+
+EXPECTED_FAILURES = FIXTURES / "expected_failures.json"
+
+
+def expected_failures(table: str) -> dict:
+    """One table of tests/fixtures/expected_failures.json: fixture id -> expected outcome."""
+    return json.loads(EXPECTED_FAILURES.read_text())[table]
+
+
+def assert_expected_missing_kernels(refrun, folder):
+    """The overloads `refrun --missing` names for `folder` are those expected_failures.json lists
+    (none for most fixtures); returns them."""
+    missing = refrun(folder / "model.pt2", "--missing")
+    assert missing.returncode == 0, missing.stderr
+    expected = expected_failures("no_reference_kernel").get(fixture_id(folder), [])
+    assert sorted(missing.stdout.split()) == expected, (
+        f"the reference interpreter's gaps for {fixture_id(folder)} changed: run "
+        f"tools/update_expected_failures.py and commit {EXPECTED_FAILURES.relative_to(ROOT)}")
+    return expected
 
 
 def refrun_path() -> pathlib.Path:
@@ -35,23 +57,28 @@ def refrun():
     return run
 
 
-# Fixtures whose programs the interpreter runs but gets wrong, with the reason (remove an entry
-# once it is fixed).
-KNOWN_WRONG = {
-    "cdist_decomp": "cdist's matrix-product form sqrt(|a|^2 + |b|^2 - 2 a.b) of a zero distance cancels: torch's "
-                    "float32 bmm leaves exactly 0, the interpreter's bmm (exact, rounded once) leaves 2e-8, whose "
-                    "square root 1.5e-4 exceeds the fixture's atol 1e-4 (the other 39 distances agree)",
-}
-
-
 @pytest.mark.parametrize("folder", positive_fixtures())
 def test_interpreter_reproduces_torch(folder, refrun, tmp_path):
-    if folder.name in KNOWN_WRONG:
-        pytest.xfail(KNOWN_WRONG[folder.name])
-    missing = refrun(folder / "model.pt2", "--missing")
-    assert missing.returncode == 0, missing.stderr
-    if missing.stdout.split():
-        pytest.skip("no reference kernel for " + ", ".join(missing.stdout.split()))
+    missing = assert_expected_missing_kernels(refrun, folder)
+    if missing:
+        # Expected outcome: refused, naming what it lacks, before running anything.
+        result = refrun(folder / "model.pt2", "--inputs", folder / "inputs.npz", "-q")
+        assert result.returncode == 5, result.stderr
+        assert "the reference interpreter has no kernel for" in result.stderr, result.stderr
+        for key in missing:
+            assert key in result.stderr, result.stderr
+        return
+    # Fixtures the interpreter runs but gets wrong (reference_wrong): strict, so the entry must go
+    # once it is fixed.
+    wrong = expected_failures("reference_wrong").get(fixture_id(folder))
+    if wrong:
+        with pytest.raises(AssertionError):
+            check_outputs(folder, refrun, tmp_path)
+        return
+    check_outputs(folder, refrun, tmp_path)
+
+
+def check_outputs(folder, refrun, tmp_path):
     meta = json.loads((folder / "meta.json").read_text())
     atol = meta.get("atol", meta.get("atol_hint", 1e-4))
     rtol = meta.get("rtol", atol)
@@ -71,6 +98,14 @@ def test_interpreter_reproduces_torch(folder, refrun, tmp_path):
                 assert (actual[key].dtype, actual[key].shape) == (expected[key].dtype, expected[key].shape), key
                 continue
             assert_matches(actual[key], expected[key], f"{folder.name}{suffix}:{key}", atol, rtol)
+
+
+def test_expected_failures_name_positive_fixtures():
+    ids = {fixture_id(p.values[0]) for p in positive_fixtures()}
+    for table in ("no_reference_kernel", "reference_wrong", "verify_beyond_thresholds"):
+        for name, outcome in expected_failures(table).items():
+            assert name in ids, f"{EXPECTED_FAILURES.name}: {table}: {name} is not a positive fixture"
+            assert outcome, f"{EXPECTED_FAILURES.name}: {table}: {name} gives no outcome"
 
 
 def control_flow_fixtures():

@@ -2,6 +2,9 @@
 
 * Every fixture the reference interpreter can run (tier-1, models, op zoo) converts and verifies with
   intermediates on its recorded inputs: exit 0. The tier-1 fixtures also verify on seeded inputs.
+  The others have their expected outcome in tests/fixtures/expected_failures.json, which the test
+  asserts: exit 7 naming the overloads the interpreter lacks (no_reference_kernel), exit 6 for a right
+  conversion beyond torch.onnx's thresholds (verify_beyond_thresholds).
 * Deliberately broken conversions fail with exit 6 and name the corrupted node as the first diverging one,
   with its stack trace: //tests/verify:pt2onnx_broken is the CLI with a test seam (PT2ONNX_BREAK) that
   swaps a transpose perm, sets a wrong epsilon or drops a bias after translation.
@@ -15,8 +18,8 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES, ROOT
-from test_fixtures import positive_fixtures
-from test_reference import refrun  # noqa: F401  (fixture)
+from test_fixtures import assert_blocked, fixture_id, positive_fixtures
+from test_reference import assert_expected_missing_kernels, expected_failures, refrun  # noqa: F401
 
 TIER1 = ["cnn", "resnet18_shaped", "gpt_block", "mlp_dict_list", "dynamic_batch_seq", "named_dims",
          "derived_dims", "decomposed_cnn", "strided_weights", "dtypes"]
@@ -26,27 +29,28 @@ def broken_path() -> pathlib.Path:
     return pathlib.Path(os.environ.get("PT2ONNX_BROKEN_BIN", str(ROOT / "bazel-bin" / "tests" / "verify" / "pt2onnx_broken")))
 
 
-def skip_unless_interpretable(refrun, folder):  # noqa: F811
-    missing = refrun(folder / "model.pt2", "--missing").stdout.split()
-    if missing:
-        pytest.skip("no reference kernel for " + ", ".join(missing))
-
-
-# Fixtures whose conversion is right but fails torch.onnx's thresholds, with the reason.
-KNOWN_BEYOND_THRESHOLDS = {
-    "cdist_decomp": "cdist's matrix-product form sqrt(|a|^2 + |b|^2 - 2 a.b) of a zero distance cancels: the "
-                    "executor's and the interpreter's float32 products round differently, leaving 0 against 1.5e-4 "
-                    "after the square root (relative difference 1)",
-}
+def assert_verify_unavailable(result, missing):
+    """--verify on a fixture the interpreter cannot run (no_reference_kernel in
+    tests/fixtures/expected_failures.json): exit 7, naming the missing overloads."""
+    assert result.returncode == 7, result.stderr
+    for key in missing:
+        assert key in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("folder", positive_fixtures())
 def test_verify_passes_on_recorded_inputs(folder, pt2onnx, refrun, tmp_path):  # noqa: F811
-    skip_unless_interpretable(refrun, folder)
-    if folder.name in KNOWN_BEYOND_THRESHOLDS:
-        pytest.xfail(KNOWN_BEYOND_THRESHOLDS[folder.name])
+    missing = assert_expected_missing_kernels(refrun, folder)
     result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify-intermediates",
                      "--inputs", folder / "inputs.npz", check=False)
+    if assert_blocked(result, json.loads((folder / "meta.json").read_text())):
+        return
+    if missing:
+        assert_verify_unavailable(result, missing)
+        return
+    # A right conversion beyond torch.onnx's thresholds (verify_beyond_thresholds): exit 6, strict.
+    if fixture_id(folder) in expected_failures("verify_beyond_thresholds"):
+        assert result.returncode == 6, result.stderr
+        return
     assert result.returncode == 0, result.stderr
     assert "verify: passed" in result.stderr
 
@@ -54,8 +58,11 @@ def test_verify_passes_on_recorded_inputs(folder, pt2onnx, refrun, tmp_path):  #
 @pytest.mark.parametrize("name", TIER1)
 def test_verify_passes_on_seeded_inputs(name, pt2onnx, refrun, tmp_path):  # noqa: F811
     folder = FIXTURES / name
-    skip_unless_interpretable(refrun, folder)
+    missing = assert_expected_missing_kernels(refrun, folder)
     result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify", "--inputs", "seeded", check=False)
+    if missing:
+        assert_verify_unavailable(result, missing)
+        return
     assert result.returncode == 0, result.stderr
     assert "verify: inputs seeded (seed 0)" in result.stderr
 
@@ -85,7 +92,7 @@ def test_broken_translation_fails_at_its_node(mode, name, refrun, tmp_path):  # 
     if not binary.exists():
         pytest.fail(f"{binary} not built; run bazel build //tests/verify:pt2onnx_broken")
     folder = FIXTURES / name
-    skip_unless_interpretable(refrun, folder)
+    assert not assert_expected_missing_kernels(refrun, folder), "a break needs a fixture the interpreter runs"
     report = tmp_path / "report.md"
     # The seam corrupts the optimized graph: with Conv+BatchNorm folding no
     # BatchNorm is left whose epsilon it could change, so this checks the

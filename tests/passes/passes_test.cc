@@ -12,10 +12,17 @@
 #include "core/ir/text.h"
 #include "gtest/gtest.h"
 #include "passes/pass.h"
-#include "passes/passes.h"
+#include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {
 namespace {
+
+// The pass listed as `name` in passes/pass_list.inc.
+std::unique_ptr<Pass> NamedPass(const std::string& name, const PipelineOptions& options = {}) {
+  absl::StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name, options);
+  EXPECT_TRUE(pass.ok()) << pass.status();
+  return pass.ok() ? *std::move(pass) : nullptr;
+}
 
 ir::ValueInfo FloatValue(std::string name) {
   return {std::move(name), DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(2)}, {}};
@@ -63,7 +70,7 @@ ir::Model DceModel() {
 
 TEST(DeadCodeEliminationTest, RemovesUnusedNodesAndInitializers) {
   ir::Model m = DceModel();
-  std::unique_ptr<Pass> dce = CreateDeadCodeEliminationPass();
+  std::unique_ptr<Pass> dce = NamedPass("dead_code_elimination");
   EXPECT_EQ(dce->Name(), "dead_code_elimination");
   absl::StatusOr<bool> changed = dce->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
@@ -88,7 +95,7 @@ TEST(DeadCodeEliminationTest, KeepsNodeProducingGraphOutput) {
   m.graph.outputs = {FloatValue("out")};
   m.graph.nodes.push_back(MakeNode("neg", "Neg", {"x"}, {"n"}));
   m.graph.nodes.push_back(MakeNode("abs", "Abs", {"n"}, {"out"}));
-  absl::StatusOr<bool> changed = CreateDeadCodeEliminationPass()->Run(m);
+  absl::StatusOr<bool> changed = NamedPass("dead_code_elimination")->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
   EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"neg", "abs"}));
@@ -99,7 +106,7 @@ TEST(DeadCodeEliminationTest, KeepsMultiOutputNodeWithOneUsedOutput) {
   m.graph.inputs = {FloatValue("x")};
   m.graph.outputs = {FloatValue("a")};
   m.graph.nodes.push_back(MakeNode("split", "Split", {"x"}, {"a", "b"}));
-  absl::StatusOr<bool> changed = CreateDeadCodeEliminationPass()->Run(m);
+  absl::StatusOr<bool> changed = NamedPass("dead_code_elimination")->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
   EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"split"}));
@@ -111,7 +118,7 @@ TEST(IdentityEliminationTest, BypassesIdentity) {
   m.graph.outputs = {FloatValue("out")};
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"i"}));
   m.graph.nodes.push_back(MakeNode("relu", "Relu", {"i"}, {"out"}));
-  std::unique_ptr<Pass> pass = CreateIdentityEliminationPass();
+  std::unique_ptr<Pass> pass = NamedPass("identity_elimination");
   EXPECT_EQ(pass->Name(), "identity_elimination");
   absl::StatusOr<bool> changed = pass->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
@@ -127,7 +134,7 @@ TEST(IdentityEliminationTest, IdentityProducingGraphOutputRenamesItsSource) {
   m.graph.outputs = {FloatValue("out")};
   m.graph.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"r"}));
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"r"}, {"out"}));
-  absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
+  absl::StatusOr<bool> changed = NamedPass("identity_elimination")->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_TRUE(*changed);
   // The output keeps its name: the Relu now produces it.
@@ -140,7 +147,7 @@ TEST(IdentityEliminationTest, KeepsIdentityCopyingAGraphInputToAnOutput) {
   m.graph.inputs = {FloatValue("x")};
   m.graph.outputs = {FloatValue("out")};
   m.graph.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"out"}));
-  absl::StatusOr<bool> changed = CreateIdentityEliminationPass()->Run(m);
+  absl::StatusOr<bool> changed = NamedPass("identity_elimination")->Run(m);
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
 }
@@ -152,7 +159,7 @@ TEST(IdentityEliminationTest, RewiresEveryConsumerOfAChain) {
   m.graph.nodes.push_back(MakeNode("id1", "Identity", {"x"}, {"i1"}));
   m.graph.nodes.push_back(MakeNode("id2", "Identity", {"i1"}, {"i2"}));
   m.graph.nodes.push_back(MakeNode("add", "Add", {"i2", "i1"}, {"out"}));
-  ASSERT_TRUE(CreateIdentityEliminationPass()->Run(m).ok());
+  ASSERT_TRUE(NamedPass("identity_elimination")->Run(m).ok());
   ASSERT_EQ(NodeNames(m.graph), (std::vector<std::string>{"add"}));
   EXPECT_EQ(m.graph.nodes[0].inputs, (std::vector<std::string>{"x", "x"}));
   EXPECT_TRUE(ir::Verify(m.graph).ok());
@@ -192,14 +199,14 @@ ir::Model NestedReadModel() {
 
 TEST(DeadCodeEliminationTest, KeepsWhatNestedSubgraphsRead) {
   ir::Model m = NestedReadModel();
-  ASSERT_TRUE(CreateDeadCodeEliminationPass()->Run(m).ok());
+  ASSERT_TRUE(NamedPass("dead_code_elimination")->Run(m).ok());
   EXPECT_EQ(InitializerNames(m.graph), std::vector<std::string>{"w"});
   EXPECT_EQ(NodeNames(m.graph), (std::vector<std::string>{"id", "outer_if"}));
 }
 
 TEST(IdentityEliminationTest, RewritesReadsInNestedSubgraphs) {
   ir::Model m = NestedReadModel();
-  ASSERT_TRUE(CreateIdentityEliminationPass()->Run(m).ok());
+  ASSERT_TRUE(NamedPass("identity_elimination")->Run(m).ok());
   EXPECT_EQ(NodeNames(m.graph), std::vector<std::string>{"outer_if"});
   const ir::Graph& outer_then = *m.graph.nodes[0].FindAttribute("then_branch")->g;
   const ir::Node& inner_if = outer_then.nodes[0];
@@ -265,7 +272,7 @@ TEST(PipelineTest, PassErrorNamesThePass) {
   m.graph.outputs = {FloatValue("out")};
   m.graph.nodes.push_back(MakeNode("relu", "Relu", {"x"}, {"out"}));
   std::vector<std::unique_ptr<Pass>> pipeline;
-  pipeline.push_back(CreateIdentityEliminationPass());
+  pipeline.push_back(NamedPass("identity_elimination"));
   pipeline.push_back(std::make_unique<FailingPass>());
   absl::Status status = RunPipeline(pipeline, m, /*verify=*/false);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
@@ -305,7 +312,9 @@ TEST(ConstantFoldingTest, SizeLimitsKeepLargeValuesButFoldASoleWeightsTranspose)
     y = Add(a, t)
     output y: float32[2, 2]
   )");
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{2, 2})->Run(m).ok());
+  PipelineOptions small_folds;
+  small_folds.folding = FoldingLimits{2, 2};
+  ASSERT_TRUE(NamedPass("constant_folding", small_folds)->Run(m).ok());
   EXPECT_EQ(ir::PrintModel(m),
             "opset 20\ninput x: float32[2, 2]\ninit w: float32[2, 2] = [1.0, 2.0, 3.0, 4.0]\n"
             "init v: float32[2, 2] = [5.0, 6.0, 7.0, 8.0]\ninit t: float32[2, 2] = [1.0, 3.0, 2.0, 4.0]\n"
@@ -463,8 +472,8 @@ TEST(SubgraphTest, DeadCodeAndCseRecurseIntoSubgraphs) {
   *branch = std::move(body->graph);
   m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("then_branch", branch));
   m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("else_branch", branch));
-  ASSERT_TRUE(CreateCommonSubexpressionEliminationPass()->Run(m).ok());
-  ASSERT_TRUE(CreateDeadCodeEliminationPass()->Run(m).ok());
+  ASSERT_TRUE(NamedPass("common_subexpression_elimination")->Run(m).ok());
+  ASSERT_TRUE(NamedPass("dead_code_elimination")->Run(m).ok());
   ir::Model printed;
   printed.graph = *branch;
   EXPECT_EQ(ir::PrintModel(printed), "a = Relu(x)\nr = Add(a, a)\noutput r: float32[2]\n");

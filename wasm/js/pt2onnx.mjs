@@ -9,6 +9,7 @@
 
 import { makeRunApi, RunError } from "./pt2onnx-run.mjs";
 import { makeVerify, MAX_VERIFY_BYTES } from "./pt2onnx-verify.mjs";
+import { abortError, makeRunInWorker } from "./pt2onnx-worker-calls.mjs";
 
 export const version = "0.2.0";
 
@@ -221,93 +222,7 @@ async function convertHere(input, options) {
   };
 }
 
-// On a page's main thread a Blob cannot be read synchronously, and a long
-// conversion would freeze the page: run it in a module worker instead. One
-// worker serves every call (it keeps the loaded .wasm), calls run one after
-// another; a cancelled call terminates it, the next call starts a fresh one.
-let sharedWorker = null;  // { worker, url, calls: Map<id, {resolve, reject, onProgress}> }
-let nextCallId = 1;
-
-function workerScriptUrl(workerUrl) {
-  const url = new URL(workerUrl ?? "./pt2onnx-worker.mjs", import.meta.url);
-  // A worker script must come from the page's origin. From a CDN, start a
-  // same-origin blob: worker that imports the real one (served with CORS);
-  // its own import.meta.url stays the CDN's, so the .wasm loads from there.
-  if (typeof location !== "undefined" && url.origin !== location.origin) {
-    const shim = new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" });
-    return { href: URL.createObjectURL(shim), key: url.href };
-  }
-  return { href: url.href, key: url.href };
-}
-
-function failAll(state, error) {
-  for (const call of state.calls.values()) call.reject(error);
-  state.calls.clear();
-}
-
-function startWorker(workerUrl) {
-  const { href, key } = workerScriptUrl(workerUrl);
-  if (sharedWorker && sharedWorker.key === key) return sharedWorker;
-  sharedWorker?.worker.terminate();
-  const state = { worker: new Worker(href, { type: "module" }), key, calls: new Map() };
-  state.worker.onmessage = ({ data }) => {
-    const call = state.calls.get(data.id);
-    if (!call) return;
-    if (data.type === "progress") {
-      try {
-        call.onProgress?.({ stage: data.stage, fraction: data.fraction });
-      } catch {
-        // ignore, as in place
-      }
-      return;
-    }
-    state.calls.delete(data.id);
-    if (data.type === "result") call.resolve(data.result);
-    else call.reject(new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps));
-  };
-  state.worker.onerror = (event) => {
-    event.preventDefault?.();
-    // Most often the worker script itself could not be fetched or parsed.
-    stopWorker(state, new ConversionError("load", `the conversion worker (pt2onnx-worker.mjs) failed: ` +
-      `${event.message ?? "it could not be loaded"}`));
-  };
-  sharedWorker = state;
-  return state;
-}
-
-function stopWorker(state, error) {
-  state.worker.terminate();  // frees the worker's wasm memory
-  if (sharedWorker === state) sharedWorker = null;
-  failAll(state, error);
-}
-
-function abortError(signal) {
-  const reason = signal?.reason;
-  if (reason instanceof Error && reason.name === "AbortError") return reason;
-  return new DOMException("the conversion was cancelled", "AbortError");
-}
-
-function runInWorker(op, input, options) {
-  const { onProgress, signal, workerUrl, ...rest } = options;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  const state = startWorker(workerUrl);
-  const id = nextCallId++;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      // The wasm call is synchronous and cannot be interrupted: the worker is
-      // terminated (with any call queued behind this one, which fail with
-      // the same AbortError) and the next call starts a new one.
-      if (state.calls.has(id)) stopWorker(state, abortError(signal));
-    };
-    const done = (fn) => (value) => {
-      signal?.removeEventListener("abort", onAbort);
-      fn(value);
-    };
-    state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress });
-    signal?.addEventListener("abort", onAbort, { once: true });
-    state.worker.postMessage({ id, op, input, options: rest });
-  });
-}
+const runInWorker = makeRunInWorker(ConversionError);
 
 export async function convert(input, options = {}) {
   const isBytes = input instanceof Uint8Array || input instanceof ArrayBuffer;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -281,7 +281,7 @@ class WhereKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kBinaryKernels[] = {
+extern const KernelRegistration kBinaryKernels[] = {
     {"Add", MakeKernel<BinaryKernel<BinaryOp::kAdd>>, HalfMode::kViaFloat32},
     {"Sub", MakeKernel<BinaryKernel<BinaryOp::kSub>>, HalfMode::kViaFloat32},
     {"Mul", MakeKernel<BinaryKernel<BinaryOp::kMul>>, HalfMode::kViaFloat32},
@@ -301,6 +301,6 @@ const KernelRegistration kBinaryKernels[] = {
     {"Xor", MakeKernel<BinaryKernel<BinaryOp::kXor>>, HalfMode::kNative},
     {"Where", MakeKernel<WhereKernel>, HalfMode::kNative},
 };
-const size_t kNumBinaryKernels = sizeof(kBinaryKernels) / sizeof(kBinaryKernels[0]);
+extern const size_t kNumBinaryKernels = sizeof(kBinaryKernels) / sizeof(kBinaryKernels[0]);
 
 }  // namespace pt2onnx::runtime

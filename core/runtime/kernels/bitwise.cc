@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -62,12 +62,12 @@ class BitwiseNotKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kBitwiseKernels[] = {
+extern const KernelRegistration kBitwiseKernels[] = {
     {"BitwiseAnd", MakeKernel<BitwiseBinaryKernel<BitOp::kAnd>>, HalfMode::kNative},
     {"BitwiseOr", MakeKernel<BitwiseBinaryKernel<BitOp::kOr>>, HalfMode::kNative},
     {"BitwiseXor", MakeKernel<BitwiseBinaryKernel<BitOp::kXor>>, HalfMode::kNative},
     {"BitwiseNot", MakeKernel<BitwiseNotKernel>, HalfMode::kNative},
 };
-const size_t kNumBitwiseKernels = sizeof(kBitwiseKernels) / sizeof(kBitwiseKernels[0]);
+extern const size_t kNumBitwiseKernels = sizeof(kBitwiseKernels) / sizeof(kBitwiseKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/plan/session.h"
 
@@ -367,11 +367,11 @@ std::vector<std::string> NodeReads(const ir::Node& node) {
   return reads;
 }
 
-const KernelRegistration kControlFlowKernels[] = {
+extern const KernelRegistration kControlFlowKernels[] = {
     {"If", MakeKernel<IfKernel>, HalfMode::kNative},
     {"Loop", MakeKernel<LoopKernel>, HalfMode::kNative},
     {"Scan", MakeKernel<ScanKernel>, HalfMode::kNative},
 };
-const size_t kNumControlFlowKernels = sizeof(kControlFlowKernels) / sizeof(kControlFlowKernels[0]);
+extern const size_t kNumControlFlowKernels = sizeof(kControlFlowKernels) / sizeof(kControlFlowKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/kernels/window.h"
 
@@ -242,10 +242,10 @@ class ConvTransposeKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kConvKernels[] = {
+extern const KernelRegistration kConvKernels[] = {
     {"Conv", MakeKernel<ConvKernel>, HalfMode::kViaFloat32},
     {"ConvTranspose", MakeKernel<ConvTransposeKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumConvKernels = sizeof(kConvKernels) / sizeof(kConvKernels[0]);
+extern const size_t kNumConvKernels = sizeof(kConvKernels) / sizeof(kConvKernels[0]);
 
 }  // namespace pt2onnx::runtime

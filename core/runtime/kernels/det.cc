@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -65,9 +65,9 @@ class DetKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kDetKernels[] = {
+extern const KernelRegistration kDetKernels[] = {
     {"Det", MakeKernel<DetKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumDetKernels = sizeof(kDetKernels) / sizeof(kDetKernels[0]);
+extern const size_t kNumDetKernels = sizeof(kDetKernels) / sizeof(kDetKernels[0]);
 
 }  // namespace pt2onnx::runtime

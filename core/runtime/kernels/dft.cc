@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -116,9 +116,9 @@ class DftKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kDftKernels[] = {
+extern const KernelRegistration kDftKernels[] = {
     {"DFT", MakeKernel<DftKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumDftKernels = sizeof(kDftKernels) / sizeof(kDftKernels[0]);
+extern const size_t kNumDftKernels = sizeof(kDftKernels) / sizeof(kDftKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -302,13 +302,13 @@ class ScatterNDKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kGatherScatterKernels[] = {
+extern const KernelRegistration kGatherScatterKernels[] = {
     {"Gather", MakeKernel<GatherKernel>, HalfMode::kNative},
     {"GatherElements", MakeKernel<GatherElementsKernel>, HalfMode::kNative},
     {"GatherND", MakeKernel<GatherNDKernel>, HalfMode::kNative},
     {"ScatterElements", MakeKernel<ScatterElementsKernel>, HalfMode::kViaFloat32},
     {"ScatterND", MakeKernel<ScatterNDKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumGatherScatterKernels = sizeof(kGatherScatterKernels) / sizeof(kGatherScatterKernels[0]);
+extern const size_t kNumGatherScatterKernels = sizeof(kGatherScatterKernels) / sizeof(kGatherScatterKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/tensor/convert.h"
 
@@ -179,13 +179,13 @@ class CumSumKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kGenerateKernels[] = {
+extern const KernelRegistration kGenerateKernels[] = {
     {"Cast", MakeKernel<CastKernel>, HalfMode::kNative},
     {"Constant", MakeKernel<ConstantKernel>, HalfMode::kNative},
     {"Range", MakeKernel<RangeKernel>, HalfMode::kNative},
     {"Trilu", MakeKernel<TriluKernel>, HalfMode::kNative},
     {"CumSum", MakeKernel<CumSumKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumGenerateKernels = sizeof(kGenerateKernels) / sizeof(kGenerateKernels[0]);
+extern const size_t kNumGenerateKernels = sizeof(kGenerateKernels) / sizeof(kGenerateKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/kernels/linalg.h"
 
@@ -291,11 +291,11 @@ class EinsumKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kLinalgKernels[] = {
+extern const KernelRegistration kLinalgKernels[] = {
     {"MatMul", MakeKernel<MatMulKernel>, HalfMode::kViaFloat32},
     {"Gemm", MakeKernel<GemmKernel>, HalfMode::kViaFloat32},
     {"Einsum", MakeKernel<EinsumKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumLinalgKernels = sizeof(kLinalgKernels) / sizeof(kLinalgKernels[0]);
+extern const size_t kNumLinalgKernels = sizeof(kLinalgKernels) / sizeof(kLinalgKernels[0]);
 
 }  // namespace pt2onnx::runtime

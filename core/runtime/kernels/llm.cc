@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -246,10 +246,10 @@ class AttentionKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kLlmKernels[] = {
+extern const KernelRegistration kLlmKernels[] = {
     {"Attention", MakeKernel<AttentionKernel>, HalfMode::kViaFloat32},
     {"RotaryEmbedding", MakeKernel<RotaryEmbeddingKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumLlmKernels = sizeof(kLlmKernels) / sizeof(kLlmKernels[0]);
+extern const size_t kNumLlmKernels = sizeof(kLlmKernels) / sizeof(kLlmKernels[0]);
 
 }  // namespace pt2onnx::runtime

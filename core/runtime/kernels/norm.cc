@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -216,13 +216,13 @@ class LayerNormKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kNormKernels[] = {
+extern const KernelRegistration kNormKernels[] = {
     {"BatchNormalization", MakeKernel<BatchNormKernel>, HalfMode::kViaFloat32},
     {"InstanceNormalization", MakeKernel<GroupNormKernel<false>>, HalfMode::kViaFloat32},
     {"GroupNormalization", MakeKernel<GroupNormKernel<true>>, HalfMode::kViaFloat32},
     {"LayerNormalization", MakeKernel<LayerNormKernel<false>>, HalfMode::kViaFloat32},
     {"RMSNormalization", MakeKernel<LayerNormKernel<true>>, HalfMode::kViaFloat32},
 };
-const size_t kNumNormKernels = sizeof(kNormKernels) / sizeof(kNormKernels[0]);
+extern const size_t kNumNormKernels = sizeof(kNormKernels) / sizeof(kNormKernels[0]);
 
 }  // namespace pt2onnx::runtime

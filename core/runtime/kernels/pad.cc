@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -119,9 +119,9 @@ class PadKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kPadKernels[] = {
+extern const KernelRegistration kPadKernels[] = {
     {"Pad", MakeKernel<PadKernel>, HalfMode::kNative},
 };
-const size_t kNumPadKernels = sizeof(kPadKernels) / sizeof(kPadKernels[0]);
+extern const size_t kNumPadKernels = sizeof(kPadKernels) / sizeof(kPadKernels[0]);
 
 }  // namespace pt2onnx::runtime

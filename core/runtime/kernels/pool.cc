@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/kernels/window.h"
 
@@ -154,12 +154,12 @@ class GlobalPoolKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kPoolKernels[] = {
+extern const KernelRegistration kPoolKernels[] = {
     {"MaxPool", MakeKernel<PoolKernel<true>>, HalfMode::kViaFloat32},
     {"AveragePool", MakeKernel<PoolKernel<false>>, HalfMode::kViaFloat32},
     {"GlobalAveragePool", MakeKernel<GlobalPoolKernel<false>>, HalfMode::kViaFloat32},
     {"GlobalMaxPool", MakeKernel<GlobalPoolKernel<true>>, HalfMode::kViaFloat32},
 };
-const size_t kNumPoolKernels = sizeof(kPoolKernels) / sizeof(kPoolKernels[0]);
+extern const size_t kNumPoolKernels = sizeof(kPoolKernels) / sizeof(kPoolKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -125,10 +125,10 @@ class RandomLikeKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kRandomKernels[] = {
+extern const KernelRegistration kRandomKernels[] = {
     {"RandomUniformLike", MakeKernel<RandomLikeKernel<false>>, HalfMode::kNative},
     {"RandomNormalLike", MakeKernel<RandomLikeKernel<true>>, HalfMode::kNative},
 };
-const size_t kNumRandomKernels = sizeof(kRandomKernels) / sizeof(kRandomKernels[0]);
+extern const size_t kNumRandomKernels = sizeof(kRandomKernels) / sizeof(kRandomKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -253,7 +253,7 @@ class SoftmaxKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kReduceKernels[] = {
+extern const KernelRegistration kReduceKernels[] = {
     {"ReduceSum", MakeKernel<ReduceKernel<ReduceOp::kSum>>, HalfMode::kViaFloat32},
     {"ReduceMean", MakeKernel<ReduceKernel<ReduceOp::kMean>>, HalfMode::kViaFloat32},
     {"ReduceMax", MakeKernel<ReduceKernel<ReduceOp::kMax>>, HalfMode::kViaFloat32},
@@ -267,6 +267,6 @@ const KernelRegistration kReduceKernels[] = {
     {"Softmax", MakeKernel<SoftmaxKernel<false>>, HalfMode::kViaFloat32},
     {"LogSoftmax", MakeKernel<SoftmaxKernel<true>>, HalfMode::kViaFloat32},
 };
-const size_t kNumReduceKernels = sizeof(kReduceKernels) / sizeof(kReduceKernels[0]);
+extern const size_t kNumReduceKernels = sizeof(kReduceKernels) / sizeof(kReduceKernels[0]);
 
 }  // namespace pt2onnx::runtime

@@ -4,36 +4,25 @@
 #include <map>
 #include <utility>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 
 namespace pt2onnx::runtime {
+
+#define PT2ONNX_KERNEL_FAMILY(table, length) \
+  extern const KernelRegistration table[];   \
+  extern const size_t length;
+#include "core/runtime/kernels/kernel_families.inc"
+#undef PT2ONNX_KERNEL_FAMILY
+
 namespace {
 
 const std::map<std::string, const KernelRegistration*>& Table() {
   static const auto* table = [] {
     auto* t = new std::map<std::string, const KernelRegistration*>();
     const std::pair<const KernelRegistration*, size_t> families[] = {
-        {kBinaryKernels, kNumBinaryKernels},
-        {kUnaryKernels, kNumUnaryKernels},
-        {kShapeKernels, kNumShapeKernels},
-        {kSliceKernels, kNumSliceKernels},
-        {kGatherScatterKernels, kNumGatherScatterKernels},
-        {kGenerateKernels, kNumGenerateKernels},
-        {kReduceKernels, kNumReduceKernels},
-        {kLinalgKernels, kNumLinalgKernels},
-        {kConvKernels, kNumConvKernels},
-        {kPoolKernels, kNumPoolKernels},
-        {kNormKernels, kNumNormKernels},
-        {kBitwiseKernels, kNumBitwiseKernels},
-        {kRandomKernels, kNumRandomKernels},
-        {kSelectionKernels, kNumSelectionKernels},
-        {kPadKernels, kNumPadKernels},
-        {kDetKernels, kNumDetKernels},
-        {kDftKernels, kNumDftKernels},
-        {kSamplingKernels, kNumSamplingKernels},
-        {kResizeKernels, kNumResizeKernels},
-        {kControlFlowKernels, kNumControlFlowKernels},
-        {kLlmKernels, kNumLlmKernels},
+#define PT2ONNX_KERNEL_FAMILY(table, length) {table, length},
+#include "core/runtime/kernels/kernel_families.inc"
+#undef PT2ONNX_KERNEL_FAMILY
     };
     for (const auto& [regs, n] : families) {
       for (size_t i = 0; i < n; ++i) t->emplace(regs[i].op_type, &regs[i]);

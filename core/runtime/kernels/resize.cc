@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -215,9 +215,9 @@ class ResizeKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kResizeKernels[] = {
+extern const KernelRegistration kResizeKernels[] = {
     {"Resize", MakeKernel<ResizeKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumResizeKernels = sizeof(kResizeKernels) / sizeof(kResizeKernels[0]);
+extern const size_t kNumResizeKernels = sizeof(kResizeKernels) / sizeof(kResizeKernels[0]);
 
 }  // namespace pt2onnx::runtime

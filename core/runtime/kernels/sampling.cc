@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -260,10 +260,10 @@ class Col2ImKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kSamplingKernels[] = {
+extern const KernelRegistration kSamplingKernels[] = {
     {"GridSample", MakeKernel<GridSampleKernel>, HalfMode::kViaFloat32},
     {"Col2Im", MakeKernel<Col2ImKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumSamplingKernels = sizeof(kSamplingKernels) / sizeof(kSamplingKernels[0]);
+extern const size_t kNumSamplingKernels = sizeof(kSamplingKernels) / sizeof(kSamplingKernels[0]);
 
 }  // namespace pt2onnx::runtime

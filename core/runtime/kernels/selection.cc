@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -276,12 +276,12 @@ class CompressKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kSelectionKernels[] = {
+extern const KernelRegistration kSelectionKernels[] = {
     {"TopK", MakeKernel<TopKKernel>, HalfMode::kViaFloat32},
     {"Unique", MakeKernel<UniqueKernel>, HalfMode::kViaFloat32},
     {"NonZero", MakeKernel<NonZeroKernel>, HalfMode::kNative},
     {"Compress", MakeKernel<CompressKernel>, HalfMode::kNative},
 };
-const size_t kNumSelectionKernels = sizeof(kSelectionKernels) / sizeof(kSelectionKernels[0]);
+extern const size_t kNumSelectionKernels = sizeof(kSelectionKernels) / sizeof(kSelectionKernels[0]);
 
 }  // namespace pt2onnx::runtime

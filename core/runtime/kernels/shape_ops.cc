@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -305,7 +305,7 @@ class SplitKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kShapeKernels[] = {
+extern const KernelRegistration kShapeKernels[] = {
     {"Identity", MakeKernel<IdentityKernel>, HalfMode::kNative},
     {"Reshape", MakeKernel<ReshapeKernel>, HalfMode::kNative},
     {"Squeeze", MakeKernel<SqueezeKernel<false>>, HalfMode::kNative},
@@ -316,6 +316,6 @@ const KernelRegistration kShapeKernels[] = {
     {"Concat", MakeKernel<ConcatKernel>, HalfMode::kNative},
     {"Split", MakeKernel<SplitKernel>, HalfMode::kNative},
 };
-const size_t kNumShapeKernels = sizeof(kShapeKernels) / sizeof(kShapeKernels[0]);
+extern const size_t kNumShapeKernels = sizeof(kShapeKernels) / sizeof(kShapeKernels[0]);
 
 }  // namespace pt2onnx::runtime

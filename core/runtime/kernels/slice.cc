@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -100,10 +100,10 @@ class ShapeKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kSliceKernels[] = {
+extern const KernelRegistration kSliceKernels[] = {
     {"Slice", MakeKernel<SliceKernel>, HalfMode::kNative},
     {"Shape", MakeKernel<ShapeKernel>, HalfMode::kNative},
 };
-const size_t kNumSliceKernels = sizeof(kSliceKernels) / sizeof(kSliceKernels[0]);
+extern const size_t kNumSliceKernels = sizeof(kSliceKernels) / sizeof(kSliceKernels[0]);
 
 }  // namespace pt2onnx::runtime

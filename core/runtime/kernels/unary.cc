@@ -7,7 +7,7 @@
 #include <functional>
 #include <type_traits>
 
-#include "core/runtime/kernels/families.h"
+#include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 
 namespace pt2onnx::runtime {
@@ -229,7 +229,7 @@ class ClipKernel : public OpKernel {
 
 }  // namespace
 
-const KernelRegistration kUnaryKernels[] = {
+extern const KernelRegistration kUnaryKernels[] = {
     {"Abs", MakeKernel<UnaryKernel<UnaryOp::kAbs>>, HalfMode::kViaFloat32},
     {"Neg", MakeKernel<UnaryKernel<UnaryOp::kNeg>>, HalfMode::kViaFloat32},
     {"Sign", MakeKernel<UnaryKernel<UnaryOp::kSign>>, HalfMode::kViaFloat32},
@@ -270,6 +270,6 @@ const KernelRegistration kUnaryKernels[] = {
     {"IsInf", MakeKernel<UnaryKernel<UnaryOp::kIsInf>>, HalfMode::kViaFloat32},
     {"Clip", MakeKernel<ClipKernel>, HalfMode::kViaFloat32},
 };
-const size_t kNumUnaryKernels = sizeof(kUnaryKernels) / sizeof(kUnaryKernels[0]);
+extern const size_t kNumUnaryKernels = sizeof(kUnaryKernels) / sizeof(kUnaryKernels[0]);
 
 }  // namespace pt2onnx::runtime
