@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/reference/kernel_support.h"
+#include "core/reference/registry.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::reference {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/reference/kernel_support.h"
+#include "core/reference/registry.h"
 #include "core/reference/shape_support.h"
 #include "core/status_macros.h"
 

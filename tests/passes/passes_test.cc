@@ -24,6 +24,13 @@ std::unique_ptr<Pass> NamedPass(const std::string& name, const PipelineOptions& 
   return pass.ok() ? *std::move(pass) : nullptr;
 }
 
+// constant_folding under the given size limits.
+std::unique_ptr<Pass> FoldingPass(FoldingLimits limits) {
+  PipelineOptions options;
+  options.folding = limits;
+  return NamedPass("constant_folding", options);
+}
+
 ir::ValueInfo FloatValue(std::string name) {
   return {std::move(name), DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(2)}, {}};
 }
@@ -335,7 +342,7 @@ TEST(ConstantFoldingTest, ElementwiseBoundIsTheBroadcastShape) {
     output y: float32[2, 3]
   )");
   // 6 elements out: under the limit; the products of the input sizes (12, 36) are not.
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{8, 8})->Run(m).ok());
+  ASSERT_TRUE(FoldingPass(FoldingLimits{8, 8})->Run(m).ok());
   EXPECT_EQ(ir::PrintModel(m),
             "opset 20\ninput x: float32[2, 3]\ninit v: float32[2, 3] = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]\n"
             "init c: float32[2, 1] = [1.0, 2.0]\ninit s: float32[2, 3] = [0.0, 1.0, 2.0, 2.0, 3.0, 4.0]\n"
@@ -350,7 +357,7 @@ TEST(ConstantFoldingTest, ElementwiseBoundIsTheBroadcastShape) {
     y = Add(x, s)
     output y: float32[2, 3]
   )");
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{8, 5})->Run(big).ok());
+  ASSERT_TRUE(FoldingPass(FoldingLimits{8, 5})->Run(big).ok());
   EXPECT_EQ(big.graph.nodes.size(), 2u);
 }
 
@@ -370,7 +377,7 @@ TEST(ConstantFoldingTest, ExpandOfConstantsFoldsWithoutADeclaredShape) {
     output y: float32[3]
     output z: float32[1000000]
   )");
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(m).ok());
+  ASSERT_TRUE(FoldingPass(FoldingLimits{})->Run(m).ok());
   ASSERT_EQ(m.graph.nodes.size(), 3u);
   EXPECT_EQ(m.graph.nodes[0].op_type, "Expand");  // a million elements: over the output limit
   EXPECT_EQ(m.graph.nodes[1].inputs[1], "e");
@@ -387,7 +394,7 @@ TEST(ConstantFoldingTest, ExpandOfConstantsFoldsWithoutADeclaredShape) {
   grid.graph.initializers.push_back({"s", ir::Tensor::Int64s({2}, {2, 80}), {}});
   grid.graph.nodes.push_back(MakeNode("expand", "Expand", {"g", "s"}, {"e"}));
   grid.graph.nodes.push_back(MakeNode("add", "Add", {"x", "e"}, {"y"}));
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(grid).ok());
+  ASSERT_TRUE(FoldingPass(FoldingLimits{})->Run(grid).ok());
   ASSERT_EQ(grid.graph.nodes.size(), 1u);
   EXPECT_NE(grid.graph.FindInitializer("e"), nullptr);
 }
@@ -408,7 +415,7 @@ TEST(ConstantFoldingTest, RangeOfConstantsFoldsByItsCount) {
     output y: int64[4]
     output h: int64[1000000000000]
   )");
-  ASSERT_TRUE(CreateConstantFoldingPass(FoldingLimits{})->Run(m).ok());
+  ASSERT_TRUE(FoldingPass(FoldingLimits{})->Run(m).ok());
   ASSERT_EQ(m.graph.nodes.size(), 2u);
   EXPECT_EQ(m.graph.nodes[0].op_type, "Range");
   EXPECT_EQ(ir::PrintModel(m).find("init r: int64[4] = [0, 1, 2, 3]") != std::string::npos, true);
