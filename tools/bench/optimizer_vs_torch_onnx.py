@@ -11,7 +11,8 @@ Per model and converter:
   init KiB     bytes of the initializers' data
   file KiB     the .onnx file plus its external data, if any
   ORT ms       ONNX Runtime CPU, 1 intra-op thread, graph optimizations at ORT's default level,
-               median of --runs runs after 3 warm-up runs, on the fixture's inputs.npz
+               median of --runs runs after 3 warm-up runs, on the fixture's inputs.npz; the
+               two models take turns run by run (interleaved), so machine load hits both alike
   convert s    pt2onnx: wall time of the CLI process; torch.onnx: torch.export.load + export + save
 The outputs of both models are compared with each other before timing (max abs diff shown).
 """
@@ -60,7 +61,7 @@ def onnx_sizes(path):
     return len(model.graph.node), init_bytes, file_bytes
 
 
-def ort_run(path, inputs, runs):
+def ort_session(path, inputs):
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
@@ -68,15 +69,24 @@ def ort_run(path, inputs, runs):
     names = [i.name for i in session.get_inputs()]
     values = list(inputs.values())
     feeds = {n: inputs[n] if n in inputs else values[k] for k, n in enumerate(names)}
-    outputs = None
-    for _ in range(3):
-        outputs = session.run(None, feeds)
-    times = []
+    return session, feeds
+
+
+def ort_interleaved(paths, inputs, runs):
+    """Median ms and outputs per model; the models take turns run by run, so load
+    on the machine falls on both alike."""
+    sessions = {key: ort_session(path, inputs) for key, path in paths.items()}
+    outputs = {}
+    for key, (session, feeds) in sessions.items():
+        for _ in range(3):
+            outputs[key] = session.run(None, feeds)
+    times = {key: [] for key in sessions}
     for _ in range(runs):
-        start = time.perf_counter()
-        session.run(None, feeds)
-        times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times)), outputs
+        for key, (session, feeds) in sessions.items():
+            start = time.perf_counter()
+            session.run(None, feeds)
+            times[key].append((time.perf_counter() - start) * 1e3)
+    return {key: float(np.median(t)) for key, t in times.items()}, outputs
 
 
 def convert_pt2onnx(exe, pt2, out):
@@ -138,19 +148,23 @@ def main():
             try:
                 row["ours_convert_s"], row["ours_translated"] = convert_pt2onnx(args.pt2onnx, folder / "model.pt2", ours)
                 row["ours_nodes"], row["ours_init"], row["ours_file"] = onnx_sizes(ours)
-                row["ours_ms"], ours_out = ort_run(ours, inputs, args.runs)
             except Exception as error:  # noqa: BLE001 - a row per model, whatever fails
                 row["ours_error"] = str(error)[:120]
-                ours_out = None
             try:
                 row["torch_convert_s"] = convert_torch_onnx(folder / "model.pt2", theirs)
                 row["torch_nodes"], row["torch_init"], row["torch_file"] = onnx_sizes(theirs)
-                row["torch_ms"], torch_out = ort_run(theirs, inputs, args.runs)
             except Exception as error:  # noqa: BLE001
                 row["torch_error"] = str(error).strip().splitlines()[-1][:120] if str(error).strip() else repr(error)
-                torch_out = None
-            if ours_out is not None and torch_out is not None:
-                row["max_diff"] = max_diff(ours_out, torch_out)
+            runnable = {side: path for side, path in (("ours", ours), ("torch", theirs))
+                        if f"{side}_nodes" in row}
+            try:
+                medians, outs = ort_interleaved(runnable, inputs, args.runs)
+                for side, ms in medians.items():
+                    row[f"{side}_ms"] = ms
+                if len(outs) == 2:
+                    row["max_diff"] = max_diff(outs["ours"], outs["torch"])
+            except Exception as error:  # noqa: BLE001
+                row["ort_error"] = str(error)[:120]
         rows.append(row)
 
         def pair(key, scale=1.0, fmt="{:.0f}"):
