@@ -258,6 +258,21 @@ absl::Status CheckReshape(const NodeProto& node, const Scope& scope) {
   return absl::OkStatus();
 }
 
+// Resize (and the older Upsample) multiply each known dim by its constant
+// scale and cast the floor to int64.
+absl::Status CheckResizeScales(const NodeProto& node, const Scope& scope, int scales_input) {
+  const std::vector<long double> scales = ConstantValues(node, scope, scales_input);
+  const std::vector<int64_t>* dims = node.input_size() > 0 ? scope.FindShape(node.input(0)) : nullptr;
+  for (size_t i = 0; i < scales.size(); ++i) {
+    const long double dim = dims != nullptr && i < dims->size() && (*dims)[i] > 0 ? (*dims)[i] : 1;
+    if (!std::isfinite(static_cast<double>(scales[i])) || std::fabs(scales[i] * dim) > 0x1p62L) {
+      return Refuse(node, absl::StrCat("scale ", static_cast<double>(scales[i]), " of a dimension of ",
+                                       static_cast<double>(dim), " is not a finite size below 2^62"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckGraph(const GraphProto& graph, const Scope* parent) {
   Scope scope;
   scope.parent = parent;
@@ -270,6 +285,8 @@ absl::Status CheckGraph(const GraphProto& graph, const Scope* parent) {
       if (node.op_type() == "Pad") status = CheckPad(node, scope);
       if (node.op_type() == "Tile") status = CheckTile(node, scope);
       if (node.op_type() == "Reshape") status = CheckReshape(node, scope);
+      if (node.op_type() == "Resize") status = CheckResizeScales(node, scope, 2);
+      if (node.op_type() == "Upsample") status = CheckResizeScales(node, scope, 1);
     }
     if (!status.ok()) return status;
     // Nesting depth is bounded when the program is read (64 levels).

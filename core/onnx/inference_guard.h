@@ -25,8 +25,9 @@ inline constexpr int64_t kMaxInferenceOperand = int64_t{1} << 30;
 // Range (element count beyond int64, or limit - start beyond its type, or
 // delta 0), the Conv/ConvTranspose/pooling family (attribute ints, the
 // data's known spatial dims and the weight's dims beyond kMaxInferenceOperand), Pad (constant
-// pads beyond it), Tile (a dim times its repeat beyond 2^62) and Reshape (a
-// constant target shape of more than 2^62 elements).
+// pads beyond it), Tile (a dim times its repeat beyond 2^62), Reshape (a
+// constant target shape of more than 2^62 elements) and Resize/Upsample (a
+// constant scale that is not finite or scales a dim beyond 2^62).
 absl::Status CheckInferenceArithmetic(const ::onnx::GraphProto& graph);
 
 }  // namespace pt2onnx::onnx_writer

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -151,6 +152,21 @@ TEST(InferenceGuard, ReshapeAndTileProducts) {
   EXPECT_FALSE(CheckInferenceArithmetic(WithInt64Vector("Tile", {3, kInt64Max})).ok());
   EXPECT_TRUE(CheckInferenceArithmetic(WithInt64Vector("Pad", {0, 1, 2, 3})).ok());
   EXPECT_FALSE(CheckInferenceArithmetic(WithInt64Vector("Pad", {0, kInt64Max, 0, 6})).ok());
+}
+
+TEST(InferenceGuard, ResizeScales) {
+  for (auto [scale, ok] : {std::pair{2.0f, true}, std::pair{-6e19f, false},
+                           std::pair{std::numeric_limits<float>::quiet_NaN(), false}}) {
+    ::onnx::GraphProto g;
+    ::onnx::TensorProto* t = g.add_initializer();
+    t->set_name("scales");
+    t->set_data_type(::onnx::TensorProto::FLOAT);
+    t->add_dims(2);
+    t->add_float_data(1.0f);
+    t->add_float_data(scale);
+    AddNode(g, "Resize", {"x", "", "scales"});
+    EXPECT_EQ(CheckInferenceArithmetic(g).ok(), ok) << scale;
+  }
 }
 
 }  // namespace
