@@ -67,6 +67,24 @@ TEST(Binary, IntegerOverflowWraps) {
   EXPECT_EQ(Values<int64_t>((*div)[0].tensor), (std::vector<int64_t>{kMin}));
 }
 
+// Float to integer out of range or NaN gives x86's "integer indefinite" (what
+// ONNX Runtime's static_cast yields there), without undefined behaviour.
+TEST(Cast, FloatOutOfRangeToIntegerIsIndefinite) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto to64 = RunOp("Cast", {Int("to", 7)}, {{F32({5}, {-inf, inf, nan, 1e30f, -2.5f})}});
+  ASSERT_TRUE(to64.ok()) << to64.status();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(Values<int64_t>((*to64)[0].tensor), (std::vector<int64_t>{kMin, kMin, kMin, kMin, -2}));
+  auto to32 = RunOp("Cast", {Int("to", 6)}, {{F32({3}, {3e9f, -inf, 7.9f})}});
+  ASSERT_TRUE(to32.ok()) << to32.status();
+  constexpr int32_t kMin32 = std::numeric_limits<int32_t>::min();
+  EXPECT_EQ(Values<int32_t>((*to32)[0].tensor), (std::vector<int32_t>{kMin32, kMin32, 7}));
+  auto to8 = RunOp("Cast", {Int("to", 3)}, {{F32({2}, {300.0f, nan})}});
+  ASSERT_TRUE(to8.ok()) << to8.status();
+  EXPECT_EQ(Values<int8_t>((*to8)[0].tensor), (std::vector<int8_t>{44, 0}));
+}
+
 TEST(Binary, ModFollowsTheDivisorSignUnlessFmod) {
   auto mod = RunOp("Mod", {}, {{I64({2}, {-7, 7})}, {I64({2}, {3, -3})}});
   EXPECT_EQ(Values<int64_t>((*mod)[0].tensor), (std::vector<int64_t>{2, -2}));

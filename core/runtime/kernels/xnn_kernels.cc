@@ -117,7 +117,10 @@ class BatchMatMulKernel : public OpKernel {
     key.push_back(plan->k);
     key.push_back(plan->n);
     if (key != shape_key_) {
-      xnn_status s = xnn_reshape_batch_matrix_multiply_nc_f32(op_.get(), nb, ba.data(), bb.data(), plan->m, plan->k,
+      // XNNPACK memcpy's the batch dims: no null pointer even for zero of them.
+      static const size_t kNoBatchDims[1] = {1};
+      xnn_status s = xnn_reshape_batch_matrix_multiply_nc_f32(op_.get(), nb, nb == 0 ? kNoBatchDims : ba.data(),
+                                                              nb == 0 ? kNoBatchDims : bb.data(), plan->m, plan->k,
                                                               plan->n, &workspace_size_, &workspace_alignment_,
                                                               ctx.threadpool());
       if (s != xnn_status_success) return XnnError(s, "reshape batch matrix multiply");

@@ -1,6 +1,8 @@
 #include "core/runtime/tensor/convert.h"
 
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +30,29 @@ bool VisitStorage(DataType dtype, F&& f) {
 }
 
 bool IsHalf(DataType d) { return d == DataType::kFloat16 || d == DataType::kBFloat16; }
+
+// Float to integer as x86's truncating conversions (and so ONNX Runtime's
+// static_cast) behave, without C++'s undefined behaviour out of range: NaN
+// and out-of-range values give the "integer indefinite" (the minimum of the
+// 32- or 64-bit signed type converted through); 8/16-bit types take the low
+// bits of the 32-bit result, the unsigned 32/64-bit ones those of the 64-bit one.
+template <typename I, typename S>
+I TruncateOrIndefinite(S v) {
+  constexpr S kLimit = S(std::numeric_limits<I>::max()) + S(1);  // 2^31 or 2^63, exact
+  if (v >= -kLimit && v < kLimit) return static_cast<I>(v);
+  return std::numeric_limits<I>::min();
+}
+
+template <typename D, typename S>
+D FloatToInteger(S v) {
+  if constexpr (std::is_same_v<D, int32_t>) return TruncateOrIndefinite<int32_t>(v);
+  if constexpr (std::is_same_v<D, int64_t>) return TruncateOrIndefinite<int64_t>(v);
+  if constexpr (sizeof(D) < 4) return static_cast<D>(TruncateOrIndefinite<int32_t>(v));
+  if constexpr (std::is_same_v<D, uint64_t>) {
+    if (v >= S(0) && v < S(18446744073709551616.0)) return static_cast<uint64_t>(v);
+  }
+  return static_cast<D>(TruncateOrIndefinite<int64_t>(v));
+}
 
 }  // namespace
 
@@ -74,6 +99,8 @@ absl::Status CastInto(const Tensor& src, Tensor& dst) {
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_same_v<D, bool>) {
           pd[i] = ps[i] != S(0);
+        } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
+          pd[i] = FloatToInteger<D>(ps[i]);
         } else {
           pd[i] = static_cast<D>(ps[i]);
         }
