@@ -5,6 +5,7 @@
 #   3. the core, engine, ops and export suites compiled to WebAssembly, run under node
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
+#      (run in step 7 with the sanitized binaries; here only with --no-sanitizers)
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
@@ -12,7 +13,7 @@
 #      (clang 14, ASan + UBSan over all code), then every hostile input of
 #      the suite (13,000+ dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
-#   7. sanitizers: every googletest suite and the whole e2e suite again, built
+#   7. sanitizers: every googletest suite again and the whole e2e suite, built
 #      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
 #      fuzz build's objects); any sanitizer report fails the run
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
@@ -125,8 +126,11 @@ if [ "$wasm" = 1 ]; then
   bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/translate/... //tests/ops/... //tests/export/... //tests/runtime/...
 fi
 
-step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
-PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e tests/e2e
+# With the sanitizers on, step 7 runs the e2e suite (once, under them).
+if [ "$sanitizers" = 0 ]; then
+  step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
+  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e tests/e2e
+fi
 
 if [ "$wasm" = 1 ]; then
   step "WebAssembly API under node, and the page in headless Chromium"
