@@ -164,15 +164,17 @@ absl::Status CheckOperand(const NodeProto& node, const std::string& what, long d
   return Refuse(node, absl::StrCat(what, " holds ", static_cast<double>(v), ", beyond 2^30"));
 }
 
-// Dims `first..` of input `input`, when known, must stay within the bound.
-absl::Status CheckInputDims(const NodeProto& node, const Scope& scope, int input, size_t first) {
+// Dims `first..` of input `input`, when known, must not exceed 2^`log2_bound`.
+absl::Status CheckInputDims(const NodeProto& node, const Scope& scope, int input, size_t first,
+                            int log2_bound = 30) {
   if (node.input_size() <= input) return absl::OkStatus();
   const std::vector<int64_t>* dims = scope.FindShape(node.input(input));
   if (dims == nullptr) return absl::OkStatus();
+  const int64_t bound = int64_t{1} << log2_bound;
   for (size_t i = first; i < dims->size(); ++i) {
-    if ((*dims)[i] > kMaxInferenceOperand) {
+    if ((*dims)[i] > bound) {
       return Refuse(node, absl::StrCat("input '", node.input(input), "' has a dimension of ",
-                                       (*dims)[i], ", beyond 2^30"));
+                                       (*dims)[i], ", beyond 2^", log2_bound));
     }
   }
   return absl::OkStatus();
@@ -223,14 +225,7 @@ absl::Status CheckPad(const NodeProto& node, const Scope& scope) {
   for (long double v : ConstantValues(node, scope, 1)) {
     PT2ONNX_RETURN_IF_ERROR(CheckOperand(node, absl::StrCat("input '", node.input(1), "'"), v));
   }
-  if (const std::vector<int64_t>* dims = scope.FindShape(node.input(0))) {
-    for (int64_t d : *dims) {
-      if (d > (int64_t{1} << 62)) {
-        return Refuse(node, absl::StrCat("input '", node.input(0), "' has a dimension of ", d));
-      }
-    }
-  }
-  return absl::OkStatus();
+  return CheckInputDims(node, scope, 0, 0, /*log2_bound=*/62);
 }
 
 // Tile multiplies each dim by its repeat.
