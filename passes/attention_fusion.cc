@@ -42,20 +42,7 @@ class AttentionFusionPass : public Pass {
  public:
   std::string Name() const override { return "attention_fusion"; }
 
-  absl::StatusOr<bool> Run(ir::Model& model) const override {
-    if (model.OnnxOpset() < 23) return false;
-    ir::Graph& graph = model.graph;
-    ValueIndex index(graph);
-    ir::GraphEditor editor(graph);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-      if (editor.IsRemoved(i)) continue;
-      FuseAt(editor, index, i);
-    }
-    if (editor.empty()) return false;
-    absl::Status status = editor.Commit();
-    if (!status.ok()) return status;
-    return true;
-  }
+  absl::StatusOr<bool> Run(ir::Model& model) const override { return RunFusion(model, 23, FuseAt); }
 
  private:
   static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {

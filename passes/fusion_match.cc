@@ -260,4 +260,19 @@ std::optional<ir::Initializer> OnesScale(FusionMatch& match, const std::string& 
   return init;
 }
 
+absl::StatusOr<bool> RunFusion(
+    ir::Model& model, int64_t min_opset,
+    absl::FunctionRef<void(ir::GraphEditor& editor, const ValueIndex& index, size_t i)> fuse_at) {
+  if (model.OnnxOpset() < min_opset) return false;
+  ValueIndex index(model.graph);
+  ir::GraphEditor editor(model.graph);
+  for (size_t i = 0; i < model.graph.nodes.size(); ++i) {
+    if (!editor.IsRemoved(i)) fuse_at(editor, index, i);
+  }
+  if (editor.empty()) return false;
+  absl::Status status = editor.Commit();
+  if (!status.ok()) return status;
+  return true;
+}
+
 }  // namespace pt2onnx::passes

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
 #include "core/ir/graph.h"
 #include "core/ir/rewrite.h"
 #include "passes/pass_util.h"
@@ -102,6 +104,14 @@ std::string AbsorbNormParameter(FusionMatch& match, const char* op_type, const s
 // they are not static, or over `kMaxOnesElements`).
 inline constexpr int64_t kMaxOnesElements = int64_t{1} << 20;
 std::optional<ir::Initializer> OnesScale(FusionMatch& match, const std::string& x, int64_t axis);
+
+// The loop every fusion pass runs: from opset `min_opset` on, `fuse_at` is
+// called for each live node of the main graph in order (it records its
+// rewrites in the editor), then the edits are committed. True if anything
+// changed.
+absl::StatusOr<bool> RunFusion(
+    ir::Model& model, int64_t min_opset,
+    absl::FunctionRef<void(ir::GraphEditor& editor, const ValueIndex& index, size_t i)> fuse_at);
 
 }  // namespace pt2onnx::passes
 

@@ -97,59 +97,51 @@ class GeluFusionPass : public Pass {
  public:
   std::string Name() const override { return "gelu_fusion"; }
 
-  absl::StatusOr<bool> Run(ir::Model& model) const override {
-    if (model.OnnxOpset() < 20) return false;
-    ir::Graph& graph = model.graph;
-    ValueIndex index(graph);
-    ir::GraphEditor editor(graph);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-      const ir::Node& root = graph.nodes[i];
-      if (editor.IsRemoved(i) || !IsOp(root, "Mul") || root.outputs.size() != 1) continue;
-      FusionMatch base(editor, index);
-      base.TakeIndex(i);
-      std::vector<std::string> leaves = base.MulLeaves(root.outputs[0]);
-      if (leaves.size() != 3) continue;
-      // Leaves: x, 0.5 and (1 + Erf/Tanh(...)), in any order.
-      bool fused_here = false;
-      for (size_t a = 0; a < 3 && !fused_here; ++a) {
-        for (size_t h = 0; h < 3 && !fused_here; ++h) {
-          if (h == a) continue;
-          const std::string& x = leaves[3 - a - h];
-          // Float32 constants make x float32; of unknown rank, x takes 0-d ones only.
-          std::optional<size_t> rank = base.Rank(x);
-          if (!rank) rank = 0;
-          if (!base.ScalarIs(leaves[h], 0.5, *rank)) continue;
-          FusionMatch match = base;
-          const ir::Node* add = match.Take(leaves[a], "Add");
-          if (add == nullptr || add->inputs.size() != 2) continue;
-          int inner_side = match.ScalarIs(add->inputs[0], 1.0, *rank) ? 1 : 0;
-          if (!match.ScalarIs(add->inputs[1 - inner_side], 1.0, *rank)) continue;
-          const std::string& inner = add->inputs[inner_side];
-          std::string approximate;
-          const ir::Node* curve = TakeErf(match, inner);
-          if (curve != nullptr && MatchErfArgument(match, curve->inputs[0], x, *rank)) {
-            approximate = "none";
-          } else if ((curve = match.Take(inner, "Tanh")) != nullptr &&
-                     MatchTanhArgument(match, curve->inputs[0], x, *rank)) {
-            approximate = "tanh";
-          } else {
-            continue;
-          }
-          if (!match.Contained(root.outputs[0])) continue;
-          ir::Node gelu;
-          gelu.op_type = "Gelu";
-          gelu.inputs = {x};
-          gelu.outputs = {root.outputs[0]};
-          gelu.attributes = {ir::Attribute::String("approximate", approximate)};
-          match.Replace(i, std::move(gelu), *curve);
-          fused_here = true;
+  absl::StatusOr<bool> Run(ir::Model& model) const override { return RunFusion(model, 20, FuseAt); }
+
+ private:
+  static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
+    const ir::Node& root = editor.graph().nodes[i];
+    if (!IsOp(root, "Mul") || root.outputs.size() != 1) return;
+    FusionMatch base(editor, index);
+    base.TakeIndex(i);
+    std::vector<std::string> leaves = base.MulLeaves(root.outputs[0]);
+    if (leaves.size() != 3) return;
+    // Leaves: x, 0.5 and (1 + Erf/Tanh(...)), in any order.
+    for (size_t a = 0; a < 3; ++a) {
+      for (size_t h = 0; h < 3; ++h) {
+        if (h == a) continue;
+        const std::string& x = leaves[3 - a - h];
+        // Float32 constants make x float32; of unknown rank, x takes 0-d ones only.
+        std::optional<size_t> rank = base.Rank(x);
+        if (!rank) rank = 0;
+        if (!base.ScalarIs(leaves[h], 0.5, *rank)) continue;
+        FusionMatch match = base;
+        const ir::Node* add = match.Take(leaves[a], "Add");
+        if (add == nullptr || add->inputs.size() != 2) continue;
+        int inner_side = match.ScalarIs(add->inputs[0], 1.0, *rank) ? 1 : 0;
+        if (!match.ScalarIs(add->inputs[1 - inner_side], 1.0, *rank)) continue;
+        const std::string& inner = add->inputs[inner_side];
+        std::string approximate;
+        const ir::Node* curve = TakeErf(match, inner);
+        if (curve != nullptr && MatchErfArgument(match, curve->inputs[0], x, *rank)) {
+          approximate = "none";
+        } else if ((curve = match.Take(inner, "Tanh")) != nullptr &&
+                   MatchTanhArgument(match, curve->inputs[0], x, *rank)) {
+          approximate = "tanh";
+        } else {
+          continue;
         }
+        if (!match.Contained(root.outputs[0])) continue;
+        ir::Node gelu;
+        gelu.op_type = "Gelu";
+        gelu.inputs = {x};
+        gelu.outputs = {root.outputs[0]};
+        gelu.attributes = {ir::Attribute::String("approximate", approximate)};
+        match.Replace(i, std::move(gelu), *curve);
+        return;
       }
     }
-    if (editor.empty()) return false;
-    absl::Status status = editor.Commit();
-    if (!status.ok()) return status;
-    return true;
   }
 };
 

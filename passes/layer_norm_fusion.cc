@@ -25,51 +25,44 @@ class LayerNormFusionPass : public Pass {
  public:
   std::string Name() const override { return "layer_norm_fusion"; }
 
-  absl::StatusOr<bool> Run(ir::Model& model) const override {
-    if (model.OnnxOpset() < 17) return false;
-    ir::Graph& graph = model.graph;
-    ValueIndex index(graph);
-    ir::GraphEditor editor(graph);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-      const ir::Node& norm = graph.nodes[i];
-      if (editor.IsRemoved(i) || !(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) continue;
-      FusionMatch match(editor, index);
-      match.TakeIndex(i);
-      std::optional<NormCore> core = MatchNormCore(match, norm);
-      if (!core) continue;
-      const ir::Node* sub = match.Take(core->numerator, "Sub");
-      if (sub == nullptr || sub->inputs.size() != 2) continue;
-      const std::string& x = sub->inputs[0];
-      const ir::Node* mean = match.Take(sub->inputs[1], "ReduceMean");
-      if (mean == nullptr || mean->inputs.empty() || mean->inputs[0] != x ||
-          TrailingReduceAxis(*mean, match) != core->axis) {
-        continue;
-      }
-      size_t root = i;
-      std::string result = norm.outputs[0];
-      std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
-      std::string bias;
-      if (!scale.empty()) bias = AbsorbNormParameter(match, "Add", x, core->axis, &result, &root);
-      if (!match.Contained(result)) continue;
-      if (scale.empty()) {
-        std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
-        if (!ones) continue;
-        scale = ones->name;
-        editor.AddInitializer(std::move(*ones));
-      }
-      ir::Node fused;
-      fused.op_type = "LayerNormalization";
-      fused.inputs = {x, scale};
-      if (!bias.empty()) fused.inputs.push_back(bias);
-      fused.outputs = {result};
-      fused.attributes = {ir::Attribute::Int("axis", core->axis),
-                          ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
-      match.Replace(root, std::move(fused), *mean);
+  absl::StatusOr<bool> Run(ir::Model& model) const override { return RunFusion(model, 17, FuseAt); }
+
+ private:
+  static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
+    const ir::Node& norm = editor.graph().nodes[i];
+    if (!(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) return;
+    FusionMatch match(editor, index);
+    match.TakeIndex(i);
+    std::optional<NormCore> core = MatchNormCore(match, norm);
+    if (!core) return;
+    const ir::Node* sub = match.Take(core->numerator, "Sub");
+    if (sub == nullptr || sub->inputs.size() != 2) return;
+    const std::string& x = sub->inputs[0];
+    const ir::Node* mean = match.Take(sub->inputs[1], "ReduceMean");
+    if (mean == nullptr || mean->inputs.empty() || mean->inputs[0] != x ||
+        TrailingReduceAxis(*mean, match) != core->axis) {
+      return;
     }
-    if (editor.empty()) return false;
-    absl::Status status = editor.Commit();
-    if (!status.ok()) return status;
-    return true;
+    size_t root = i;
+    std::string result = norm.outputs[0];
+    std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
+    std::string bias;
+    if (!scale.empty()) bias = AbsorbNormParameter(match, "Add", x, core->axis, &result, &root);
+    if (!match.Contained(result)) return;
+    if (scale.empty()) {
+      std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
+      if (!ones) return;
+      scale = ones->name;
+      editor.AddInitializer(std::move(*ones));
+    }
+    ir::Node fused;
+    fused.op_type = "LayerNormalization";
+    fused.inputs = {x, scale};
+    if (!bias.empty()) fused.inputs.push_back(bias);
+    fused.outputs = {result};
+    fused.attributes = {ir::Attribute::Int("axis", core->axis),
+                        ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
+    match.Replace(root, std::move(fused), *mean);
   }
 };
 

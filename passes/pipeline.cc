@@ -1,4 +1,5 @@
 // The default pass order: the only place that decides it.
+#include <initializer_list>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -36,6 +37,15 @@ std::unique_ptr<Pass> Make(const char* name, const PipelineOptions& options) {
   return nullptr;  // unreachable: names below are the registry's
 }
 
+// A stage of the registry's passes `names`, in order, run up to `max_rounds`
+// rounds (to a fixed point).
+Stage MakeStage(const PipelineOptions& options, int max_rounds, std::initializer_list<const char*> names) {
+  Stage stage;
+  stage.max_rounds = max_rounds;
+  for (const char* name : names) stage.passes.push_back(Make(name, options));
+  return stage;
+}
+
 }  // namespace
 
 std::vector<std::string> PassNames() {
@@ -66,67 +76,66 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
     return pipeline;
   }
   // Stage 1, to a fixed point: simplifications that feed each other.
-  Stage simplify;
-  simplify.max_rounds = 4;
-  // Translations alias values through Identity; removing them first lets
-  // every later pattern see producer and consumer directly.
-  simplify.passes.push_back(Make("identity_elimination", options));
-  // Constant nodes as initializers: folding, dedup and CSE then deal with
-  // one kind of constant only.
-  simplify.passes.push_back(Make("lift_constants", options));
-  // Static dims read through Shape become constants, which folding then
-  // carries through Gather/Unsqueeze/Concat chains.
-  simplify.passes.push_back(Make("shape_simplification", options));
-  // Symbolic reshape targets the output's type already fixes: the Shape /
-  // Concat chains computing them become dead.
-  simplify.passes.push_back(Make("reshape_shape_materialization", options));
-  // Evaluates what the two passes above made constant (weight transposes,
-  // shape arithmetic).
-  simplify.passes.push_back(Make("constant_folding", options));
-  // Cleanups of layout ops, after folding so they see only the ones that
-  // act on run-time values; each may expose another (Cast of a Cast...).
-  simplify.passes.push_back(Make("cast_elimination", options));
-  simplify.passes.push_back(Make("transpose_elimination", options));
-  simplify.passes.push_back(Make("reshape_elimination", options));
-  // Decomposed bmm (batch dims merged by Reshape around a 3-D MatMul) after
-  // the reshape cleanups, on static shapes folding has settled.
-  simplify.passes.push_back(Make("matmul_reshape_elimination", options));
-  // Merges duplicates the translation made per use (Shape of the same
-  // input, the same constant Reshape); the merged nodes may fold next round.
-  simplify.passes.push_back(Make("common_subexpression_elimination", options));
-  // Drops what the passes above left unread, so the next round's
-  // single-consumer tests see the real consumers.
-  simplify.passes.push_back(Make("dead_code_elimination", options));
-  pipeline.push_back(std::move(simplify));
+  pipeline.push_back(MakeStage(options, 4, {
+      // Translations alias values through Identity; removing them first lets
+      // every later pattern see producer and consumer directly.
+      "identity_elimination",
+      // Constant nodes as initializers: folding, dedup and CSE then deal with
+      // one kind of constant only.
+      "lift_constants",
+      // Static dims read through Shape become constants, which folding then
+      // carries through Gather/Unsqueeze/Concat chains.
+      "shape_simplification",
+      // Symbolic reshape targets the output's type already fixes: the Shape /
+      // Concat chains computing them become dead.
+      "reshape_shape_materialization",
+      // Evaluates what the two passes above made constant (weight transposes,
+      // shape arithmetic).
+      "constant_folding",
+      // Cleanups of layout ops, after folding so they see only the ones that
+      // act on run-time values; each may expose another (Cast of a Cast...).
+      "cast_elimination",
+      "transpose_elimination",
+      "reshape_elimination",
+      // Decomposed bmm (batch dims merged by Reshape around a 3-D MatMul) after
+      // the reshape cleanups, on static shapes folding has settled.
+      "matmul_reshape_elimination",
+      // Merges duplicates the translation made per use (Shape of the same
+      // input, the same constant Reshape); the merged nodes may fold next round.
+      "common_subexpression_elimination",
+      // Drops what the passes above left unread, so the next round's
+      // single-consumer tests see the real consumers.
+      "dead_code_elimination",
+  }));
 
   // Stage 2, once: fusions on the simplified graph.
-  Stage fuse;
-  // Eval-mode BatchNorm statistics are constants only after folding.
-  fuse.passes.push_back(Make("conv_batchnorm_folding", options));
-  // After cleanups, so the MatMul's bias Add is its only consumer.
-  fuse.passes.push_back(Make("matmul_add_to_gemm", options));
-  // Norms and activations, on float32 casts already removed. Layer norm
-  // first: its centred input would otherwise pass for an RMS norm's.
-  fuse.passes.push_back(Make("layer_norm_fusion", options));
-  fuse.passes.push_back(Make("rms_norm_fusion", options));
-  fuse.passes.push_back(Make("gelu_fusion", options));
-  // Attention last: it reads the declared shapes of q/k/v, which the norm
-  // and activation fusions keep (their outputs keep their names).
-  fuse.passes.push_back(Make("attention_fusion", options));
-  // Independent of attention_fusion (it reads q and k, which keep their names).
-  fuse.passes.push_back(Make("rotary_embedding_fusion", options));
-  pipeline.push_back(std::move(fuse));
+  pipeline.push_back(MakeStage(options, 1, {
+      // Eval-mode BatchNorm statistics are constants only after folding.
+      "conv_batchnorm_folding",
+      // After cleanups, so the MatMul's bias Add is its only consumer.
+      "matmul_add_to_gemm",
+      // Norms and activations, on float32 casts already removed. Layer norm
+      // first: its centred input would otherwise pass for an RMS norm's.
+      "layer_norm_fusion",
+      "rms_norm_fusion",
+      "gelu_fusion",
+      // Attention last: it reads the declared shapes of q/k/v, which the norm
+      // and activation fusions keep (their outputs keep their names).
+      "attention_fusion",
+      // Independent of attention_fusion (it reads q and k, which keep their names).
+      "rotary_embedding_fusion",
+  }));
 
   // Stage 3, once: storage and bookkeeping of the final graph.
-  Stage finish;
-  // Tied weights and repeated constants: one initializer each.
-  finish.passes.push_back(Make("initializer_deduplication", options));
-  // Dedup makes nodes read the same initializer: they may now be equal.
-  finish.passes.push_back(Make("common_subexpression_elimination", options));
-  finish.passes.push_back(Make("dead_code_elimination", options));
-  // Last: only the domains still used keep their opset import.
-  finish.passes.push_back(Make("unused_opset_removal", options));
-  pipeline.push_back(std::move(finish));
+  pipeline.push_back(MakeStage(options, 1, {
+      // Tied weights and repeated constants: one initializer each.
+      "initializer_deduplication",
+      // Dedup makes nodes read the same initializer: they may now be equal.
+      "common_subexpression_elimination",
+      "dead_code_elimination",
+      // Last: only the domains still used keep their opset import.
+      "unused_opset_removal",
+  }));
   return pipeline;
 }
 

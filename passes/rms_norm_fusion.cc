@@ -22,41 +22,34 @@ class RmsNormFusionPass : public Pass {
  public:
   std::string Name() const override { return "rms_norm_fusion"; }
 
-  absl::StatusOr<bool> Run(ir::Model& model) const override {
-    if (model.OnnxOpset() < 23) return false;
-    ir::Graph& graph = model.graph;
-    ValueIndex index(graph);
-    ir::GraphEditor editor(graph);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-      const ir::Node& norm = graph.nodes[i];
-      if (editor.IsRemoved(i) || !(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) continue;
-      FusionMatch match(editor, index);
-      match.TakeIndex(i);
-      std::optional<NormCore> core = MatchNormCore(match, norm);
-      if (!core) continue;
-      const std::string& x = core->numerator;
-      size_t root = i;
-      std::string result = norm.outputs[0];
-      std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
-      if (!match.Contained(result)) continue;
-      if (scale.empty()) {
-        std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
-        if (!ones) continue;
-        scale = ones->name;
-        editor.AddInitializer(std::move(*ones));
-      }
-      ir::Node fused;
-      fused.op_type = "RMSNormalization";
-      fused.inputs = {x, scale};
-      fused.outputs = {result};
-      fused.attributes = {ir::Attribute::Int("axis", core->axis),
-                          ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
-      match.Replace(root, std::move(fused), *core->square);
+  absl::StatusOr<bool> Run(ir::Model& model) const override { return RunFusion(model, 23, FuseAt); }
+
+ private:
+  static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
+    const ir::Node& norm = editor.graph().nodes[i];
+    if (!(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) return;
+    FusionMatch match(editor, index);
+    match.TakeIndex(i);
+    std::optional<NormCore> core = MatchNormCore(match, norm);
+    if (!core) return;
+    const std::string& x = core->numerator;
+    size_t root = i;
+    std::string result = norm.outputs[0];
+    std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
+    if (!match.Contained(result)) return;
+    if (scale.empty()) {
+      std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
+      if (!ones) return;
+      scale = ones->name;
+      editor.AddInitializer(std::move(*ones));
     }
-    if (editor.empty()) return false;
-    absl::Status status = editor.Commit();
-    if (!status.ok()) return status;
-    return true;
+    ir::Node fused;
+    fused.op_type = "RMSNormalization";
+    fused.inputs = {x, scale};
+    fused.outputs = {result};
+    fused.attributes = {ir::Attribute::Int("axis", core->axis),
+                        ir::Attribute::Float("epsilon", static_cast<float>(core->epsilon))};
+    match.Replace(root, std::move(fused), *core->square);
   }
 };
 

@@ -109,18 +109,10 @@ class RotaryEmbeddingFusionPass : public Pass {
   std::string Name() const override { return "rotary_embedding_fusion"; }
 
   absl::StatusOr<bool> Run(ir::Model& model) const override {
-    if (model.OnnxOpset() < 23) return false;
-    ir::Graph& graph = model.graph;
-    ValueIndex index(graph);
-    ir::GraphEditor editor(graph);
     std::map<std::pair<std::string, std::string>, Caches> caches;
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-      if (!editor.IsRemoved(i)) FuseAt(editor, index, i, caches);
-    }
-    if (editor.empty()) return false;
-    absl::Status status = editor.Commit();
-    if (!status.ok()) return status;
-    return true;
+    return RunFusion(model, 23, [&caches](ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
+      FuseAt(editor, index, i, caches);
+    });
   }
 
  private:
