@@ -44,7 +44,8 @@ bool IsZero(const ValueIndex& index, const std::string& value) {
 }
 
 // The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
-// soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1])).
+// soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1]))
+// (or the ReduceMin over IsInf's bool output directly).
 // Returns the scores it tests and the axes / zero constants it uses.
 // run_decompositions()' form: Where(Not(Greater(ReduceMax(Cast<int32>(
 // Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax).
@@ -84,21 +85,26 @@ std::optional<Guard> MatchDecomposedGuard(FusionMatch& match, const ir::Node& wh
 std::optional<Guard> MatchGuard(FusionMatch& match, const ir::Node& where) {
   if (where.inputs.size() != 3) return std::nullopt;
   if (!IsZero(match.index(), where.inputs[1])) return MatchDecomposedGuard(match, where);
+  // The reduction over bool directly when cast_elimination dropped its Casts.
   const ir::Node* to_bool = match.Take(where.inputs[0], "Cast");
-  if (to_bool == nullptr || IntAttribute(*to_bool, "to", 0) != static_cast<int64_t>(DataType::kBool)) {
+  if (to_bool != nullptr && IntAttribute(*to_bool, "to", 0) != static_cast<int64_t>(DataType::kBool)) {
     return std::nullopt;
   }
-  const ir::Node* reduce = match.Take(to_bool->inputs[0], "ReduceMin");
+  const ir::Node* reduce = match.Take(to_bool != nullptr ? to_bool->inputs[0] : where.inputs[0], "ReduceMin");
   if (reduce == nullptr || reduce->inputs.size() != 2 || IntAttribute(*reduce, "keepdims", 1) != 1) {
     return std::nullopt;
   }
   std::optional<std::vector<int64_t>> axes = ConstantInts(match.index().Constant(reduce->inputs[1]));
   if (!axes || *axes != std::vector<int64_t>{-1}) return std::nullopt;
-  const ir::Node* to_int = match.Take(reduce->inputs[0], "Cast");
-  if (to_int == nullptr || IntAttribute(*to_int, "to", 0) != static_cast<int64_t>(DataType::kInt32)) {
-    return std::nullopt;
+  std::string flags = reduce->inputs[0];
+  if (to_bool != nullptr) {
+    const ir::Node* to_int = match.Take(flags, "Cast");
+    if (to_int == nullptr || IntAttribute(*to_int, "to", 0) != static_cast<int64_t>(DataType::kInt32)) {
+      return std::nullopt;
+    }
+    flags = to_int->inputs[0];
   }
-  const ir::Node* is_inf = match.Take(to_int->inputs[0], "IsInf");
+  const ir::Node* is_inf = match.Take(flags, "IsInf");
   if (is_inf == nullptr || IntAttribute(*is_inf, "detect_positive", 1) != 0 ||
       IntAttribute(*is_inf, "detect_negative", 1) != 1) {
     return std::nullopt;

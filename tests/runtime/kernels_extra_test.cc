@@ -199,5 +199,18 @@ TEST(Gelu, NegativeTailWithoutCancellation) {
   }
 }
 
+TEST(Reduce, BoolMinIsAllAndMaxIsAny) {
+  // Opset 20: ReduceMin/ReduceMax on bool, False < True.
+  Tensor flags = Make<uint8_t>(DataType::kBool, {2, 3}, {1, 0, 1, 1, 1, 1});  // bool is one byte
+  auto all = RunOp("ReduceMin", {ir::Attribute::Int("keepdims", 1)}, {{flags}, {I64({1}, {-1})}});
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*all)[0].tensor.dtype(), DataType::kBool);
+  EXPECT_EQ((*all)[0].tensor.dims(), (Dims{2, 1}));
+  EXPECT_EQ(Values<uint8_t>((*all)[0].tensor), (std::vector<uint8_t>{0, 1}));
+  auto any = RunOp("ReduceMax", {ir::Attribute::Int("keepdims", 0)}, {{flags}, {I64({1}, {0})}});
+  ASSERT_TRUE(any.ok()) << any.status();
+  EXPECT_EQ(Values<uint8_t>((*any)[0].tensor), (std::vector<uint8_t>{1, 1, 1}));
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing

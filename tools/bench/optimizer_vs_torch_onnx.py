@@ -1,7 +1,8 @@
 """pt2onnx's optimized models against torch.onnx's (optimize=True), side by side. Figures, not a test.
 
-    bazel build //native:pt2onnx
+    bazel build --config=opt //native:pt2onnx
     /path/to/venv/bin/python tools/bench/optimizer_vs_torch_onnx.py [--only a,b] [--runs 20] [--json out.json]
+        [--keep DIR]
 
 The venv needs torch, onnx, onnxscript and onnxruntime. Models: every tests/fixtures/models/<name>/ (the real-
 model zoo) and every tier-1 fixture tests/fixtures/<name>/ that has a model.pt2 and an inputs.npz.

@@ -75,6 +75,18 @@ class ReduceKernel : public OpKernel {
     }
     auto out = ctx.AllocateOutput(0, x.dtype(), plan->final_dims);
     if (!out.ok()) return out.status();
+    if (x.dtype() == DataType::kBool && (kOp == ReduceOp::kMax || kOp == ReduceOp::kMin)) {
+      // Opset 20 compares bools with False < True: any / all.
+      const bool init = kOp == ReduceOp::kMin;
+      bool* po = (*out)->data<bool>();
+      std::fill(po, po + (*out)->numel(), init);
+      const bool* px = x.data<bool>();
+      std::vector<int64_t> strides[1] = {plan->out_strides};
+      ForEachBroadcast(x.dims(), strides, [&](int64_t i, const int64_t* o) {
+        if (px[i] != init) po[o[0]] = !init;
+      });
+      return absl::OkStatus();
+    }
     const unsigned set = (kOp == ReduceOp::kSum || kOp == ReduceOp::kMax || kOp == ReduceOp::kMin ||
                           kOp == ReduceOp::kProd || kOp == ReduceOp::kL1 || kOp == ReduceOp::kMean)
                              ? (kFloats | kInts) : kFloats;
