@@ -254,18 +254,13 @@ class AttentionFusionPass : public Pass {
       axes = last.name;
       editor.AddInitializer(std::move(last));
     }
-    const int64_t to_int32 = static_cast<int64_t>(DataType::kInt32);
-    const int64_t to_bool = static_cast<int64_t>(DataType::kBool);
+    // Opset >= 23 here: ReduceMax/ReduceMin take the bool directly (any / all).
     std::string row;
     if (bool_mask) {
-      std::string ints = add("Cast", {mask}, {ir::Attribute::Int("to", to_int32)});
-      std::string any = add("ReduceMax", {ints, axes}, {ir::Attribute::Int("keepdims", 1)});
-      row = add("Cast", {any}, {ir::Attribute::Int("to", to_bool)});
+      row = add("ReduceMax", {mask, axes}, {ir::Attribute::Int("keepdims", 1)});
     } else {
       std::string neg_inf = add("IsInf", {mask}, {ir::Attribute::Int("detect_positive", 0)});
-      std::string ints = add("Cast", {neg_inf}, {ir::Attribute::Int("to", to_int32)});
-      std::string all = add("ReduceMin", {ints, axes}, {ir::Attribute::Int("keepdims", 1)});
-      row = add("Cast", {all}, {ir::Attribute::Int("to", to_bool)});
+      row = add("ReduceMin", {neg_inf, axes}, {ir::Attribute::Int("keepdims", 1)});
     }
     ir::Node where;
     where.op_type = "Where";
