@@ -123,7 +123,8 @@ struct UseMap {
 UseMap BuildUseMap(const Graph& graph);
 
 // Checks the IR invariants (unique value names, every input defined before
-// use, outputs produced and listed once). Internal error naming the first violation; the pass
+// use, outputs produced and listed once), in subgraphs too: a subgraph may
+// read what its enclosing graphs define before the node that holds it. Internal error naming the first violation; the pass
 // manager runs it after each pass in tests and debug builds.
 absl::Status Verify(const Graph& graph);
 
