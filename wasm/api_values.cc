@@ -69,8 +69,13 @@ val CopyOut(const std::string& bytes) {
 }  // namespace
 
 JsParts::JsParts(const InputFile* input) : sink_(input), chunks_(val::array()) {
+  // A full chunk (only big outputs fill one) goes straight into a Blob, which
+  // copies it into the browser's blob store: no JavaScript copy to hold.
   sink_.SetChunkDone([this](size_t, std::string& chunk) {
-    chunks_.call<void>("push", CopyOut(chunk));
+    val bytes(emscripten::typed_memory_view(chunk.size(), reinterpret_cast<const uint8_t*>(chunk.data())));
+    val list = val::array();
+    list.call<void>("push", bytes);
+    chunks_.call<void>("push", val::global("Blob").new_(list));
     std::string().swap(chunk);  // frees the wasm copy
   });
 }

@@ -35,7 +35,8 @@ onnx_writer::WriteOptions::ExternalData ReadExternalData(const emscripten::val& 
 emscripten::val ErrorValue(int exit_code, const absl::Status& status);
 
 // One output (the model or its data) as Blob parts for JavaScript: a
-// PartsSink whose full chunks are copied out of wasm memory as they fill.
+// PartsSink whose full chunks become Blobs as they fill (the last one stays
+// bytes, so a small model's result builds no Blob until it is read).
 class JsParts {
  public:
   explicit JsParts(const InputFile* input);
@@ -43,8 +44,9 @@ class JsParts {
   JsParts& operator=(const JsParts&) = delete;
   PartsSink& sink() { return sink_; }
   const PartsSink& sink() const { return sink_; }
-  // { chunks: Uint8Array[], parts: Float64Array }: the written bytes, copied
-  // out of wasm memory (which the next call may reuse), and per part the
+  // { chunks: (Blob | Uint8Array)[], parts: Float64Array }: the written
+  // bytes, copied out of wasm memory (which the next call may reuse): full
+  // chunks as Blobs, the last as a Uint8Array; and per part the
   // triple (-1 for a slice of the input else its chunk's index, offset,
   // length). js/pt2onnx.mjs turns them into Blob parts.
   emscripten::val Value();

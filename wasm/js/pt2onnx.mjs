@@ -170,14 +170,20 @@ function blobReader(blob) {
 }
 
 // An output as the core returns it (wasm/api_values.h) as Blob parts: the
-// bytes it wrote, in chunks, and per part the triple (-1 for a slice of the
-// input else the index of its chunk, offset, length).
+// bytes it wrote, in chunks (full ones already Blobs, the last a
+// Uint8Array), and per part the triple (-1 for a slice of the input else the
+// index of its chunk, offset, length).
 function blobParts({ chunks, parts }, slice) {
   const list = [];
   for (let i = 0; i < parts.length; i += 3) {
     const offset = parts[i + 1];
     const end = offset + parts[i + 2];
-    list.push(parts[i] < 0 ? slice(offset, end) : chunks[parts[i]].subarray(offset, end));
+    if (parts[i] < 0) {
+      list.push(slice(offset, end));
+    } else {
+      const chunk = chunks[parts[i]];
+      list.push(chunk instanceof Uint8Array ? chunk.subarray(offset, end) : chunk.slice(offset, end));
+    }
   }
   return list;
 }
