@@ -8,36 +8,11 @@
 #include "export/apply_weights.h"
 #include "export/exit_codes.h"
 #include "export/output_plan.h"
-#include "native/atomic_file.h"
+#include "native/file_sinks.h"
 #include "native/weight_splice.h"
 
 namespace pt2onnx::native {
 namespace {
-
-// The output (and its .data) as temporaries renamed once complete.
-class AtomicSinks : public ExportSinks {
- public:
-  explicit AtomicSinks(std::string path) : path_(std::move(path)) {}
-
-  absl::Status Open(const OutputPlan& plan, const ConversionSummary&) override {
-    PT2ONNX_ASSIGN_OR_RETURN(model_, AtomicFile::Create(path_));
-    if (plan.external) {
-      PT2ONNX_ASSIGN_OR_RETURN(data_, AtomicFile::Create(absl::StrCat(path_, ".data")));
-    }
-    return absl::OkStatus();
-  }
-  ByteSink& model() override { return *model_; }
-  ByteSink& data() override { return *data_; }
-  absl::Status Commit() override {
-    if (data_ != nullptr) PT2ONNX_RETURN_IF_ERROR(data_->Commit());
-    return model_->Commit();
-  }
-
- private:
-  std::string path_;
-  std::unique_ptr<AtomicFile> model_;
-  std::unique_ptr<AtomicFile> data_;
-};
 
 class LogProgress : public ExportProgress {
  public:
@@ -71,7 +46,9 @@ int RunApplyWeights(const CliFlags& flags, const std::string& model_path,
   options.convert.translate.output_names = flags.output_names;
   options.convert.translate.dim_names = flags.dim_names;
   options.convert.optimize = flags.optimize;
-  options.convert.verify_weight_crc = flags.verify_crc;
+  // The weights' CRC-32 is checked while they are copied, as a conversion
+  // does (spliced_crc.h), not in a pass of its own before.
+  options.convert.verify_weight_crc = false;
   options.convert.model_name = flags.model_name;
   options.external = flags.external == CliFlags::External::kAlways  ? ExternalData::kAlways
                      : flags.external == CliFlags::External::kNever ? ExternalData::kNever
@@ -79,9 +56,13 @@ int RunApplyWeights(const CliFlags& flags, const std::string& model_path,
   options.model_name = flags.input;
   options.weights_name = flags.weights_from;
   options.output_name = flags.output;
-  AtomicSinks sinks(output_path);
   LogProgress progress(flags.quiet);
+  FileSinks sinks(output_path, flags.output, [&](const std::string& line) { progress.Line(line); },
+                  !flags.quiet);
+  if (flags.verify_crc) sinks.CheckCrcOf(*weights_file);
   ExportResult result = ApplyWeights(**model_file, *weights_file, options, sinks, progress);
+  // A write that stopped on a CRC mismatch is a corrupt input, not an I/O error.
+  if (sinks.found_corrupt()) result.exit_code = kExitInvalidInput;
   if (!result.status.ok()) return fail(result.exit_code, result.status);
   return kExitOk;
 }

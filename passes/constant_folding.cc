@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -182,6 +183,19 @@ bool KeepsBytes(const ir::Node& node) {
 }
 
 // Runs one node on constant inputs; nullopt when the executor cannot.
+// A weight still in a streamed input file, read into a copy that the fold
+// frees: Tensor::bytes() would keep the file's copy for the whole conversion,
+// so folding the transposes of a multi-GB model's weights held every weight
+// twice (more than a browser tab's 4 GiB for a 1 B-parameter bf16 model).
+std::optional<ir::Tensor> ReadForFolding(const ir::Tensor& tensor) {
+  const FileSlice* slice = tensor.file_slice();
+  if (slice == nullptr || slice->file->InMemory().has_value()) return tensor;
+  std::string bytes(slice->range.length, '\0');
+  absl::Span<uint8_t> dst(reinterpret_cast<uint8_t*>(bytes.data()), bytes.size());
+  if (!slice->file->ReadInto(slice->range.offset, dst).ok()) return std::nullopt;
+  return ir::Tensor::Owned(tensor.dtype(), tensor.dims(), std::move(bytes));
+}
+
 std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir::Node& node,
                                                 const std::vector<const ir::Tensor*>& inputs) {
   ir::Model single;
@@ -191,7 +205,9 @@ std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir
   absl::flat_hash_set<std::string> added;  // Mul(x, x) reads one initializer twice
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (node.inputs[i].empty() || !added.insert(node.inputs[i]).second) continue;
-    single.graph.initializers.push_back({node.inputs[i], *inputs[i], {}});
+    std::optional<ir::Tensor> input = ReadForFolding(*inputs[i]);
+    if (!input.has_value()) return std::nullopt;
+    single.graph.initializers.push_back({node.inputs[i], *std::move(input), {}});
   }
   for (const std::string& out : node.outputs) {
     if (!out.empty()) single.graph.outputs.push_back(ir::ValueInfo{out, DataType::kUndefined, std::nullopt, {}});

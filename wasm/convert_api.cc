@@ -8,7 +8,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "export/converter.h"
 #include "export/exit_codes.h"
 #include "export/export.h"
@@ -23,29 +22,13 @@
 #include "translate/custom_translations.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
+#include "wasm/api_values.h"
 #include "wasm/js_input_file.h"
-#include "wasm/parts_sink.h"
 
 namespace pt2onnx::wasm {
 namespace {
 
 using emscripten::val;
-using ExternalData = onnx_writer::WriteOptions::ExternalData;
-
-// Built on first use and kept for the module's life: a page or hub converts
-// many models, and the table does not change.
-const ops::OpRegistry& Registry() {
-  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
-  return *registry;
-}
-
-bool Has(const val& object, const char* key) {
-  return object.hasOwnProperty(key) && !object[key].isUndefined() && !object[key].isNull();
-}
-
-std::vector<std::string> Strings(const val& array) {
-  return emscripten::vecFromJSArray<std::string>(array);
-}
 
 // The JS-side options, already type-checked by js/pt2onnx.mjs: Export()'s,
 // and the translation libraries they point at (heap-held: `exported` points
@@ -93,24 +76,9 @@ absl::Status ReadTranslations(const val& js, ApiOptions& api) {
 absl::StatusOr<ApiOptions> ReadOptions(const val& js) {
   ApiOptions api;
   ExportOptions& o = api.exported;
-  o.convert.registry = &Registry();
-  if (Has(js, "opset")) o.convert.translate.opset = js["opset"].as<int>();
-  if (Has(js, "externalData")) {
-    const std::string mode = js["externalData"].as<std::string>();
-    o.external = mode == "always" ? ExternalData::kAlways
-                 : mode == "never" ? ExternalData::kNever
-                                   : ExternalData::kAuto;
-  }
-  if (Has(js, "inputNames")) o.convert.translate.input_names = Strings(js["inputNames"]);
-  if (Has(js, "outputNames")) o.convert.translate.output_names = Strings(js["outputNames"]);
-  if (Has(js, "dimNames")) {
-    const val dims = js["dimNames"];
-    for (const std::string& key : Strings(val::global("Object").call<val>("keys", dims))) {
-      o.convert.translate.dim_names[key] = dims[key].as<std::string>();
-    }
-  }
-  if (Has(js, "modelName")) o.convert.model_name = js["modelName"].as<std::string>();
-  if (Has(js, "optimize")) o.convert.optimize = js["optimize"].as<bool>();
+  o.convert.registry = &DefaultRegistry();
+  ReadConvertOptions(js, o.convert);
+  o.external = ReadExternalData(js);
   if (Has(js, "includeWeights")) o.include_weights = js["includeWeights"].as<bool>();
   if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
   if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
@@ -118,22 +86,6 @@ absl::StatusOr<ApiOptions> ReadOptions(const val& js) {
   PT2ONNX_RETURN_IF_ERROR(ReadTranslations(js, api));
   return api;
 }
-
-// Export's output as Blob parts: bytes, and slices of the input for weights
-// used as they are.
-class BlobSinks : public ExportSinks {
- public:
-  explicit BlobSinks(const InputFile* input) : model_(input), data_(input) {}
-  absl::Status Open(const OutputPlan&, const ConversionSummary&) override { return absl::OkStatus(); }
-  ByteSink& model() override { return model_; }
-  ByteSink& data() override { return data_; }
-  const PartsSink& model_parts() const { return model_; }
-  const PartsSink& data_parts() const { return data_; }
-
- private:
-  PartsSink model_;
-  PartsSink data_;
-};
 
 // Report lines kept for the result's `report`; stages passed to the JS
 // progress callback.
@@ -150,40 +102,6 @@ class JsProgress : public ExportProgress {
   val callback_;
   std::vector<std::string> lines_;
 };
-
-val Error(int exit_code, const absl::Status& status) {
-  val error = val::object();
-  error.set("ok", false);
-  error.set("exitCode", exit_code);
-  error.set("code", std::string(ExitCodeName(exit_code)));
-  error.set("message", std::string(status.message()));
-  val ops = val::array();
-  if (std::optional<absl::Cord> listed = status.GetPayload(ops::kUnsupportedOpsPayload)) {
-    for (absl::string_view line : absl::StrSplit(std::string(*listed), '\n', absl::SkipEmpty())) {
-      ops.call<void>("push", std::string(line));
-    }
-  }
-  error.set("unsupportedOps", ops);
-  return error;
-}
-
-val Parts(const PartsSink& sink) {
-  val parts = val::array();
-  for (const OutputPart& part : sink.parts()) {
-    if (part.is_slice) {
-      val slice = val::object();
-      slice.set("offset", static_cast<double>(part.slice.offset));
-      slice.set("length", static_cast<double>(part.slice.length));
-      parts.call<void>("push", slice);
-    } else {
-      // slice() copies out of wasm memory, which the next call may reuse.
-      val view(emscripten::typed_memory_view(part.bytes.size(),
-                                             reinterpret_cast<const uint8_t*>(part.bytes.data())));
-      parts.call<void>("push", view.call<val>("slice"));
-    }
-  }
-  return parts;
-}
 
 val ValueInfos(const std::vector<ir::ValueInfo>& values) {
   val list = val::array();
@@ -233,7 +151,7 @@ val Summary(const Conversion& c, int opset) {
 
 val Convert(val reader, val js_options, val progress) {
   absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
-  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
   ExportOptions& options = read_options->exported;
   // The CLI's always-on checks, so that a hostile file is refused alike:
   // operator arity per the ONNX schemas, then strict shape inference (the
@@ -241,15 +159,16 @@ val Convert(val reader, val js_options, val progress) {
   options.checks.push_back({onnx_writer::CheckArity, kExitInternal});
   options.checks.push_back({onnx_writer::CheckInferredShapes, kExitInvalidInput});
   auto file = std::make_shared<JsInputFile>(reader);
-  BlobSinks sinks(file.get());
+  PartsSinks sinks(file.get());
   JsProgress report(progress);
   ExportResult result = Export(file, options, sinks, report);
-  if (!result.status.ok()) return Error(result.exit_code, result.status);
+  if (!result.status.ok()) return ErrorValue(result.exit_code, result.status);
   const Conversion& conversion = *result.conversion;
   const OutputPlan& plan = *result.plan;
   std::vector<std::string>& lines = report.lines();
   lines.push_back(OpsLine(conversion.summary));
-  const uint64_t referenced = sinks.model_parts().sliced_bytes() + sinks.data_parts().sliced_bytes();
+  const uint64_t referenced =
+      sinks.model_parts().sink().sliced_bytes() + sinks.data_parts().sink().sliced_bytes();
   const uint64_t weights = conversion.summary.initializer_bytes;
   lines.push_back(absl::StrCat(
       "read ", HumanBytes(file->bytes_read()), " of the ", HumanBytes(file->size()),
@@ -261,8 +180,8 @@ val Convert(val reader, val js_options, val progress) {
 
   val js_result = val::object();
   js_result.set("ok", true);
-  js_result.set("model", Parts(sinks.model_parts()));
-  js_result.set("data", plan.external ? Parts(sinks.data_parts()) : val::null());
+  js_result.set("model", sinks.model_parts().Value());
+  js_result.set("data", plan.external ? sinks.data_parts().Value() : val::null());
   js_result.set("onnxName", plan.model_file_name);
   js_result.set("dataName", plan.external ? val(plan.data_file_name) : val::null());
   js_result.set("summary", Summary(conversion, options.convert.translate.opset));
@@ -278,7 +197,7 @@ val Convert(val reader, val js_options, val progress) {
 
 val Inspect(val reader, val js_options) {
   absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
-  if (!read_options.ok()) return Error(kExitUsage, read_options.status());
+  if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
   const ExportOptions& options = read_options->exported;
   InspectOptions inspect;
   inspect.opset = options.convert.translate.opset;
@@ -287,7 +206,7 @@ val Inspect(val reader, val js_options) {
   absl::StatusOr<Inspection> inspection = InspectPt2(std::make_shared<JsInputFile>(reader), inspect);
   if (!inspection.ok()) {
     const bool io = inspection.status().code() == absl::StatusCode::kUnavailable;  // as Convert
-    return Error(io ? kExitIo : ExitCodeForConversion(inspection.status()), inspection.status());
+    return ErrorValue(io ? kExitIo : ExitCodeForConversion(inspection.status()), inspection.status());
   }
   val result = val::object();
   result.set("ok", true);
@@ -298,7 +217,7 @@ val Inspect(val reader, val js_options) {
 
 val SupportedOps() {
   val list = val::array();
-  for (const std::string& key : Registry().Keys()) list.call<void>("push", key);
+  for (const std::string& key : DefaultRegistry().Keys()) list.call<void>("push", key);
   return list;
 }
 

@@ -5,6 +5,7 @@
 // that it keeps for the page (the .wasm is fetched once); a cancelled conversion terminates that worker and
 // the next call starts a new one. Each view has its own file; this one wires them together.
 
+import { createApplyWeightsView } from "./apply-weights-view.mjs";
 import { $ } from "./dom.mjs";
 import { createErrorView } from "./error-view.mjs";
 import { formatBytes } from "./format.mjs";
@@ -277,6 +278,7 @@ function startPage() {
     },
   };
   createFileIntake(page, converter);
+  createApplyWeightsView({ getApi: converter.getApi });
   const conversion = createConversion(page, converter);
 }
 

@@ -70,3 +70,23 @@ def test_corrupt_weight_is_found_whether_spliced_or_folded(pt2onnx, tmp_path, ex
         assert result.returncode == 4, (name, result.stderr)
         assert name in result.stderr and "is corrupt" in result.stderr, result.stderr
         assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.pt2"]
+
+
+@pytest.mark.parametrize("extra", [[], ["--external-data"]], ids=["inline", "external"])
+def test_apply_weights_finds_a_corrupt_weight_while_copying(pt2onnx, tmp_path, extra):
+    # apply-weights checks the CRC as a conversion does (during the copy for
+    # spliced weights, before committing for folded ones): exit 4, no file.
+    import zipfile
+    from test_hostile_inputs import flip_byte
+    graph = tmp_path / "graph.onnx"
+    pt2onnx("-q", "--no-weights", BASE, "-o", graph)
+    names = [i.filename for i in zipfile.ZipFile(TUNED).infolist() if "/data/weights/weight_" in i.filename]
+    assert len(names) == 4
+    for name in names:
+        bad, out = tmp_path / "bad.pt2", tmp_path / "out" / "m.onnx"
+        out.parent.mkdir(exist_ok=True)
+        flip_byte(TUNED, bad, name, at=3)
+        result = pt2onnx("apply-weights", "-q", graph, "--from", bad, "-o", out, *extra, check=False)
+        assert result.returncode == 4, (name, result.stderr)
+        assert name in result.stderr and "is corrupt" in result.stderr, result.stderr
+        assert list(out.parent.iterdir()) == []

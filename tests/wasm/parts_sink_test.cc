@@ -60,7 +60,7 @@ std::optional<FileRange> ReadOfSlicedBytes(const StreamedFile& file, const Parts
   for (const OutputPart& part : sink.parts()) {
     if (!part.is_slice) continue;
     for (const FileRange& read : file.reads()) {
-      if (read.offset < part.slice.end() && part.slice.offset < read.end()) return read;
+      if (read.offset < part.range.end() && part.range.offset < read.end()) return read;
     }
   }
   return std::nullopt;
@@ -70,10 +70,10 @@ std::string Resolve(const PartsSink& sink, const std::string& file, uint64_t* sl
   std::string out;
   for (const OutputPart& part : sink.parts()) {
     if (part.is_slice) {
-      out.append(file, part.slice.offset, part.slice.length);
-      *sliced += part.slice.length;
+      out.append(file, part.range.offset, part.range.length);
+      *sliced += part.range.length;
     } else {
-      out += part.bytes;
+      out.append(sink.chunks()[part.chunk], part.range.offset, part.range.length);
     }
   }
   return out;
@@ -91,11 +91,16 @@ TEST(PartsSinkTest, MergesNeighboursAndCopiesForeignSlices) {
   ASSERT_TRUE(sink.WriteSlice(FileSlice{other, {1, 2}}).ok());  // not the input: copied
   ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {9, 1}}).ok());
   ASSERT_EQ(sink.parts().size(), 4u);
-  EXPECT_EQ(sink.parts()[0].bytes, "head");
+  // Written bytes are ranges of one chunk.
+  ASSERT_EQ(sink.chunks().size(), 1u);
+  EXPECT_EQ(sink.chunks()[0], "headbc");
+  EXPECT_FALSE(sink.parts()[0].is_slice);
+  EXPECT_EQ(sink.parts()[0].range, (FileRange{0, 4}));
   EXPECT_TRUE(sink.parts()[1].is_slice);
-  EXPECT_EQ(sink.parts()[1].slice, (FileRange{2, 5}));
-  EXPECT_EQ(sink.parts()[2].bytes, "bc");
-  EXPECT_EQ(sink.parts()[3].slice, (FileRange{9, 1}));
+  EXPECT_EQ(sink.parts()[1].range, (FileRange{2, 5}));
+  EXPECT_FALSE(sink.parts()[2].is_slice);
+  EXPECT_EQ(sink.parts()[2].range, (FileRange{4, 2}));
+  EXPECT_EQ(sink.parts()[3].range, (FileRange{9, 1}));
   EXPECT_EQ(sink.size(), 4u + 5 + 2 + 1);
   EXPECT_EQ(sink.sliced_bytes(), 5u + 1);
 }
@@ -104,6 +109,35 @@ TEST(PartsSinkTest, MergesNeighboursAndCopiesForeignSlices) {
 // error naming the cause, never "not a .pt2 file" and never a crash. Without
 // the optimizer: its folding skips a constant it cannot read (the output
 // then keeps the unfolded node and stays right).
+// Written bytes fill chunks of a fixed size; a full chunk is handed over
+// (and may be moved out) before the next one starts, the last one stays.
+TEST(PartsSinkTest, SplitsWrittenBytesIntoChunksAndHandsOverFullOnes) {
+  auto input = std::make_shared<MemoryFile>(std::string("0123456789"));
+  PartsSink sink(input.get(), /*chunk_bytes=*/4);
+  std::vector<std::string> handed;
+  sink.SetChunkDone([&](size_t index, std::string& chunk) {
+    EXPECT_EQ(index, handed.size());
+    handed.push_back(std::move(chunk));
+    chunk.clear();
+  });
+  ASSERT_TRUE(sink.Write(AsBytes("abcdefghij")).ok());  // 4 + 4 + 2
+  ASSERT_TRUE(sink.WriteSlice(FileSlice{input, {1, 2}}).ok());
+  ASSERT_TRUE(sink.Write(AsBytes("kl")).ok());  // fills the third chunk
+  ASSERT_TRUE(sink.Write(AsBytes("m")).ok());
+  EXPECT_EQ(handed, (std::vector<std::string>{"abcd", "efgh", "ijkl"}));
+  ASSERT_EQ(sink.chunks().size(), 4u);
+  EXPECT_EQ(sink.chunks()[3], "m");
+  ASSERT_EQ(sink.parts().size(), 6u);
+  EXPECT_EQ(sink.parts()[0].chunk, 0u);
+  EXPECT_EQ(sink.parts()[1].chunk, 1u);
+  EXPECT_EQ(sink.parts()[2].chunk, 2u);
+  EXPECT_EQ(sink.parts()[2].range, (FileRange{0, 2}));
+  EXPECT_TRUE(sink.parts()[3].is_slice);
+  EXPECT_EQ(sink.parts()[4].range, (FileRange{2, 2}));
+  EXPECT_EQ(sink.parts()[5].chunk, 3u);
+  EXPECT_EQ(sink.size(), 10u + 2 + 2 + 1);
+}
+
 TEST(StreamedInputTest, AFailedReadIsAnIoErrorWhereverItHappens) {
   ConvertOptions no_optimize;
   no_optimize.optimize = false;

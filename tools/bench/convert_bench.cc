@@ -13,13 +13,15 @@
 
 #include "export/converter.h"
 #include "export/output_plan.h"
+#include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "native/mapped_file.h"
 #include "translate/registry.h"
 
 namespace {
 
-// One conversion, as wasm/convert_api.cc does it (the registry built once);
+// One conversion, as wasm/convert_api.cc does it (the registry built once,
+// the same checks);
 // false on failure.
 bool ConvertOnce(pt2onnx::ByteSpan bytes) {
   using namespace pt2onnx;
@@ -28,6 +30,9 @@ bool ConvertOnce(pt2onnx::ByteSpan bytes) {
   options.registry = registry;
   absl::StatusOr<Conversion> conversion = ConvertPt2(bytes, options);
   if (!conversion.ok()) return false;
+  // The checks the CLI and the wasm API always run (export/export.h checks).
+  if (!onnx_writer::CheckArity(conversion->model).ok()) return false;
+  if (!onnx_writer::CheckInferredShapes(conversion->model).ok()) return false;
   absl::StatusOr<OutputPlan> plan = PlanOutput(
       conversion->summary, onnx_writer::WriteOptions::ExternalData::kAuto, "model.onnx");
   if (!plan.ok()) return false;

@@ -109,11 +109,14 @@ export interface ModelSummary {
 }
 
 export interface ConversionResult {
-  /** The ONNX model. Weights that need no change are slices of the input, not copies. */
-  onnx: Blob;
+  /**
+   * The ONNX model. Weights that need no change are slices of the input, not copies. Built when first
+   * read (then the same Blob): building it copies the written bytes into the browser's blob store.
+   */
+  readonly onnx: Blob;
   onnxName: string;
-  /** External weights (null when they are inside `onnx`). */
-  data: Blob | null;
+  /** External weights (null when they are inside `onnx`); built when first read, as `onnx`. */
+  readonly data: Blob | null;
   dataName: string | null;
   summary: ModelSummary;
   warnings: string[];
@@ -158,12 +161,12 @@ export type ApplyWeightsOptions = Omit<ConvertOptions, "includeWeights" | "weigh
 
 /** What applyWeights() gives: the model with the new weights. */
 export interface AppliedWeights {
-  /** The ONNX model; weights are slices of `pt2`, not copies. */
-  onnx: Blob;
+  /** The ONNX model; weights are slices of `pt2`, not copies. Built when first read, as convert()'s. */
+  readonly onnx: Blob;
   /** outputName (default: `onnx`'s file name, else "model.onnx"). */
   onnxName: string;
   /** External weights (null when they are inside `onnx`), by convert()'s rules. */
-  data: Blob | null;
+  readonly data: Blob | null;
   dataName: string | null;
   /** What the CLI's apply-weights logs. */
   report: string;

@@ -169,17 +169,58 @@ function blobReader(blob) {
   };
 }
 
-function assemble(parts, slice) {
-  return new Blob(parts.map((p) => (p instanceof Uint8Array ? p : slice(p.offset, p.offset + p.length))),
-    { type: "application/octet-stream" });
+// An output as the core returns it (wasm/api_values.h) as Blob parts: the
+// bytes it wrote, in chunks (full ones already Blobs, the last a
+// Uint8Array), and per part the triple (-1 for a slice of the input else the
+// index of its chunk, offset, length).
+function blobParts({ chunks, parts }, slice) {
+  const list = [];
+  for (let i = 0; i < parts.length; i += 3) {
+    const offset = parts[i + 1];
+    const end = offset + parts[i + 2];
+    if (parts[i] < 0) {
+      list.push(slice(offset, end));
+    } else {
+      const chunk = chunks[parts[i]];
+      list.push(chunk instanceof Uint8Array ? chunk.subarray(offset, end) : chunk.slice(offset, end));
+    }
+  }
+  return list;
+}
+
+// The result of a conversion or applyWeights with its `onnx` and `data`
+// Blobs built on first read (then kept): building a Blob copies the written
+// bytes into the browser's blob store, which costs more than converting a
+// small model, and a caller may only want the summary or the report. The
+// parts are taken now, so a later change to an input array does not show.
+function withOutputBlobs(out, slice, fields) {
+  let modelParts = blobParts(out.model, slice);
+  let dataParts = out.data === null ? null : blobParts(out.data, slice);
+  const blob = (parts) => new Blob(parts, { type: "application/octet-stream" });
+  let onnx;
+  let data = null;
+  return {
+    get onnx() {
+      if (modelParts !== null) [onnx, modelParts] = [blob(modelParts), null];  // the parts are now in the Blob
+      return onnx;
+    },
+    onnxName: out.onnxName,
+    get data() {
+      if (dataParts !== null) [data, dataParts] = [blob(dataParts), null];
+      return data;
+    },
+    dataName: out.dataName,
+    ...fields,
+  };
 }
 
 // The synchronous reader the converter pulls bytes through, and how to cut
 // the weights' Blob parts out of the input.
 async function sourceOf(input) {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    // Copied: the caller's array may change before the result's Blob is built.
     const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b) };
+    return { source: bytesReader(bytes), slice: (a, b) => bytes.slice(a, b) };
   }
   if (canReadBlobSync) return { source: blobReader(input), slice: (a, b) => input.slice(a, b) };
   // node (no FileReaderSync): Blobs are read whole.
@@ -211,15 +252,7 @@ async function convertHere(input, options) {
       `browser's WebAssembly memory`);
   }
   if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
-  return {
-    onnx: assemble(out.model, slice),
-    onnxName: out.onnxName,
-    data: out.data === null ? null : assemble(out.data, slice),
-    dataName: out.dataName,
-    summary: out.summary,
-    warnings: out.warnings,
-    report: out.report,
-  };
+  return withOutputBlobs(out, slice, { summary: out.summary, warnings: out.warnings, report: out.report });
 }
 
 const runInWorker = makeRunInWorker(ConversionError);
@@ -256,13 +289,7 @@ async function applyHere({ model, weights }, options) {
     throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
   }
   if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
-  return {
-    onnx: assemble(out.model, source.slice),
-    onnxName: out.onnxName,
-    data: out.data === null ? null : assemble(out.data, source.slice),
-    dataName: out.dataName,
-    report: out.report,
-  };
+  return withOutputBlobs(out, source.slice, { report: out.report });
 }
 
 /**

@@ -1,0 +1,77 @@
+// File: wasm/api_values.h
+// -----------------------------------------------------------------------------
+// What the embind API functions (convert_api.cc, weights_api.cc) share: the
+// options they read the same way, the error object js/pt2onnx.mjs turns into
+// a ConversionError, and the output as Blob parts.
+#ifndef PT2ONNX_WASM_API_VALUES_H_
+#define PT2ONNX_WASM_API_VALUES_H_
+
+#include <emscripten/val.h>
+
+#include "absl/status/status.h"
+#include "core/onnx/model_writer.h"
+#include "export/converter.h"
+#include "export/export.h"
+#include "translate/registry.h"
+#include "wasm/parts_sink.h"
+
+namespace pt2onnx::wasm {
+
+// Whether `object[key]` is set (neither undefined nor null).
+bool Has(const emscripten::val& object, const char* key);
+
+// The built-in translations, built on first use and kept for the module's
+// life: a page or hub converts many models, and the table does not change.
+const ops::OpRegistry& DefaultRegistry();
+
+// opset, inputNames, outputNames, dimNames, modelName and optimize, already
+// type-checked by js/pt2onnx.mjs, into `options`.
+void ReadConvertOptions(const emscripten::val& js, ConvertOptions& options);
+
+// externalData: "always", "never", else (also when absent) "auto".
+onnx_writer::WriteOptions::ExternalData ReadExternalData(const emscripten::val& js);
+
+// { ok: false, exitCode, code, message, unsupportedOps }.
+emscripten::val ErrorValue(int exit_code, const absl::Status& status);
+
+// One output (the model or its data) as Blob parts for JavaScript: a
+// PartsSink whose full chunks become Blobs as they fill (the last one stays
+// bytes, so a small model's result builds no Blob until it is read).
+class JsParts {
+ public:
+  explicit JsParts(const InputFile* input);
+  JsParts(const JsParts&) = delete;
+  JsParts& operator=(const JsParts&) = delete;
+  PartsSink& sink() { return sink_; }
+  const PartsSink& sink() const { return sink_; }
+  // { chunks: (Blob | Uint8Array)[], parts: Float64Array }: the written
+  // bytes, copied out of wasm memory (which the next call may reuse): full
+  // chunks as Blobs, the last as a Uint8Array; and per part the
+  // triple (-1 for a slice of the input else its chunk's index, offset,
+  // length). js/pt2onnx.mjs turns them into Blob parts.
+  emscripten::val Value();
+
+ private:
+  PartsSink sink_;
+  emscripten::val chunks_;
+};
+
+// Export's output as Blob parts: bytes, and slices of `input` for weights
+// used as they are.
+class PartsSinks : public ExportSinks {
+ public:
+  explicit PartsSinks(const InputFile* input) : model_(input), data_(input) {}
+  absl::Status Open(const OutputPlan&, const ConversionSummary&) override { return absl::OkStatus(); }
+  ByteSink& model() override { return model_.sink(); }
+  ByteSink& data() override { return data_.sink(); }
+  JsParts& model_parts() { return model_; }
+  JsParts& data_parts() { return data_; }
+
+ private:
+  JsParts model_;
+  JsParts data_;
+};
+
+}  // namespace pt2onnx::wasm
+
+#endif  // PT2ONNX_WASM_API_VALUES_H_
