@@ -208,6 +208,10 @@ pt2::NamedArgument BoolArg(std::string arg, bool v) {
   return Named(std::move(arg), Kind::kBool, [&](Argument& a) { a.b = v; });
 }
 
+pt2::NamedArgument BoolsArg(std::string arg, std::vector<bool> v) {
+  return Named(std::move(arg), Kind::kBools, [&](Argument& a) { a.bools = std::move(v); });
+}
+
 pt2::NamedArgument StringArg(std::string arg, std::string v) {
   return Named(std::move(arg), Kind::kString, [&](Argument& a) { a.s = std::move(v); });
 }

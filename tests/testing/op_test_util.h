@@ -75,6 +75,7 @@ pt2::NamedArgument IntArg(std::string arg, int64_t v);
 pt2::NamedArgument IntsArg(std::string arg, std::vector<int64_t> v);
 pt2::NamedArgument FloatArg(std::string arg, double v);
 pt2::NamedArgument BoolArg(std::string arg, bool v);
+pt2::NamedArgument BoolsArg(std::string arg, std::vector<bool> v);
 pt2::NamedArgument StringArg(std::string arg, std::string v);
 pt2::NamedArgument NoneArg(std::string arg);
 pt2::NamedArgument TensorsArg(std::string arg, std::vector<std::string> values);
