@@ -38,57 +38,42 @@ constexpr const char* kUsage =
 
 int Main(int argc, char** argv) {
   const ToolMessages tool("onnxrun");
-  std::string model_path, inputs_path, outputs_path;
+  RunnerArgs args;
   int threads = 1, bench = 0;
-  bool quiet = false, portable = false;
+  bool portable = false;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string text;
+    const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "--list-kernels") {
       for (const std::string& op : runtime::KernelOpTypes()) std::printf("%s\n", op.c_str());
       return 0;
-    } else if (arg == "--inputs") {
-      if (!value(&inputs_path)) return tool.Fail(2, "--inputs needs a file");
-    } else if (arg == "--outputs") {
-      if (!value(&outputs_path)) return tool.Fail(2, "--outputs needs a file");
     } else if (arg == "--threads" || arg == "--bench") {
+      std::optional<std::string> text = OptionValue(argc, argv, i);
       int n;
-      if (!value(&text) || !absl::SimpleAtoi(text, &n) || n < (arg == "--threads" ? 1 : 0) || n > 100000) {
+      if (!text || !absl::SimpleAtoi(*text, &n) || n < (arg == "--threads" ? 1 : 0) || n > 100000) {
         return tool.Fail(2, arg + " needs a count (threads >= 1)");
       }
       (arg == "--threads" ? threads : bench) = n;
     } else if (arg == "--portable") {
       portable = true;
-    } else if (arg == "-q" || arg == "--quiet") {
-      quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return tool.Fail(2, "unknown option " + arg + "\n" + kUsage);
-    } else if (model_path.empty()) {
-      model_path = arg;
-    } else {
-      return tool.Fail(2, "more than one model given");
+    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
+      return code;
     }
   }
-  if (model_path.empty() || inputs_path.empty()) return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
+  if (args.model_path.empty() || args.inputs_path.empty()) return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
 
   absl::StatusOr<ir::Model> model;
   {
     // The model owns copies of the weights: the file is unmapped once read.
-    auto model_file = MappedFile::Open(ResolvePath(model_path));
+    auto model_file = MappedFile::Open(ResolvePath(args.model_path));
     if (!model_file.ok()) return tool.Fail(3, model_file.status().message());
     model = onnx_reader::ReadModel(model_file->bytes());
   }
   if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
   std::vector<runtime::NamedTensor> inputs;
-  if (int code = tool.ReadNpzFile(inputs_path, inputs)) return code;
+  if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
 
   pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
   runtime::SessionOptions options;
@@ -114,7 +99,7 @@ int Main(int argc, char** argv) {
     if (pool) pthreadpool_destroy(pool);
     return tool.Fail(ExitCodeFor(outputs.status()), outputs.status().message());
   }
-  if (!quiet) {
+  if (!args.quiet) {
     PrintTensorSummaries(*outputs);
     std::printf("nodes: %zu accelerated by XNNPACK; intermediate buffers: %.1f MiB\n",
                 (*session)->accelerated_nodes(), (*session)->allocated_bytes() / 1048576.0);
@@ -125,7 +110,7 @@ int Main(int argc, char** argv) {
                 threads == 1 ? "" : "s", times[times.size() / 2], times.front());
   }
   if (pool) pthreadpool_destroy(pool);
-  if (!outputs_path.empty()) return tool.WriteNpzFile(outputs_path, *outputs);
+  if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, *outputs);
   return 0;
 }
 

@@ -28,43 +28,31 @@ constexpr const char* kUsage =
 
 int Main(int argc, char** argv) {
   const ToolMessages tool("refrun");
-  std::string model_path, inputs_path, outputs_path, model_name;
-  bool quiet = false, missing = false;
+  RunnerArgs args;
+  std::string model_name;
+  bool missing = false;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
+    const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "--list-kernels") {
       for (const std::string& key : reference::CreateReferenceRegistry().Keys()) std::printf("%s\n", key.c_str());
       return 0;
-    } else if (arg == "--inputs") {
-      if (!value(&inputs_path)) return tool.Fail(2, "--inputs needs a file");
-    } else if (arg == "--outputs") {
-      if (!value(&outputs_path)) return tool.Fail(2, "--outputs needs a file");
     } else if (arg == "--model") {
-      if (!value(&model_name)) return tool.Fail(2, "--model needs a name");
+      std::optional<std::string> name = OptionValue(argc, argv, i);
+      if (!name) return tool.Fail(2, "--model needs a name");
+      model_name = *std::move(name);
     } else if (arg == "--missing") {
       missing = true;
-    } else if (arg == "-q" || arg == "--quiet") {
-      quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return tool.Fail(2, "unknown option " + arg + "\n" + kUsage);
-    } else if (model_path.empty()) {
-      model_path = arg;
-    } else {
-      return tool.Fail(2, "more than one model given");
+    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
+      return code;
     }
   }
-  if (model_path.empty() || (inputs_path.empty() && !missing)) {
+  if (args.model_path.empty() || (args.inputs_path.empty() && !missing)) {
     return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
   }
-  auto file = MappedFile::Open(ResolvePath(model_path));
+  auto file = MappedFile::Open(ResolvePath(args.model_path));
   if (!file.ok()) return tool.Fail(3, file.status().message());
   auto loaded = pt2::LoadPt2(file->bytes(), model_name);
   if (!loaded.ok()) return tool.Fail(4, loaded.status().message());
@@ -76,12 +64,12 @@ int Main(int argc, char** argv) {
     return 0;
   }
   std::vector<runtime::NamedTensor> inputs;
-  if (int code = tool.ReadNpzFile(inputs_path, inputs)) return code;
+  if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
   reference::InterpretOptions options;
   options.registry = &registry;
   auto run = reference::Interpret(loaded->program, loaded->weights, inputs, options);
   if (!run.ok()) return tool.Fail(ExitCodeFor(run.status()), run.status().message());
-  if (!quiet) {
+  if (!args.quiet) {
     PrintTensorSummaries(run->outputs);
   }
   // Outputs derived from random numbers: written, but named on stderr so
@@ -91,7 +79,7 @@ int Main(int argc, char** argv) {
       if (out.name == name) std::fprintf(stderr, "refrun: not comparable: %s (%s)\n", name.c_str(), reason.c_str());
     }
   }
-  if (!outputs_path.empty()) return tool.WriteNpzFile(outputs_path, run->outputs);
+  if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, run->outputs);
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #ifndef PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
 #define PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,17 @@
 #include "core/runtime/npz/npz.h"
 
 namespace pt2onnx::native {
+
+// The command line both runners take: MODEL, --inputs, --outputs, -q.
+struct RunnerArgs {
+  std::string model_path;
+  std::string inputs_path;
+  std::string outputs_path;
+  bool quiet = false;
+};
+
+// The value after the option argv[i] (i moves to it), or nullopt when it is last.
+std::optional<std::string> OptionValue(int argc, char** argv, int& i);
 
 // The exit code for a failed load or run: 5 unsupported, 4 invalid model or
 // inputs (malformed, out of range, corrupt, too large), else 1.
@@ -37,6 +49,11 @@ class ToolMessages {
 
   // Prints the error line and returns `code`.
   int Fail(int code, absl::string_view message) const;
+
+  // Takes argv[i] as a shared argument of RunnerArgs (i moves past a value);
+  // a tool calls it for what its own options did not take. 0 when taken, else
+  // 2: a missing value, an unknown option (with `usage`), a second model.
+  int TakeRunnerArg(int argc, char** argv, int& i, const char* usage, RunnerArgs& args) const;
 
   // Reads the .npz at `path` (as the user wrote it) into `tensors`: 3 when the
   // file cannot be read, 4 when it is not a valid .npz.
