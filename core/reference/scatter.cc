@@ -5,7 +5,6 @@
 // Writes happen in index order (duplicates: the last write wins, reductions
 // accumulate); floats combine in double, integers in wrapping int64.
 #include <cmath>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "core/reference/registry.h"
@@ -294,15 +293,8 @@ absl::Status SelectScatter(RefCall& call) {
 absl::Status SliceScatter(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor src, call.Input("src"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, call.OptionalInt("start"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> end, call.OptionalInt("end"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, call.Int("step"));
-  if (step <= 0) return call.Invalid("slice step must be positive");
   PT2ONNX_ASSIGN_OR_RETURN(Tensor iota, Iota(self));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor view, SliceDim(iota, dim, start.value_or(0),
-                                                 end.value_or(std::numeric_limits<int64_t>::max()), step));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor view, SliceByArgs(call, iota));
   if (view.dims() != src.dims()) return call.Invalid("slice_scatter: src must have the shape of the slice");
   PT2ONNX_ASSIGN_OR_RETURN(Writes w, ViewWrites(view));
   return Finish(call, self, src, w, Reduce::kAssign, true, false);
