@@ -32,6 +32,52 @@ void String(Writer& w, absl::string_view s) {
 
 void Key(Writer& w, absl::string_view s) { w.Key(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
+// One "key": value member each; distinct names, as a string literal would
+// convert to bool before absl::string_view.
+void StringField(Writer& w, absl::string_view key, absl::string_view value) {
+  Key(w, key);
+  String(w, value);
+}
+
+void Int64Field(Writer& w, absl::string_view key, int64_t value) {
+  Key(w, key);
+  w.Int64(value);
+}
+
+void Uint64Field(Writer& w, absl::string_view key, uint64_t value) {
+  Key(w, key);
+  w.Uint64(value);
+}
+
+// The string, or null when `present` is false.
+void StringOrNullField(Writer& w, absl::string_view key, bool present, absl::string_view value) {
+  Key(w, key);
+  if (present) {
+    String(w, value);
+  } else {
+    w.Null();
+  }
+}
+
+// "key": [ write_item(item)... ].
+template <typename T, typename WriteItem>
+void ArrayField(Writer& w, absl::string_view key, const std::vector<T>& items, WriteItem write_item) {
+  Key(w, key);
+  w.StartArray();
+  for (const T& item : items) write_item(item);
+  w.EndArray();
+}
+
+// "key": [ {write_members(item)}... ].
+template <typename T, typename WriteMembers>
+void ObjectArrayField(Writer& w, absl::string_view key, const std::vector<T>& items, WriteMembers write_members) {
+  ArrayField(w, key, items, [&](const T& item) {
+    w.StartObject();
+    write_members(item);
+    w.EndObject();
+  });
+}
+
 void OptionalBound(Writer& w, const std::optional<int64_t>& bound) {
   if (bound) {
     w.Int64(*bound);
@@ -53,41 +99,27 @@ void Range(Writer& w, const std::optional<pt2::RangeConstraint>& range) {
   w.EndObject();
 }
 
-void Values(Writer& w, const std::vector<InspectedValue>& values) {
-  w.StartArray();
-  for (const InspectedValue& v : values) {
-    w.StartObject();
-    Key(w, "name");
-    String(w, v.name);
-    Key(w, "kind");
-    String(w, v.kind);
-    Key(w, "dtype");
-    String(w, v.dtype);
-    Key(w, "shape");
-    w.StartArray();
-    for (const InspectedDim& d : v.shape) {
-      if (d.symbolic) {
-        String(w, d.name);
-      } else {
-        w.Int64(d.size);
-      }
-    }
-    w.EndArray();
-    Key(w, "dims");  // the symbolic ones, at their axis, with their range
-    w.StartArray();
-    for (size_t axis = 0; axis < v.shape.size(); ++axis) {
-      const InspectedDim& d = v.shape[axis];
-      if (!d.symbolic) continue;
-      w.StartObject();
-      Key(w, "axis");
-      w.Uint64(axis);
-      Key(w, "name");
+void ValueMembers(Writer& w, const InspectedValue& v) {
+  StringField(w, "name", v.name);
+  StringField(w, "kind", v.kind);
+  StringField(w, "dtype", v.dtype);
+  ArrayField(w, "shape", v.shape, [&](const InspectedDim& d) {
+    if (d.symbolic) {
       String(w, d.name);
-      Key(w, "range");
-      Range(w, d.range);
-      w.EndObject();
+    } else {
+      w.Int64(d.size);
     }
-    w.EndArray();
+  });
+  Key(w, "dims");  // the symbolic ones, at their axis, with their range
+  w.StartArray();
+  for (size_t axis = 0; axis < v.shape.size(); ++axis) {
+    const InspectedDim& d = v.shape[axis];
+    if (!d.symbolic) continue;
+    w.StartObject();
+    Uint64Field(w, "axis", axis);
+    StringField(w, "name", d.name);
+    Key(w, "range");
+    Range(w, d.range);
     w.EndObject();
   }
   w.EndArray();
@@ -140,98 +172,42 @@ std::string InspectionJson(const Inspection& info) {
   Writer w(buffer);
   w.SetIndent(' ', 1);
   w.StartObject();
-  Key(w, "pt2onnx");
-  String(w, kPt2OnnxVersion);
-  Key(w, "layout");
-  String(w, info.layout);
-  Key(w, "archiveRoot");
-  String(w, info.archive_root);
-  Key(w, "model");
-  String(w, info.model_name);
-  Key(w, "schemaVersion");
-  String(w, info.schema_version);
-  Key(w, "torchVersion");
-  if (info.torch_version.empty()) {
-    w.Null();
-  } else {
-    String(w, info.torch_version);
-  }
-  Key(w, "opset");
-  w.Int(info.opset);
-  Key(w, "inputs");
-  Values(w, info.inputs);
-  Key(w, "outputs");
-  Values(w, info.outputs);
-  Key(w, "symbols");
-  w.StartArray();
-  for (const InspectedSymbol& s : info.symbols) {
-    w.StartObject();
-    Key(w, "name");
-    String(w, s.name);
+  StringField(w, "pt2onnx", kPt2OnnxVersion);
+  StringField(w, "layout", info.layout);
+  StringField(w, "archiveRoot", info.archive_root);
+  StringField(w, "model", info.model_name);
+  StringField(w, "schemaVersion", info.schema_version);
+  StringOrNullField(w, "torchVersion", !info.torch_version.empty(), info.torch_version);
+  Int64Field(w, "opset", info.opset);
+  ObjectArrayField(w, "inputs", info.inputs, [&](const InspectedValue& v) { ValueMembers(w, v); });
+  ObjectArrayField(w, "outputs", info.outputs, [&](const InspectedValue& v) { ValueMembers(w, v); });
+  ObjectArrayField(w, "symbols", info.symbols, [&](const InspectedSymbol& s) {
+    StringField(w, "name", s.name);
     Key(w, "range");
     Range(w, s.range);
-    Key(w, "uses");
-    w.StartArray();
-    for (const std::string& use : s.uses) String(w, use);
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "fxNodes");
-  w.Int64(info.fx_nodes);
-  Key(w, "ops");
-  w.StartArray();
-  for (const InspectedOp& op : info.ops) {
-    w.StartObject();
-    Key(w, "target");
-    String(w, op.target);
-    Key(w, "key");
-    String(w, op.key);
-    Key(w, "count");
-    w.Int64(op.count);
+    ArrayField(w, "uses", s.uses, [&](const std::string& use) { String(w, use); });
+  });
+  Int64Field(w, "fxNodes", info.fx_nodes);
+  ObjectArrayField(w, "ops", info.ops, [&](const InspectedOp& op) {
+    StringField(w, "target", op.target);
+    StringField(w, "key", op.key);
+    Int64Field(w, "count", op.count);
     Key(w, "supported");
     w.Bool(op.supported);
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "unsupported");
-  w.StartArray();
-  for (const ops::UnsupportedOp& op : info.unsupported) {
-    w.StartObject();
-    Key(w, "key");
-    String(w, op.key);
-    Key(w, "count");
-    w.Int(op.count);
-    Key(w, "firstNode");
-    String(w, op.first_node);
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "advice");
-  if (info.unsupported.empty()) {
-    w.Null();
-  } else {
-    String(w, ops::kUnsupportedOpsAdvice);
-  }
-  Key(w, "weights");
-  w.StartArray();
-  for (const WeightGroup& g : info.weights) {
-    w.StartObject();
-    Key(w, "dtype");
-    String(w, g.dtype);
-    Key(w, "count");
-    w.Int64(g.count);
-    Key(w, "elements");
-    w.Uint64(g.elements);
-    Key(w, "bytes");
-    w.Uint64(g.bytes);
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "warnings");
-  w.StartArray();
-  for (const std::string& warning : info.warnings) String(w, warning);
-  w.EndArray();
+  });
+  ObjectArrayField(w, "unsupported", info.unsupported, [&](const ops::UnsupportedOp& op) {
+    StringField(w, "key", op.key);
+    Int64Field(w, "count", op.count);
+    StringField(w, "firstNode", op.first_node);
+  });
+  StringOrNullField(w, "advice", !info.unsupported.empty(), ops::kUnsupportedOpsAdvice);
+  ObjectArrayField(w, "weights", info.weights, [&](const WeightGroup& g) {
+    StringField(w, "dtype", g.dtype);
+    Int64Field(w, "count", g.count);
+    Uint64Field(w, "elements", g.elements);
+    Uint64Field(w, "bytes", g.bytes);
+  });
+  ArrayField(w, "warnings", info.warnings, [&](const std::string& warning) { String(w, warning); });
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

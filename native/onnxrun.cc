@@ -14,13 +14,12 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "core/onnx/model_reader.h"
 #include "core/runtime/kernels/registry.h"
 #include "core/runtime/npz/npz.h"
 #include "core/runtime/plan/session.h"
-#include "native/atomic_file.h"
 #include "native/mapped_file.h"
+#include "native/tool_main_util.h"
 #include "native/user_path.h"
 #include "pthreadpool.h"
 
@@ -37,75 +36,44 @@ constexpr const char* kUsage =
     "  -q                print nothing on success\n"
     "  --list-kernels    print the ONNX op types the executor runs, one per line\n";
 
-int Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "onnxrun: error: %s\n", message.c_str());
-  return code;
-}
-
-int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kUnimplemented: return 5;
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kResourceExhausted: return 4;
-    default: return 1;
-  }
-}
-
 int Main(int argc, char** argv) {
-  std::string model_path, inputs_path, outputs_path;
+  const ToolMessages tool("onnxrun");
+  RunnerArgs args;
   int threads = 1, bench = 0;
-  bool quiet = false, portable = false;
+  bool portable = false;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string text;
+    const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "--list-kernels") {
       for (const std::string& op : runtime::KernelOpTypes()) std::printf("%s\n", op.c_str());
       return 0;
-    } else if (arg == "--inputs") {
-      if (!value(&inputs_path)) return Fail(2, "--inputs needs a file");
-    } else if (arg == "--outputs") {
-      if (!value(&outputs_path)) return Fail(2, "--outputs needs a file");
     } else if (arg == "--threads" || arg == "--bench") {
+      std::optional<std::string> text = OptionValue(argc, argv, i);
       int n;
-      if (!value(&text) || !absl::SimpleAtoi(text, &n) || n < (arg == "--threads" ? 1 : 0) || n > 100000) {
-        return Fail(2, arg + " needs a count (threads >= 1)");
+      if (!text || !absl::SimpleAtoi(*text, &n) || n < (arg == "--threads" ? 1 : 0) || n > 100000) {
+        return tool.Fail(2, arg + " needs a count (threads >= 1)");
       }
       (arg == "--threads" ? threads : bench) = n;
     } else if (arg == "--portable") {
       portable = true;
-    } else if (arg == "-q" || arg == "--quiet") {
-      quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return Fail(2, "unknown option " + arg + "\n" + kUsage);
-    } else if (model_path.empty()) {
-      model_path = arg;
-    } else {
-      return Fail(2, "more than one model given");
+    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
+      return code;
     }
   }
-  if (model_path.empty() || inputs_path.empty()) return Fail(2, std::string("a model and --inputs are required\n") + kUsage);
+  if (args.model_path.empty() || args.inputs_path.empty()) return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
 
   absl::StatusOr<ir::Model> model;
   {
     // The model owns copies of the weights: the file is unmapped once read.
-    auto model_file = MappedFile::Open(ResolvePath(model_path));
-    if (!model_file.ok()) return Fail(3, std::string(model_file.status().message()));
+    auto model_file = MappedFile::Open(ResolvePath(args.model_path));
+    if (!model_file.ok()) return tool.Fail(3, model_file.status().message());
     model = onnx_reader::ReadModel(model_file->bytes());
   }
-  if (!model.ok()) return Fail(ExitCodeFor(model.status()), std::string(model.status().message()));
-  auto inputs_file = MappedFile::Open(ResolvePath(inputs_path));
-  if (!inputs_file.ok()) return Fail(3, std::string(inputs_file.status().message()));
-  auto inputs = runtime::ReadNpz(inputs_file->bytes());
-  if (!inputs.ok()) return Fail(4, absl::StrCat(inputs_path, ": ", inputs.status().message()));
+  if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
+  std::vector<runtime::NamedTensor> inputs;
+  if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
 
   pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
   runtime::SessionOptions options;
@@ -114,28 +82,25 @@ int Main(int argc, char** argv) {
   auto session = runtime::Session::Create(*model, options);
   if (!session.ok()) {
     if (pool) pthreadpool_destroy(pool);
-    return Fail(ExitCodeFor(session.status()), std::string(session.status().message()));
+    return tool.Fail(ExitCodeFor(session.status()), session.status().message());
   }
   *model = ir::Model();  // the session holds what it needs (its constants, packed weights)
-  auto outputs = (*session)->Run(*inputs);
+  auto outputs = (*session)->Run(inputs);
   std::vector<double> times;
   if (outputs.ok() && bench > 0) {
     for (int i = 0; i < 3 + bench && outputs.ok(); ++i) {
       auto start = std::chrono::steady_clock::now();
-      outputs = (*session)->Run(*inputs);
+      outputs = (*session)->Run(inputs);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       if (i >= 3) times.push_back(ms);
     }
   }
   if (!outputs.ok()) {
     if (pool) pthreadpool_destroy(pool);
-    return Fail(ExitCodeFor(outputs.status()), std::string(outputs.status().message()));
+    return tool.Fail(ExitCodeFor(outputs.status()), outputs.status().message());
   }
-  if (!quiet) {
-    for (const runtime::NamedTensor& o : *outputs) {
-      std::printf("%s %s %s\n", o.name.c_str(), std::string(DataTypeName(o.tensor.dtype())).c_str(),
-                  runtime::DimsString(o.tensor.dims()).c_str());
-    }
+  if (!args.quiet) {
+    PrintTensorSummaries(*outputs);
     std::printf("nodes: %zu accelerated by XNNPACK; intermediate buffers: %.1f MiB\n",
                 (*session)->accelerated_nodes(), (*session)->allocated_bytes() / 1048576.0);
   }
@@ -145,15 +110,7 @@ int Main(int argc, char** argv) {
                 threads == 1 ? "" : "s", times[times.size() / 2], times.front());
   }
   if (pool) pthreadpool_destroy(pool);
-  if (!outputs_path.empty()) {
-    auto bytes = runtime::WriteNpz(*outputs);
-    if (!bytes.ok()) return Fail(ExitCodeFor(bytes.status()), std::string(bytes.status().message()));
-    auto file = AtomicFile::Create(ResolvePath(outputs_path));
-    if (!file.ok()) return Fail(3, std::string(file.status().message()));
-    absl::Status s = (*file)->Write(AsBytes(*bytes));
-    if (s.ok()) s = (*file)->Commit();
-    if (!s.ok()) return Fail(3, std::string(s.message()));
-  }
+  if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, *outputs);
   return 0;
 }
 

@@ -12,12 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "core/pt2/pt2_reader.h"
 #include "core/reference/interpreter.h"
 #include "core/runtime/npz/npz.h"
-#include "native/atomic_file.h"
 #include "native/mapped_file.h"
+#include "native/tool_main_util.h"
 #include "native/user_path.h"
 
 namespace pt2onnx::native {
@@ -27,63 +26,36 @@ constexpr const char* kUsage =
     "usage: refrun MODEL.pt2 --inputs X.npz [--outputs Y.npz] [--model NAME] [-q]\n"
     "       refrun MODEL.pt2 --missing | refrun --list-kernels\n";
 
-int Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "refrun: error: %s\n", message.c_str());
-  return code;
-}
-
-int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kUnimplemented: return 5;
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kDataLoss:
-    case absl::StatusCode::kResourceExhausted: return 4;
-    default: return 1;
-  }
-}
-
 int Main(int argc, char** argv) {
-  std::string model_path, inputs_path, outputs_path, model_name;
-  bool quiet = false, missing = false;
+  const ToolMessages tool("refrun");
+  RunnerArgs args;
+  std::string model_name;
+  bool missing = false;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
+    const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "--list-kernels") {
       for (const std::string& key : reference::CreateReferenceRegistry().Keys()) std::printf("%s\n", key.c_str());
       return 0;
-    } else if (arg == "--inputs") {
-      if (!value(&inputs_path)) return Fail(2, "--inputs needs a file");
-    } else if (arg == "--outputs") {
-      if (!value(&outputs_path)) return Fail(2, "--outputs needs a file");
     } else if (arg == "--model") {
-      if (!value(&model_name)) return Fail(2, "--model needs a name");
+      std::optional<std::string> name = OptionValue(argc, argv, i);
+      if (!name) return tool.Fail(2, "--model needs a name");
+      model_name = *std::move(name);
     } else if (arg == "--missing") {
       missing = true;
-    } else if (arg == "-q" || arg == "--quiet") {
-      quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return Fail(2, "unknown option " + arg + "\n" + kUsage);
-    } else if (model_path.empty()) {
-      model_path = arg;
-    } else {
-      return Fail(2, "more than one model given");
+    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
+      return code;
     }
   }
-  if (model_path.empty() || (inputs_path.empty() && !missing)) {
-    return Fail(2, std::string("a model and --inputs are required\n") + kUsage);
+  if (args.model_path.empty() || (args.inputs_path.empty() && !missing)) {
+    return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
   }
-  auto file = MappedFile::Open(ResolvePath(model_path));
-  if (!file.ok()) return Fail(3, std::string(file.status().message()));
+  auto file = MappedFile::Open(ResolvePath(args.model_path));
+  if (!file.ok()) return tool.Fail(3, file.status().message());
   auto loaded = pt2::LoadPt2(file->bytes(), model_name);
-  if (!loaded.ok()) return Fail(4, std::string(loaded.status().message()));
+  if (!loaded.ok()) return tool.Fail(4, loaded.status().message());
   reference::RefRegistry registry = reference::CreateReferenceRegistry();
   if (missing) {
     for (const std::string& key : reference::MissingKernels(loaded->program, registry)) {
@@ -91,19 +63,14 @@ int Main(int argc, char** argv) {
     }
     return 0;
   }
-  auto inputs_file = MappedFile::Open(ResolvePath(inputs_path));
-  if (!inputs_file.ok()) return Fail(3, std::string(inputs_file.status().message()));
-  auto inputs = runtime::ReadNpz(inputs_file->bytes());
-  if (!inputs.ok()) return Fail(4, absl::StrCat(inputs_path, ": ", inputs.status().message()));
+  std::vector<runtime::NamedTensor> inputs;
+  if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
   reference::InterpretOptions options;
   options.registry = &registry;
-  auto run = reference::Interpret(loaded->program, loaded->weights, *inputs, options);
-  if (!run.ok()) return Fail(ExitCodeFor(run.status()), std::string(run.status().message()));
-  if (!quiet) {
-    for (const runtime::NamedTensor& out : run->outputs) {
-      std::printf("%s %s %s\n", out.name.c_str(), std::string(DataTypeName(out.tensor.dtype())).c_str(),
-                  runtime::DimsString(out.tensor.dims()).c_str());
-    }
+  auto run = reference::Interpret(loaded->program, loaded->weights, inputs, options);
+  if (!run.ok()) return tool.Fail(ExitCodeFor(run.status()), run.status().message());
+  if (!args.quiet) {
+    PrintTensorSummaries(run->outputs);
   }
   // Outputs derived from random numbers: written, but named on stderr so
   // that a comparison can leave them out.
@@ -112,15 +79,7 @@ int Main(int argc, char** argv) {
       if (out.name == name) std::fprintf(stderr, "refrun: not comparable: %s (%s)\n", name.c_str(), reason.c_str());
     }
   }
-  if (!outputs_path.empty()) {
-    auto bytes = runtime::WriteNpz(run->outputs);
-    if (!bytes.ok()) return Fail(4, std::string(bytes.status().message()));
-    auto out = AtomicFile::Create(ResolvePath(outputs_path));
-    if (!out.ok()) return Fail(3, std::string(out.status().message()));
-    absl::Status written = (*out)->Write(AsBytes(*bytes));
-    if (written.ok()) written = (*out)->Commit();
-    if (!written.ok()) return Fail(3, std::string(written.message()));
-  }
+  if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, run->outputs);
   return 0;
 }
 

@@ -40,6 +40,28 @@ absl::Status EndedEarly(uint64_t offset) {
                                           " while its weights were copied (was it truncated?)"));
 }
 
+// One in-kernel copy loop: `copy(file_offset, max_bytes)` makes the system
+// call and returns its result (errno set on -1). Moves `done` up to `length`;
+// sets `unsupported` and stops when the call cannot work for these files, so
+// that the next method takes over at `done`.
+template <typename CopyChunk>
+absl::Status KernelCopy(uint64_t offset, uint64_t length, uint64_t& done, bool& unsupported,
+                        CopyChunk copy) {
+  while (done < length) {
+    const ssize_t n = copy(offset + done, std::min(kMaxChunk, length - done));
+    if (n > 0) {
+      done += static_cast<uint64_t>(n);
+      continue;
+    }
+    if (n == 0) return EndedEarly(offset + done);
+    if (errno == EINTR) continue;
+    if (!Unsupported(errno)) return WriteError(errno);
+    unsupported = true;
+    break;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const char* CopyMethodName(CopyMethod method) {
@@ -60,35 +82,22 @@ absl::StatusOr<CopyMethod> CopyFdRange(int in_fd, uint64_t offset, uint64_t leng
   uint64_t done = 0;
   CopyMethod method = first;
   if (method == CopyMethod::kCopyFileRange) {
-    while (done < length) {
-      loff_t in_offset = static_cast<loff_t>(offset + done);
-      const ssize_t n = ::copy_file_range(in_fd, &in_offset, out_fd, nullptr,
-                                          std::min(kMaxChunk, length - done), 0);
-      if (n > 0) {
-        done += static_cast<uint64_t>(n);
-        continue;
-      }
-      if (n == 0) return EndedEarly(offset + done);
-      if (errno == EINTR) continue;
-      if (!Unsupported(errno)) return WriteError(errno);
-      method = CopyMethod::kSendfile;
-      break;
-    }
+    bool unsupported = false;
+    absl::Status copied = KernelCopy(offset, length, done, unsupported, [&](uint64_t at, uint64_t max_bytes) {
+      loff_t in_offset = static_cast<loff_t>(at);
+      return ::copy_file_range(in_fd, &in_offset, out_fd, nullptr, max_bytes, 0);
+    });
+    if (!copied.ok()) return copied;
+    if (unsupported) method = CopyMethod::kSendfile;
   }
   if (method == CopyMethod::kSendfile) {
-    while (done < length) {
-      off_t in_offset = static_cast<off_t>(offset + done);
-      const ssize_t n = ::sendfile(out_fd, in_fd, &in_offset, std::min(kMaxChunk, length - done));
-      if (n > 0) {
-        done += static_cast<uint64_t>(n);
-        continue;
-      }
-      if (n == 0) return EndedEarly(offset + done);
-      if (errno == EINTR) continue;
-      if (!Unsupported(errno)) return WriteError(errno);
-      method = CopyMethod::kReadWrite;
-      break;
-    }
+    bool unsupported = false;
+    absl::Status copied = KernelCopy(offset, length, done, unsupported, [&](uint64_t at, uint64_t max_bytes) {
+      off_t in_offset = static_cast<off_t>(at);
+      return ::sendfile(out_fd, in_fd, &in_offset, max_bytes);
+    });
+    if (!copied.ok()) return copied;
+    if (unsupported) method = CopyMethod::kReadWrite;
   }
   if (method == CopyMethod::kReadWrite && done < length) {
     std::vector<char> buffer(static_cast<size_t>(std::min<uint64_t>(kBufferBytes, length - done)));

@@ -51,6 +51,32 @@ absl::StatusOr<std::string> ReduceMaxMin(TranslateContext& ctx, absl::string_vie
                     DataType::kBool);
 }
 
+// `int[1]? dim` (none or empty: every axis) as checked axes, and `keepdim`.
+struct DimsAndKeepdim {
+  std::vector<int64_t> axes;
+  bool keepdim = false;
+};
+
+absl::StatusOr<DimsAndKeepdim> ReducedDimsArgs(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  return DimsAndKeepdim{std::move(axes), keepdim};
+}
+
+// `op_type` over `dim`, in the output dtype (sum, mean, logsumexp).
+absl::Status ReduceOverDims(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(DimsAndKeepdim dims, ReducedDimsArgs(ctx));
+  return ReduceInOutputDtype(ctx, op_type, dims.axes, dims.keepdim);
+}
+
+// ReduceMax / ReduceMin over `dim` (amax, amin).
+absl::Status MaxMinOverDims(TranslateContext& ctx, absl::string_view op_type) {
+  PT2ONNX_ASSIGN_OR_RETURN(DimsAndKeepdim dims, ReducedDimsArgs(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, op_type, dims.axes, dims.keepdim));
+  return ctx.SetOutput(0, y);
+}
+
 // ---- sum / mean / prod ----
 
 // aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -60,10 +86,7 @@ absl::Status AtenSumDefault(TranslateContext& ctx) {
 
 // aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
 absl::Status AtenSumDimIntList(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return ReduceInOutputDtype(ctx, "ReduceSum", axes, keepdim);
+  return ReduceOverDims(ctx, "ReduceSum");
 }
 
 // aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -73,10 +96,7 @@ absl::Status AtenMeanDefault(TranslateContext& ctx) {
 
 // aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
 absl::Status AtenMeanDim(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return ReduceInOutputDtype(ctx, "ReduceMean", axes, keepdim);
+  return ReduceOverDims(ctx, "ReduceMean");
 }
 
 // aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -97,20 +117,12 @@ absl::Status AtenProdDimInt(TranslateContext& ctx) {
 
 // aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
 absl::Status AtenAmaxDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMax", axes, keepdim));
-  return ctx.SetOutput(0, y);
+  return MaxMinOverDims(ctx, "ReduceMax");
 }
 
 // aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
 absl::Status AtenAminDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ReduceMaxMin(ctx, "ReduceMin", axes, keepdim));
-  return ctx.SetOutput(0, y);
+  return MaxMinOverDims(ctx, "ReduceMin");
 }
 
 // aten::max(Tensor self) -> Tensor
@@ -220,10 +232,8 @@ absl::Status AllAny(TranslateContext& ctx, bool is_all, const std::vector<int64_
 }
 
 absl::Status AllAnyDims(TranslateContext& ctx, bool is_all) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return AllAny(ctx, is_all, axes, keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(DimsAndKeepdim dims, ReducedDimsArgs(ctx));
+  return AllAny(ctx, is_all, dims.axes, dims.keepdim);
 }
 
 // aten::all(Tensor self) -> Tensor
@@ -253,10 +263,7 @@ absl::Status AtenCumsumDefault(TranslateContext& ctx) {
 // aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
 // ONNX Runtime's ReduceLogSumExp subtracts the maximum first, as torch does.
 absl::Status AtenLogsumexpDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return ReduceInOutputDtype(ctx, "ReduceLogSumExp", axes, keepdim);
+  return ReduceOverDims(ctx, "ReduceLogSumExp");
 }
 
 // ||x||_ord over `axes` in the output dtype: 2 -> ReduceL2, 1 -> ReduceL1,
@@ -285,11 +292,9 @@ absl::Status VectorNorm(TranslateContext& ctx, double ord, const std::vector<int
 
 // aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
 absl::Status AtenLinalgVectorNormDefault(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(ScalarValue ord, ctx.Scalar("ord"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return VectorNorm(ctx, ord.AsDouble(), axes, keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(DimsAndKeepdim dims, ReducedDimsArgs(ctx));
+  return VectorNorm(ctx, ord.AsDouble(), dims.axes, dims.keepdim);
 }
 
 // aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor
@@ -300,15 +305,13 @@ absl::Status AtenNormScalar(TranslateContext& ctx) {
 
 // aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
 absl::Status AtenNormScalarOptDim(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   double p = 2;
   if (ctx.Has("p")) {
     PT2ONNX_ASSIGN_OR_RETURN(ScalarValue v, ctx.Scalar("p"));
     p = v.AsDouble();
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> axes, OptionalDims(ctx, "dim", rank));
-  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
-  return VectorNorm(ctx, p, axes, keepdim);
+  PT2ONNX_ASSIGN_OR_RETURN(DimsAndKeepdim dims, ReducedDimsArgs(ctx));
+  return VectorNorm(ctx, p, dims.axes, dims.keepdim);
 }
 
 absl::Status CountNonzero(TranslateContext& ctx, const std::vector<int64_t>& axes) {

@@ -94,24 +94,25 @@ absl::StatusOr<Tensor> AddScaled(RefCall& call, const Tensor& product) {
   return FromDoubles(product.dtype(), product.dims(), p);
 }
 
-// aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
-absl::Status Addmm(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat1, call.Input("mat1"));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat2, call.Input("mat2"));
-  if (mat1.rank() != 2 || mat2.rank() != 2) return call.Invalid("addmm expects 2-D matrices");
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(mat1, mat2));
+// beta * self + alpha * (a @ b), a and b both of `rank` dims.
+absl::Status AddScaledProduct(RefCall& call, const char* a_name, const char* b_name, int64_t rank,
+                              absl::string_view rank_error) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor a, call.Input(a_name));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor b, call.Input(b_name));
+  if (a.rank() != rank || b.rank() != rank) return call.Invalid(rank_error);
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(a, b));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, AddScaled(call, product));
   return call.SetTensor(std::move(out));
 }
 
+// aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+absl::Status Addmm(RefCall& call) {
+  return AddScaledProduct(call, "mat1", "mat2", 2, "addmm expects 2-D matrices");
+}
+
 // aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 absl::Status Baddbmm(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor b1, call.Input("batch1"));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor b2, call.Input("batch2"));
-  if (b1.rank() != 3 || b2.rank() != 3) return call.Invalid("baddbmm expects 3-D tensors");
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(b1, b2));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, AddScaled(call, product));
-  return call.SetTensor(std::move(out));
+  return AddScaledProduct(call, "batch1", "batch2", 3, "baddbmm expects 3-D tensors");
 }
 
 // aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor

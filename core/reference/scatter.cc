@@ -5,7 +5,6 @@
 // Writes happen in index order (duplicates: the last write wins, reductions
 // accumulate); floats combine in double, integers in wrapping int64.
 #include <cmath>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "core/reference/registry.h"
@@ -141,12 +140,26 @@ absl::StatusOr<Writes> ScatterWrites(const RefCall& call, const Tensor& self, in
   return w;
 }
 
-// scatter.src / .value / .reduce / .value_reduce, scatter_add, scatter_reduce.two
-absl::Status ScatterImpl(RefCall& call, Reduce r, bool in_place) {
+// The (Tensor self, int dim, Tensor index, ...) head of scatter and index_*,
+// dim wrapped into self's rank.
+struct SelfDimIndex {
+  Tensor self;
+  int64_t dim = 0;
+  Tensor index;
+};
+
+absl::StatusOr<SelfDimIndex> ReadSelfDimIndex(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor index, call.Input("index"));
+  return SelfDimIndex{std::move(self), dim, std::move(index)};
+}
+
+// scatter.src / .value / .reduce / .value_reduce, scatter_add, scatter_reduce.two
+absl::Status ScatterImpl(RefCall& call, Reduce r, bool in_place) {
+  PT2ONNX_ASSIGN_OR_RETURN(SelfDimIndex args, ReadSelfDimIndex(call));
+  auto& [self, dim, index] = args;
   if (call.Has("reduce")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string name, call.String("reduce"));
     PT2ONNX_ASSIGN_OR_RETURN(r, ParseReduce(call, name));
@@ -202,10 +215,8 @@ absl::StatusOr<Writes> IndexWrites(const RefCall& call, const Tensor& self, int6
 }
 
 absl::Status IndexAddImpl(RefCall& call, bool in_place) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor index, call.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(SelfDimIndex args, ReadSelfDimIndex(call));
+  auto& [self, dim, index] = args;
   PT2ONNX_ASSIGN_OR_RETURN(Tensor source, call.Input("source"));
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar alpha, call.Scalar("alpha"));
   PT2ONNX_ASSIGN_OR_RETURN(Writes w, IndexWrites(call, self, dim, index, source.dims()));
@@ -224,10 +235,8 @@ absl::Status IndexAdd(RefCall& call) { return IndexAddImpl(call, false); }
 absl::Status IndexAddInPlace(RefCall& call) { return IndexAddImpl(call, true); }
 
 absl::Status IndexCopyImpl(RefCall& call, bool in_place) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor index, call.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(SelfDimIndex args, ReadSelfDimIndex(call));
+  auto& [self, dim, index] = args;
   PT2ONNX_ASSIGN_OR_RETURN(Tensor source, call.Input("source"));
   if (source.dtype() != self.dtype()) return call.Invalid("index_copy_(): self and source expected to have the same dtype");
   PT2ONNX_ASSIGN_OR_RETURN(Writes w, IndexWrites(call, self, dim, index, source.dims()));
@@ -238,10 +247,8 @@ absl::Status IndexCopy(RefCall& call) { return IndexCopyImpl(call, false); }
 absl::Status IndexCopyInPlace(RefCall& call) { return IndexCopyImpl(call, true); }
 
 absl::Status IndexFillImpl(RefCall& call, bool in_place) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor index, call.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(SelfDimIndex args, ReadSelfDimIndex(call));
+  auto& [self, dim, index] = args;
   PT2ONNX_ASSIGN_OR_RETURN(Tensor value, TensorOrScalar(call, "value"));
   if (value.rank() != 0) return call.Invalid("index_fill_ only supports a 0-dimensional value tensor");
   Dims src_dims = self.dims();
@@ -286,15 +293,8 @@ absl::Status SelectScatter(RefCall& call) {
 absl::Status SliceScatter(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor src, call.Input("src"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, call.OptionalInt("start"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> end, call.OptionalInt("end"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, call.Int("step"));
-  if (step <= 0) return call.Invalid("slice step must be positive");
   PT2ONNX_ASSIGN_OR_RETURN(Tensor iota, Iota(self));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor view, SliceDim(iota, dim, start.value_or(0),
-                                                 end.value_or(std::numeric_limits<int64_t>::max()), step));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor view, SliceByArgs(call, iota));
   if (view.dims() != src.dims()) return call.Invalid("slice_scatter: src must have the shape of the slice");
   PT2ONNX_ASSIGN_OR_RETURN(Writes w, ViewWrites(view));
   return Finish(call, self, src, w, Reduce::kAssign, true, false);

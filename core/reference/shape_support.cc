@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+#include <limits>
+#include <optional>
+
 #include "absl/strings/str_cat.h"
+#include "core/reference/ref_call.h"
 #include "core/reference/ref_tensor.h"
 #include "core/status_macros.h"
 
@@ -50,6 +54,16 @@ absl::StatusOr<Tensor> Permute(const Tensor& t, const std::vector<int64_t>& perm
     out_strides.push_back(strides[d]);
   }
   return GatherStrided(t, sizes, out_strides, 0);
+}
+
+absl::StatusOr<Tensor> SliceByArgs(const RefCall& call, const Tensor& t) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, t.rank()));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, call.OptionalInt("start"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> end, call.OptionalInt("end"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, call.Int("step"));
+  if (step <= 0) return call.Invalid("slice step must be positive");
+  return SliceDim(t, dim, start.value_or(0), end.value_or(std::numeric_limits<int64_t>::max()), step);
 }
 
 absl::StatusOr<Tensor> SliceDim(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step) {

@@ -24,6 +24,20 @@ absl::StatusOr<int64_t> SizeProduct(const RefCall& call, int64_t a, int64_t b) {
   return *p;
 }
 
+// Sets the output to a new `dims` tensor whose element at coordinates c is
+// self's element at source_coords(c), self read with the shape `self_dims`
+// (its own, or with leading ones).
+template <typename SourceCoords>
+absl::Status SetGathered(RefCall& call, const Tensor& self, const Dims& self_dims, const Dims& dims,
+                         SourceCoords source_coords) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), dims));
+  const std::vector<int64_t> strides = RowMajorStrides(self_dims);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    CopyElement(out, i, self, Offset(source_coords(Coords(i, dims)), strides));
+  }
+  return call.SetTensor(std::move(out));
+}
+
 // The last two dims swapped (mT, mH and adjoint of a real tensor).
 absl::Status SwapLastTwo(RefCall& call, const char* name) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
@@ -102,20 +116,16 @@ absl::Status Diagonal(RefCall& call) {
     if (d != dim1 && d != dim2) dims.push_back(self.dims()[d]);
   }
   dims.push_back(length);
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), dims));
-  const std::vector<int64_t> strides = RowMajorStrides(self.dims());
   std::vector<int64_t> coords(self.rank());
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    const std::vector<int64_t> oc = Coords(i, dims);
+  return SetGathered(call, self, self.dims(), dims, [&](const std::vector<int64_t>& oc) {
     size_t k = 0;
     for (int64_t d = 0; d < self.rank(); ++d) {
       if (d != dim1 && d != dim2) coords[d] = oc[k++];
     }
     coords[dim1] = row0 + oc.back();
     coords[dim2] = col0 + oc.back();
-    CopyElement(out, i, self, Offset(coords, strides));
-  }
-  return call.SetTensor(std::move(out));
+    return coords;
+  });
 }
 
 // aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
@@ -132,16 +142,12 @@ absl::Status Unfold(RefCall& call) {
   Dims dims = self.dims();
   if (self.rank() > 0) dims[dim] = (n - size) / step + 1;
   dims.push_back(size);
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), dims));
-  const std::vector<int64_t> strides = RowMajorStrides(self.dims());
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    std::vector<int64_t> c = Coords(i, dims);
+  return SetGathered(call, self, self.dims(), dims, [&](std::vector<int64_t> c) {
     const int64_t within = c.back();
     c.pop_back();
     if (self.rank() > 0) c[dim] = c[dim] * step + within;
-    CopyElement(out, i, self, Offset(c, strides));
-  }
-  return call.SetTensor(std::move(out));
+    return c;
+  });
 }
 
 // aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)
@@ -196,14 +202,10 @@ absl::Status Tile(RefCall& call) {
     if (reps[d] < 0) return call.Invalid("tile: negative repetition");
     PT2ONNX_ASSIGN_OR_RETURN(dims[d], SizeProduct(call, in[d], reps[d]));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), dims));
-  const std::vector<int64_t> strides = RowMajorStrides(in);
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    std::vector<int64_t> c = Coords(i, dims);
+  return SetGathered(call, self, in, dims, [&](std::vector<int64_t> c) {
     for (size_t d = 0; d < rank; ++d) c[d] %= in[d];
-    CopyElement(out, i, self, Offset(c, strides));
-  }
-  return call.SetTensor(std::move(out));
+    return c;
+  });
 }
 
 // [*, C*r*r, H, W] <-> [*, C, H*r, W*r]: out[c, h*r+i, w*r+j] = in[c*r*r + i*r + j, h, w].

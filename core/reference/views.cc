@@ -4,7 +4,6 @@
 // buffer (so in-place ops on them write through, as in torch); views that
 // move elements (transpose, slice, expand) are copies.
 #include <algorithm>
-#include <limits>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -156,14 +155,7 @@ absl::Status ExpandAs(RefCall& call) {
 // aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)
 absl::Status Slice(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> start, call.OptionalInt("start"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> end, call.OptionalInt("end"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t step, call.Int("step"));
-  if (step <= 0) return call.Invalid("slice step must be positive");
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, SliceDim(self, dim, start.value_or(0),
-                                                end.value_or(std::numeric_limits<int64_t>::max()), step));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, SliceByArgs(call, self));
   return call.SetTensor(std::move(out));
 }
 

@@ -51,24 +51,32 @@ class RecordingProgress : public ExportProgress {
   std::vector<std::string> stages;
 };
 
-std::shared_ptr<const InputFile> Fixture(const std::string& name, std::string& storage) {
-  std::optional<std::string> bytes = testing::ReadFixture(name);
-  if (!bytes) return nullptr;
-  storage = *std::move(bytes);
-  return std::make_shared<MemoryFile>(
-      ByteSpan(reinterpret_cast<const uint8_t*>(storage.data()), storage.size()));
+// A file over `bytes`, which must outlive it.
+std::shared_ptr<const InputFile> InMemory(const std::string& bytes) {
+  return std::make_shared<MemoryFile>(ByteSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
 }
 
-TEST(ExportTest, WritesTheModelAndReportsEachStep) {
-  std::string storage;
-  auto file = Fixture("cnn", storage);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+// Each test exports the cnn fixture, `file_`.
+class ExportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::optional<std::string> bytes = testing::ReadFixture("cnn");
+    if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+    storage_ = *std::move(bytes);
+    file_ = InMemory(storage_);
+  }
+
+  std::string storage_;
+  std::shared_ptr<const InputFile> file_;
+};
+
+TEST_F(ExportTest, WritesTheModelAndReportsEachStep) {
   ExportOptions options;
   options.input_name = "cnn.pt2";
   options.output_name = "out/cnn.onnx";
   RecordingSinks sinks;
   RecordingProgress progress;
-  ExportResult result = Export(file, options, sinks, progress);
+  ExportResult result = Export(file_, options, sinks, progress);
   ASSERT_TRUE(result.status.ok()) << result.status;
   EXPECT_EQ(result.exit_code, kExitOk);
   EXPECT_EQ(sinks.opened, 1);
@@ -85,15 +93,12 @@ TEST(ExportTest, WritesTheModelAndReportsEachStep) {
   EXPECT_EQ(progress.stages, (std::vector<std::string>{"read", "translate", "optimize", "write"}));
 }
 
-TEST(ExportTest, ExternalDataGoesToTheDataSink) {
-  std::string storage;
-  auto file = Fixture("cnn", storage);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+TEST_F(ExportTest, ExternalDataGoesToTheDataSink) {
   ExportOptions options;
   options.external = onnx_writer::WriteOptions::ExternalData::kAlways;
   RecordingSinks sinks;
   ExportProgress quiet;
-  ExportResult result = Export(file, options, sinks, quiet);
+  ExportResult result = Export(file_, options, sinks, quiet);
   ASSERT_TRUE(result.status.ok()) << result.status;
   EXPECT_TRUE(sinks.external);
   EXPECT_EQ(result.plan->data_file_name, "model.onnx.data");
@@ -101,18 +106,15 @@ TEST(ExportTest, ExternalDataGoesToTheDataSink) {
   EXPECT_GT(result.written.external_bytes, 0u);
 }
 
-TEST(ExportTest, WithoutWeightsNothingIsExternal) {
-  std::string storage;
-  auto file = Fixture("cnn", storage);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+TEST_F(ExportTest, WithoutWeightsNothingIsExternal) {
   ExportOptions options;
   options.external = onnx_writer::WriteOptions::ExternalData::kAlways;
   RecordingSinks full;
   ExportProgress quiet;
-  ASSERT_TRUE(Export(file, options, full, quiet).status.ok());
+  ASSERT_TRUE(Export(file_, options, full, quiet).status.ok());
   options.include_weights = false;
   RecordingSinks graph_only;
-  ExportResult result = Export(file, options, graph_only, quiet);
+  ExportResult result = Export(file_, options, graph_only, quiet);
   ASSERT_TRUE(result.status.ok()) << result.status;
   EXPECT_FALSE(graph_only.external);
   EXPECT_FALSE(result.plan->write.include_initializers);
@@ -121,24 +123,18 @@ TEST(ExportTest, WithoutWeightsNothingIsExternal) {
   EXPECT_EQ(result.written.external_bytes, 0u);
 }
 
-TEST(ExportTest, WeightsAsInputsAreListedAfterTheUserInputs) {
-  std::string storage;
-  auto file = Fixture("cnn", storage);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+TEST_F(ExportTest, WeightsAsInputsAreListedAfterTheUserInputs) {
   ExportOptions options;
   options.weights_as_inputs = true;
   RecordingSinks sinks;
   ExportProgress quiet;
-  ExportResult result = Export(file, options, sinks, quiet);
+  ExportResult result = Export(file_, options, sinks, quiet);
   ASSERT_TRUE(result.status.ok()) << result.status;
   EXPECT_TRUE(result.plan->write.initializers_as_inputs);
   EXPECT_TRUE(result.plan->write.include_initializers);
 }
 
-TEST(ExportTest, OnConvertedRunsBeforeTheChecksAndMayAlterTheModel) {
-  std::string storage;
-  auto file = Fixture("cnn", storage);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
+TEST_F(ExportTest, OnConvertedRunsBeforeTheChecksAndMayAlterTheModel) {
   std::vector<std::string> order;
   ExportOptions options;
   options.on_converted = [&](Conversion& conversion) {
@@ -152,7 +148,7 @@ TEST(ExportTest, OnConvertedRunsBeforeTheChecksAndMayAlterTheModel) {
                             kExitInternal});
   RecordingSinks sinks;
   RecordingProgress progress;
-  ExportResult result = Export(file, options, sinks, progress);
+  ExportResult result = Export(file_, options, sinks, progress);
   ASSERT_TRUE(result.status.ok()) << result.status;
   EXPECT_EQ(order, (std::vector<std::string>{"converted", "check altered"}));
   EXPECT_EQ(result.conversion->model.producer_name, "altered");
@@ -161,16 +157,14 @@ TEST(ExportTest, OnConvertedRunsBeforeTheChecksAndMayAlterTheModel) {
   // Not called for a conversion that fails.
   order.clear();
   std::string garbage = "not a zip file";
-  auto bad = std::make_shared<MemoryFile>(
-      ByteSpan(reinterpret_cast<const uint8_t*>(garbage.data()), garbage.size()));
+  auto bad = InMemory(garbage);
   EXPECT_FALSE(Export(bad, options, sinks, progress).status.ok());
   EXPECT_TRUE(order.empty());
 }
 
-TEST(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
-  std::string storage = "not a zip file";
-  auto garbage = std::make_shared<MemoryFile>(
-      ByteSpan(reinterpret_cast<const uint8_t*>(storage.data()), storage.size()));
+TEST_F(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
+  const std::string not_a_zip = "not a zip file";
+  auto garbage = InMemory(not_a_zip);
   RecordingSinks sinks;
   ExportProgress quiet;
   ExportResult result = Export(garbage, ExportOptions{}, sinks, quiet);
@@ -179,13 +173,10 @@ TEST(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
   EXPECT_FALSE(result.conversion.has_value());
   EXPECT_EQ(sinks.opened, 0);
 
-  std::string cnn;
-  auto file = Fixture("cnn", cnn);
-  if (!file) GTEST_SKIP() << "fixture not in this test's runfiles";
   ExportOptions options;
   options.checks.push_back({[](const ir::Model&) { return absl::InternalError("check says no"); },
                             kExitInternal});
-  result = Export(file, options, sinks, quiet);
+  result = Export(file_, options, sinks, quiet);
   EXPECT_EQ(result.exit_code, kExitInternal);
   EXPECT_EQ(result.status.message(), "check says no");
   EXPECT_TRUE(result.conversion.has_value());
@@ -193,7 +184,7 @@ TEST(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
 
   RecordingSinks unwritable;
   unwritable.open_status = absl::PermissionDeniedError("read-only folder");
-  result = Export(file, ExportOptions{}, unwritable, quiet);
+  result = Export(file_, ExportOptions{}, unwritable, quiet);
   EXPECT_EQ(result.exit_code, kExitIo);
   EXPECT_EQ(unwritable.committed, 0);
 }

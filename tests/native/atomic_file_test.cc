@@ -15,14 +15,12 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/test_files.h"
 
 namespace pt2onnx::native {
 namespace {
 
-std::string TempDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return dir != nullptr ? dir : "/tmp";
-}
+using ::pt2onnx::testing::TestTempDir;
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -35,7 +33,7 @@ TEST(AtomicFile, RefusesACharacterDevice) {
 }
 
 TEST(AtomicFile, RefusesASymbolicLink) {
-  std::string target = TempDir() + "/link_target.txt", link = TempDir() + "/link.onnx";
+  std::string target = TestTempDir() + "/link_target.txt", link = TestTempDir() + "/link.onnx";
   std::ofstream(target) << "keep";
   ::unlink(link.c_str());
   ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
@@ -44,7 +42,7 @@ TEST(AtomicFile, RefusesASymbolicLink) {
 }
 
 TEST(AtomicFile, NeverWritesThroughAPlantedTemporary) {
-  std::string victim = TempDir() + "/victim.txt", out = TempDir() + "/planted.onnx";
+  std::string victim = TestTempDir() + "/victim.txt", out = TestTempDir() + "/planted.onnx";
   std::ofstream(victim) << "keep";
   std::string temp = absl::StrCat(out, ".tmp.", ::getpid());
   ::unlink(temp.c_str());
@@ -58,7 +56,7 @@ TEST(AtomicFile, NeverWritesThroughAPlantedTemporary) {
 }
 
 TEST(AtomicFile, CommitRenamesIntoPlace) {
-  std::string out = TempDir() + "/ok.onnx";
+  std::string out = TestTempDir() + "/ok.onnx";
   absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(out);
   ASSERT_TRUE(file.ok()) << file.status();
   std::string bytes = "abc";
@@ -83,7 +81,7 @@ int InChild(Fn body, pid_t* child = nullptr) {
 }
 
 TEST(AtomicFile, FileSizeLimitIsAWriteErrorAndLeavesNoTemporary) {
-  std::string out = TempDir() + "/fsize.onnx";
+  std::string out = TestTempDir() + "/fsize.onnx";
   int status = InChild([&] {
     InstallOutputSignalHandlers();
     struct rlimit limit = {100, 100};
@@ -105,7 +103,7 @@ TEST(AtomicFile, FileSizeLimitIsAWriteErrorAndLeavesNoTemporary) {
 }
 
 TEST(AtomicFile, SigtermRemovesTheTemporary) {
-  std::string out = TempDir() + "/term.onnx";
+  std::string out = TestTempDir() + "/term.onnx";
   pid_t child = 0;
   int status = InChild([&] {
     InstallOutputSignalHandlers();

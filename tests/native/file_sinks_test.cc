@@ -16,21 +16,13 @@
 #include "export/export.h"
 #include "gtest/gtest.h"
 #include "native/weight_splice.h"
+#include "tests/testing/test_files.h"
 
 namespace pt2onnx::native {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
-
-std::string TempDir() {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return tmp != nullptr ? tmp : "/tmp";
-}
+using ::pt2onnx::testing::ReadWholeFile;
+using ::pt2onnx::testing::TestTempDir;
 
 class MemorySinks : public ExportSinks {
  public:
@@ -44,7 +36,7 @@ class MemorySinks : public ExportSinks {
 constexpr char kInput[] = "tests/fixtures/cnn/model.pt2";
 
 TEST(FileSinksTest, SameBytesAsInMemoryWithExternalData) {
-  const std::string in_memory = ReadFile(kInput);
+  const std::string in_memory = ReadWholeFile(kInput);
   ASSERT_FALSE(in_memory.empty());
   ExportOptions options;
   options.external = onnx_writer::WriteOptions::ExternalData::kAlways;
@@ -55,20 +47,20 @@ TEST(FileSinksTest, SameBytesAsInMemoryWithExternalData) {
 
   absl::StatusOr<std::shared_ptr<FdInputFile>> file = FdInputFile::Open(kInput);
   ASSERT_TRUE(file.ok()) << file.status();
-  const std::string out = TempDir() + "/cnn.onnx";
+  const std::string out = TestTempDir() + "/cnn.onnx";
   std::vector<std::string> log;
   FileSinks files(out, "cnn.onnx", [&](const std::string& line) { log.push_back(line); }, true);
   ExportResult result = Export(*file, options, files, quiet);
   ASSERT_TRUE(result.status.ok()) << result.status;
-  EXPECT_EQ(ReadFile(out), memory.model_bytes.data());
-  EXPECT_EQ(ReadFile(out + ".data"), memory.data_bytes.data());
+  EXPECT_EQ(ReadWholeFile(out), memory.model_bytes.data());
+  EXPECT_EQ(ReadWholeFile(out + ".data"), memory.data_bytes.data());
   EXPECT_EQ(log, std::vector<std::string>{"writing cnn.onnx (+ external data)"});
 }
 
 TEST(FileSinksTest, AFailedExportLeavesNoFile) {
   absl::StatusOr<std::shared_ptr<FdInputFile>> file = FdInputFile::Open(kInput);
   ASSERT_TRUE(file.ok()) << file.status();
-  const std::string folder = TempDir() + "/failed_export";
+  const std::string folder = TestTempDir() + "/failed_export";
   std::filesystem::create_directories(folder);
   ExportOptions options;
   options.external = onnx_writer::WriteOptions::ExternalData::kAlways;

@@ -12,22 +12,18 @@
 #include "gtest/gtest.h"
 #include "native/atomic_file.h"
 #include "native/weight_splice.h"
+#include "tests/testing/test_files.h"
 
 namespace pt2onnx::native {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
+using ::pt2onnx::testing::ReadWholeFile;
 
 class SpliceOutputTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SpliceOutputTest, SameBytesAsInMemory) {
   const std::string input = std::string("tests/fixtures/") + GetParam() + "/model.pt2";
-  const std::string in_memory = ReadFile(input);
+  const std::string in_memory = ReadWholeFile(input);
   ASSERT_FALSE(in_memory.empty()) << input;
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string out = std::string(tmp != nullptr ? tmp : "/tmp") + "/spliced.onnx";
@@ -53,8 +49,8 @@ TEST_P(SpliceOutputTest, SameBytesAsInMemory) {
     ASSERT_TRUE(onnx_writer::WriteModel(from_fd->model, options, **model_file, data_file->get()).ok());
     ASSERT_TRUE((*model_file)->Commit().ok());
     ASSERT_TRUE((*data_file)->Commit().ok());
-    EXPECT_EQ(ReadFile(out), model.data()) << GetParam();
-    EXPECT_EQ(ReadFile(out + ".data"), data.data()) << GetParam();
+    EXPECT_EQ(ReadWholeFile(out), model.data()) << GetParam();
+    EXPECT_EQ(ReadWholeFile(out + ".data"), data.data()) << GetParam();
   }
 }
 

@@ -16,14 +16,13 @@
 #include "gtest/gtest.h"
 #include "native/atomic_file.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/test_files.h"
 
 namespace pt2onnx::native {
 namespace {
 
-std::string TempDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return dir != nullptr ? dir : "/tmp";
-}
+using ::pt2onnx::testing::ReadWholeFile;
+using ::pt2onnx::testing::TestTempDir;
 
 std::string Pattern(size_t n) {
   std::string bytes(n, '\0');
@@ -32,16 +31,9 @@ std::string Pattern(size_t n) {
 }
 
 std::string WriteFile(const std::string& name, const std::string& bytes) {
-  std::string path = TempDir() + "/" + name;
+  std::string path = TestTempDir() + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
 }
 
 class CopyFdRangeTest : public ::testing::TestWithParam<CopyMethod> {};
@@ -49,7 +41,7 @@ class CopyFdRangeTest : public ::testing::TestWithParam<CopyMethod> {};
 TEST_P(CopyFdRangeTest, CopiesTheRangeAfterWhatIsAlreadyThere) {
   const std::string input = Pattern(3 << 20);  // several buffers of the last fallback
   const std::string in_path = WriteFile("splice_in.bin", input);
-  const std::string out_path = TempDir() + "/splice_out.bin";
+  const std::string out_path = TestTempDir() + "/splice_out.bin";
   int in_fd = ::open(in_path.c_str(), O_RDONLY);
   int out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   ASSERT_GE(in_fd, 0);
@@ -62,7 +54,7 @@ TEST_P(CopyFdRangeTest, CopiesTheRangeAfterWhatIsAlreadyThere) {
   ASSERT_EQ(::write(out_fd, "tail", 4), 4);
   ::close(in_fd);
   ::close(out_fd);
-  EXPECT_EQ(ReadFile(out_path), "head" + input.substr(offset, length) + "tail");
+  EXPECT_EQ(ReadWholeFile(out_path), "head" + input.substr(offset, length) + "tail");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryMethod, CopyFdRangeTest,
@@ -99,7 +91,7 @@ TEST(CopyFdRange, AnInputThatEndsEarlyIsDataLoss) {
   const std::string in_path = WriteFile("splice_short.bin", Pattern(1000));
   for (CopyMethod method : {CopyMethod::kCopyFileRange, CopyMethod::kSendfile, CopyMethod::kReadWrite}) {
     int in_fd = ::open(in_path.c_str(), O_RDONLY);
-    std::string out_path = TempDir() + "/splice_short_out.bin";
+    std::string out_path = TestTempDir() + "/splice_short_out.bin";
     int out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     absl::StatusOr<CopyMethod> used = CopyFdRange(in_fd, 500, 1000, out_fd, method);
     EXPECT_TRUE(pt2onnx::testing::HasStatus(used, absl::StatusCode::kDataLoss, "truncated"))
@@ -121,9 +113,9 @@ TEST(FdInputFile, ReadsByOffsetAndRefusesPastTheEnd) {
   EXPECT_TRUE(pt2onnx::testing::HasStatus(
       (*file)->ReadInto(4901, absl::MakeSpan(reinterpret_cast<uint8_t*>(got.data()), 100)),
       absl::StatusCode::kOutOfRange, "past the end"));
-  EXPECT_TRUE(pt2onnx::testing::HasStatus(FdInputFile::Open(TempDir() + "/no_such_file.pt2"),
+  EXPECT_TRUE(pt2onnx::testing::HasStatus(FdInputFile::Open(TestTempDir() + "/no_such_file.pt2"),
                                           absl::StatusCode::kNotFound, "no_such_file"));
-  EXPECT_TRUE(pt2onnx::testing::HasStatus(FdInputFile::Open(TempDir()),
+  EXPECT_TRUE(pt2onnx::testing::HasStatus(FdInputFile::Open(TestTempDir()),
                                           absl::StatusCode::kInvalidArgument, "not a regular file"));
 }
 
@@ -132,7 +124,7 @@ TEST(AtomicFile, SplicesInputSlicesBetweenBufferedWrites) {
   absl::StatusOr<std::shared_ptr<FdInputFile>> file =
       FdInputFile::Open(WriteFile("atomic_splice_in.bin", input));
   ASSERT_TRUE(file.ok());
-  const std::string out_path = TempDir() + "/atomic_splice.onnx";
+  const std::string out_path = TestTempDir() + "/atomic_splice.onnx";
   absl::StatusOr<std::unique_ptr<AtomicFile>> out = AtomicFile::Create(out_path);
   ASSERT_TRUE(out.ok());
   std::shared_ptr<const InputFile> shared = *file;
@@ -144,7 +136,7 @@ TEST(AtomicFile, SplicesInputSlicesBetweenBufferedWrites) {
                                           absl::StatusCode::kOutOfRange, "past the end"));
   ASSERT_TRUE((*out)->Commit().ok());
   EXPECT_EQ((*out)->bytes_written(), 1u + 70000 + 2 + 50000);
-  EXPECT_EQ(ReadFile(out_path), "a" + input.substr(3, 70000) + "bc" + input.substr(150000));
+  EXPECT_EQ(ReadWholeFile(out_path), "a" + input.substr(3, 70000) + "bc" + input.substr(150000));
 }
 
 }  // namespace

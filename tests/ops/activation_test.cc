@@ -18,21 +18,14 @@
 namespace pt2onnx::testing {
 namespace {
 
-struct Case {
-  std::string name;
-  ProgramBuilder program;
-  std::vector<std::string> ops;  // expected op types, Constants skipped
-  int opset = 20;
-  std::function<void(const ir::Model&)> check;  // optional extra expectations
-};
+using Case = OpCase;
 
 // x -> one node -> output "y".
 Case One(std::string name, TensorSpec in, std::string target, std::vector<pt2::NamedArgument> args,
          TensorSpec out, std::vector<std::string> ops, int opset = 20) {
   args.insert(args.begin(), TensorArg("self", in.name));
   out.name = "y";
-  return Case{std::move(name), OneNodeProgram({in}, target, std::move(args), {out}),
-              std::move(ops), opset};
+  return OneNodeCase(std::move(name), {in}, target, std::move(args), {out}, std::move(ops), opset);
 }
 
 // Expects `op_type`'s attribute `attr` to hold `value` (float, int or string).
@@ -170,17 +163,9 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-class ActivationTest : public ::testing::TestWithParam<Case> {};
+using ActivationTest = OpCaseTest;
 
-TEST_P(ActivationTest, ConvertsWithInferredShapes) {
-  const Case& c = GetParam();
-  pt2::ExportedProgram program = c.program.Build();
-  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
-  ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(OutputsMatchProgram(program, *got));
-  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
-  if (c.check) c.check(got->model);
-}
+TEST_P(ActivationTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Activation, ActivationTest, ::testing::ValuesIn(Cases()), CaseName());
 

@@ -17,11 +17,7 @@
 namespace pt2onnx::testing {
 namespace {
 
-struct Case {
-  std::string name;
-  ProgramBuilder program;
-  std::vector<std::string> ops;  // expected op types (Constants skipped)
-};
+using Case = OpCase;
 
 // The query, key and value arguments (inputs q, k, v), then `rest`.
 std::vector<pt2::NamedArgument> Qkv(std::vector<pt2::NamedArgument> rest) {
@@ -35,10 +31,8 @@ Case Attention(std::string name, std::vector<int64_t> q, std::vector<int64_t> kv
                std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
                std::vector<std::string> ops, std::string target = "scaled_dot_product_attention",
                DataType dtype = kF32) {
-  return Case{std::move(name),
-              OneNodeProgram({{"q", dtype, q}, {"k", dtype, kv}, {"v", dtype, kv}},
-                             target + ".default", Qkv(std::move(args)), std::move(outs)),
-              std::move(ops)};
+  return OneNodeCase(std::move(name), {{"q", dtype, q}, {"k", dtype, kv}, {"v", dtype, kv}},
+                     target + ".default", Qkv(std::move(args)), std::move(outs), std::move(ops));
 }
 
 const std::vector<std::string> kCore = {"Transpose", "Mul", "Mul", "MatMul"};
@@ -116,16 +110,9 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-class AttentionOpsTest : public ::testing::TestWithParam<Case> {};
+using AttentionOpsTest = OpCaseTest;
 
-TEST_P(AttentionOpsTest, ConvertsWithInferredShapes) {
-  const Case& c = GetParam();
-  pt2::ExportedProgram program = c.program.Build();
-  absl::StatusOr<Converted> got = ConvertAndCheck(program);
-  ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(OutputsMatchProgram(program, *got));
-  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
-}
+TEST_P(AttentionOpsTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttentionOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
@@ -177,12 +164,9 @@ std::vector<ErrorCase> ErrorCases() {
   };
 }
 
-class AttentionOpsErrorsTest : public ::testing::TestWithParam<ErrorCase> {};
+using AttentionOpsErrorsTest = ErrorCaseTest;
 
-TEST_P(AttentionOpsErrorsTest, Rejected) {
-  const ErrorCase& c = GetParam();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
-}
+TEST_P(AttentionOpsErrorsTest, Rejected) { EXPECT_TRUE(Rejects(GetParam())); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttentionOpsErrorsTest, ::testing::ValuesIn(ErrorCases()),
                          CaseName());

@@ -14,14 +14,6 @@
 namespace pt2onnx::testing {
 namespace {
 
-pt2::NamedArgument BoolsArg(std::string arg, std::vector<bool> v) {
-  pt2::NamedArgument named;
-  named.name = std::move(arg);
-  named.arg.kind = pt2::Argument::Kind::kBools;
-  named.arg.bools = std::move(v);
-  return named;
-}
-
 ProgramBuilder ConvBackward(bool transposed, std::vector<bool> mask, std::vector<TensorSpec> outs) {
   return OneNodeProgram(
       {{"g", kF32, {2, 4, 3, 3}}, {"x", kF32, {2, 6, 7, 8}}, {"w", kF32, {4, 3, 3, 2}}},

@@ -19,20 +19,13 @@
 namespace pt2onnx::testing {
 namespace {
 
-struct Case {
-  std::string name;
-  ProgramBuilder program;
-  std::vector<std::string> ops;  // expected op types, Constants skipped
-  int opset = 20;
-  std::function<void(const ir::Model&)> check;  // optional extra expectations
-};
+using Case = OpCase;
 
 // Inputs -> one node -> output "y".
 Case One(std::string name, std::vector<TensorSpec> inputs, std::string target,
          std::vector<pt2::NamedArgument> args, TensorSpec out, std::vector<std::string> ops) {
   out.name = "y";
-  return Case{std::move(name), OneNodeProgram(inputs, target, std::move(args), {out}),
-              std::move(ops)};
+  return OneNodeCase(std::move(name), inputs, target, std::move(args), {out}, std::move(ops));
 }
 
 // Shared operands: 2x3 tensors of three dtypes, a broadcast row, a mask.
@@ -324,17 +317,9 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-class ElementwiseTest : public ::testing::TestWithParam<Case> {};
+using ElementwiseTest = OpCaseTest;
 
-TEST_P(ElementwiseTest, ConvertsWithInferredShapes) {
-  const Case& c = GetParam();
-  pt2::ExportedProgram program = c.program.Build();
-  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
-  ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(OutputsMatchProgram(program, *got));
-  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
-  if (c.check) c.check(got->model);
-}
+TEST_P(ElementwiseTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Elementwise, ElementwiseTest, ::testing::ValuesIn(Cases()), CaseName());
 

@@ -17,19 +17,13 @@
 namespace pt2onnx::testing {
 namespace {
 
-struct Case {
-  std::string name;
-  ProgramBuilder program;
-  std::vector<std::string> ops;  // expected op types (Constants skipped)
-  int opset = 20;
-};
+using Case = OpCase;
 
 // Inputs -> one node -> its outputs.
 Case One(std::string name, std::vector<TensorSpec> inputs, std::string target,
          std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outs,
          std::vector<std::string> ops) {
-  return Case{std::move(name), OneNodeProgram(inputs, target, std::move(args), std::move(outs)),
-              std::move(ops)};
+  return OneNodeCase(std::move(name), inputs, target, std::move(args), std::move(outs), std::move(ops));
 }
 
 std::vector<Case> Cases() {
@@ -150,16 +144,9 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-class LinearAlgebraOpsTest : public ::testing::TestWithParam<Case> {};
+using LinearAlgebraOpsTest = OpCaseTest;
 
-TEST_P(LinearAlgebraOpsTest, ConvertsWithInferredShapes) {
-  const Case& c = GetParam();
-  pt2::ExportedProgram program = c.program.Build();
-  absl::StatusOr<Converted> got = ConvertAndCheck(program, c.opset);
-  ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(OutputsMatchProgram(program, *got));
-  EXPECT_TRUE(OpTypesAre(got->model, c.ops));
-}
+TEST_P(LinearAlgebraOpsTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
@@ -229,12 +216,9 @@ std::vector<ErrorCase> ErrorCases() {
   };
 }
 
-class LinearAlgebraOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+using LinearAlgebraOpsRejectedTest = ErrorCaseTest;
 
-TEST_P(LinearAlgebraOpsRejectedTest, Rejected) {
-  const ErrorCase& c = GetParam();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
-}
+TEST_P(LinearAlgebraOpsRejectedTest, Rejected) { EXPECT_TRUE(Rejects(GetParam())); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
                          CaseName());

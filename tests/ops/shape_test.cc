@@ -247,13 +247,8 @@ class ShapeOpsTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ShapeOpsTest, ConvertsWithInferredShapes) {
   const Case& c = GetParam();
-  pt2::ExportedProgram program = c.program.Build();
-  absl::StatusOr<Converted> got = ConvertAndCheck(program);
-  ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(OutputsMatchProgram(program, *got, {/*static_dims_may_be_unknown=*/c.symbolic}));
-  if (!c.ops.empty()) {
-    EXPECT_TRUE(OpTypesAre(got->model, c.ops));
-  }
+  ConvertAndExpect(c.program.Build(), c.ops,
+                   {20, {/*static_dims_may_be_unknown=*/c.symbolic}, /*empty_ops_unchecked=*/true});
 }
 
 INSTANTIATE_TEST_SUITE_P(Shape, ShapeOpsTest, ::testing::ValuesIn(Cases()), CaseName());
@@ -333,12 +328,9 @@ std::vector<ErrorCase> ErrorCases() {
   };
 }
 
-class ShapeOpsRejectedTest : public ::testing::TestWithParam<ErrorCase> {};
+using ShapeOpsRejectedTest = ErrorCaseTest;
 
-TEST_P(ShapeOpsRejectedTest, Rejected) {
-  const ErrorCase& c = GetParam();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message));
-}
+TEST_P(ShapeOpsRejectedTest, Rejected) { EXPECT_TRUE(Rejects(GetParam())); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ShapeOpsRejectedTest, ::testing::ValuesIn(ErrorCases()),
                          CaseName());

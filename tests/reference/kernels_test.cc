@@ -13,61 +13,20 @@
 #include "core/reference/ref_tensor.h"
 #include "core/reference/registry.h"
 #include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
 
 namespace pt2onnx::reference {
 namespace {
 
 using Kind = pt2::Argument::Kind;
 
-pt2::NamedArgument TensorArg(const std::string& name, const std::string& value) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kTensor;
-  a.arg.name = value;
-  return a;
-}
-pt2::NamedArgument IntArg(const std::string& name, int64_t v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kInt;
-  a.arg.i = v;
-  return a;
-}
-pt2::NamedArgument IntsArg(const std::string& name, std::vector<int64_t> v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kInts;
-  a.arg.ints = std::move(v);
-  return a;
-}
-pt2::NamedArgument FloatArg(const std::string& name, double v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kFloat;
-  a.arg.f = v;
-  return a;
-}
-pt2::NamedArgument BoolArg(const std::string& name, bool v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kBool;
-  a.arg.b = v;
-  return a;
-}
-pt2::NamedArgument BoolsArg(const std::string& name, std::vector<bool> v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kBools;
-  a.arg.bools = std::move(v);
-  return a;
-}
-pt2::NamedArgument StringArg(const std::string& name, const std::string& v) {
-  pt2::NamedArgument a;
-  a.name = name;
-  a.arg.kind = Kind::kString;
-  a.arg.s = v;
-  return a;
-}
+using ::pt2onnx::testing::TensorArg;
+using ::pt2onnx::testing::IntArg;
+using ::pt2onnx::testing::IntsArg;
+using ::pt2onnx::testing::FloatArg;
+using ::pt2onnx::testing::BoolArg;
+using ::pt2onnx::testing::BoolsArg;
+using ::pt2onnx::testing::StringArg;
 
 Tensor F32(const Dims& dims, const std::vector<double>& v) { return *FromDoubles(DataType::kFloat, dims, v); }
 Tensor I64(const Dims& dims, const std::vector<int64_t>& v) { return *FromInts(DataType::kInt64, dims, v); }

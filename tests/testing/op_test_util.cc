@@ -14,6 +14,7 @@
 #include "core/onnx/model_writer.h"
 #include "core/pt2/weights.h"
 #include "core/status_macros.h"
+#include "tests/testing/status_matchers.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 
@@ -80,16 +81,20 @@ void ProgramBuilder::AddMeta(const TensorSpec& spec) {
   program_.graph.tensor_values[spec.name] = meta;
 }
 
-ProgramBuilder& ProgramBuilder::Input(std::string name, DataType dtype, std::vector<int64_t> shape) {
-  AddMeta(TensorSpec{name, dtype, std::move(shape), {}});
+void ProgramBuilder::AddUserInput(const TensorSpec& spec) {
+  AddMeta(spec);
   Argument arg;
   arg.kind = Kind::kTensor;
-  arg.name = name;
+  arg.name = spec.name;
   program_.graph.inputs.push_back(arg);
-  pt2::InputSpec spec;
-  spec.kind = pt2::InputSpec::Kind::kUserInput;
-  spec.arg = arg;
-  program_.signature.input_specs.push_back(spec);
+  pt2::InputSpec input;
+  input.kind = pt2::InputSpec::Kind::kUserInput;
+  input.arg = arg;
+  program_.signature.input_specs.push_back(input);
+}
+
+ProgramBuilder& ProgramBuilder::Input(std::string name, DataType dtype, std::vector<int64_t> shape) {
+  AddUserInput(TensorSpec{std::move(name), dtype, std::move(shape), {}});
   return *this;
 }
 
@@ -107,15 +112,7 @@ ProgramBuilder& ProgramBuilder::SymInput(std::string name, DataType dtype,
       program_.range_constraints[d] = pt2::RangeConstraint{2, std::nullopt};
     }
   }
-  AddMeta(spec);
-  Argument arg;
-  arg.kind = Kind::kTensor;
-  arg.name = name;
-  program_.graph.inputs.push_back(arg);
-  pt2::InputSpec input;
-  input.kind = pt2::InputSpec::Kind::kUserInput;
-  input.arg = arg;
-  program_.signature.input_specs.push_back(input);
+  AddUserInput(spec);
   return *this;
 }
 
@@ -209,6 +206,10 @@ pt2::NamedArgument FloatArg(std::string arg, double v) {
 
 pt2::NamedArgument BoolArg(std::string arg, bool v) {
   return Named(std::move(arg), Kind::kBool, [&](Argument& a) { a.b = v; });
+}
+
+pt2::NamedArgument BoolsArg(std::string arg, std::vector<bool> v) {
+  return Named(std::move(arg), Kind::kBools, [&](Argument& a) { a.bools = std::move(v); });
 }
 
 pt2::NamedArgument StringArg(std::string arg, std::string v) {
@@ -443,6 +444,37 @@ std::string DimsText(const std::vector<int64_t>& dims) {
   if (got == want) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "got ops [" << absl::StrJoin(got, ", ") << "], want ["
                                        << absl::StrJoin(want, ", ") << "]";
+}
+
+std::optional<Converted> ConvertAndExpect(const pt2::ExportedProgram& program,
+                                          const std::vector<std::string>& ops,
+                                          const ConvertExpectations& expect) {
+  absl::StatusOr<Converted> got = ConvertAndCheck(program, expect.opset);
+  if (!got.ok()) {
+    ADD_FAILURE() << got.status();
+    return std::nullopt;
+  }
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, expect.outputs));
+  if (!ops.empty() || !expect.empty_ops_unchecked) {
+    EXPECT_TRUE(OpTypesAre(got->model, ops));
+  }
+  return *std::move(got);
+}
+
+OpCase OneNodeCase(std::string name, const std::vector<TensorSpec>& inputs, absl::string_view overload,
+                   std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outputs,
+                   std::vector<std::string> ops, int opset) {
+  return OpCase{std::move(name), OneNodeProgram(inputs, overload, std::move(args), std::move(outputs)),
+                std::move(ops), opset};
+}
+
+void ExpectConverts(const OpCase& c) {
+  std::optional<Converted> got = ConvertAndExpect(c.program.Build(), c.ops, {c.opset});
+  if (got && c.check) c.check(got->model);
+}
+
+::testing::AssertionResult Rejects(const ErrorCase& c) {
+  return HasStatus(ConvertAndCheck(c.program.Build(), c.opset), c.code, c.message);
 }
 
 }  // namespace pt2onnx::testing

@@ -18,6 +18,8 @@
 #define PT2ONNX_TESTS_TESTING_OP_TEST_UTIL_H_
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,7 @@ class ProgramBuilder {
 
  private:
   void AddMeta(const TensorSpec& spec);
+  void AddUserInput(const TensorSpec& spec);
   pt2::ExportedProgram program_;
 };
 
@@ -72,6 +75,7 @@ pt2::NamedArgument IntArg(std::string arg, int64_t v);
 pt2::NamedArgument IntsArg(std::string arg, std::vector<int64_t> v);
 pt2::NamedArgument FloatArg(std::string arg, double v);
 pt2::NamedArgument BoolArg(std::string arg, bool v);
+pt2::NamedArgument BoolsArg(std::string arg, std::vector<bool> v);
 pt2::NamedArgument StringArg(std::string arg, std::string v);
 pt2::NamedArgument NoneArg(std::string arg);
 pt2::NamedArgument TensorsArg(std::string arg, std::vector<std::string> values);
@@ -137,6 +141,50 @@ struct OutputCheckOptions {
 ::testing::AssertionResult OpTypesAre(const ir::Model& model,
                                       const std::vector<std::string>& want);
 
+struct ConvertExpectations {
+  int opset = 20;
+  OutputCheckOptions outputs;
+  // Whether an empty `ops` leaves the op types unchecked (else: no nodes).
+  bool empty_ops_unchecked = false;
+};
+
+// The check every op-family conversion case makes: `program` converts at
+// `expect.opset` (ConvertAndCheck), its outputs match the FX metadata
+// (OutputsMatchProgram) and its op types are `ops`. Failures are reported
+// (non-fatally) here; the conversion comes back for the caller's own checks,
+// nullopt when it failed.
+//
+//   std::optional<Converted> got = ConvertAndExpect(c.program.Build(), c.ops, {c.opset});
+//   ASSERT_TRUE(got.has_value());
+std::optional<Converted> ConvertAndExpect(const pt2::ExportedProgram& program,
+                                          const std::vector<std::string>& ops,
+                                          const ConvertExpectations& expect = {});
+
+// A row of an op-family conversion table: ConvertAndExpect(program.Build(),
+// ops, {opset}), then `check` on the model. Families that check more (pads,
+// inferred sizes) keep their own row type.
+struct OpCase {
+  std::string name;
+  ProgramBuilder program;
+  std::vector<std::string> ops;  // expected op types, Constants skipped
+  int opset = 20;
+  std::function<void(const ir::Model&)> check;  // optional extra expectations
+};
+
+// inputs -> one node Aten(overload) -> `outputs`, all returned (OneNodeProgram).
+OpCase OneNodeCase(std::string name, const std::vector<TensorSpec>& inputs, absl::string_view overload,
+                   std::vector<pt2::NamedArgument> args, std::vector<TensorSpec> outputs,
+                   std::vector<std::string> ops, int opset = 20);
+
+// Runs the checks of an OpCase row.
+void ExpectConverts(const OpCase& c);
+
+// A family's conversion table as a parameterized suite:
+//   using FamilyTest = OpCaseTest;
+//   TEST_P(FamilyTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
+//   INSTANTIATE_TEST_SUITE_P(Family, FamilyTest, ::testing::ValuesIn(Cases()), CaseName());
+class OpCaseTest : public ::testing::TestWithParam<OpCase> {};
+
 // A row of an error table: ConvertAndCheck(program.Build(), opset) must fail
 // with `code` and a message containing `message`.
 struct ErrorCase {
@@ -146,6 +194,15 @@ struct ErrorCase {
   std::string message;  // substring
   int opset = 20;
 };
+
+// Whether `c` is rejected as its row says.
+::testing::AssertionResult Rejects(const ErrorCase& c);
+
+// A family's error table as a parameterized suite:
+//   using FamilyErrorsTest = ErrorCaseTest;
+//   TEST_P(FamilyErrorsTest, Rejected) { EXPECT_TRUE(Rejects(GetParam())); }
+//   INSTANTIATE_TEST_SUITE_P(Cases, FamilyErrorsTest, ::testing::ValuesIn(ErrorCases()), CaseName());
+class ErrorCaseTest : public ::testing::TestWithParam<ErrorCase> {};
 
 // Names each TestWithParam case after its `name` member:
 //   INSTANTIATE_TEST_SUITE_P(Family, FamilyTest, ::testing::ValuesIn(Cases()), CaseName());

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 #include "core/runtime/kernels/kernel.h"
 #include "core/runtime/kernels/kernel_util.h"
 #include "core/runtime/plan/session.h"
@@ -195,13 +196,40 @@ class IfKernel : public OpKernel {
   size_t num_inputs_ = 0;
 };
 
-class LoopKernel : public OpKernel {
- public:
-  absl::Status Init(const KernelCreateInfo& info) {
+// Loop and Scan: a `body` graph run once per step, carrying state and
+// stacking the per-step outputs.
+class BodyKernel : public OpKernel {
+ protected:
+  absl::Status InitBody(const KernelCreateInfo& info) {
     auto body = GraphAttribute(info, "body");
     if (!body.ok()) return body.status();
     body_ = std::move(*body);
     num_inputs_ = info.node.inputs.size();
+    return absl::OkStatus();
+  }
+
+  // Outputs: the final state, then one stack per scanned value. An empty
+  // stack takes its shape from body output `first_scanned_output + k`.
+  absl::Status SetStateAndStacks(KernelContext& ctx, std::vector<Tensor>& state,
+                                 std::vector<std::vector<Tensor>>& stacks, size_t first_scanned_output) {
+    for (size_t j = 0; j < state.size(); ++j) ctx.SetOutput(j, std::move(state[j]));
+    for (size_t k = 0; k < stacks.size(); ++k) {
+      auto stacked = stacks[k].empty() ? body_->EmptyStack(first_scanned_output + k, ctx.pool())
+                                       : Stack(stacks[k], ctx.pool());
+      if (!stacked.ok()) return stacked.status();
+      ctx.SetOutput(state.size() + k, std::move(*stacked));
+    }
+    return absl::OkStatus();
+  }
+
+  std::unique_ptr<NestedGraph> body_;
+  size_t num_inputs_ = 0;
+};
+
+class LoopKernel : public BodyKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo& info) {
+    PT2ONNX_RETURN_IF_ERROR(InitBody(info));
     if (num_inputs_ < 2 || body_->num_inputs() != num_inputs_) {
       return absl::InvalidArgumentError("Loop's body must take the iteration, the condition and each carried value");
     }
@@ -255,28 +283,14 @@ class LoopKernel : public OpKernel {
       for (size_t j = 0; j < carried; ++j) state[j] = std::move((*outputs)[1 + j]);
       for (size_t k = 0; k < scanned; ++k) stacks[k].push_back(std::move((*outputs)[1 + carried + k]));
     }
-    for (size_t j = 0; j < carried; ++j) ctx.SetOutput(j, std::move(state[j]));
-    for (size_t k = 0; k < scanned; ++k) {
-      auto stacked = stacks[k].empty() ? body_->EmptyStack(1 + carried + k, ctx.pool())
-                                       : Stack(stacks[k], ctx.pool());
-      if (!stacked.ok()) return stacked.status();
-      ctx.SetOutput(carried + k, std::move(*stacked));
-    }
-    return absl::OkStatus();
+    return SetStateAndStacks(ctx, state, stacks, 1 + carried);
   }
-
- private:
-  std::unique_ptr<NestedGraph> body_;
-  size_t num_inputs_ = 0;
 };
 
-class ScanKernel : public OpKernel {
+class ScanKernel : public BodyKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto body = GraphAttribute(info, "body");
-    if (!body.ok()) return body.status();
-    body_ = std::move(*body);
-    num_inputs_ = info.node.inputs.size();
+    PT2ONNX_RETURN_IF_ERROR(InitBody(info));
     num_scan_inputs_ = AttrInt(info.node, "num_scan_inputs", 0);
     if (num_scan_inputs_ < 1 || static_cast<size_t>(num_scan_inputs_) > num_inputs_) {
       return absl::InvalidArgumentError("Scan's num_scan_inputs must be between 1 and its input count");
@@ -332,19 +346,10 @@ class ScanKernel : public OpKernel {
       for (size_t j = 0; j < states; ++j) state[j] = std::move((*outputs)[j]);
       for (size_t k = 0; k < scanned_out; ++k) stacks[k].push_back(std::move((*outputs)[states + k]));
     }
-    for (size_t j = 0; j < states; ++j) ctx.SetOutput(j, std::move(state[j]));
-    for (size_t k = 0; k < scanned_out; ++k) {
-      auto stacked = stacks[k].empty() ? body_->EmptyStack(states + k, ctx.pool())
-                                       : Stack(stacks[k], ctx.pool());
-      if (!stacked.ok()) return stacked.status();
-      ctx.SetOutput(states + k, std::move(*stacked));
-    }
-    return absl::OkStatus();
+    return SetStateAndStacks(ctx, state, stacks, states);
   }
 
  private:
-  std::unique_ptr<NestedGraph> body_;
-  size_t num_inputs_ = 0;
   int64_t num_scan_inputs_ = 0;
 };
 

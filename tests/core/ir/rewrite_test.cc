@@ -22,6 +22,19 @@ Metadata TorchMetadata(const std::string& fx) {
           {"pkg.torch.onnx.stack_trace", "File \"m.py\", line 3"}};
 }
 
+// Small models several tests edit.
+constexpr char kRelu[] = R"(
+    input x: float32[2]
+    a = Relu(x)
+    output a: float32[2]
+  )";
+constexpr char kReluThenNeg[] = R"(
+    input x: float32[2]
+    a = Relu(x)
+    b = Neg(a)
+    output b: float32[2]
+  )";
+
 std::string Meta(const Node& node, const std::string& key) {
   for (const auto& [k, v] : node.metadata) {
     if (k == key) return v;
@@ -64,12 +77,7 @@ TEST(RenameValueTest, RenamesDefinitionUsesOutputsAndValueInfo) {
 }
 
 TEST(GraphEditorTest, InsertCarriesMetadataAndKeepsOrder) {
-  Model m = Parse(R"(
-    input x: float32[2]
-    a = Relu(x)
-    b = Neg(a)
-    output b: float32[2]
-  )");
+  Model m = Parse(kReluThenNeg);
   m.graph.nodes[0].metadata = TorchMetadata("relu");
   GraphEditor editor(m.graph);
   Node before{"pre", "Abs", "", {"x"}, {"x_abs"}, {}, {}};
@@ -89,12 +97,7 @@ TEST(GraphEditorTest, InsertCarriesMetadataAndKeepsOrder) {
 }
 
 TEST(GraphEditorTest, RemoveWithRemainingUseFailsAndLeavesGraph) {
-  Model m = Parse(R"(
-    input x: float32[2]
-    a = Relu(x)
-    b = Neg(a)
-    output b: float32[2]
-  )");
+  Model m = Parse(kReluThenNeg);
   std::string before = PrintModel(m);
   GraphEditor editor(m.graph);
   editor.Remove(0);
@@ -105,11 +108,7 @@ TEST(GraphEditorTest, RemoveWithRemainingUseFailsAndLeavesGraph) {
 }
 
 TEST(GraphEditorTest, RemovingAGraphOutputsProducerNeedsAReplacement) {
-  Model m = Parse(R"(
-    input x: float32[2]
-    a = Relu(x)
-    output a: float32[2]
-  )");
+  Model m = Parse(kRelu);
   GraphEditor editor(m.graph);
   editor.Remove(0);
   EXPECT_FALSE(editor.Commit().ok());
@@ -130,11 +129,7 @@ TEST(GraphEditorTest, ReplacedGraphOutputRenamesTheNewProducer) {
 }
 
 TEST(GraphEditorTest, ReplacedGraphOutputReadingAnInputGetsAnIdentity) {
-  Model m = Parse(R"(
-    input x: float32[2]
-    a = Relu(x)
-    output a: float32[2]
-  )");
+  Model m = Parse(kRelu);
   m.graph.nodes[0].metadata = TorchMetadata("relu");
   GraphEditor editor(m.graph);
   editor.ReplaceAllUses("a", "x");

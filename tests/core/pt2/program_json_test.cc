@@ -51,6 +51,13 @@ std::string Mutate(absl::string_view name, absl::string_view from,
 
 using ::pt2onnx::testing::HasStatus;
 
+// Whether fixture `name` with `from` replaced by `to` fails to parse with
+// `code` and a message containing `needle`.
+::testing::AssertionResult MutationFails(absl::string_view name, absl::string_view from, absl::string_view to,
+                                         absl::StatusCode code, absl::string_view needle) {
+  return HasStatus(ParseExportedProgramJson(Mutate(name, from, to)), code, needle);
+}
+
 ExportedProgram ParseOk(const std::string& json) {
   absl::StatusOr<ExportedProgram> ep = ParseExportedProgramJson(json);
   EXPECT_TRUE(ep.ok()) << ep.status();
@@ -556,25 +563,22 @@ TEST(ProgramJsonTest, ParseSchemaVersionReadsOnlyTheTopLevelKey) {
 }
 
 TEST(ProgramJsonTest, SchemaMajorRules) {
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "linear_relu.json", R"("major": 8, "minor": 14)",
-                            R"("major": 7, "minor": 1)")),
-                        absl::StatusCode::kFailedPrecondition,
-                        "schema_version: the program was written by an older torch "
-                        "(schema 7.1, torch <= 2.5); re-export with torch >= 2.6"));
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate("linear_relu.json",
-                                                        R"("major": 8, "minor": 14)",
-                                                        R"("major": 9, "minor": 0)")),
-                        absl::StatusCode::kUnimplemented, "newer schema (9.0)"));
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "linear_relu.json", R"("schema_version": {"major": 8, "minor": 14})",
-                            R"("schema_version": 1)")),
-                        absl::StatusCode::kFailedPrecondition, "(schema 1.0, torch <= 2.5)"));
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "linear_relu.json", R"("schema_version": {"major": 8, "minor": 14},)",
-                            "")),
-                        absl::StatusCode::kInvalidArgument,
-                        "JSON top level: missing 'schema_version'"));
+  EXPECT_TRUE(MutationFails("linear_relu.json", R"("major": 8, "minor": 14)",
+                            R"("major": 7, "minor": 1)",
+                            absl::StatusCode::kFailedPrecondition,
+                            "schema_version: the program was written by an older torch "
+                            "(schema 7.1, torch <= 2.5); re-export with torch >= 2.6"));
+  EXPECT_TRUE(MutationFails("linear_relu.json",
+                            R"("major": 8, "minor": 14)",
+                            R"("major": 9, "minor": 0)",
+                            absl::StatusCode::kUnimplemented, "newer schema (9.0)"));
+  EXPECT_TRUE(MutationFails("linear_relu.json", R"("schema_version": {"major": 8, "minor": 14})",
+                            R"("schema_version": 1)",
+                            absl::StatusCode::kFailedPrecondition, "(schema 1.0, torch <= 2.5)"));
+  EXPECT_TRUE(MutationFails("linear_relu.json", R"("schema_version": {"major": 8, "minor": 14},)",
+                            "",
+                            absl::StatusCode::kInvalidArgument,
+                            "JSON top level: missing 'schema_version'"));
 }
 
 // A lone low surrogate escape would decode to invalid UTF-8: refused. A pair
@@ -634,51 +638,46 @@ TEST(ProgramJsonTest, MalformedJsonNamesTheOffset) {
                         absl::StatusCode::kInvalidArgument,
                         "The document root must not be followed by other values."));
   // Bytes that are not UTF-8 in a string (they would reach ONNX string fields).
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate("linear_relu.json", R"("2.9.0+cpu")",
-                                                        "\"2.9.0\xff\"")),
-                        absl::StatusCode::kInvalidArgument, "Invalid encoding in string."));
+  EXPECT_TRUE(MutationFails("linear_relu.json", R"("2.9.0+cpu")",
+                            "\"2.9.0\xff\"",
+                            absl::StatusCode::kInvalidArgument, "Invalid encoding in string."));
   EXPECT_TRUE(HasStatus(ParseExportedProgramJson("[1, 2]"),
                         absl::StatusCode::kInvalidArgument,
                         "JSON top level: expected an object, got an array"));
 }
 
 TEST(ProgramJsonTest, UnknownUnionTagNamesPathAndNode) {
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "dynamic_dims.json", R"({"name": "b", "arg": {"as_int": 4})",
-                            R"({"name": "b", "arg": {"as_foo": 4})")),
-                        absl::StatusCode::kInvalidArgument,
-                        "node 'ge' (_operator.ge) at graph_module.graph.nodes[2].inputs[1].arg: "
-                        "unknown Argument tag 'as_foo' (file from a newer torch?)"));
+  EXPECT_TRUE(MutationFails("dynamic_dims.json", R"({"name": "b", "arg": {"as_int": 4})",
+                            R"({"name": "b", "arg": {"as_foo": 4})",
+                            absl::StatusCode::kInvalidArgument,
+                            "node 'ge' (_operator.ge) at graph_module.graph.nodes[2].inputs[1].arg: "
+                            "unknown Argument tag 'as_foo' (file from a newer torch?)"));
   // Old-style union: the one non-null member is unknown.
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "old_union.json", R"("as_int": 2, )",
-                            R"("as_int": null, "as_bar": 2, )")),
-                        absl::StatusCode::kInvalidArgument,
-                        "node torch.ops.aten.add.Tensor at graph_module.graph.nodes[0]"
-                        ".inputs[2].arg: unknown Argument tag 'as_bar'"));
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "linear_relu.json", R"({"user_input": {"arg")",
-                            R"({"user_inpt": {"arg")")),
-                        absl::StatusCode::kInvalidArgument,
-                        "graph_module.signature.input_specs[2]: unknown InputSpec tag "
-                        "'user_inpt'"));
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "dynamic_dims.json", R"("hint": {"as_int": 10})",
-                            R"("hint": {"as_big": 10})")),
-                        absl::StatusCode::kInvalidArgument,
-                        "graph_module.graph.sym_int_values['mul'].as_expr.hint: unknown "
-                        "SymExprHint tag 'as_big'"));
+  EXPECT_TRUE(MutationFails("old_union.json", R"("as_int": 2, )",
+                            R"("as_int": null, "as_bar": 2, )",
+                            absl::StatusCode::kInvalidArgument,
+                            "node torch.ops.aten.add.Tensor at graph_module.graph.nodes[0]"
+                            ".inputs[2].arg: unknown Argument tag 'as_bar'"));
+  EXPECT_TRUE(MutationFails("linear_relu.json", R"({"user_input": {"arg")",
+                            R"({"user_inpt": {"arg")",
+                            absl::StatusCode::kInvalidArgument,
+                            "graph_module.signature.input_specs[2]: unknown InputSpec tag "
+                            "'user_inpt'"));
+  EXPECT_TRUE(MutationFails("dynamic_dims.json", R"("hint": {"as_int": 10})",
+                            R"("hint": {"as_big": 10})",
+                            absl::StatusCode::kInvalidArgument,
+                            "graph_module.graph.sym_int_values['mul'].as_expr.hint: unknown "
+                            "SymExprHint tag 'as_big'"));
 }
 
 TEST(ProgramJsonTest, ErrorsInsideSubgraphsNameTheInnermostNode) {
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "cond.json",
+  EXPECT_TRUE(MutationFails("cond.json",
                             R"("target": "torch.ops.aten.cos.default", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "x_1"}})",
-                            R"("target": "torch.ops.aten.cos.default", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": 5}})")),
-                        absl::StatusCode::kInvalidArgument,
-                        "node 'cos' (torch.ops.aten.cos.default) at graph_module.graph."
-                        "nodes[2].inputs[2].arg.as_graph.graph.nodes[0].inputs[0].arg."
-                        "as_tensor.name: expected a string, got number 5"));
+                            R"("target": "torch.ops.aten.cos.default", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": 5}})",
+                            absl::StatusCode::kInvalidArgument,
+                            "node 'cos' (torch.ops.aten.cos.default) at graph_module.graph."
+                            "nodes[2].inputs[2].arg.as_graph.graph.nodes[0].inputs[0].arg."
+                            "as_tensor.name: expected a string, got number 5"));
 }
 
 TEST(ProgramJsonTest, WrongTypesAndMissingFields) {
@@ -779,11 +778,10 @@ TEST(ProgramJsonTest, HostileNestingIsBounded) {
   for (int i = 0; i < 100; ++i) deep += R"({"as_string_to_argument": {"k": )";
   deep += R"({"as_int": 1})";
   for (int i = 0; i < 100; ++i) deep += "}}";
-  EXPECT_TRUE(HasStatus(ParseExportedProgramJson(Mutate(
-                            "linear_relu.json",
+  EXPECT_TRUE(MutationFails("linear_relu.json",
                             R"({"name": "bias", "arg": {"as_tensor": {"name": "p_linear_bias"}})",
-                            absl::StrCat(R"({"name": "bias", "arg": )", deep))),
-                        absl::StatusCode::kInvalidArgument, "arguments nested deeper than 64"));
+                            absl::StrCat(R"({"name": "bias", "arg": )", deep),
+                            absl::StatusCode::kInvalidArgument, "arguments nested deeper than 64"));
   std::string brackets(100000, '[');
   EXPECT_TRUE(HasStatus(ParseExportedProgramJson(brackets),
                         absl::StatusCode::kInvalidArgument, "malformed JSON at offset"));

@@ -1,0 +1,78 @@
+#include "native/tool_main_util.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "native/atomic_file.h"
+#include "native/mapped_file.h"
+#include "native/user_path.h"
+
+namespace pt2onnx::native {
+
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kUnimplemented: return 5;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kResourceExhausted: return 4;
+    default: return 1;
+  }
+}
+
+int ToolMessages::Fail(int code, absl::string_view message) const {
+  std::fprintf(stderr, "%s: error: %.*s\n", tool_, static_cast<int>(message.size()), message.data());
+  return code;
+}
+
+std::optional<std::string> OptionValue(int argc, char** argv, int& i) {
+  if (i + 1 >= argc) return std::nullopt;
+  return std::string(argv[++i]);
+}
+
+int ToolMessages::TakeRunnerArg(int argc, char** argv, int& i, const char* usage, RunnerArgs& args) const {
+  const std::string arg = argv[i];
+  if (arg == "--inputs" || arg == "--outputs") {
+    std::optional<std::string> path = OptionValue(argc, argv, i);
+    if (!path) return Fail(2, arg + " needs a file");
+    (arg == "--inputs" ? args.inputs_path : args.outputs_path) = *std::move(path);
+  } else if (arg == "-q" || arg == "--quiet") {
+    args.quiet = true;
+  } else if (!arg.empty() && arg[0] == '-') {
+    return Fail(2, "unknown option " + arg + "\n" + usage);
+  } else if (args.model_path.empty()) {
+    args.model_path = arg;
+  } else {
+    return Fail(2, "more than one model given");
+  }
+  return 0;
+}
+
+int ToolMessages::ReadNpzFile(const std::string& path, std::vector<runtime::NamedTensor>& tensors) const {
+  auto file = MappedFile::Open(ResolvePath(path));
+  if (!file.ok()) return Fail(3, file.status().message());
+  auto read = runtime::ReadNpz(file->bytes());
+  if (!read.ok()) return Fail(4, absl::StrCat(path, ": ", read.status().message()));
+  tensors = *std::move(read);
+  return 0;
+}
+
+int ToolMessages::WriteNpzFile(const std::string& path, const std::vector<runtime::NamedTensor>& tensors) const {
+  auto bytes = runtime::WriteNpz(tensors);
+  if (!bytes.ok()) return Fail(ExitCodeFor(bytes.status()), bytes.status().message());
+  auto file = AtomicFile::Create(ResolvePath(path));
+  if (!file.ok()) return Fail(3, file.status().message());
+  absl::Status written = (*file)->Write(AsBytes(*bytes));
+  if (written.ok()) written = (*file)->Commit();
+  if (!written.ok()) return Fail(3, written.message());
+  return 0;
+}
+
+void PrintTensorSummaries(const std::vector<runtime::NamedTensor>& tensors) {
+  for (const runtime::NamedTensor& t : tensors) {
+    std::printf("%s %s %s\n", t.name.c_str(), std::string(DataTypeName(t.tensor.dtype())).c_str(),
+                runtime::DimsString(t.tensor.dims()).c_str());
+  }
+}
+
+}  // namespace pt2onnx::native
