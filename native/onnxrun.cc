@@ -6,16 +6,22 @@
 // Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read or
 // write a file, 4 invalid model or inputs (wrong dtype, rank, shape, missing
 // input), 5 an op or dtype the executor cannot run (named in the message).
+#include <fcntl.h>
+#include <malloc.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/onnx/model_reader.h"
+#include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "core/runtime/kernels/registry.h"
 #include "core/runtime/npz/npz.h"
 #include "core/runtime/plan/session.h"
@@ -53,6 +59,13 @@ int ExitCodeFor(const absl::Status& status) {
 }
 
 int Main(int argc, char** argv) {
+#ifdef M_MMAP_THRESHOLD
+  // A fixed threshold: glibc otherwise raises it to the size of each large
+  // block freed, so once a weight is freed the next ones come from the heap,
+  // whose freed middle is never returned (the session frees weights as it
+  // packs them: 857 -> 517 MiB peak for BERT-base).
+  mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
   std::string model_path, inputs_path, outputs_path;
   int threads = 1, bench = 0;
   bool quiet = false, portable = false;
@@ -96,10 +109,15 @@ int Main(int argc, char** argv) {
 
   absl::StatusOr<ir::Model> model;
   {
-    // The model owns copies of the weights: the file is unmapped once read.
-    auto model_file = MappedFile::Open(ResolvePath(model_path));
-    if (!model_file.ok()) return Fail(3, std::string(model_file.status().message()));
-    model = onnx_reader::ReadModel(model_file->bytes());
+    // Read in blocks, not mapped: the model then holds the only copy of the
+    // weights (a mapped file's pages would count as a second one).
+    const std::string resolved = ResolvePath(model_path);
+    const int fd = open(resolved.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Fail(3, absl::StrCat("cannot open ", model_path, ": ", std::strerror(errno)));
+    google::protobuf::io::FileInputStream stream(fd, 1 << 20);
+    stream.SetCloseOnDelete(true);
+    model = onnx_reader::ReadModel(stream);
+    if (stream.GetErrno() != 0) return Fail(3, absl::StrCat("cannot read ", model_path, ": ", std::strerror(stream.GetErrno())));
   }
   if (!model.ok()) return Fail(ExitCodeFor(model.status()), std::string(model.status().message()));
   auto inputs_file = MappedFile::Open(ResolvePath(inputs_path));
@@ -111,12 +129,12 @@ int Main(int argc, char** argv) {
   runtime::SessionOptions options;
   options.threadpool = pool;
   options.accelerate = !portable;
-  auto session = runtime::Session::Create(*model, options);
+  // The session takes the model's weights (freed as they are packed).
+  auto session = runtime::Session::Create(std::move(*model), options);
   if (!session.ok()) {
     if (pool) pthreadpool_destroy(pool);
     return Fail(ExitCodeFor(session.status()), std::string(session.status().message()));
   }
-  *model = ir::Model();  // the session holds what it needs (its constants, packed weights)
   auto outputs = (*session)->Run(*inputs);
   std::vector<double> times;
   if (outputs.ok() && bench > 0) {
