@@ -275,7 +275,29 @@ class WhereKernel : public OpKernel {
     const T* px = x.data<T>();
     const T* py = y.data<T>();
     T* po = out.data<T>();
-    ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) { po[i] = pc[o[0]] ? px[o[1]] : py[o[2]]; });
+    // Rows with both values loaded before the choice (a select, not a branch
+    // the mask's pattern mispredicts); a scalar x or y (an attention mask's
+    // fill value) is read once per row.
+    ForEachBroadcastRow(dims, strides, [&](int64_t i, const int64_t* o, int64_t n, const int64_t* s) {
+      const bool* c = pc + o[0];
+      const T* a = px + o[1];
+      const T* b = py + o[2];
+      T* dst = po + i;
+      if (s[0] == 1 && s[1] == 1 && s[2] == 0) {
+        const T bv = *b;
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? a[j] : bv;
+      } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {
+        const T av = *a;
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? av : b[j];
+      } else if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? a[j] : b[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) {
+          const T av = a[j * s[1]], bv = b[j * s[2]];
+          dst[j] = c[j * s[0]] ? av : bv;
+        }
+      }
+    });
   }
 };
 

@@ -28,6 +28,52 @@ void Moments(const T* x, int64_t n, double eps, bool rms, double* mean, double* 
   *inv_std = 1.0 / std::sqrt((n > 0 ? sq / n : 0.0) + eps);
 }
 
+// The same for float rows (LayerNormalization's hot case): four independent
+// double sums per pass, so the loop is not one long dependency chain.
+void FloatMoments(const float* x, int64_t n, double eps, bool rms, double* mean, double* inv_std) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i = 0;
+  if (!rms) {
+    for (; i + 4 <= n; i += 4) {
+      s0 += x[i];
+      s1 += x[i + 1];
+      s2 += x[i + 2];
+      s3 += x[i + 3];
+    }
+    for (; i < n; ++i) s0 += x[i];
+  }
+  const double m = rms || n == 0 ? 0.0 : (s0 + s1 + s2 + s3) / n;
+  double q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+  for (i = 0; i + 4 <= n; i += 4) {
+    const double d0 = x[i] - m, d1 = x[i + 1] - m, d2 = x[i + 2] - m, d3 = x[i + 3] - m;
+    q0 += d0 * d0;
+    q1 += d1 * d1;
+    q2 += d2 * d2;
+    q3 += d3 * d3;
+  }
+  for (; i < n; ++i) q0 += (x[i] - m) * (x[i] - m);
+  *mean = m;
+  *inv_std = 1.0 / std::sqrt((n > 0 ? (q0 + q1 + q2 + q3) / n : 0.0) + eps);
+}
+
+// y = (x - mean) * inv_std * scale + bias over one row, in float, eight
+// lanes at a time (blocks that -O2's SLP vectoriser turns into SIMD).
+void NormalizeFloatRow(const float* __restrict x, int64_t n, float mean, float inv_std, const float* __restrict scale,
+                       const float* __restrict bias, float* __restrict y) {
+  int64_t i = 0;
+  if (bias != nullptr) {
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) y[i + k] = (x[i + k] - mean) * inv_std * scale[i + k] + bias[i + k];
+    }
+    for (; i < n; ++i) y[i] = (x[i] - mean) * inv_std * scale[i] + bias[i];
+  } else {
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) y[i + k] = (x[i + k] - mean) * inv_std * scale[i + k];
+    }
+    for (; i < n; ++i) y[i] = (x[i] - mean) * inv_std * scale[i];
+  }
+}
+
 absl::Status CheckVector(const Tensor* t, int64_t n, DataType dtype, const char* what) {
   if (t == nullptr || t->numel() != n || t->dtype() != dtype) {
     return absl::InvalidArgumentError(absl::StrCat(what, " must hold ", n, " values of the input dtype"));
@@ -180,6 +226,22 @@ class LayerNormKernel : public OpKernel {
       auto v = ctx.AllocateOutput(2, DataType::kFloat, stat_dims);
       if (!v.ok()) return v.status();
       inv_out = (*v)->data<float>();
+    }
+    // Scale and B of the normalized block's own size (the usual case): no
+    // broadcast offsets, float arithmetic.
+    if (x.dtype() == DataType::kFloat && (*si)->numel() == inner && (bias == nullptr || bias->numel() == inner)) {
+      const float* ps = (*si)->data<float>();
+      const float* pb = bias ? bias->data<float>() : nullptr;
+      for (int64_t r = 0; r < outer; ++r) {
+        const float* px = x.data<float>() + r * inner;
+        double mean, inv_std;
+        FloatMoments(px, inner, epsilon_, kRms, &mean, &inv_std);
+        NormalizeFloatRow(px, inner, static_cast<float>(mean), static_cast<float>(inv_std), ps, pb,
+                          (*out)->data<float>() + r * inner);
+        if (mean_out) mean_out[r] = static_cast<float>(mean);
+        if (inv_out) inv_out[r] = static_cast<float>(inv_std);
+      }
+      return absl::OkStatus();
     }
     std::vector<int64_t> sstr = BroadcastStrides((*si)->dims(), norm_dims);
     std::vector<int64_t> bstr = bias ? BroadcastStrides(bias->dims(), norm_dims) : sstr;
