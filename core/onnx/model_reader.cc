@@ -110,7 +110,7 @@ absl::StatusOr<ir::Attribute> ReadAttribute(::onnx::AttributeProto& proto, int d
     }
     case A::GRAPH: {
       PT2ONNX_ASSIGN_OR_RETURN(ir::Graph g, ReadGraph(*proto.mutable_g(), depth + 1));
-      return ir::Attribute::GraphValue(proto.name(), std::make_shared<ir::Graph>(std::move(g)));
+      return ir::Attribute::GraphValue(proto.name(), std::move(g));
     }
     default:
       return absl::UnimplementedError(absl::StrCat("ONNX model: attribute '", proto.name(), "' has unsupported type ",
