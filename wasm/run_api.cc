@@ -19,8 +19,6 @@ namespace {
 using emscripten::val;
 
 struct LiveSession {
-  std::string model_bytes;  // the ir::Model may point into them
-  ir::Model model;
   std::unique_ptr<runtime::Session> session;
 };
 
@@ -114,16 +112,19 @@ absl::StatusOr<runtime::NamedTensor> TensorFromJs(const val& js) {
 
 val CreateSession(val bytes) {
   auto live = std::make_unique<LiveSession>();
-  live->model_bytes.resize(bytes["length"].as<size_t>());
-  if (!live->model_bytes.empty()) {
-    val(emscripten::typed_memory_view(live->model_bytes.size(), reinterpret_cast<uint8_t*>(&live->model_bytes[0])))
-        .call<void>("set", bytes);
+  absl::StatusOr<ir::Model> model;
+  {
+    // The model owns its weights (copied out of the bytes, which are freed
+    // here); the session takes them from the model.
+    std::string model_bytes(bytes["length"].as<size_t>(), '\0');
+    if (!model_bytes.empty()) {
+      val(emscripten::typed_memory_view(model_bytes.size(), reinterpret_cast<uint8_t*>(&model_bytes[0])))
+          .call<void>("set", bytes);
+    }
+    model = onnx_reader::ReadModel(ByteSpan(reinterpret_cast<const uint8_t*>(model_bytes.data()), model_bytes.size()));
   }
-  auto model = onnx_reader::ReadModel(
-      ByteSpan(reinterpret_cast<const uint8_t*>(live->model_bytes.data()), live->model_bytes.size()));
   if (!model.ok()) return Error(model.status());
-  live->model = std::move(*model);
-  auto session = runtime::Session::Create(live->model, runtime::SessionOptions{});
+  auto session = runtime::Session::Create(std::move(*model), runtime::SessionOptions{});
   if (!session.ok()) return Error(session.status());
   live->session = std::move(*session);
   static int next_id = 1;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/ir/inline_functions.h"
 #include "core/status_macros.h"
+#include "google/protobuf/io/zero_copy_stream.h"
 #include "onnx/onnx-ml.pb.h"
 
 namespace pt2onnx::onnx_reader {
@@ -26,7 +27,8 @@ std::string PackAs(const Repeated& values) {
   return bytes;
 }
 
-absl::StatusOr<ir::Tensor> ReadTensor(const ::onnx::TensorProto& proto) {
+// Takes raw_data out of `proto` (moved, not copied: a weight is held once).
+absl::StatusOr<ir::Tensor> ReadTensor(::onnx::TensorProto& proto) {
   const DataType dtype = static_cast<DataType>(proto.data_type());
   const int size = ElementSize(dtype);
   if (size == 0) return Invalid(absl::StrCat("tensor '", proto.name(), "' has unsupported data_type ", proto.data_type()));
@@ -44,7 +46,7 @@ absl::StatusOr<ir::Tensor> ReadTensor(const ::onnx::TensorProto& proto) {
   }
   std::string bytes;
   if (proto.has_raw_data()) {
-    bytes = proto.raw_data();
+    bytes = std::move(*proto.mutable_raw_data());
   } else {
     switch (dtype) {
       case DataType::kFloat: bytes = PackAs<decltype(proto.float_data()), float>(proto.float_data()); break;
@@ -91,9 +93,9 @@ absl::StatusOr<ir::ValueInfo> ReadValueInfo(const ::onnx::ValueInfoProto& proto)
   return info;
 }
 
-absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth);
+absl::StatusOr<ir::Graph> ReadGraph(::onnx::GraphProto& proto, int depth);
 
-absl::StatusOr<ir::Attribute> ReadAttribute(const ::onnx::AttributeProto& proto, int depth) {
+absl::StatusOr<ir::Attribute> ReadAttribute(::onnx::AttributeProto& proto, int depth) {
   using A = ::onnx::AttributeProto;
   switch (proto.type()) {
     case A::FLOAT: return ir::Attribute::Float(proto.name(), proto.f());
@@ -103,11 +105,11 @@ absl::StatusOr<ir::Attribute> ReadAttribute(const ::onnx::AttributeProto& proto,
     case A::INTS: return ir::Attribute::Ints(proto.name(), {proto.ints().begin(), proto.ints().end()});
     case A::STRINGS: return ir::Attribute::Strings(proto.name(), {proto.strings().begin(), proto.strings().end()});
     case A::TENSOR: {
-      PT2ONNX_ASSIGN_OR_RETURN(ir::Tensor t, ReadTensor(proto.t()));
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Tensor t, ReadTensor(*proto.mutable_t()));
       return ir::Attribute::TensorValue(proto.name(), std::move(t));
     }
     case A::GRAPH: {
-      PT2ONNX_ASSIGN_OR_RETURN(ir::Graph g, ReadGraph(proto.g(), depth + 1));
+      PT2ONNX_ASSIGN_OR_RETURN(ir::Graph g, ReadGraph(*proto.mutable_g(), depth + 1));
       return ir::Attribute::GraphValue(proto.name(), std::move(g));
     }
     default:
@@ -116,12 +118,12 @@ absl::StatusOr<ir::Attribute> ReadAttribute(const ::onnx::AttributeProto& proto,
   }
 }
 
-absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth) {
+absl::StatusOr<ir::Graph> ReadGraph(::onnx::GraphProto& proto, int depth) {
   if (depth > 64) return Invalid("subgraphs nested too deeply");
   ir::Graph g;
   g.name = proto.name();
   if (proto.sparse_initializer_size() > 0) return absl::UnimplementedError("ONNX model: sparse initializers");
-  for (const auto& t : proto.initializer()) {
+  for (auto& t : *proto.mutable_initializer()) {
     PT2ONNX_ASSIGN_OR_RETURN(ir::Tensor tensor, ReadTensor(t));
     g.initializers.push_back({t.name(), std::move(tensor), {}});
   }
@@ -133,14 +135,14 @@ absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth) 
     PT2ONNX_ASSIGN_OR_RETURN(ir::ValueInfo info, ReadValueInfo(v));
     g.outputs.push_back(std::move(info));
   }
-  for (const auto& n : proto.node()) {
+  for (auto& n : *proto.mutable_node()) {
     ir::Node node;
     node.name = n.name();
     node.op_type = n.op_type();
     node.domain = n.domain();
     node.inputs.assign(n.input().begin(), n.input().end());
     node.outputs.assign(n.output().begin(), n.output().end());
-    for (const auto& a : n.attribute()) {
+    for (auto& a : *n.mutable_attribute()) {
       if (!a.ref_attr_name().empty()) return absl::UnimplementedError("ONNX model: attribute references (functions)");
       PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, depth));
       node.attributes.push_back(std::move(attr));
@@ -151,7 +153,7 @@ absl::StatusOr<ir::Graph> ReadGraph(const ::onnx::GraphProto& proto, int depth) 
 }
 
 // A FunctionProto without attribute parameters (refused: Unimplemented).
-absl::StatusOr<ir::Function> ReadFunction(const ::onnx::FunctionProto& f) {
+absl::StatusOr<ir::Function> ReadFunction(::onnx::FunctionProto& f) {
   if (f.attribute_size() > 0 || f.attribute_proto_size() > 0) {
     return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
                                                  ": attribute parameters are not supported"));
@@ -162,14 +164,14 @@ absl::StatusOr<ir::Function> ReadFunction(const ::onnx::FunctionProto& f) {
   def.inputs.assign(f.input().begin(), f.input().end());
   def.outputs.assign(f.output().begin(), f.output().end());
   for (const auto& o : f.opset_import()) def.opset_imports.push_back({o.domain(), o.version()});
-  for (const auto& n : f.node()) {
+  for (auto& n : *f.mutable_node()) {
     ir::Node node;
     node.name = n.name();
     node.op_type = n.op_type();
     node.domain = n.domain();
     node.inputs.assign(n.input().begin(), n.input().end());
     node.outputs.assign(n.output().begin(), n.output().end());
-    for (const auto& a : n.attribute()) {
+    for (auto& a : *n.mutable_attribute()) {
       if (!a.ref_attr_name().empty()) {
         return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
                                                      ": attribute references are not supported"));
@@ -182,26 +184,39 @@ absl::StatusOr<ir::Function> ReadFunction(const ::onnx::FunctionProto& f) {
   return def;
 }
 
+// The parsed proto's weights move into the model (see ReadTensor).
+absl::StatusOr<ir::Model> ModelFromProto(::onnx::ModelProto& proto) {
+  ir::Model model;
+  model.ir_version = proto.ir_version();
+  model.producer_name = proto.producer_name();
+  model.producer_version = proto.producer_version();
+  for (const auto& o : proto.opset_import()) model.opset_imports.push_back({o.domain(), o.version()});
+  PT2ONNX_ASSIGN_OR_RETURN(model.graph, ReadGraph(*proto.mutable_graph(), 0));
+  for (auto& f : *proto.mutable_functions()) {
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));
+    model.functions.push_back(std::move(function));
+  }
+  PT2ONNX_RETURN_IF_ERROR(ir::InlineLocalFunctions(model));  // the executor runs plain graphs
+  return model;
+}
+
+constexpr const char kNotAModel[] = "cannot parse the bytes as a ModelProto (not an ONNX file, truncated, or over 2 GiB)";
+
 }  // namespace
 
 absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes) {
   ::onnx::ModelProto proto;
   if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
       !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return Invalid("cannot parse the bytes as a ModelProto (not an ONNX file, truncated, or over 2 GiB)");
+    return Invalid(kNotAModel);
   }
-  ir::Model model;
-  model.ir_version = proto.ir_version();
-  model.producer_name = proto.producer_name();
-  model.producer_version = proto.producer_version();
-  for (const auto& o : proto.opset_import()) model.opset_imports.push_back({o.domain(), o.version()});
-  PT2ONNX_ASSIGN_OR_RETURN(model.graph, ReadGraph(proto.graph(), 0));
-  for (const auto& f : proto.functions()) {
-    PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));
-    model.functions.push_back(std::move(function));
-  }
-  PT2ONNX_RETURN_IF_ERROR(ir::InlineLocalFunctions(model));  // the executor runs plain graphs
-  return model;
+  return ModelFromProto(proto);
+}
+
+absl::StatusOr<ir::Model> ReadModel(google::protobuf::io::ZeroCopyInputStream& input) {
+  ::onnx::ModelProto proto;
+  if (!proto.ParseFromZeroCopyStream(&input)) return Invalid(kNotAModel);
+  return ModelFromProto(proto);
 }
 
 absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes) {
@@ -211,7 +226,7 @@ absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes) {
     return Invalid("cannot parse the translation library as a ModelProto (not an ONNX file, or truncated)");
   }
   std::vector<ir::Function> functions;
-  for (const auto& f : proto.functions()) {
+  for (auto& f : *proto.mutable_functions()) {
     PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));
     functions.push_back(std::move(function));
   }

@@ -15,12 +15,19 @@
 #include "core/ir/function.h"
 #include "core/ir/graph.h"
 
+namespace google::protobuf::io {
+class ZeroCopyInputStream;
+}  // namespace google::protobuf::io
+
 namespace pt2onnx::onnx_reader {
 
 // InvalidArgument when the bytes are not a ModelProto or break its rules.
 // Model-local functions are inlined at their calls (ir/inline_functions.h):
 // the model comes back as a plain graph, for the executor.
 absl::StatusOr<ir::Model> ReadModel(ByteSpan bytes);
+// The same from a stream (a file read in blocks): the weights are held once,
+// in the model, never also as the file's bytes.
+absl::StatusOr<ir::Model> ReadModel(google::protobuf::io::ZeroCopyInputStream& input);
 
 // The model-local functions of a ModelProto (its graph may be empty).
 // Functions with attribute parameters are refused (Unimplemented).

@@ -73,5 +73,52 @@ TEST(Session, InputChecksNameTheInput) {
   EXPECT_TRUE(absl::StrContains(missing.status().message(), "missing input 'x'")) << missing.status();
 }
 
+// One weight read three ways: a MatMul whose product gets a bias (fused into
+// one fully connected step, weights packed), a plain MatMul (packed again) and
+// a Mul that reads it at run time, so the session must keep it.
+ir::Model SharedWeightModel() {
+  std::mt19937 rng(7);
+  ir::Model model;
+  model.opset_imports.push_back({"", 20});
+  ir::Graph& g = model.graph;
+  g.inputs.push_back({"x", DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(2), ir::Dim::Static(8)}, {}});
+  g.inputs.push_back({"s", DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(1)}, {}});
+  g.initializers.push_back({"w", IrFloats({8, 5}, rng, -1, 1), {}});
+  g.initializers.push_back({"b", IrFloats({5}, rng, -1, 1), {}});
+  g.nodes = {{"mm1", "MatMul", "", {"x", "w"}, {"p"}, {}, {}},
+             {"add", "Add", "", {"p", "b"}, {"y1"}, {}, {}},
+             {"mm2", "MatMul", "", {"x", "w"}, {"y2"}, {}, {}},
+             {"mul", "Mul", "", {"w", "s"}, {"z"}, {}, {}}};
+  for (const char* name : {"y1", "y2", "z"}) g.outputs.push_back({name, DataType::kFloat, std::nullopt, {}});
+  return model;
+}
+
+TEST(Session, TakingTheModelKeepsWeightsStillReadAtRunTime) {
+  std::mt19937 rng(9);
+  ir::Tensor x = IrFloats({2, 8}, rng, -1, 1);
+  Tensor input = *Tensor::Allocate(DataType::kFloat, x.dims(), nullptr);
+  std::memcpy(input.raw(), x.bytes().data(), input.byte_size());
+  const Tensor scale = F32({1}, {1.5f});
+  SessionOptions slow;
+  slow.accelerate = false;
+  const ir::Model reference_model = SharedWeightModel();
+  auto reference = Session::Create(reference_model, slow);
+  auto taken = Session::Create(SharedWeightModel(), SessionOptions());
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  auto want = (*reference)->Run({{"x", input}, {"s", scale}});
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (int run = 0; run < 2; ++run) {
+    auto got = (*taken)->Run({{"x", input}, {"s", scale}});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->size(), 3u);
+    for (size_t o = 0; o < 3; ++o) {
+      auto a = Values<float>((*got)[o].tensor), b = Values<float>((*want)[o].tensor);
+      ASSERT_EQ(a.size(), b.size()) << o;
+      for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-5) << o << " " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing

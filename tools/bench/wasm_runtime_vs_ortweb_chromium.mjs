@@ -15,35 +15,17 @@
 // runs lasting >= 20 ms (a whole number of runs) and reports the time per run. Sessions are created
 // once; 3 warm-up runs, then the median of --runs samples, alternating ours and ORT-web per sample so
 // both see the same load. Outputs are compared before timing.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join } from "node:path";
 import { readNpz } from "../../tests/web/npz.mjs";
 import { launchBrowser } from "../../tests/web/browser.mjs";
-import { FIXTURES, PACKAGE, requireBuilt } from "../../tests/web/paths.mjs";
+import { PACKAGE } from "../../tests/web/paths.mjs";
+import { benchFolders, importPackage, parseBenchArgs, TABLE_HEADER, tableRow } from "./ortweb_bench_setup.mjs";
 
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const RUNS = Number(flag("--runs", "20"));
-const ORT_WEB = flag("--ort-web", null);
-const EXTRA = flag("--extra", null);
-if (!ORT_WEB) {
-  console.error("usage: node tools/bench/wasm_runtime_vs_ortweb_chromium.mjs --ort-web DIR/node_modules/onnxruntime-web " +
-    "[--runs N] [--extra OUT_DIR]");
-  process.exit(2);
-}
-requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build --config=wasm //wasm:package)");
-const ours = await import(join(PACKAGE, "pt2onnx.mjs"));
-
-const folders = [join(FIXTURES, "resnet18_shaped"), join(FIXTURES, "gpt_block")];
-if (EXTRA) {
-  for (const name of readdirSync(EXTRA).sort()) {
-    if (existsSync(join(EXTRA, name, "model.pt2"))) folders.push(join(EXTRA, name));
-  }
-}
+const { runs: RUNS, ortWeb: ORT_WEB, extra: EXTRA } = parseBenchArgs("wasm_runtime_vs_ortweb_chromium.mjs");
+const ours = await importPackage();
+const folders = benchFolders(EXTRA);
 
 // Everything the page fetches, by path: the two runtimes' files and, per model, its bytes and inputs.
 const files = new Map();
@@ -151,7 +133,7 @@ try {
       console.log(`onnxruntime-web ${r.ortVersion} (wasm, SIMD, 1 thread) vs pt2onnx ${r.oursVersion} wasm executor ` +
         `in Chromium ${version} (headless, cross-origin isolated: ${r.isolated}); median of ${RUNS} samples ` +
         `after 3 warm-up runs, each sample a batch of >= 20 ms; ms per run`);
-      console.log(`${"model".padEnd(16)} ${"ours".padStart(10)} ${"ORT-web".padStart(10)} ${"ours/ORT".padStart(9)}  max |diff|`);
+      console.log(TABLE_HEADER);
       header = true;
     }
     console.log(`${model.name.padEnd(16)} ${r.ours.toFixed(3).padStart(10)} ${r.ort.toFixed(3).padStart(10)} ` +

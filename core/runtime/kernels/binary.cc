@@ -3,6 +3,7 @@
 // Broadcasting binary ops: arithmetic, comparison, logic, PRelu, variadic
 // Max/Min and the ternary Where. float32 same-shape / scalar cases take a flat
 // loop the compiler vectorises; everything else walks the broadcast index.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -130,6 +131,70 @@ bool Compare(BinaryOp op, T a, T b) {
   }
 }
 
+// Whether `small` broadcasts to `out` as a block repeated along the leading
+// dims (its dims, leading 1s dropped, are out's trailing dims): a bias [N]
+// or a position table [T, N] added to [B, T, N].
+bool RepeatsAsSuffix(const Dims& small, const Dims& out) {
+  size_t first = 0;
+  while (first < small.size() && small[first] == 1) ++first;
+  const size_t len = small.size() - first;
+  if (len > out.size()) return false;
+  return std::equal(small.begin() + first, small.end(), out.end() - len);
+}
+
+// y[r * m + j] = f(full[r * m + j], block[j]) (or f(block[j], full[...]) when
+// the block is the left operand): loops over contiguous rows the compiler
+// vectorises, for the float Add/Sub/Mul/Div of a bias, scale or mask.
+template <typename T, typename F>
+void RepeatBlock(const T* full, const T* block, int64_t n, int64_t m, bool block_left, T* y, F f) {
+  if (m == 1) {
+    const T v = block[0];
+    if (block_left) {
+      for (int64_t i = 0; i < n; ++i) y[i] = f(v, full[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i) y[i] = f(full[i], v);
+    }
+    return;
+  }
+  for (int64_t r = 0; r < n; r += m) {
+    const T* x = full + r;
+    T* yr = y + r;
+    if (block_left) {
+      for (int64_t j = 0; j < m; ++j) yr[j] = f(block[j], x[j]);
+    } else {
+      for (int64_t j = 0; j < m; ++j) yr[j] = f(x[j], block[j]);
+    }
+  }
+}
+
+// The float fast path: false when the shapes are not (full, full) or
+// (full, repeated block); the results equal Arith's (IEEE + - * /).
+template <typename T>
+bool FloatArithFast(BinaryOp op, const Tensor& a, const Tensor& b, const Dims& dims, T* po, int64_t n) {
+  const bool a_full = a.numel() == n, b_full = b.numel() == n;
+  const Tensor* block = nullptr;
+  bool block_left = false;
+  if (a_full && (b_full || RepeatsAsSuffix(b.dims(), dims))) {
+    block = &b;
+  } else if (b_full && RepeatsAsSuffix(a.dims(), dims)) {
+    block = &a;
+    block_left = true;
+  } else {
+    return false;
+  }
+  const int64_t m = block->numel();
+  if (m == 0 || n % m != 0) return false;
+  const T* full = (block_left ? b : a).template data<T>();
+  const T* pb = block->template data<T>();
+  switch (op) {
+    case BinaryOp::kAdd: RepeatBlock(full, pb, n, m, block_left, po, [](T x, T y) { return x + y; }); return true;
+    case BinaryOp::kSub: RepeatBlock(full, pb, n, m, block_left, po, [](T x, T y) { return x - y; }); return true;
+    case BinaryOp::kMul: RepeatBlock(full, pb, n, m, block_left, po, [](T x, T y) { return x * y; }); return true;
+    case BinaryOp::kDiv: RepeatBlock(full, pb, n, m, block_left, po, [](T x, T y) { return x / y; }); return true;
+    default: return false;
+  }
+}
+
 absl::Status RunBinary(BinaryOp op, const char* name, const Tensor& a, const Tensor& b, Tensor* out_slot,
                        KernelContext& ctx, size_t out_index) {
   if (a.dtype() != b.dtype()) {
@@ -161,6 +226,9 @@ absl::Status RunBinary(BinaryOp op, const char* name, const Tensor& a, const Ten
     if constexpr (!std::is_same_v<T, bool>) {
       T* po = out->data<T>();
       const int64_t n = out->numel();
+      if constexpr (std::is_floating_point_v<T>) {
+        if (FloatArithFast(op, a, b, *dims, po, n)) return;
+      }
       if (op == BinaryOp::kAdd && a.numel() == n && b.numel() == n) {
         for (int64_t i = 0; i < n; ++i) po[i] = WrapAdd(pa[i], pb[i]);
       } else if (op == BinaryOp::kMul && a.numel() == n && b.numel() == n) {
@@ -275,7 +343,29 @@ class WhereKernel : public OpKernel {
     const T* px = x.data<T>();
     const T* py = y.data<T>();
     T* po = out.data<T>();
-    ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) { po[i] = pc[o[0]] ? px[o[1]] : py[o[2]]; });
+    // Rows with both values loaded before the choice (a select, not a branch
+    // the mask's pattern mispredicts); a scalar x or y (an attention mask's
+    // fill value) is read once per row.
+    ForEachBroadcastRow(dims, strides, [&](int64_t i, const int64_t* o, int64_t n, const int64_t* s) {
+      const bool* c = pc + o[0];
+      const T* a = px + o[1];
+      const T* b = py + o[2];
+      T* dst = po + i;
+      if (s[0] == 1 && s[1] == 1 && s[2] == 0) {
+        const T bv = *b;
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? a[j] : bv;
+      } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {
+        const T av = *a;
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? av : b[j];
+      } else if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
+        for (int64_t j = 0; j < n; ++j) dst[j] = c[j] ? a[j] : b[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) {
+          const T av = a[j * s[1]], bv = b[j * s[2]];
+          dst[j] = c[j * s[0]] ? av : bv;
+        }
+      }
+    });
   }
 };
 

@@ -35,6 +35,33 @@ Spatial3 ToSpatial3(const std::vector<WindowDim>& w) {
   return s;
 }
 
+// Every tap of a window between two grids: for each kernel offset (k0, k1, k2)
+// and each point a of grid `a`, the point b = a * stride - pad + k * dilation
+// of grid `b` (per dim), when it lies inside; f(a, b, k) gets flat indices.
+// Conv walks its output (b: the input it reads), ConvTranspose its input (b:
+// the output it writes); kernel taps are the outer loops, rows the inner.
+template <typename F>
+void ForEachTap(const Spatial3& s, const int64_t (&a)[3], const int64_t (&b)[3], F&& f) {
+  for (int64_t k0 = 0; k0 < s.k[0]; ++k0)
+  for (int64_t k1 = 0; k1 < s.k[1]; ++k1)
+  for (int64_t k2 = 0; k2 < s.k[2]; ++k2) {
+    const int64_t k = (k0 * s.k[1] + k1) * s.k[2] + k2;
+    for (int64_t a0 = 0; a0 < a[0]; ++a0) {
+      const int64_t b0 = a0 * s.s[0] - s.p[0] + k0 * s.d[0];
+      if (b0 < 0 || b0 >= b[0]) continue;
+      for (int64_t a1 = 0; a1 < a[1]; ++a1) {
+        const int64_t b1 = a1 * s.s[1] - s.p[1] + k1 * s.d[1];
+        if (b1 < 0 || b1 >= b[1]) continue;
+        const int64_t arow = (a0 * a[1] + a1) * a[2], brow = (b0 * b[1] + b1) * b[2];
+        for (int64_t a2 = 0; a2 < a[2]; ++a2) {
+          const int64_t b2 = a2 * s.s[2] - s.p[2] + k2 * s.d[2];
+          if (b2 >= 0 && b2 < b[2]) f(arow + a2, brow + b2, k);
+        }
+      }
+    }
+  }
+}
+
 absl::Status CheckBias(const Tensor* bias, int64_t channels, DataType dtype, const char* op) {
   if (bias != nullptr && (bias->numel() != channels || bias->dtype() != dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": bias must hold ", channels, " values of the input dtype"));
@@ -97,25 +124,9 @@ class ConvKernel : public OpKernel {
             for (int64_t ic = 0; ic < cg; ++ic) {
               const T* xplane = px + (b * c + g * cg + ic) * s.in_size();
               const T* wk = pw + (oc * cg + ic) * s.k_size();
-              for (int64_t k0 = 0; k0 < s.k[0]; ++k0)
-              for (int64_t k1 = 0; k1 < s.k[1]; ++k1)
-              for (int64_t k2 = 0; k2 < s.k[2]; ++k2) {
-                const T wv = wk[(k0 * s.k[1] + k1) * s.k[2] + k2];
-                for (int64_t o0 = 0; o0 < s.out[0]; ++o0) {
-                  const int64_t i0 = o0 * s.s[0] - s.p[0] + k0 * s.d[0];
-                  if (i0 < 0 || i0 >= s.in[0]) continue;
-                  for (int64_t o1 = 0; o1 < s.out[1]; ++o1) {
-                    const int64_t i1 = o1 * s.s[1] - s.p[1] + k1 * s.d[1];
-                    if (i1 < 0 || i1 >= s.in[1]) continue;
-                    T* yrow = yplane + (o0 * s.out[1] + o1) * s.out[2];
-                    const T* xrow = xplane + (i0 * s.in[1] + i1) * s.in[2];
-                    for (int64_t o2 = 0; o2 < s.out[2]; ++o2) {
-                      const int64_t i2 = o2 * s.s[2] - s.p[2] + k2 * s.d[2];
-                      if (i2 >= 0 && i2 < s.in[2]) yrow[o2] = static_cast<T>(yrow[o2] + wv * xrow[i2]);
-                    }
-                  }
-                }
-              }
+              ForEachTap(s, s.out, s.in, [&](int64_t o, int64_t i, int64_t k) {
+                yplane[o] = static_cast<T>(yplane[o] + wk[k] * xplane[i]);
+              });
             }
           }
         }
@@ -208,25 +219,9 @@ class ConvTransposeKernel : public OpKernel {
               const int64_t ic = g * cg + icg;
               const T* xplane = px + (b * c + ic) * s.in_size();
               const T* wk = pw + (ic * mg + ocg) * s.k_size();
-              for (int64_t i0 = 0; i0 < s.in[0]; ++i0)
-              for (int64_t i1 = 0; i1 < s.in[1]; ++i1)
-              for (int64_t i2 = 0; i2 < s.in[2]; ++i2) {
-                const T xv = xplane[(i0 * s.in[1] + i1) * s.in[2] + i2];
-                for (int64_t k0 = 0; k0 < s.k[0]; ++k0) {
-                  const int64_t o0 = i0 * s.s[0] - s.p[0] + k0 * s.d[0];
-                  if (o0 < 0 || o0 >= s.out[0]) continue;
-                  for (int64_t k1 = 0; k1 < s.k[1]; ++k1) {
-                    const int64_t o1 = i1 * s.s[1] - s.p[1] + k1 * s.d[1];
-                    if (o1 < 0 || o1 >= s.out[1]) continue;
-                    for (int64_t k2 = 0; k2 < s.k[2]; ++k2) {
-                      const int64_t o2 = i2 * s.s[2] - s.p[2] + k2 * s.d[2];
-                      if (o2 < 0 || o2 >= s.out[2]) continue;
-                      T& y = yplane[(o0 * s.out[1] + o1) * s.out[2] + o2];
-                      y = static_cast<T>(y + xv * wk[(k0 * s.k[1] + k1) * s.k[2] + k2]);
-                    }
-                  }
-                }
-              }
+              ForEachTap(s, s.in, s.out, [&](int64_t i, int64_t o, int64_t k) {
+                yplane[o] = static_cast<T>(yplane[o] + xplane[i] * wk[k]);
+              });
             }
           }
         }

@@ -26,6 +26,49 @@ absl::StatusOr<std::vector<int64_t>> Indices(KernelContext& ctx, size_t i, const
   return ReadInts(**t, op);
 }
 
+// Input 0 (data), input 1 read as indices, and the indices' dims: what every
+// kernel here starts from.
+struct IndexedData {
+  const Tensor* data;
+  std::vector<int64_t> indices;
+  const Dims* index_dims;
+};
+
+absl::StatusOr<IndexedData> DataAndIndices(KernelContext& ctx, const char* op) {
+  auto data = ctx.RequiredInput(0);
+  if (!data.ok()) return data.status();
+  auto indices = Indices(ctx, 1, op);
+  if (!indices.ok()) return indices.status();
+  return IndexedData{*data, std::move(*indices), &ctx.input(1)->dims()};
+}
+
+// GatherElements / ScatterElements: the checked axis, with indices of data's
+// rank no larger than data on the other dims.
+absl::StatusOr<int64_t> ElementsAxis(int64_t axis, const Tensor& x, const Dims& idims, const char* op) {
+  auto checked = NormalizeAxis(axis, x.rank(), op);
+  if (!checked.ok()) return checked.status();
+  if (static_cast<int64_t>(idims.size()) != x.rank()) return absl::InvalidArgumentError(absl::StrCat(op, ": rank mismatch"));
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (d != *checked && idims[d] > x.dim(d)) {
+      return absl::InvalidArgumentError(absl::StrCat(op, ": indices shape too large"));
+    }
+  }
+  return checked;
+}
+
+// GatherND / ScatterND: the element offset that index tuple `t` (k values,
+// addressing data dims first_dim...) selects, each index checked.
+absl::StatusOr<int64_t> TupleOffset(const std::vector<int64_t>& indices, int64_t t, int64_t k, const Tensor& x,
+                                    int64_t first_dim, const std::vector<int64_t>& strides, const char* op) {
+  int64_t offset = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    auto idx = CheckIndex(indices[t * k + j], x.dim(first_dim + j), op);
+    if (!idx.ok()) return idx.status();
+    offset += *idx * strides[j];
+  }
+  return offset;
+}
+
 class GatherKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
@@ -87,18 +130,13 @@ class GatherElementsKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto data = ctx.RequiredInput(0);
-    if (!data.ok()) return data.status();
-    const Tensor& x = **data;
-    auto indices = Indices(ctx, 1, "GatherElements indices");
-    if (!indices.ok()) return indices.status();
-    const Dims& idims = ctx.input(1)->dims();
-    auto axis = NormalizeAxis(axis_, x.rank(), "GatherElements axis");
+    auto in = DataAndIndices(ctx, "GatherElements indices");
+    if (!in.ok()) return in.status();
+    const Tensor& x = *in->data;
+    const std::vector<int64_t>* indices = &in->indices;
+    const Dims& idims = *in->index_dims;
+    auto axis = ElementsAxis(axis_, x, idims, "GatherElements");
     if (!axis.ok()) return axis.status();
-    if (static_cast<int64_t>(idims.size()) != x.rank()) return absl::InvalidArgumentError("GatherElements: rank mismatch");
-    for (int64_t d = 0; d < x.rank(); ++d) {
-      if (d != *axis && idims[d] > x.dim(d)) return absl::InvalidArgumentError("GatherElements: indices shape too large");
-    }
     auto out = ctx.AllocateOutput(0, x.dtype(), idims);
     if (!out.ok()) return out.status();
     const int size = ElementSize(x.dtype());
@@ -158,22 +196,18 @@ class ScatterElementsKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto data = ctx.RequiredInput(0);
     auto updates = ctx.RequiredInput(2);
-    if (!data.ok() || !updates.ok()) return absl::InvalidArgumentError("ScatterElements needs 3 inputs");
-    const Tensor& x = **data;
-    auto indices = Indices(ctx, 1, "ScatterElements indices");
-    if (!indices.ok()) return indices.status();
-    const Dims& idims = ctx.input(1)->dims();
-    if ((*updates)->dims() != idims || (*updates)->dtype() != x.dtype() ||
-        static_cast<int64_t>(idims.size()) != x.rank()) {
+    if (!updates.ok()) return absl::InvalidArgumentError("ScatterElements needs 3 inputs");
+    auto in = DataAndIndices(ctx, "ScatterElements indices");
+    if (!in.ok()) return in.status();
+    const Tensor& x = *in->data;
+    const std::vector<int64_t>* indices = &in->indices;
+    const Dims& idims = *in->index_dims;
+    if ((*updates)->dims() != idims || (*updates)->dtype() != x.dtype()) {
       return absl::InvalidArgumentError("ScatterElements: indices/updates shape or dtype mismatch");
     }
-    auto axis = NormalizeAxis(axis_, x.rank(), "ScatterElements axis");
+    auto axis = ElementsAxis(axis_, x, idims, "ScatterElements");
     if (!axis.ok()) return axis.status();
-    for (int64_t d = 0; d < x.rank(); ++d) {
-      if (d != *axis && idims[d] > x.dim(d)) return absl::InvalidArgumentError("ScatterElements: indices too large");
-    }
     auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
     if (!out.ok()) return out.status();
     if (x.byte_size() > 0) std::memcpy((*out)->raw(), x.raw(), x.byte_size());
@@ -204,12 +238,11 @@ class GatherNDKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto data = ctx.RequiredInput(0);
-    if (!data.ok()) return data.status();
-    const Tensor& x = **data;
-    auto indices = Indices(ctx, 1, "GatherND indices");
-    if (!indices.ok()) return indices.status();
-    const Dims& idims = ctx.input(1)->dims();
+    auto in = DataAndIndices(ctx, "GatherND indices");
+    if (!in.ok()) return in.status();
+    const Tensor& x = *in->data;
+    const std::vector<int64_t>* indices = &in->indices;
+    const Dims& idims = *in->index_dims;
     const int64_t b = batch_dims_;
     if (idims.empty() || b < 0 || b >= static_cast<int64_t>(idims.size()) || b >= x.rank()) {
       return absl::InvalidArgumentError("GatherND: bad batch_dims or indices rank");
@@ -233,12 +266,10 @@ class GatherNDKernel : public OpKernel {
     const int64_t per_batch_tuples = batch > 0 ? tuples / batch : 0;
     std::vector<int64_t> strides = ContiguousStrides(Dims(x.dims().begin() + b, x.dims().end()));
     for (int64_t t = 0; t < tuples; ++t) {
-      int64_t offset = (per_batch_tuples > 0 ? t / per_batch_tuples : 0) * per_batch_data;
-      for (int64_t j = 0; j < k; ++j) {
-        auto idx = CheckIndex((*indices)[t * k + j], x.dim(b + j), "GatherND");
-        if (!idx.ok()) return idx.status();
-        offset += *idx * strides[j] * ElementSize(x.dtype());
-      }
+      auto element = TupleOffset(*indices, t, k, x, b, strides, "GatherND");
+      if (!element.ok()) return element.status();
+      const int64_t offset =
+          (per_batch_tuples > 0 ? t / per_batch_tuples : 0) * per_batch_data + *element * ElementSize(x.dtype());
       std::memcpy((*out)->raw() + t * slice, x.raw() + offset, slice);
     }
     return absl::OkStatus();
@@ -257,13 +288,13 @@ class ScatterNDKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto data = ctx.RequiredInput(0);
     auto updates = ctx.RequiredInput(2);
-    if (!data.ok() || !updates.ok()) return absl::InvalidArgumentError("ScatterND needs 3 inputs");
-    const Tensor& x = **data;
-    auto indices = Indices(ctx, 1, "ScatterND indices");
-    if (!indices.ok()) return indices.status();
-    const Dims& idims = ctx.input(1)->dims();
+    if (!updates.ok()) return absl::InvalidArgumentError("ScatterND needs 3 inputs");
+    auto in = DataAndIndices(ctx, "ScatterND indices");
+    if (!in.ok()) return in.status();
+    const Tensor& x = *in->data;
+    const std::vector<int64_t>* indices = &in->indices;
+    const Dims& idims = *in->index_dims;
     if (idims.empty()) return absl::InvalidArgumentError("ScatterND: indices must have rank >= 1");
     const int64_t k = idims.back();
     if (k < 1 || k > x.rank()) return absl::InvalidArgumentError("ScatterND: index tuple too long");
@@ -281,12 +312,9 @@ class ScatterNDKernel : public OpKernel {
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
     const int64_t tuples = k > 0 ? static_cast<int64_t>(indices->size()) / k : 0;
     for (int64_t t = 0; t < tuples; ++t) {
-      int64_t offset = 0;
-      for (int64_t j = 0; j < k; ++j) {
-        auto idx = CheckIndex((*indices)[t * k + j], x.dim(j), "ScatterND");
-        if (!idx.ok()) return idx.status();
-        offset += *idx * strides[j];
-      }
+      auto offset_or = TupleOffset(*indices, t, k, x, 0, strides, "ScatterND");
+      if (!offset_or.ok()) return offset_or.status();
+      const int64_t offset = *offset_or;
       for (int64_t e = 0; e < slice; ++e) {
         absl::Status s = Combine(reduction_, x.dtype(), (*out)->raw() + (offset + e) * size,
                                  (*updates)->raw() + (t * slice + e) * size, "ScatterND");

@@ -110,21 +110,42 @@ uint16_t FloatToHalf(float f) { return ir::FloatToHalf(f); }
 float BFloat16ToFloat(uint16_t b) { return ir::BFloat16ToFloat(b); }
 uint16_t FloatToBFloat16(float f) { return ir::FloatToBFloat16(f); }
 
+namespace {
+
+template <typename T>
+void StridedRows(const Dims& dims, const std::vector<int64_t> (&strides)[1], const uint8_t* src, uint8_t* dst) {
+  const T* ps = reinterpret_cast<const T*>(src);
+  T* pd = reinterpret_cast<T*>(dst);
+  ForEachBroadcastRow(dims, strides, [&](int64_t i, const int64_t* o, int64_t n, const int64_t* s) {
+    const T* from = ps + o[0];
+    T* to = pd + i;
+    if (s[0] == 1) {
+      std::memcpy(to, from, static_cast<size_t>(n) * sizeof(T));
+    } else {
+      const int64_t step = s[0];
+      for (int64_t j = 0; j < n; ++j) to[j] = from[j * step];
+    }
+  });
+}
+
+}  // namespace
+
 void StridedCopy(const Tensor& src, int64_t src_offset, const std::vector<int64_t>& src_strides, Tensor& dst) {
   const int size = ElementSize(src.dtype());
   const uint8_t* ps = src.raw() + src_offset * size;
   uint8_t* pd = dst.raw();
   std::vector<int64_t> strides[1] = {src_strides};
-  if (size == 4) {
-    ForEachBroadcast(dst.dims(), strides, [&](int64_t i, const int64_t* o) {
-      reinterpret_cast<uint32_t*>(pd)[i] = reinterpret_cast<const uint32_t*>(ps)[o[0]];
-    });
-  } else {
-    ForEachBroadcast(dst.dims(), strides, [&](int64_t i, const int64_t* o) {
-      std::memcpy(pd + i * size, ps + o[0] * size, size);
-    });
+  // Rows: a contiguous one is one memcpy, a strided one a typed loop.
+  switch (size) {
+    case 1: StridedRows<uint8_t>(dst.dims(), strides, ps, pd); return;
+    case 2: StridedRows<uint16_t>(dst.dims(), strides, ps, pd); return;
+    case 4: StridedRows<uint32_t>(dst.dims(), strides, ps, pd); return;
+    case 8: StridedRows<uint64_t>(dst.dims(), strides, ps, pd); return;
+    default:
+      ForEachBroadcast(dst.dims(), strides, [&](int64_t i, const int64_t* o) {
+        std::memcpy(pd + i * size, ps + o[0] * size, size);
+      });
   }
 }
-
 
 }  // namespace pt2onnx::runtime

@@ -109,6 +109,32 @@ void ForEachBroadcast(const Dims& out, const std::vector<int64_t> (&strides)[N],
   }
 }
 
+// The same a row (innermost dim) at a time: f(out_index, offsets, n,
+// inner_strides) for the n elements starting at out_index, so a kernel can
+// give the common stride patterns (1 and 0) loops the compiler vectorises.
+template <size_t N, typename F>
+void ForEachBroadcastRow(const Dims& out, const std::vector<int64_t> (&strides)[N], F&& f) {
+  const size_t rank = out.size();
+  int64_t total = 1;
+  for (int64_t d : out) total *= d;
+  if (total == 0) return;
+  std::vector<int64_t> index(rank, 0);
+  int64_t offsets[N] = {};
+  const int64_t inner = rank == 0 ? 1 : out[rank - 1];
+  int64_t inner_stride[N];
+  for (size_t k = 0; k < N; ++k) inner_stride[k] = rank == 0 ? 0 : strides[k][rank - 1];
+  for (int64_t linear = 0; linear < total; linear += inner) {
+    f(linear, static_cast<const int64_t*>(offsets), inner, static_cast<const int64_t*>(inner_stride));
+    for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d) {
+      ++index[d];
+      for (size_t k = 0; k < N; ++k) offsets[k] += strides[k][d];
+      if (index[d] < out[d]) break;
+      for (size_t k = 0; k < N; ++k) offsets[k] -= strides[k][d] * out[d];
+      index[d] = 0;
+    }
+  }
+}
+
 }  // namespace pt2onnx::runtime
 
 #endif  // PT2ONNX_CORE_RUNTIME_KERNELS_KERNEL_UTIL_H_

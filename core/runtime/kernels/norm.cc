@@ -28,6 +28,55 @@ void Moments(const T* x, int64_t n, double eps, bool rms, double* mean, double* 
   *inv_std = 1.0 / std::sqrt((n > 0 ? sq / n : 0.0) + eps);
 }
 
+// The same for float rows (LayerNormalization's hot case): eight float
+// partial sums per pass (blocks the SLP vectoriser turns into SIMD, and no
+// long dependency chain), combined in double.
+void FloatMoments(const float* x, int64_t n, double eps, bool rms, double* mean, double* inv_std) {
+  float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  double tail = 0;
+  int64_t i = 0;
+  if (!rms) {
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) lanes[k] += x[i + k];
+    }
+    for (; i < n; ++i) tail += x[i];
+  }
+  double sum = tail;
+  for (float v : lanes) sum += v;
+  const double m = rms || n == 0 ? 0.0 : sum / n;
+  const float mf = static_cast<float>(m);
+  float sq_lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  double sq = 0;
+  for (i = 0; i + 8 <= n; i += 8) {
+    for (int k = 0; k < 8; ++k) {
+      const float d = x[i + k] - mf;
+      sq_lanes[k] += d * d;
+    }
+  }
+  for (; i < n; ++i) sq += (x[i] - m) * (x[i] - m);
+  for (float v : sq_lanes) sq += v;
+  *mean = m;
+  *inv_std = 1.0 / std::sqrt((n > 0 ? sq / n : 0.0) + eps);
+}
+
+// y = (x - mean) * inv_std * scale + bias over one row, in float, eight
+// lanes at a time (blocks that -O2's SLP vectoriser turns into SIMD).
+void NormalizeFloatRow(const float* __restrict x, int64_t n, float mean, float inv_std, const float* __restrict scale,
+                       const float* __restrict bias, float* __restrict y) {
+  int64_t i = 0;
+  if (bias != nullptr) {
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) y[i + k] = (x[i + k] - mean) * inv_std * scale[i + k] + bias[i + k];
+    }
+    for (; i < n; ++i) y[i] = (x[i] - mean) * inv_std * scale[i] + bias[i];
+  } else {
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) y[i + k] = (x[i + k] - mean) * inv_std * scale[i + k];
+    }
+    for (; i < n; ++i) y[i] = (x[i] - mean) * inv_std * scale[i];
+  }
+}
+
 absl::Status CheckVector(const Tensor* t, int64_t n, DataType dtype, const char* what) {
   if (t == nullptr || t->numel() != n || t->dtype() != dtype) {
     return absl::InvalidArgumentError(absl::StrCat(what, " must hold ", n, " values of the input dtype"));
@@ -180,6 +229,22 @@ class LayerNormKernel : public OpKernel {
       auto v = ctx.AllocateOutput(2, DataType::kFloat, stat_dims);
       if (!v.ok()) return v.status();
       inv_out = (*v)->data<float>();
+    }
+    // Scale and B of the normalized block's own size (the usual case): no
+    // broadcast offsets, float arithmetic.
+    if (x.dtype() == DataType::kFloat && (*si)->numel() == inner && (bias == nullptr || bias->numel() == inner)) {
+      const float* ps = (*si)->data<float>();
+      const float* pb = bias ? bias->data<float>() : nullptr;
+      for (int64_t r = 0; r < outer; ++r) {
+        const float* px = x.data<float>() + r * inner;
+        double mean, inv_std;
+        FloatMoments(px, inner, epsilon_, kRms, &mean, &inv_std);
+        NormalizeFloatRow(px, inner, static_cast<float>(mean), static_cast<float>(inv_std), ps, pb,
+                          (*out)->data<float>() + r * inner);
+        if (mean_out) mean_out[r] = static_cast<float>(mean);
+        if (inv_out) inv_out[r] = static_cast<float>(inv_std);
+      }
+      return absl::OkStatus();
     }
     std::vector<int64_t> sstr = BroadcastStrides((*si)->dims(), norm_dims);
     std::vector<int64_t> bstr = bias ? BroadcastStrides(bias->dims(), norm_dims) : sstr;

@@ -161,6 +161,9 @@ class UnaryKernel : public OpKernel {
           for (int64_t i = 0; i < n; ++i) {
             po[i] = kOp == UnaryOp::kRelu ? (px[i] > 0 ? px[i] : T(0)) : Apply<T>(kOp, px[i], params_);
           }
+        } else if constexpr (kOp == UnaryOp::kRelu) {
+          // Apply's Relu (NaN kept, -0 -> +0) as one select the compiler vectorises.
+          for (int64_t i = 0; i < n; ++i) po[i] = px[i] <= T(0) ? T(0) : px[i];
         } else {
           for (int64_t i = 0; i < n; ++i) po[i] = Apply<T>(kOp, px[i], params_);
         }

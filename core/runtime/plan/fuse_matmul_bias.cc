@@ -1,66 +1,62 @@
 // File: core/runtime/plan/fuse_matmul_bias.cc
 // -----------------------------------------------------------------------------
-// Session::FuseMatMulBias: Linear layers arrive as MatMul(x, W) followed by
+// Session::FuseBiasAdd: Linear layers arrive as MatMul(x, W) followed by
 // Add(y, b). With W [K, N] and b [N] constant float32 and y read by that Add
 // alone, XNNPACK's fully connected operator computes both in one pass (its
 // accumulators start from the bias, as ONNX Runtime's MatMul+Add -> Gemm
-// fusion does), which saves a step and a pass over the output.
+// fusion does), which saves a step and a pass over the output. Decided as the
+// MatMul's step is created, so W is packed while its source is still held
+// once (the session frees it right after).
 #include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "core/runtime/kernels/accelerated.h"
+#include "core/runtime/kernels/control_flow.h"
 #include "core/runtime/plan/session.h"
 
 namespace pt2onnx::runtime {
 
-absl::Status Session::FuseMatMulBias(const std::map<int, Tensor>& constants) {
-  std::vector<int> readers(num_slots_, 0);
-  for (const Step& step : steps_) {
-    for (int id : step.inputs) if (id >= 0) ++readers[id];
-  }
-  for (int id : output_slots_) ++readers[id];
+absl::StatusOr<int> Session::FuseBiasAdd(const ir::Graph& graph, size_t matmul,
+                                         const std::map<std::string, int>& reads,
+                                         const std::map<std::string, int>& slots,
+                                         const std::map<int, Tensor>& constants, Step& step) {
+  const ir::Node& mm = graph.nodes[matmul];
+  if (step.inputs.size() != 2 || mm.outputs.size() != 1 || mm.outputs[0].empty()) return -1;
+  const std::string& product = mm.outputs[0];
+  auto count = reads.find(product);
+  if (count == reads.end() || count->second != 1) return -1;
   auto constant = [&](int id) -> const Tensor* {
     auto it = id >= 0 ? constants.find(id) : constants.end();
     return it == constants.end() ? nullptr : &it->second;
   };
-  std::vector<bool> fused_away(steps_.size(), false);
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    Step& mm = steps_[i];
-    if (mm.op_type != "MatMul" || !mm.accelerated || mm.inputs.size() != 2 || mm.outputs.size() != 1 ||
-        mm.outputs[0] < 0 || readers[mm.outputs[0]] != 1) {
-      continue;
-    }
-    const Tensor* w = constant(mm.inputs[1]);
-    if (w == nullptr || w->dtype() != DataType::kFloat || w->rank() != 2) continue;
-    // The one reader: the first later step that reads the product.
-    size_t j = i + 1;
-    while (j < steps_.size() &&
-           std::find(steps_[j].inputs.begin(), steps_[j].inputs.end(), mm.outputs[0]) == steps_[j].inputs.end()) {
-      ++j;
-    }
-    if (j == steps_.size()) continue;
-    Step& add = steps_[j];
-    if (add.op_type != "Add" || add.inputs.size() != 2 || add.outputs.size() != 1 || add.outputs[0] < 0) continue;
-    const int other = add.inputs[0] == mm.outputs[0] ? add.inputs[1] : add.inputs[0];
-    const Tensor* bias = constant(other);
-    if (bias == nullptr || bias->dtype() != DataType::kFloat || bias->rank() != 1 || bias->numel() != w->dim(1)) continue;
-    auto kernel = CreateFullyConnectedWithBias(*w, *bias);
-    if (!kernel.ok()) return kernel.status();
-    if (*kernel == nullptr) continue;
-    mm.kernel = std::move(*kernel);
-    mm.op_type = "MatMul+Add";
-    mm.inputs.push_back(other);  // packed, like the weights (PackedInput)
-    mm.outputs[0] = add.outputs[0];
-    fused_away[j] = true;
+  const Tensor* w = constant(step.inputs[1]);
+  if (w == nullptr || w->dtype() != DataType::kFloat || w->rank() != 2) return -1;
+  // The one reader: the first later node that reads the product.
+  size_t j = matmul + 1;
+  while (j < graph.nodes.size()) {
+    const std::vector<std::string> r = NodeReads(graph.nodes[j]);
+    if (std::find(r.begin(), r.end(), product) != r.end()) break;
+    ++j;
   }
-  std::vector<Step> kept;
-  kept.reserve(steps_.size());
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    if (!fused_away[i]) kept.push_back(std::move(steps_[i]));
+  if (j == graph.nodes.size()) return -1;
+  const ir::Node& add = graph.nodes[j];
+  if (add.op_type != "Add" || !add.domain.empty() || add.inputs.size() != 2 || add.outputs.size() != 1 ||
+      add.outputs[0].empty()) {
+    return -1;
   }
-  steps_ = std::move(kept);
-  return absl::OkStatus();
+  const std::string& other = add.inputs[0] == product ? add.inputs[1] : add.inputs[0];
+  auto other_slot = slots.find(other);
+  if (other == product || other_slot == slots.end()) return -1;
+  const Tensor* bias = constant(other_slot->second);
+  if (bias == nullptr || bias->dtype() != DataType::kFloat || bias->rank() != 1 || bias->numel() != w->dim(1)) return -1;
+  auto kernel = CreateFullyConnectedWithBias(*w, *bias);
+  if (!kernel.ok()) return kernel.status();
+  if (*kernel == nullptr) return -1;
+  step.kernel = std::move(*kernel);
+  step.op_type = "MatMul+Add";
+  step.inputs.push_back(other_slot->second);  // packed, like the weights (PackedInput)
+  return static_cast<int>(j);
 }
 
 }  // namespace pt2onnx::runtime

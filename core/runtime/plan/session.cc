@@ -27,44 +27,77 @@ absl::Status NodeError(const std::string& name, const std::string& op, const abs
 
 Session::~Session() = default;
 
-absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model, const SessionOptions& options) {
-  std::unique_ptr<Session> session(new Session());
-  Session& s = *session;
-  s.options_ = options;
-  // Kernels for every node; collect every op without one before failing.
+namespace {
+
+// Every op without a kernel, listed before failing.
+absl::Status CheckKernels(const ir::Graph& graph) {
   std::map<std::string, std::string> missing;  // op -> first node
-  for (const ir::Node& node : model.graph.nodes) {
+  for (const ir::Node& node : graph.nodes) {
     if (!node.domain.empty() && node.domain != "ai.onnx") {
       missing.emplace(node.domain + "::" + node.op_type, node.name);
       continue;
     }
     if (FindKernel(node.op_type) == nullptr) missing.emplace(node.op_type, node.name);
   }
-  if (!missing.empty()) {
-    std::vector<std::string> parts;
-    for (const auto& [op, name] : missing) parts.push_back(absl::StrCat(op, " (first node '", name, "')"));
-    return absl::UnimplementedError(absl::StrCat("the executor has no kernel for ", missing.size(),
-                                                 " op type(s): ", absl::StrJoin(parts, ", ")));
-  }
-  // The accelerated plan folds Conv -> BatchNormalization and runs convolutions
-  // in NHWC (plan/nhwc_layout.h); the portable one runs the graph as written (the reference).
-  const ir::Graph folded = options.accelerate && AcceleratorAvailable() ? ConvolutionsToNhwc(FoldConvBatchNorm(model.graph))
-                           : options.accelerate                     ? FoldConvBatchNorm(model.graph)
-                                                                    : ir::Graph();
-  const ir::Graph& g = options.accelerate ? folded : model.graph;
+  if (missing.empty()) return absl::OkStatus();
+  std::vector<std::string> parts;
+  for (const auto& [op, name] : missing) parts.push_back(absl::StrCat(op, " (first node '", name, "')"));
+  return absl::UnimplementedError(absl::StrCat("the executor has no kernel for ", missing.size(),
+                                               " op type(s): ", absl::StrJoin(parts, ", ")));
+}
+
+// The accelerated plan folds Conv -> BatchNormalization and runs convolutions
+// in NHWC (plan/nhwc_layout.h); the portable one runs the graph as written (the
+// reference). Weight bytes are shared with `graph`, not copied.
+ir::Graph PlannedGraph(const ir::Graph& graph, const SessionOptions& options) {
+  if (!options.accelerate) return graph;
+  return AcceleratorAvailable() ? ConvolutionsToNhwc(FoldConvBatchNorm(graph)) : FoldConvBatchNorm(graph);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model, const SessionOptions& options) {
+  absl::Status kernels = CheckKernels(model.graph);
+  if (!kernels.ok()) return kernels;
+  return Build(PlannedGraph(model.graph, options), model.OnnxOpset(), options);
+}
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(ir::Model&& model, const SessionOptions& options) {
+  absl::Status kernels = CheckKernels(model.graph);
+  if (!kernels.ok()) return kernels;
+  ir::Graph graph = PlannedGraph(model.graph, options);
   const int64_t opset = model.OnnxOpset();
+  model = ir::Model();  // the planned graph now holds the only reference to each weight
+  return Build(std::move(graph), opset, options);
+}
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Build(ir::Graph g, int64_t opset, const SessionOptions& options) {
+  std::unique_ptr<Session> session(new Session());
+  Session& s = *session;
+  s.options_ = options;
   std::map<std::string, int> slot;
   auto define = [&](const std::string& name) -> absl::StatusOr<int> {
     auto [it, inserted] = slot.emplace(name, static_cast<int>(slot.size()));
     if (!inserted) return absl::InvalidArgumentError(absl::StrCat("value '", name, "' is defined twice"));
     return it->second;
   };
+  // Reads of each value not yet planned (graph outputs count as one that
+  // never is): a constant whose reads are all planned and packed is freed at
+  // once, so packed weights and their source are not all held together.
+  std::map<std::string, int> unplanned_reads;
+  for (const ir::Node& node : g.nodes) {
+    for (const std::string& name : NodeReads(node)) if (!name.empty()) ++unplanned_reads[name];
+  }
+  for (const ir::ValueInfo& out : g.outputs) ++unplanned_reads[out.name];
+  const std::map<std::string, int> reads = unplanned_reads;
   std::map<int, Tensor> constants;
-  for (const ir::Initializer& init : g.initializers) {
+  std::set<int> read_at_run;  // constants some step reads when it runs
+  for (ir::Initializer& init : g.initializers) {
     auto id = define(init.name);
     if (!id.ok()) return id.status();
     auto t = FromIrTensor(init.tensor);
     if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat("initializer '", init.name, "': ", t.status().message()));
+    init.tensor = ir::Tensor();  // the session's copy replaces the model's
     constants[*id] = std::move(*t);
   }
   for (const ir::ValueInfo& in : g.inputs) {
@@ -74,11 +107,15 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     s.inputs_.push_back(in);
     s.input_slots_.push_back(*id);
   }
-  for (const ir::Node& node : g.nodes) {
+  std::set<size_t> fused_adds;  // nodes whose work a fused MatMul+Add step does
+  for (size_t node_index = 0; node_index < g.nodes.size(); ++node_index) {
+    if (fused_adds.count(node_index)) continue;
+    const ir::Node& node = g.nodes[node_index];
+    const std::vector<std::string> node_reads = NodeReads(node);
     std::vector<int> in_slots;
     std::vector<const Tensor*> const_inputs;
     // Subgraphs' reads of outer values come after the node's own inputs.
-    for (const std::string& name : NodeReads(node)) {
+    for (const std::string& name : node_reads) {
       if (name.empty()) {
         in_slots.push_back(-1);
         const_inputs.push_back(nullptr);
@@ -143,6 +180,7 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     for (size_t i = 0; i < in_slots.size(); ++i) {
       if (in_slots[i] >= 0 && (const_inputs[i] == nullptr || IsHalf(const_inputs[i]->dtype()))) foldable = false;
     }
+    std::vector<std::string> planned_reads = node_reads;
     if (foldable) {
       // A pool of its own: kernels take scratch buffers from it (XNNPACK's
       // NHWC copies and workspace); the folded values outlive it.
@@ -153,10 +191,33 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
       for (size_t i = 0; i < out_slots.size(); ++i) {
         if (out_slots[i] >= 0) constants[out_slots[i]] = std::move(ctx.outputs()[i]);
       }
-      continue;
+    } else {
+      if (accelerated && node.op_type == "MatMul") {
+        auto fused = FuseBiasAdd(g, node_index, reads, slot, constants, step);
+        if (!fused.ok()) return NodeError(node.name, node.op_type, fused.status());
+        if (*fused >= 0) {
+          fused_adds.insert(static_cast<size_t>(*fused));
+          const ir::Node& add = g.nodes[static_cast<size_t>(*fused)];
+          auto id = define(add.outputs[0]);
+          if (!id.ok()) return id.status();
+          step.outputs[0] = *id;
+          for (const std::string& name : NodeReads(add)) planned_reads.push_back(name);
+        }
+      }
+      // Weights packed into the kernel are not read at run time.
+      for (size_t i = 0; i < step.inputs.size(); ++i) {
+        const int id = step.inputs[i];
+        if (id < 0 || !constants.count(id)) continue;
+        if (step.kernel->PackedInput(i)) step.inputs[i] = -1; else read_at_run.insert(id);
+      }
+      step.accelerated = accelerated;
+      s.steps_.push_back(std::move(step));
     }
-    step.accelerated = accelerated;
-    s.steps_.push_back(std::move(step));
+    for (const std::string& name : planned_reads) {
+      if (name.empty()) continue;
+      auto id = slot.find(name);
+      if (--unplanned_reads[name] == 0 && id != slot.end() && !read_at_run.count(id->second)) constants.erase(id->second);
+    }
   }
   for (const ir::ValueInfo& out : g.outputs) {
     auto it = slot.find(out.name);
@@ -165,17 +226,8 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model,
     s.output_slots_.push_back(it->second);
   }
   s.num_slots_ = slot.size();
-  if (options.accelerate) {
-    absl::Status fused = s.FuseMatMulBias(constants);
-    if (!fused.ok()) return fused;
-  }
-  // Weights packed into a kernel are not read at run time: the step forgets
-  // them, and a constant no step reads any more is freed below.
-  for (Step& step : s.steps_) {
+  for (const Step& step : s.steps_) {
     if (step.accelerated) ++s.accelerated_nodes_;
-    for (size_t i = 0; i < step.inputs.size(); ++i) {
-      if (step.inputs[i] >= 0 && constants.count(step.inputs[i]) && step.kernel->PackedInput(i)) step.inputs[i] = -1;
-    }
   }
   std::vector<bool> read(s.num_slots_, false);
   for (const Step& step : s.steps_) {

@@ -37,6 +37,10 @@ struct NamedTensor {
 class Session {
  public:
   static absl::StatusOr<std::unique_ptr<Session>> Create(const ir::Model& model, const SessionOptions& options);
+  // Takes the model: each weight's bytes are freed once the session holds its
+  // own copy, and that copy once every kernel reading it has packed it, so a
+  // weight is not held three times while the session is built.
+  static absl::StatusOr<std::unique_ptr<Session>> Create(ir::Model&& model, const SessionOptions& options);
   ~Session();
 
   const std::vector<ir::ValueInfo>& inputs() const { return inputs_; }
@@ -62,13 +66,18 @@ class Session {
     std::vector<Tensor> out_scratch;
   };
   Session() = default;
+  static absl::StatusOr<std::unique_ptr<Session>> Build(ir::Graph graph, int64_t opset, const SessionOptions& options);
   absl::Status BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const;
   absl::Status RunStep(Step& step, std::vector<Tensor>& slots);
   // Empties every slot that is not a constant (after a run, or a failed one).
   void ClearComputedSlots();
-  // A MatMul with constant weights whose only reader is an Add of a constant
-  // bias [N] becomes one fully connected step (plan/fuse_matmul_bias.cc).
-  absl::Status FuseMatMulBias(const std::map<int, Tensor>& constants);
+  // A MatMul (node `matmul`, its step just created) with constant weights whose
+  // only reader is an Add of a constant bias [N] becomes one fully connected
+  // step (plan/fuse_matmul_bias.cc). Returns the Add's node index (the step
+  // then does its work and reads the bias as input 2), or -1.
+  static absl::StatusOr<int> FuseBiasAdd(const ir::Graph& graph, size_t matmul, const std::map<std::string, int>& reads,
+                                         const std::map<std::string, int>& slots,
+                                         const std::map<int, Tensor>& constants, Step& step);
 
   std::vector<ir::ValueInfo> inputs_, outputs_;
   std::vector<int> input_slots_, output_slots_;

@@ -22,10 +22,18 @@ Buffer::Buffer(size_t capacity) : capacity_(capacity) {
 Buffer::~Buffer() { std::free(data_); }
 
 std::shared_ptr<Buffer> BufferPool::Acquire(size_t bytes) {
-  auto it = free_.lower_bound(bytes);
-  if (it != free_.end() && it->first <= bytes * 2 + 256) {
-    std::shared_ptr<Buffer> buffer = std::move(it->second);
-    free_.erase(it);
+  size_t best = free_.size();
+  for (size_t i = 0; i < free_.size(); ++i) {
+    const size_t capacity = free_[i]->capacity();
+    if (capacity >= bytes && capacity <= bytes * 2 + 256 &&
+        (best == free_.size() || capacity < free_[best]->capacity())) {
+      best = i;
+    }
+  }
+  if (best < free_.size()) {
+    std::shared_ptr<Buffer> buffer = std::move(free_[best]);
+    free_[best] = std::move(free_.back());
+    free_.pop_back();
     return buffer;
   }
   allocated_bytes_ += bytes;
@@ -34,8 +42,7 @@ std::shared_ptr<Buffer> BufferPool::Acquire(size_t bytes) {
 
 void BufferPool::Release(std::shared_ptr<Buffer> buffer) {
   if (buffer == nullptr || buffer.use_count() != 1) return;  // still aliased elsewhere
-  size_t capacity = buffer->capacity();
-  free_.emplace(capacity, std::move(buffer));
+  free_.push_back(std::move(buffer));
 }
 
 absl::StatusOr<int64_t> CheckedNumel(const Dims& dims) {

@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +37,10 @@ class Buffer {
   size_t capacity_ = 0;
 };
 
-// Free buffers by capacity; Acquire returns the smallest free one that fits
-// (at most twice the request, so big buffers are not wasted on small values).
+// Free buffers; Acquire returns the smallest free one that fits (at most
+// twice the request, so big buffers are not wasted on small values). A plain
+// vector scanned in full: a session holds tens of free buffers, and a
+// release then costs no allocation (a multimap allocated a node per release).
 class BufferPool {
  public:
   std::shared_ptr<Buffer> Acquire(size_t bytes);
@@ -47,7 +48,7 @@ class BufferPool {
   size_t allocated_bytes() const { return allocated_bytes_; }
 
  private:
-  std::multimap<size_t, std::shared_ptr<Buffer>> free_;
+  std::vector<std::shared_ptr<Buffer>> free_;
   size_t allocated_bytes_ = 0;
 };
 
