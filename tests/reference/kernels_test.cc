@@ -1,7 +1,8 @@
 // Reference kernels on one-node programs, against numbers torch 2.15
 // computed (CPU, float32): linalg norms, col2im, embedding_bag, the FFT ops,
 // antialiased upsampling, the flash SDPA form, backward ops, small bmm's float
-// summation order, and the refusal of outputs the interpreter does not compute.
+// summation order, the FFT cost cap, and the refusal of outputs the interpreter
+// does not compute.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -334,6 +335,22 @@ TEST(ReferenceProducts, SmallFloatBmmCancelsAsTorch) {
                 values);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(ToDoubles(r.results[0].tensor), std::vector<double>{1.0});
+}
+
+// The direct DFT's cost cap: a length whose n^2 sum would hold the interpreter
+// for minutes is refused, also before a huge `n` pads the signal.
+TEST(ReferenceFft, RefusesTransformsOverTheCostCap) {
+  ValueMap values{{"long", RefValue::OfTensor(*NewTensor(DataType::kFloat, {int64_t{1} << 17}))},
+                  {"short", RefValue::OfTensor(F32({4}, {1, 2, 3, 4}))}};
+  KernelRun r = RunKernel("aten::fft_fft.default", {TensorArg("self", "long")}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(r.status.message().find("a DFT of length 131072 over 1 line(s) needs 17179869184 multiply-adds"),
+            std::string::npos) << r.status;
+  EXPECT_NE(r.status.message().find("kMaxReferenceDftTerms"), std::string::npos);
+  r = RunKernel("aten::fft_ifft.default", {TensorArg("self", "short"), IntArg("n", int64_t{1} << 31)}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
+  r = RunKernel("aten::fft_irfft.default", {TensorArg("self", "short"), IntArg("n", int64_t{1} << 30)}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
 }
 
 }  // namespace
