@@ -81,9 +81,9 @@ Signal Resize(const Signal& s, int64_t axis, int64_t n) {
   return r;
 }
 
-// Multiply-adds of one direct DFT: lines * n^2. 2^30 take the interpreter
-// about 9 s (-c opt, on a loaded 2-core machine); one line of a million
-// points would take 2^40.
+// Multiply-adds of one direct DFT: lines * n^2. 2^32 took the interpreter
+// 36 s (-c opt, a loaded 2-core machine), so about 9 s at this limit; one
+// line of a million points would be 2^40.
 constexpr int64_t kMaxReferenceDftTerms = int64_t{1} << 30;
 
 // Refuses a DFT of length `n` over `lines` lines beyond kMaxReferenceDftTerms
