@@ -199,5 +199,28 @@ TEST(Gelu, NegativeTailWithoutCancellation) {
   }
 }
 
+// The same through XNNPACK (1024 elements and more): its erf gelu cancels in
+// the negative tail, where the kernel recomputes the portable kernel's values.
+TEST(Gelu, AcceleratedNegativeTailMatchesThePortableKernel) {
+  std::vector<float> x;
+  for (int i = 0; i < 4096; ++i) x.push_back(-20.0f + 40.0f * static_cast<float>(i) / 4095.0f);
+  auto fast = RunOp("Gelu", {}, {{F32({4096}, x)}});
+  auto portable = RunOp("Gelu", {}, {{F32({4096}, x)}}, 1, /*accelerate=*/false);
+  ASSERT_TRUE(fast.ok() && portable.ok());
+  const std::vector<float> got = Values<float>((*fast)[0].tensor), want = Values<float>((*portable)[0].tensor);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i] < -2.0f) {
+      EXPECT_EQ(got[i], want[i]) << "at x = " << x[i];
+    } else {
+      EXPECT_NEAR(got[i], want[i], 1e-5f * std::fabs(want[i]) + 1e-7f) << "at x = " << x[i];
+    }
+  }
+  // x = -5.5: torch's float64 value -1.04442591e-07, to 4e-6 relative.
+  std::vector<float> tail(1024, -5.5f);
+  auto out = RunOp("Gelu", {}, {{F32({1024}, tail)}});
+  ASSERT_TRUE(out.ok());
+  EXPECT_NEAR(Values<float>((*out)[0].tensor)[0], -1.04442591e-07f, 4e-6f * 1.04442591e-07f);
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
