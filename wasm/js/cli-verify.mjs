@@ -114,7 +114,8 @@ export async function runVerify(flags, input, options, { log, readInput, writeTe
   return result.passed ? 0 : EXIT_VERIFY_FAILED;
 }
 
-async function writeReport(flags, text, { log, writeText }) {
+/** Writes the report to flags.reportPath; a failure is printed, not thrown (the run's exit code stands). */
+export async function writeReport(flags, text, { log, writeText }) {
   try {
     await writeText(flags.reportPath, text);
     log(`wrote report ${flags.reportPath}`);

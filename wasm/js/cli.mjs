@@ -5,11 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { checkVerifyFlags, parseVerifyFlag, runVerify } from "./cli-verify.mjs";
+import { checkVerifyFlags, parseVerifyFlag, runVerify, writeReport } from "./cli-verify.mjs";
 import { ConversionError, applyWeights, convert, inspectReport, supportedOps, verify, version } from "./pt2onnx.mjs";
 
-const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, verify_failed: 6,
-  verify_unavailable: 7 };
+const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
 
 const USAGE = `pt2onnx: convert a PyTorch exported program (.pt2, from torch.export.save) to ONNX.
 (node build: the WebAssembly converter; byte-identical output to the native pt2onnx.)
@@ -276,13 +275,7 @@ async function reportFailedConversion(flags, input, options, log) {
       outputName: options.outputName, inputNames: options.inputNames, outputNames: options.outputNames,
       dimNames: options.dimNames, modelName: options.modelName });
   } catch (e) {
-    if (!e?.report) return;
-    try {
-      await writeText(flags.reportPath, e.report);
-      log(`wrote report ${flags.reportPath}`);
-    } catch (w) {
-      process.stderr.write(`pt2onnx: error: cannot write the report: ${w.message}\n`);
-    }
+    if (e?.report) await writeReport(flags, e.report, { log, writeText });
   }
 }
 
