@@ -24,7 +24,7 @@ const ZOO = readdirSync(join(FIXTURES, "models")).filter((n) => existsSync(join(
 // Fail in the browser, pass natively: strict, so an entry that starts passing must go.
 const BROWSER_BEYOND_THRESHOLDS = {
   // Values near 0 (abs diff 5e-6): torch's relative criterion over |expected| + 1e-7 reads 0.12 in
-  // the wasm build (1.4e-4 natively); the builds' float32 results first part at this bilinear Resize.
+  // the wasm build (1.4e-4 natively); the first value past the thresholds is this bilinear Resize's.
   "models/tv_raft": "upsample_bilinear2d_1",
 };
 
