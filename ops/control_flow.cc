@@ -122,8 +122,8 @@ absl::Status HigherOrderCond(TranslateContext& ctx) {
   const int count = static_cast<int>(then_graph.outputs.size());
   std::vector<std::string> results = ctx.AddNode(
       "If", {pred},
-      {ir::Attribute::GraphValue("then_branch", std::make_shared<ir::Graph>(std::move(then_graph))),
-       ir::Attribute::GraphValue("else_branch", std::make_shared<ir::Graph>(std::move(else_graph)))},
+      {ir::Attribute::GraphValue("then_branch", std::move(then_graph)),
+       ir::Attribute::GraphValue("else_branch", std::move(else_graph))},
       count);
   return BindOutputs(ctx, results);
 }
@@ -188,7 +188,7 @@ absl::Status HigherOrderWhileLoop(TranslateContext& ctx) {
   for (const Operand& op : carried) inputs.push_back(op.value);
   std::vector<std::string> results = ctx.AddNode(
       "Loop", std::move(inputs),
-      {ir::Attribute::GraphValue("body", std::make_shared<ir::Graph>(std::move(body)))},
+      {ir::Attribute::GraphValue("body", std::move(body))},
       static_cast<int>(carried.size()));
   return BindOutputs(ctx, results);
 }
@@ -213,7 +213,7 @@ absl::Status EmitScan(TranslateContext& ctx, const pt2::Graph& body_fx,
   const int count = static_cast<int>(body.outputs.size());
   std::vector<std::string> results = ctx.AddNode(
       "Scan", std::move(inputs),
-      {ir::Attribute::GraphValue("body", std::make_shared<ir::Graph>(std::move(body))),
+      {ir::Attribute::GraphValue("body", std::move(body)),
        ir::Attribute::Int("num_scan_inputs", static_cast<int64_t>(scanned.size()))},
       count);
   return BindOutputs(ctx, results);

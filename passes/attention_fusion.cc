@@ -125,9 +125,9 @@ class AttentionFusionPass : public Pass {
     const ir::Node* k_t = match.Take(k_mul->inputs[k_side], "Transpose");
     if (k_t == nullptr) return;
     const ir::Attribute* perm_attr = k_t->FindAttribute("perm");
-    if (perm_attr == nullptr || perm_attr->type != ir::Attribute::Type::kInts || perm_attr->ints.size() != 4) return;
+    if (perm_attr == nullptr || perm_attr->type() != ir::Attribute::Type::kInts || perm_attr->ints().size() != 4) return;
     // k = Transpose(x, k_perm) with kT = swap of k's last two dims.
-    const std::vector<int64_t>& p = perm_attr->ints;
+    const std::vector<int64_t>& p = perm_attr->ints();
     std::vector<int64_t> k_perm = {p[0], p[1], p[3], p[2]};
     const bool k_is_x = k_perm == std::vector<int64_t>{0, 1, 2, 3};
     const std::string& x = k_t->inputs[0];

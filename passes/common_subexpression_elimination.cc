@@ -39,17 +39,17 @@ std::string Key(const ir::Node& node, const absl::flat_hash_map<std::string, std
   }
   key += ")";
   for (const ir::Attribute& a : node.attributes) {
-    absl::StrAppend(&key, a.name, ":", static_cast<int>(a.type), "=");
-    switch (a.type) {
-      case ir::Attribute::Type::kFloat: key += FloatBits(a.f); break;
-      case ir::Attribute::Type::kInt: absl::StrAppend(&key, a.i); break;
-      case ir::Attribute::Type::kString: absl::StrAppend(&key, a.s.size(), ":", a.s); break;
-      case ir::Attribute::Type::kInts: key += absl::StrJoin(a.ints, ","); break;
+    absl::StrAppend(&key, a.name, ":", static_cast<int>(a.type()), "=");
+    switch (a.type()) {
+      case ir::Attribute::Type::kFloat: key += FloatBits(a.f()); break;
+      case ir::Attribute::Type::kInt: absl::StrAppend(&key, a.i()); break;
+      case ir::Attribute::Type::kString: absl::StrAppend(&key, a.s().size(), ":", a.s()); break;
+      case ir::Attribute::Type::kInts: key += absl::StrJoin(a.ints(), ","); break;
       case ir::Attribute::Type::kFloats:
-        for (float f : a.floats) absl::StrAppend(&key, FloatBits(f), ",");
+        for (float f : a.floats()) absl::StrAppend(&key, FloatBits(f), ",");
         break;
       case ir::Attribute::Type::kStrings:
-        for (const std::string& s : a.strings) absl::StrAppend(&key, s.size(), ":", s, ",");
+        for (const std::string& s : a.strings()) absl::StrAppend(&key, s.size(), ":", s, ",");
         break;
       case ir::Attribute::Type::kTensor:
       case ir::Attribute::Type::kGraph: return "";
@@ -63,8 +63,8 @@ absl::StatusOr<bool> Eliminate(ir::Graph& graph) {
   bool changed = false;
   for (ir::Node& node : graph.nodes) {
     for (ir::Attribute& attr : node.attributes) {
-      if (attr.type != ir::Attribute::Type::kGraph || attr.g == nullptr) continue;
-      absl::StatusOr<bool> inner = Eliminate(*attr.g);
+      if (attr.type() != ir::Attribute::Type::kGraph) continue;
+      absl::StatusOr<bool> inner = Eliminate(attr.mutable_g());
       if (!inner.ok()) return inner.status();
       changed = changed || *inner;
     }

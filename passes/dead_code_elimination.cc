@@ -30,10 +30,10 @@ bool EliminateDeadCode(ir::Graph& graph) {
     }
     for (const std::string& in : node.inputs) live.insert(in);
     for (ir::Attribute& attr : node.attributes) {
-      if (attr.type != ir::Attribute::Type::kGraph || attr.g == nullptr) continue;
-      changed = EliminateDeadCode(*attr.g) || changed;
-      for (const std::string& read : ir::ReadValues(*attr.g)) live.insert(read);
-      for (const ir::ValueInfo& out : attr.g->outputs) live.insert(out.name);
+      if (attr.type() != ir::Attribute::Type::kGraph) continue;
+      changed = EliminateDeadCode(attr.mutable_g()) || changed;
+      for (const std::string& read : ir::ReadValues(attr.mutable_g())) live.insert(read);
+      for (const ir::ValueInfo& out : attr.g().outputs) live.insert(out.name);
     }
   }
   graph.RemoveNodes(dead);

@@ -144,7 +144,7 @@ std::optional<int64_t> TrailingReduceAxis(const ir::Node& reduce_mean, const Fus
     axes = ConstantInts(index.Constant(reduce_mean.inputs[1]));
   } else if (reduce_mean.inputs.size() == 1) {
     const ir::Attribute* attr = reduce_mean.FindAttribute("axes");
-    if (attr != nullptr && attr->type == ir::Attribute::Type::kInts) axes = attr->ints;
+    if (attr != nullptr && attr->type() == ir::Attribute::Type::kInts) axes = attr->ints();
   }
   if (!axes || axes->empty() || axes->size() > *rank) return std::nullopt;
   const int64_t r = static_cast<int64_t>(*rank);

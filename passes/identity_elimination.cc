@@ -17,8 +17,8 @@ absl::StatusOr<bool> EliminateIdentities(ir::Graph& graph) {
   bool changed = false;
   for (ir::Node& node : graph.nodes) {
     for (ir::Attribute& attr : node.attributes) {
-      if (attr.type != ir::Attribute::Type::kGraph || attr.g == nullptr) continue;
-      absl::StatusOr<bool> inner = EliminateIdentities(*attr.g);
+      if (attr.type() != ir::Attribute::Type::kGraph) continue;
+      absl::StatusOr<bool> inner = EliminateIdentities(attr.mutable_g());
       if (!inner.ok()) return inner.status();
       changed = changed || *inner;
     }

@@ -16,15 +16,15 @@ namespace {
 std::optional<ir::Tensor> ConstantValue(const ir::Node& node) {
   if (node.attributes.size() != 1) return std::nullopt;
   const ir::Attribute& a = node.attributes[0];
-  if (a.name == "value" && a.type == ir::Attribute::Type::kTensor) return a.t;
-  if (a.name == "value_int" && a.type == ir::Attribute::Type::kInt) return ir::Tensor::Int64Scalar(a.i);
-  if (a.name == "value_float" && a.type == ir::Attribute::Type::kFloat) return ir::Tensor::Float32Scalar(a.f);
-  if (a.name == "value_ints" && a.type == ir::Attribute::Type::kInts) {
-    return ir::Tensor::Int64s({static_cast<int64_t>(a.ints.size())}, a.ints);
+  if (a.name == "value" && a.type() == ir::Attribute::Type::kTensor) return a.t();
+  if (a.name == "value_int" && a.type() == ir::Attribute::Type::kInt) return ir::Tensor::Int64Scalar(a.i());
+  if (a.name == "value_float" && a.type() == ir::Attribute::Type::kFloat) return ir::Tensor::Float32Scalar(a.f());
+  if (a.name == "value_ints" && a.type() == ir::Attribute::Type::kInts) {
+    return ir::Tensor::Int64s({static_cast<int64_t>(a.ints().size())}, a.ints());
   }
-  if (a.name == "value_floats" && a.type == ir::Attribute::Type::kFloats) {
-    std::string bytes(reinterpret_cast<const char*>(a.floats.data()), a.floats.size() * sizeof(float));
-    return ir::Tensor::Owned(DataType::kFloat, {static_cast<int64_t>(a.floats.size())}, std::move(bytes));
+  if (a.name == "value_floats" && a.type() == ir::Attribute::Type::kFloats) {
+    std::string bytes(reinterpret_cast<const char*>(a.floats().data()), a.floats().size() * sizeof(float));
+    return ir::Tensor::Owned(DataType::kFloat, {static_cast<int64_t>(a.floats().size())}, std::move(bytes));
   }
   return std::nullopt;
 }

@@ -21,7 +21,7 @@ void CountNodes(const ir::Graph& graph, NodeCensus& census) {
   for (const ir::Node& node : graph.nodes) {
     ++census[absl::StrCat(node.domain, "::", node.op_type, "|", absl::StrJoin(node.outputs, ","))];
     for (const ir::Attribute& attr : node.attributes) {
-      if (attr.type == ir::Attribute::Type::kGraph && attr.g != nullptr) CountNodes(*attr.g, census);
+      if (attr.type() == ir::Attribute::Type::kGraph) CountNodes(attr.g(), census);
     }
   }
 }

@@ -8,14 +8,14 @@ bool IsOp(const ir::Node& node, const char* op_type) {
 
 bool HasSubgraph(const ir::Node& node) {
   for (const ir::Attribute& attr : node.attributes) {
-    if (attr.type == ir::Attribute::Type::kGraph) return true;
+    if (attr.type() == ir::Attribute::Type::kGraph) return true;
   }
   return false;
 }
 
 int64_t IntAttribute(const ir::Node& node, const char* name, int64_t fallback) {
   const ir::Attribute* attr = node.FindAttribute(name);
-  return attr != nullptr && attr->type == ir::Attribute::Type::kInt ? attr->i : fallback;
+  return attr != nullptr && attr->type() == ir::Attribute::Type::kInt ? attr->i() : fallback;
 }
 
 ValueIndex::ValueIndex(const ir::Graph& graph) {

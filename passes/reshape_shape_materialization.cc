@@ -74,7 +74,7 @@ class ReshapeShapeMaterializationPass : public Pass {
       node.inputs[1] = name;
       if (target->second) {
         for (ir::Attribute& attr : node.attributes) {
-          if (attr.name == "allowzero") attr.i = 0;
+          if (attr.name == "allowzero" && attr.type() == ir::Attribute::Type::kInt) attr.set_i(0);
         }
       }
       changed = true;

@@ -14,13 +14,13 @@ namespace {
 
 std::optional<std::vector<int64_t>> Perm(const ir::Node& node) {
   const ir::Attribute* perm = node.FindAttribute("perm");
-  if (perm == nullptr || perm->type != ir::Attribute::Type::kInts) return std::nullopt;
-  std::vector<bool> seen(perm->ints.size(), false);
-  for (int64_t p : perm->ints) {
+  if (perm == nullptr || perm->type() != ir::Attribute::Type::kInts) return std::nullopt;
+  std::vector<bool> seen(perm->ints().size(), false);
+  for (int64_t p : perm->ints()) {
     if (p < 0 || p >= static_cast<int64_t>(seen.size()) || seen[static_cast<size_t>(p)]) return std::nullopt;
     seen[static_cast<size_t>(p)] = true;
   }
-  return perm->ints;
+  return perm->ints();
 }
 
 bool IsIdentity(const std::vector<int64_t>& perm) {
@@ -51,7 +51,7 @@ class TransposeEliminationPass : public Pass {
           for (int64_t p : *perm) composed.push_back((*first)[static_cast<size_t>(p)]);
           node.inputs[0] = inner->inputs[0];
           for (ir::Attribute& attr : node.attributes) {
-            if (attr.name == "perm") attr.ints = composed;
+            if (attr.name == "perm" && attr.type() == ir::Attribute::Type::kInts) attr.mutable_ints() = composed;
           }
           perm = composed;
           changed = true;

@@ -26,7 +26,7 @@ absl::Status CheckBody(TranslateContext& ctx, const ir::Function& function) {
       }
     }
     for (const ir::Attribute& attr : node.attributes) {
-      if (attr.type == ir::Attribute::Type::kGraph) {
+      if (attr.type() == ir::Attribute::Type::kGraph) {
         return ctx.Unsupported("translation functions with subgraphs (If/Loop/Scan bodies)");
       }
     }

@@ -86,7 +86,7 @@ void RenameAll(ir::Graph& graph, const absl::flat_hash_map<std::string, std::str
     for (std::string& in : node.inputs) rename(in);
     for (std::string& out : node.outputs) rename(out);
     for (ir::Attribute& attr : node.attributes) {
-      if (attr.type == ir::Attribute::Type::kGraph && attr.g != nullptr) RenameAll(*attr.g, names);
+      if (attr.type() == ir::Attribute::Type::kGraph) RenameAll(attr.mutable_g(), names);
     }
   }
 }

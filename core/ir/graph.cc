@@ -6,70 +6,6 @@
 
 namespace pt2onnx::ir {
 
-Attribute Attribute::Int(std::string name, int64_t v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kInt;
-  a.i = v;
-  return a;
-}
-
-Attribute Attribute::Float(std::string name, float v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kFloat;
-  a.f = v;
-  return a;
-}
-
-Attribute Attribute::String(std::string name, std::string v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kString;
-  a.s = std::move(v);
-  return a;
-}
-
-Attribute Attribute::Ints(std::string name, std::vector<int64_t> v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kInts;
-  a.ints = std::move(v);
-  return a;
-}
-
-Attribute Attribute::Floats(std::string name, std::vector<float> v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
-
-Attribute Attribute::Strings(std::string name, std::vector<std::string> v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kStrings;
-  a.strings = std::move(v);
-  return a;
-}
-
-Attribute Attribute::TensorValue(std::string name, Tensor v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kTensor;
-  a.t = std::move(v);
-  return a;
-}
-
-Attribute Attribute::GraphValue(std::string name, std::shared_ptr<Graph> v) {
-  Attribute a;
-  a.name = std::move(name);
-  a.type = Type::kGraph;
-  a.g = std::move(v);
-  return a;
-}
-
 const Attribute* Node::FindAttribute(const std::string& attr_name) const {
   for (const Attribute& a : attributes) {
     if (a.name == attr_name) return &a;
@@ -122,11 +58,27 @@ UseMap BuildUseMap(const Graph& graph) {
   return uses;
 }
 
-absl::Status Verify(const Graph& graph) {
+namespace {
+
+// The names visible in a graph: its own and, through `outer`, those its
+// enclosing graphs define before the node holding it.
+struct Scope {
+  const Scope* outer = nullptr;
   absl::flat_hash_set<std::string> defined;
+
+  bool Sees(const std::string& name) const {
+    for (const Scope* s = this; s != nullptr; s = s->outer) {
+      if (s->defined.contains(name)) return true;
+    }
+    return false;
+  }
+};
+
+absl::Status VerifyGraph(const Graph& graph, const Scope* outer) {
+  Scope scope{outer, {}};
   auto define = [&](const std::string& name,
                     absl::string_view what) -> absl::Status {
-    if (!defined.insert(name).second) {
+    if (!scope.defined.insert(name).second) {
       return absl::InternalError(
           absl::StrCat("value '", name, "' (", what, ") is defined twice"));
     }
@@ -142,10 +94,20 @@ absl::Status Verify(const Graph& graph) {
   }
   for (const Node& node : graph.nodes) {
     for (const std::string& in : node.inputs) {
-      if (!in.empty() && !defined.contains(in)) {
+      if (!in.empty() && !scope.Sees(in)) {
         return absl::InternalError(
             absl::StrCat("node '", node.name, "' (", node.op_type,
                          ") uses value '", in, "' before it is defined"));
+      }
+    }
+    // A subgraph reads the values defined before its node, in this graph
+    // and the graphs around it.
+    for (const Attribute& attr : node.attributes) {
+      if (attr.type() != Attribute::Type::kGraph) continue;
+      absl::Status s = VerifyGraph(attr.g(), &scope);
+      if (!s.ok()) {
+        return absl::InternalError(absl::StrCat("in subgraph '", attr.name, "' of node '", node.name,
+                                                "': ", s.message()));
       }
     }
     for (const std::string& out : node.outputs) {
@@ -156,7 +118,7 @@ absl::Status Verify(const Graph& graph) {
   }
   absl::flat_hash_set<std::string> outputs;
   for (const ValueInfo& out : graph.outputs) {
-    if (!defined.contains(out.name)) {
+    if (!scope.Sees(out.name)) {
       return absl::InternalError(
           absl::StrCat("graph output '", out.name, "' is never produced"));
     }
@@ -166,5 +128,9 @@ absl::Status Verify(const Graph& graph) {
   }
   return absl::OkStatus();
 }
+
+}  // namespace
+
+absl::Status Verify(const Graph& graph) { return VerifyGraph(graph, nullptr); }
 
 }  // namespace pt2onnx::ir

@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +24,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "core/dtype.h"
+#include "core/ir/attribute.h"
 #include "core/ir/tensor.h"
 
 namespace pt2onnx::ir {
@@ -46,31 +46,6 @@ struct ValueInfo {
   DataType dtype = DataType::kUndefined;
   std::optional<std::vector<Dim>> shape;  // nullopt: rank unknown
   Metadata metadata;                      // metadata_props on the value
-};
-
-struct Graph;
-
-struct Attribute {
-  enum class Type { kFloat, kInt, kString, kTensor, kGraph, kFloats, kInts, kStrings };
-  std::string name;
-  Type type = Type::kInt;
-  float f = 0;
-  int64_t i = 0;
-  std::string s;
-  Tensor t;
-  std::shared_ptr<Graph> g;
-  std::vector<float> floats;
-  std::vector<int64_t> ints;
-  std::vector<std::string> strings;
-
-  static Attribute Int(std::string name, int64_t v);
-  static Attribute Float(std::string name, float v);
-  static Attribute String(std::string name, std::string v);
-  static Attribute Ints(std::string name, std::vector<int64_t> v);
-  static Attribute Floats(std::string name, std::vector<float> v);
-  static Attribute Strings(std::string name, std::vector<std::string> v);
-  static Attribute TensorValue(std::string name, Tensor v);
-  static Attribute GraphValue(std::string name, std::shared_ptr<Graph> v);
 };
 
 struct Node {
@@ -148,7 +123,8 @@ struct UseMap {
 UseMap BuildUseMap(const Graph& graph);
 
 // Checks the IR invariants (unique value names, every input defined before
-// use, outputs produced and listed once). Internal error naming the first violation; the pass
+// use, outputs produced and listed once), in subgraphs too: a subgraph may
+// read what its enclosing graphs define before the node that holds it. Internal error naming the first violation; the pass
 // manager runs it after each pass in tests and debug builds.
 absl::Status Verify(const Graph& graph);
 

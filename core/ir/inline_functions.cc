@@ -24,9 +24,8 @@ class Inliner {
     nodes.reserve(graph.nodes.size());
     for (Node& node : graph.nodes) {
       for (Attribute& attr : node.attributes) {
-        if (attr.type != Attribute::Type::kGraph || attr.g == nullptr) continue;
-        attr.g = std::make_shared<Graph>(*attr.g);  // subgraphs may be shared with another model copy
-        absl::Status status = InlineGraph(*attr.g, depth);
+        if (attr.type() != Attribute::Type::kGraph) continue;
+        absl::Status status = InlineGraph(attr.mutable_g(), depth);
         if (!status.ok()) return status;
       }
       auto found = by_id_.find({node.domain, node.op_type});
@@ -70,7 +69,7 @@ class Inliner {
     Graph body;
     for (const Node& inner : function.nodes) {
       for (const Attribute& attr : inner.attributes) {
-        if (attr.type == Attribute::Type::kGraph) {
+        if (attr.type() == Attribute::Type::kGraph) {
           return absl::UnimplementedError(absl::StrCat("local function ", id, " has a subgraph in its body"));
         }
       }

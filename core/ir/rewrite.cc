@@ -24,7 +24,7 @@ void CollectNames(const Graph& graph, absl::flat_hash_set<std::string>& names) {
   for (const Node& node : graph.nodes) {
     for (const std::string& out : node.outputs) names.insert(out);
     for (const Attribute& attr : node.attributes) {
-      if (attr.type == Attribute::Type::kGraph && attr.g != nullptr) CollectNames(*attr.g, names);
+      if (attr.type() == Attribute::Type::kGraph) CollectNames(attr.g(), names);
     }
   }
 }
@@ -33,9 +33,9 @@ void CollectSubgraphReads(const Graph& graph, bool inside, absl::flat_hash_set<s
   for (const Node& node : graph.nodes) {
     if (inside) reads.insert(node.inputs.begin(), node.inputs.end());
     for (const Attribute& attr : node.attributes) {
-      if (attr.type == Attribute::Type::kGraph && attr.g != nullptr) {
-        CollectSubgraphReads(*attr.g, true, reads);
-        for (const ValueInfo& out : attr.g->outputs) reads.insert(out.name);
+      if (attr.type() == Attribute::Type::kGraph) {
+        CollectSubgraphReads(attr.g(), true, reads);
+        for (const ValueInfo& out : attr.g().outputs) reads.insert(out.name);
       }
     }
   }

@@ -53,7 +53,7 @@ void ForEachGraph(Graph& graph, const Fn& fn) {
   fn(graph);
   for (Node& node : graph.nodes) {
     for (Attribute& attr : node.attributes) {
-      if (attr.type == Attribute::Type::kGraph && attr.g != nullptr) ForEachGraph(*attr.g, fn);
+      if (attr.type() == Attribute::Type::kGraph) ForEachGraph(attr.mutable_g(), fn);
     }
   }
 }

@@ -43,18 +43,18 @@ std::string TypeText(DataType dtype, const std::optional<std::vector<Dim>>& shap
 
 std::string AttributeText(const Attribute& a) {
   std::vector<std::string> items;
-  switch (a.type) {
-    case Attribute::Type::kInt: return absl::StrCat(a.i);
-    case Attribute::Type::kFloat: return FloatText(a.f);
-    case Attribute::Type::kString: return absl::StrCat("\"", a.s, "\"");
-    case Attribute::Type::kInts: return absl::StrCat("[", absl::StrJoin(a.ints, ", "), "]");
+  switch (a.type()) {
+    case Attribute::Type::kInt: return absl::StrCat(a.i());
+    case Attribute::Type::kFloat: return FloatText(a.f());
+    case Attribute::Type::kString: return absl::StrCat("\"", a.s(), "\"");
+    case Attribute::Type::kInts: return absl::StrCat("[", absl::StrJoin(a.ints(), ", "), "]");
     case Attribute::Type::kFloats:
-      for (float f : a.floats) items.push_back(FloatText(f));
+      for (float f : a.floats()) items.push_back(FloatText(f));
       return absl::StrCat("[", absl::StrJoin(items, ", "), "]");
     case Attribute::Type::kStrings:
-      for (const std::string& s : a.strings) items.push_back(absl::StrCat("\"", s, "\""));
+      for (const std::string& s : a.strings()) items.push_back(absl::StrCat("\"", s, "\""));
       return absl::StrCat("[", absl::StrJoin(items, ", "), "]");
-    case Attribute::Type::kTensor: return absl::StrCat("tensor(", TypeText(a.t.dtype(), std::nullopt), ")");
+    case Attribute::Type::kTensor: return absl::StrCat("tensor(", TypeText(a.t().dtype(), std::nullopt), ")");
     case Attribute::Type::kGraph: return "graph";
   }
   return "?";

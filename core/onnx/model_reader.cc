@@ -108,7 +108,7 @@ absl::StatusOr<ir::Attribute> ReadAttribute(const ::onnx::AttributeProto& proto,
     }
     case A::GRAPH: {
       PT2ONNX_ASSIGN_OR_RETURN(ir::Graph g, ReadGraph(proto.g(), depth + 1));
-      return ir::Attribute::GraphValue(proto.name(), std::make_shared<ir::Graph>(std::move(g)));
+      return ir::Attribute::GraphValue(proto.name(), std::move(g));
     }
     default:
       return absl::UnimplementedError(absl::StrCat("ONNX model: attribute '", proto.name(), "' has unsupported type ",

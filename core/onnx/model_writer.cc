@@ -89,38 +89,38 @@ void FillGraph(const ir::Graph& graph, ::onnx::GraphProto& proto, bool with_init
 
 void FillAttribute(const ir::Attribute& attr, ::onnx::AttributeProto& proto) {
   proto.set_name(attr.name);
-  switch (attr.type) {
+  switch (attr.type()) {
     case ir::Attribute::Type::kFloat:
       proto.set_type(::onnx::AttributeProto::FLOAT);
-      proto.set_f(attr.f);
+      proto.set_f(attr.f());
       break;
     case ir::Attribute::Type::kInt:
       proto.set_type(::onnx::AttributeProto::INT);
-      proto.set_i(attr.i);
+      proto.set_i(attr.i());
       break;
     case ir::Attribute::Type::kString:
       proto.set_type(::onnx::AttributeProto::STRING);
-      proto.set_s(attr.s);
+      proto.set_s(attr.s());
       break;
     case ir::Attribute::Type::kTensor:
       proto.set_type(::onnx::AttributeProto::TENSOR);
-      FillTensor("", attr.t, {}, *proto.mutable_t());
+      FillTensor("", attr.t(), {}, *proto.mutable_t());
       break;
     case ir::Attribute::Type::kGraph:
       proto.set_type(::onnx::AttributeProto::GRAPH);
-      if (attr.g != nullptr) FillGraph(*attr.g, *proto.mutable_g(), /*with_initializers=*/true);
+      FillGraph(attr.g(), *proto.mutable_g(), /*with_initializers=*/true);
       break;
     case ir::Attribute::Type::kFloats:
       proto.set_type(::onnx::AttributeProto::FLOATS);
-      for (float f : attr.floats) proto.add_floats(f);
+      for (float f : attr.floats()) proto.add_floats(f);
       break;
     case ir::Attribute::Type::kInts:
       proto.set_type(::onnx::AttributeProto::INTS);
-      for (int64_t i : attr.ints) proto.add_ints(i);
+      for (int64_t i : attr.ints()) proto.add_ints(i);
       break;
     case ir::Attribute::Type::kStrings:
       proto.set_type(::onnx::AttributeProto::STRINGS);
-      for (const auto& s : attr.strings) proto.add_strings(s);
+      for (const auto& s : attr.strings()) proto.add_strings(s);
       break;
   }
 }

@@ -43,7 +43,7 @@ std::function<void(const ir::Model&)> ExpectFloatAttr(std::string op_type, std::
     ASSERT_NE(n, nullptr) << op_type;
     const ir::Attribute* a = n->FindAttribute(attr);
     ASSERT_NE(a, nullptr) << attr;
-    EXPECT_FLOAT_EQ(a->f, value);
+    EXPECT_FLOAT_EQ(a->f(), value);
   };
 }
 
@@ -54,7 +54,7 @@ std::function<void(const ir::Model&)> ExpectStringAttr(std::string op_type, std:
     ASSERT_NE(n, nullptr) << op_type;
     const ir::Attribute* a = n->FindAttribute(attr);
     ASSERT_NE(a, nullptr) << attr;
-    EXPECT_EQ(a->s, value);
+    EXPECT_EQ(a->s(), value);
   };
 }
 

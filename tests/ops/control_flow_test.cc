@@ -94,8 +94,8 @@ TEST(ControlFlowTest, CondBecomesIfWhoseBranchesReadOuterValuesByName) {
   ASSERT_NE(node, nullptr);
   const ir::Attribute* then_branch = node->FindAttribute("then_branch");
   ASSERT_NE(then_branch, nullptr);
-  ASSERT_NE(then_branch->g, nullptr);
-  const ir::Graph& branch = *then_branch->g;
+  ASSERT_EQ(then_branch->type(), ir::Attribute::Type::kGraph);
+  const ir::Graph& branch = then_branch->g();
   EXPECT_TRUE(branch.inputs.empty());
   ASSERT_EQ(branch.nodes.size(), 1u);
   EXPECT_EQ(branch.nodes[0].op_type, "Relu");
@@ -117,7 +117,7 @@ TEST(ControlFlowTest, BranchReturningItsInputGetsAnIdentity) {
   passthrough->tensor_values["x"] = Float3();
   absl::StatusOr<testing::Converted> converted = ConvertAndCheck(CondProgram(passthrough));
   ASSERT_TRUE(converted.ok()) << converted.status();
-  const ir::Graph& branch = *FindNode(converted->model, "If")->FindAttribute("then_branch")->g;
+  const ir::Graph& branch = FindNode(converted->model, "If")->FindAttribute("then_branch")->g();
   ASSERT_EQ(branch.nodes.size(), 1u);
   EXPECT_EQ(branch.nodes[0].op_type, "Identity");
   EXPECT_EQ(branch.nodes[0].inputs, std::vector<std::string>{"x"});

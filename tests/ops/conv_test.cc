@@ -110,7 +110,7 @@ TEST_P(ConvOpsTest, ConvertsWithInferredShapes) {
     if (node.op_type != "Conv" && node.op_type != "ConvTranspose") continue;
     const ir::Attribute* pads = node.FindAttribute("pads");
     ASSERT_NE(pads, nullptr);
-    EXPECT_EQ(pads->ints, c.pads);
+    EXPECT_EQ(pads->ints(), c.pads);
   }
 }
 
@@ -164,8 +164,8 @@ TEST(ConvOpsTest, OutputPaddingFromDilationBecomesSmallerEndPadding) {
   ASSERT_TRUE(got.ok()) << got.status();
   const ir::Node* node = FindNode(got->model, "ConvTranspose");
   ASSERT_NE(node, nullptr);
-  EXPECT_EQ(node->FindAttribute("pads")->ints, (std::vector<int64_t>{1, 0}));
-  EXPECT_EQ(node->FindAttribute("output_padding")->ints, (std::vector<int64_t>{0}));
+  EXPECT_EQ(node->FindAttribute("pads")->ints(), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(node->FindAttribute("output_padding")->ints(), (std::vector<int64_t>{0}));
 }
 
 TEST(ConvOpsErrorsTest, OutputPaddingBeyondStrideAndPaddingIsRejected) {

@@ -51,7 +51,7 @@ std::function<void(const ir::Model&)> ExpectConstant(std::vector<double> values)
   return [=](const ir::Model& m) {
     for (const ir::Node& n : m.graph.nodes) {
       if (n.op_type != "Constant" || n.outputs[0] != "y") continue;
-      const ir::Tensor& t = n.attributes[0].t;
+      const ir::Tensor& t = n.attributes[0].t();
       ASSERT_EQ(t.numel(), static_cast<int64_t>(values.size()));
       for (size_t i = 0; i < values.size(); ++i) {
         EXPECT_DOUBLE_EQ(t.GetDouble(i), values[i]) << "element " << i;

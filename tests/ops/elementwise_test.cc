@@ -121,7 +121,7 @@ std::vector<Case> ArithmeticCases() {
       const ir::Node* mod = FindNode(m, "Mod");
       ASSERT_NE(mod, nullptr);
       ASSERT_NE(mod->FindAttribute("fmod"), nullptr);
-      EXPECT_EQ(mod->FindAttribute("fmod")->i, 1);
+      EXPECT_EQ(mod->FindAttribute("fmod")->i(), 1);
     };
     add(c);
   }

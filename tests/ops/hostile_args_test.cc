@@ -184,7 +184,7 @@ TEST(HostileIntegers, UnfoldOfHugeDimensionIsComputedAtRunTime) {
   EXPECT_NE(FindNode(got->model, "Range"), nullptr);
   for (const ir::Node& node : got->model.graph.nodes) {
     for (const ir::Attribute& a : node.attributes) {
-      if (a.name == "value") EXPECT_LE(a.t.numel(), 8) << node.name;
+      if (a.name == "value") EXPECT_LE(a.t().numel(), 8) << node.name;
     }
   }
 }
@@ -240,7 +240,7 @@ TEST(HostileIntegers, HugeArangeEndIsExact) {
   bool found = false;
   for (const ir::Node& node : got->model.graph.nodes) {
     for (const ir::Attribute& a : node.attributes) {
-      if (a.name == "value" && a.t.dtype() == kI64 && a.t.numel() == 1 && a.t.GetInt64(0) == kMax) found = true;
+      if (a.name == "value" && a.t().dtype() == kI64 && a.t().numel() == 1 && a.t().GetInt64(0) == kMax) found = true;
     }
   }
   EXPECT_TRUE(found);

@@ -92,9 +92,9 @@ TEST(OnnxOpsTest, SymbolicIsEmittedAsDeclaredWithItsDomainImport) {
   EXPECT_EQ(node->inputs, std::vector<std::string>{"x"});
   ASSERT_EQ(node->attributes.size(), 3u);
   EXPECT_EQ(node->attributes[0].name, "alpha");
-  EXPECT_FLOAT_EQ(node->attributes[0].f, 1.5f);
-  EXPECT_EQ(node->attributes[1].s, "fast");
-  EXPECT_EQ(node->attributes[2].ints, (std::vector<int64_t>{1, 2}));
+  EXPECT_FLOAT_EQ(node->attributes[0].f(), 1.5f);
+  EXPECT_EQ(node->attributes[1].s(), "fast");
+  EXPECT_EQ(node->attributes[2].ints(), (std::vector<int64_t>{1, 2}));
   bool imported = false;
   for (const ir::OpsetImport& i : model->opset_imports) imported |= i.domain == "mydomain" && i.version == 3;
   EXPECT_TRUE(imported);

@@ -263,8 +263,8 @@ TEST_P(PoolingOpsTest, ConvertsWithInferredShapes) {
     const ir::Attribute* ceil_mode = node.FindAttribute("ceil_mode");
     ASSERT_NE(pads, nullptr);
     ASSERT_NE(ceil_mode, nullptr);
-    EXPECT_EQ(pads->ints, c.pads);
-    EXPECT_EQ(ceil_mode->i, c.ceil_mode);
+    EXPECT_EQ(pads->ints(), c.pads);
+    EXPECT_EQ(ceil_mode->i(), c.ceil_mode);
     break;
   }
 }

@@ -26,7 +26,7 @@ std::string ModeAttribute(const ir::Model& model) {
   const ir::Node* node = FindNode(model, "GridSample");
   if (node == nullptr) return "";
   for (const ir::Attribute& a : node->attributes) {
-    if (a.name == "mode") return a.s;
+    if (a.name == "mode") return a.s();
   }
   return "";
 }

@@ -182,21 +182,21 @@ ir::Model NestedReadModel() {
   g.outputs = {FloatValue("out")};
   g.initializers.push_back({"w", ir::Tensor::Float32Scalar(2.0f), {}});
   g.nodes.push_back(MakeNode("id", "Identity", {"x"}, {"id"}));
-  auto inner_then = std::make_shared<ir::Graph>();
-  inner_then->nodes.push_back(MakeNode("mul", "Mul", {"id", "w"}, {"inner_out"}));
-  inner_then->outputs = {FloatValue("inner_out")};
-  auto inner_else = std::make_shared<ir::Graph>();
-  inner_else->nodes.push_back(MakeNode("neg", "Neg", {"id"}, {"inner_neg"}));
-  inner_else->outputs = {FloatValue("inner_neg")};
-  auto outer_then = std::make_shared<ir::Graph>();
+  ir::Graph inner_then;
+  inner_then.nodes.push_back(MakeNode("mul", "Mul", {"id", "w"}, {"inner_out"}));
+  inner_then.outputs = {FloatValue("inner_out")};
+  ir::Graph inner_else;
+  inner_else.nodes.push_back(MakeNode("neg", "Neg", {"id"}, {"inner_neg"}));
+  inner_else.outputs = {FloatValue("inner_neg")};
+  ir::Graph outer_then;
   ir::Node inner_if = MakeNode("inner_if", "If", {"c"}, {"then_out"});
   inner_if.attributes = {ir::Attribute::GraphValue("then_branch", inner_then),
                          ir::Attribute::GraphValue("else_branch", inner_else)};
-  outer_then->nodes.push_back(inner_if);
-  outer_then->outputs = {FloatValue("then_out")};
-  auto outer_else = std::make_shared<ir::Graph>();
-  outer_else->nodes.push_back(MakeNode("abs", "Abs", {"x"}, {"else_out"}));
-  outer_else->outputs = {FloatValue("else_out")};
+  outer_then.nodes.push_back(inner_if);
+  outer_then.outputs = {FloatValue("then_out")};
+  ir::Graph outer_else;
+  outer_else.nodes.push_back(MakeNode("abs", "Abs", {"x"}, {"else_out"}));
+  outer_else.outputs = {FloatValue("else_out")};
   ir::Node outer_if = MakeNode("outer_if", "If", {"c"}, {"out"});
   outer_if.attributes = {ir::Attribute::GraphValue("then_branch", outer_then),
                          ir::Attribute::GraphValue("else_branch", outer_else)};
@@ -215,11 +215,11 @@ TEST(IdentityEliminationTest, RewritesReadsInNestedSubgraphs) {
   ir::Model m = NestedReadModel();
   ASSERT_TRUE(NamedPass("identity_elimination")->Run(m).ok());
   EXPECT_EQ(NodeNames(m.graph), std::vector<std::string>{"outer_if"});
-  const ir::Graph& outer_then = *m.graph.nodes[0].FindAttribute("then_branch")->g;
+  const ir::Graph& outer_then = m.graph.nodes[0].FindAttribute("then_branch")->g();
   const ir::Node& inner_if = outer_then.nodes[0];
-  EXPECT_EQ(inner_if.FindAttribute("then_branch")->g->nodes[0].inputs,
+  EXPECT_EQ(inner_if.FindAttribute("then_branch")->g().nodes[0].inputs,
             (std::vector<std::string>{"x", "w"}));
-  EXPECT_EQ(inner_if.FindAttribute("else_branch")->g->nodes[0].inputs,
+  EXPECT_EQ(inner_if.FindAttribute("else_branch")->g().nodes[0].inputs,
             std::vector<std::string>{"x"});
 }
 
@@ -467,7 +467,7 @@ TEST(SubgraphTest, DeadCodeAndCseRecurseIntoSubgraphs) {
     y = If(c)
     output y: float32[2]
   )");
-  auto branch = std::make_shared<ir::Graph>();
+  ir::Graph branch;
   absl::StatusOr<ir::Model> body = ir::ParseModel(R"(
     a = Relu(x)
     b = Relu(x)
@@ -476,13 +476,13 @@ TEST(SubgraphTest, DeadCodeAndCseRecurseIntoSubgraphs) {
     output r: float32[2]
   )");
   ASSERT_TRUE(body.ok()) << body.status();
-  *branch = std::move(body->graph);
+  branch = std::move(body->graph);
   m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("then_branch", branch));
   m.graph.nodes[0].attributes.push_back(ir::Attribute::GraphValue("else_branch", branch));
   ASSERT_TRUE(NamedPass("common_subexpression_elimination")->Run(m).ok());
   ASSERT_TRUE(NamedPass("dead_code_elimination")->Run(m).ok());
   ir::Model printed;
-  printed.graph = *branch;
+  printed.graph = m.graph.nodes[0].FindAttribute("then_branch")->g();
   EXPECT_EQ(ir::PrintModel(printed), "a = Relu(x)\nr = Add(a, a)\noutput r: float32[2]\n");
 }
 

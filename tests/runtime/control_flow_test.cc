@@ -40,24 +40,24 @@ Tensor Bool(bool b) { return Make<uint8_t>(DataType::kBool, {}, {static_cast<uin
 // nested If reading k two levels up; stops when sum(x') > limit; scan output
 // of each step's x'.
 ir::Graph LoopModel() {
-  auto then_g = std::make_shared<ir::Graph>();
-  then_g->nodes.push_back(MakeNode("Identity", {"k"}, {"then_k"}));
-  then_g->outputs = {Value("then_k", DataType::kFloat)};
-  auto else_g = std::make_shared<ir::Graph>();
-  else_g->nodes.push_back(MakeNode("Neg", {"k"}, {"else_k"}));
-  else_g->outputs = {Value("else_k", DataType::kFloat)};
-  auto body = std::make_shared<ir::Graph>();
-  body->inputs = {Value("i", DataType::kInt64), Value("c", DataType::kBool), Value("xb", DataType::kFloat)};
-  body->nodes.push_back(MakeNode("Add", {"xb", "xb"}, {"twice"}));
+  ir::Graph then_g;
+  then_g.nodes.push_back(MakeNode("Identity", {"k"}, {"then_k"}));
+  then_g.outputs = {Value("then_k", DataType::kFloat)};
+  ir::Graph else_g;
+  else_g.nodes.push_back(MakeNode("Neg", {"k"}, {"else_k"}));
+  else_g.outputs = {Value("else_k", DataType::kFloat)};
+  ir::Graph body;
+  body.inputs = {Value("i", DataType::kInt64), Value("c", DataType::kBool), Value("xb", DataType::kFloat)};
+  body.nodes.push_back(MakeNode("Add", {"xb", "xb"}, {"twice"}));
   ir::Node branch = MakeNode("If", {"flag"}, {"kk"});
   branch.attributes = {ir::Attribute::GraphValue("then_branch", then_g),
                        ir::Attribute::GraphValue("else_branch", else_g)};
-  body->nodes.push_back(branch);
-  body->nodes.push_back(MakeNode("Add", {"twice", "kk"}, {"x_next"}));
-  body->nodes.push_back(MakeNode("ReduceSum", {"x_next"}, {"total"}));
-  body->nodes.push_back(MakeNode("Less", {"total", "limit"}, {"go_on"}));
-  body->nodes.push_back(MakeNode("Identity", {"x_next"}, {"step_out"}));
-  body->outputs = {Value("go_on", DataType::kBool), Value("x_next", DataType::kFloat),
+  body.nodes.push_back(branch);
+  body.nodes.push_back(MakeNode("Add", {"twice", "kk"}, {"x_next"}));
+  body.nodes.push_back(MakeNode("ReduceSum", {"x_next"}, {"total"}));
+  body.nodes.push_back(MakeNode("Less", {"total", "limit"}, {"go_on"}));
+  body.nodes.push_back(MakeNode("Identity", {"x_next"}, {"step_out"}));
+  body.outputs = {Value("go_on", DataType::kBool), Value("x_next", DataType::kFloat),
                    Value("step_out", DataType::kFloat)};
   ir::Graph g;
   g.inputs = {Value("x", DataType::kFloat), Value("k", DataType::kFloat), Value("flag", DataType::kBool),
@@ -95,7 +95,7 @@ TEST(ControlFlowKernels, LoopWithFalseStartConditionReturnsTheInitialValues) {
   feeds[5].tensor = Bool(false);
   ir::Graph g = LoopModel();
   g.nodes[0].outputs = {"x_final"};  // no scan output: its shape would be unknown
-  g.nodes[0].attributes[0].g->outputs.pop_back();
+  g.nodes[0].attributes[0].mutable_g().outputs.pop_back();
   g.outputs.pop_back();
   auto out = RunModel(g, feeds);
   ASSERT_TRUE(out.ok()) << out.status();
@@ -103,11 +103,11 @@ TEST(ControlFlowKernels, LoopWithFalseStartConditionReturnsTheInitialValues) {
 }
 
 TEST(ControlFlowKernels, ScanCarriesStateAndStacksOutputs) {
-  auto body = std::make_shared<ir::Graph>();
-  body->inputs = {Value("acc", DataType::kFloat), Value("row", DataType::kFloat)};
-  body->nodes.push_back(MakeNode("Add", {"acc", "row"}, {"acc_next"}));
-  body->nodes.push_back(MakeNode("Mul", {"acc_next", "scale"}, {"scaled"}));
-  body->outputs = {Value("acc_next", DataType::kFloat), Value("scaled", DataType::kFloat)};
+  ir::Graph body;
+  body.inputs = {Value("acc", DataType::kFloat), Value("row", DataType::kFloat)};
+  body.nodes.push_back(MakeNode("Add", {"acc", "row"}, {"acc_next"}));
+  body.nodes.push_back(MakeNode("Mul", {"acc_next", "scale"}, {"scaled"}));
+  body.outputs = {Value("acc_next", DataType::kFloat), Value("scaled", DataType::kFloat)};
   ir::Graph g;
   g.inputs = {Value("init", DataType::kFloat), Value("xs", DataType::kFloat), Value("scale", DataType::kFloat)};
   ir::Node scan = MakeNode("Scan", {"init", "xs"}, {"final", "ys"});
@@ -127,7 +127,7 @@ TEST(ControlFlowKernels, ScanCarriesStateAndStacksOutputs) {
 // ONNX Runtime; [0] when no rank is declared).
 TEST(ControlFlowKernels, LoopOfZeroIterationsGivesEmptyScanOutputs) {
   ir::Graph g = LoopModel();
-  g.nodes[0].attributes[0].g->outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
+  g.nodes[0].attributes[0].mutable_g().outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
   auto out = RunModel(g, LoopFeeds(true, 1000, 0));
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(Values<float>((*out)[0].tensor), (std::vector<float>{1, 2}));
@@ -136,25 +136,25 @@ TEST(ControlFlowKernels, LoopOfZeroIterationsGivesEmptyScanOutputs) {
 
   std::vector<NamedTensor> stopped = LoopFeeds(true, 1000, 3);
   stopped[5].tensor = Bool(false);
-  g.nodes[0].attributes[0].g->outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Symbolic("n"), ir::Dim::Static(3)};
+  g.nodes[0].attributes[0].mutable_g().outputs[2].shape = std::vector<ir::Dim>{ir::Dim::Symbolic("n"), ir::Dim::Static(3)};
   out = RunModel(g, stopped);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0, 0, 3}));
 
-  g.nodes[0].attributes[0].g->outputs[2].shape = std::nullopt;
+  g.nodes[0].attributes[0].mutable_g().outputs[2].shape = std::nullopt;
   out = RunModel(g, stopped);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[1].tensor.dims(), (Dims{0}));
 }
 
 TEST(ControlFlowKernels, ScanOverZeroRowsGivesTheStateAndEmptyOutputs) {
-  auto body = std::make_shared<ir::Graph>();
-  body->inputs = {Value("acc", DataType::kFloat), Value("row", DataType::kFloat)};
-  body->nodes.push_back(MakeNode("Add", {"acc", "row"}, {"acc_next"}));
-  body->nodes.push_back(MakeNode("Cast", {"acc_next"}, {"as_int"}));
-  body->nodes.back().attributes = {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kInt64))};
-  body->outputs = {Value("acc_next", DataType::kFloat), Value("as_int", DataType::kInt64)};
-  body->outputs[1].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
+  ir::Graph body;
+  body.inputs = {Value("acc", DataType::kFloat), Value("row", DataType::kFloat)};
+  body.nodes.push_back(MakeNode("Add", {"acc", "row"}, {"acc_next"}));
+  body.nodes.push_back(MakeNode("Cast", {"acc_next"}, {"as_int"}));
+  body.nodes.back().attributes = {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kInt64))};
+  body.outputs = {Value("acc_next", DataType::kFloat), Value("as_int", DataType::kInt64)};
+  body.outputs[1].shape = std::vector<ir::Dim>{ir::Dim::Static(2)};
   ir::Graph g;
   g.inputs = {Value("init", DataType::kFloat), Value("xs", DataType::kFloat)};
   ir::Node scan = MakeNode("Scan", {"init", "xs"}, {"final", "ys"});
@@ -170,11 +170,11 @@ TEST(ControlFlowKernels, ScanOverZeroRowsGivesTheStateAndEmptyOutputs) {
 
 TEST(ControlFlowKernels, LoopStopsAtTheIterationLimit) {
   // No trip count and a condition that stays true: a file could loop forever.
-  auto body = std::make_shared<ir::Graph>();
-  body->inputs = {Value("i", DataType::kInt64), Value("c", DataType::kBool), Value("v", DataType::kInt64)};
-  body->nodes.push_back(MakeNode("Identity", {"c"}, {"c_out"}));
-  body->nodes.push_back(MakeNode("Identity", {"i"}, {"v_out"}));
-  body->outputs = {Value("c_out", DataType::kBool), Value("v_out", DataType::kInt64)};
+  ir::Graph body;
+  body.inputs = {Value("i", DataType::kInt64), Value("c", DataType::kBool), Value("v", DataType::kInt64)};
+  body.nodes.push_back(MakeNode("Identity", {"c"}, {"c_out"}));
+  body.nodes.push_back(MakeNode("Identity", {"i"}, {"v_out"}));
+  body.outputs = {Value("c_out", DataType::kBool), Value("v_out", DataType::kInt64)};
   ir::Graph g;
   g.inputs = {Value("start", DataType::kBool), Value("v", DataType::kInt64)};
   ir::Node loop = MakeNode("Loop", {"", "start", "v"}, {"v_final"});
@@ -190,10 +190,10 @@ TEST(ControlFlowKernels, LoopStopsAtTheIterationLimit) {
 
 TEST(ControlFlowKernels, ScanStepsAreBoundedLikeLoops) {
   // Rows of zero elements: a tiny input with a huge leading dim.
-  auto body = std::make_shared<ir::Graph>();
-  body->inputs = {Value("row", DataType::kFloat)};
-  body->nodes.push_back(MakeNode("Identity", {"row"}, {"out"}));
-  body->outputs = {Value("out", DataType::kFloat)};
+  ir::Graph body;
+  body.inputs = {Value("row", DataType::kFloat)};
+  body.nodes.push_back(MakeNode("Identity", {"row"}, {"out"}));
+  body.outputs = {Value("out", DataType::kFloat)};
   ir::Graph g;
   g.inputs = {Value("xs", DataType::kFloat)};
   ir::Node scan = MakeNode("Scan", {"xs"}, {"ys"});
@@ -208,12 +208,12 @@ TEST(ControlFlowKernels, ScanStepsAreBoundedLikeLoops) {
 }
 
 TEST(ControlFlowKernels, IfConditionMustBeOneBool) {
-  auto then_g = std::make_shared<ir::Graph>();
-  then_g->nodes.push_back(MakeNode("Identity", {"x"}, {"a"}));
-  then_g->outputs = {Value("a", DataType::kFloat)};
-  auto else_g = std::make_shared<ir::Graph>();
-  else_g->nodes.push_back(MakeNode("Neg", {"x"}, {"b"}));
-  else_g->outputs = {Value("b", DataType::kFloat)};
+  ir::Graph then_g;
+  then_g.nodes.push_back(MakeNode("Identity", {"x"}, {"a"}));
+  then_g.outputs = {Value("a", DataType::kFloat)};
+  ir::Graph else_g;
+  else_g.nodes.push_back(MakeNode("Neg", {"x"}, {"b"}));
+  else_g.outputs = {Value("b", DataType::kFloat)};
   ir::Graph g;
   g.inputs = {Value("c", DataType::kFloat), Value("x", DataType::kFloat)};
   ir::Node node = MakeNode("If", {"c"}, {"y"});

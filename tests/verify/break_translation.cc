@@ -39,13 +39,13 @@ bool BreakPerm(ir::Model& model) {
     if (node.op_type != "Transpose" || !KeepsFxName(node)) continue;
     const std::vector<ir::Dim>* shape = ShapeOf(model, node.outputs[0]);
     for (ir::Attribute& a : node.attributes) {
-      if (a.name != "perm" || shape == nullptr || shape->size() != a.ints.size()) continue;
-      for (size_t i = 0; i < a.ints.size(); ++i) {
-        for (size_t j = i + 1; j < a.ints.size(); ++j) {
+      if (a.name != "perm" || shape == nullptr || shape->size() != a.ints().size()) continue;
+      for (size_t i = 0; i < a.ints().size(); ++i) {
+        for (size_t j = i + 1; j < a.ints().size(); ++j) {
           const ir::Dim& di = (*shape)[i];
           const ir::Dim& dj = (*shape)[j];
           if (di.is_static() && dj.is_static() && di.value == dj.value && di.value > 1) {
-            std::swap(a.ints[i], a.ints[j]);
+            std::swap(a.mutable_ints()[i], a.mutable_ints()[j]);
             Report("swapped perm of", node);
             return true;
           }
@@ -65,7 +65,7 @@ bool BreakEpsilon(ir::Model& model) {
     bool found = false;
     for (ir::Attribute& a : node.attributes) {
       if (a.name == "epsilon") {
-        a.f = 0.5f;
+        a.set_f(0.5f);
         found = true;
       }
     }

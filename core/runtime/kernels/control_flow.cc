@@ -116,10 +116,10 @@ class NestedGraph {
 absl::StatusOr<std::unique_ptr<NestedGraph>> GraphAttribute(const KernelCreateInfo& info,
                                                             const char* name) {
   const ir::Attribute* attr = info.node.FindAttribute(name);
-  if (attr == nullptr || attr->type != ir::Attribute::Type::kGraph || attr->g == nullptr) {
+  if (attr == nullptr || attr->type() != ir::Attribute::Type::kGraph) {
     return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' (a graph) is missing"));
   }
-  return std::make_unique<NestedGraph>(*attr->g, info.opset, info.threadpool, OuterReads(info.node));
+  return std::make_unique<NestedGraph>(attr->g(), info.opset, info.threadpool, OuterReads(info.node));
 }
 
 absl::StatusOr<bool> ReadBool(const Tensor& t, const char* what) {
@@ -354,8 +354,8 @@ std::vector<std::string> OuterReads(const ir::Node& node) {
   std::set<std::string> seen;
   std::vector<std::string> reads;
   for (const ir::Attribute& attr : node.attributes) {
-    if (attr.type == ir::Attribute::Type::kGraph && attr.g != nullptr) {
-      CollectOuterReads(*attr.g, seen, reads);
+    if (attr.type() == ir::Attribute::Type::kGraph) {
+      CollectOuterReads(attr.g(), seen, reads);
     }
   }
   return reads;

@@ -10,22 +10,22 @@ namespace pt2onnx::runtime {
 
 int64_t AttrInt(const ir::Node& node, const char* name, int64_t fallback) {
   const ir::Attribute* a = node.FindAttribute(name);
-  return a != nullptr ? a->i : fallback;
+  return a != nullptr ? a->i() : fallback;
 }
 
 float AttrFloat(const ir::Node& node, const char* name, float fallback) {
   const ir::Attribute* a = node.FindAttribute(name);
-  return a != nullptr ? a->f : fallback;
+  return a != nullptr ? a->f() : fallback;
 }
 
 std::string AttrString(const ir::Node& node, const char* name, const std::string& fallback) {
   const ir::Attribute* a = node.FindAttribute(name);
-  return a != nullptr ? a->s : fallback;
+  return a != nullptr ? a->s() : fallback;
 }
 
 std::vector<int64_t> AttrInts(const ir::Node& node, const char* name) {
   const ir::Attribute* a = node.FindAttribute(name);
-  return a != nullptr ? a->ints : std::vector<int64_t>{};
+  return a != nullptr ? a->ints() : std::vector<int64_t>{};
 }
 
 bool HasAttr(const ir::Node& node, const char* name) { return node.FindAttribute(name) != nullptr; }

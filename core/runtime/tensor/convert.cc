@@ -137,22 +137,22 @@ absl::StatusOr<Tensor> FromIrTensor(const ir::Tensor& tensor) {
 
 absl::StatusOr<Tensor> ConstantNodeValue(const ir::Node& node) {
   for (const ir::Attribute& a : node.attributes) {
-    if (a.name == "value") return FromIrTensor(a.t);
+    if (a.name == "value") return FromIrTensor(a.t());
     if (a.name == "value_float" || a.name == "value_int") {
       bool is_float = a.name == "value_float";
       auto t = Tensor::Allocate(is_float ? DataType::kFloat : DataType::kInt64, {}, nullptr);
       if (!t.ok()) return t.status();
-      if (is_float) t->data<float>()[0] = a.f; else t->data<int64_t>()[0] = a.i;
+      if (is_float) t->data<float>()[0] = a.f(); else t->data<int64_t>()[0] = a.i();
       return t;
     }
     if (a.name == "value_floats" || a.name == "value_ints") {
       bool is_float = a.name == "value_floats";
-      int64_t n = static_cast<int64_t>(is_float ? a.floats.size() : a.ints.size());
+      int64_t n = static_cast<int64_t>(is_float ? a.floats().size() : a.ints().size());
       auto t = Tensor::Allocate(is_float ? DataType::kFloat : DataType::kInt64, {n}, nullptr);
       if (!t.ok()) return t.status();
       if (n > 0) {
-        if (is_float) std::memcpy(t->raw(), a.floats.data(), n * 4);
-        else std::memcpy(t->raw(), a.ints.data(), n * 8);
+        if (is_float) std::memcpy(t->raw(), a.floats().data(), n * 4);
+        else std::memcpy(t->raw(), a.ints().data(), n * 8);
       }
       return t;
     }

@@ -63,18 +63,18 @@ TEST(InlineLocalFunctions, ReachesSubgraphsAndNestedCalls) {
   outer.nodes = {MakeNode("twice_sin.default", {"u"}, {"t"}, "mylib"), MakeNode("Neg", {"t"}, {"v"})};
   Model model;
   model.functions = {TwiceSin(), outer};
-  auto branch = std::make_shared<Graph>();
-  branch->nodes = {MakeNode("outer.default", {"a"}, {"r"}, "mylib")};
+  Graph branch;
+  branch.nodes = {MakeNode("outer.default", {"a"}, {"r"}, "mylib")};
   Node cond = MakeNode("If", {"p"}, {"out"});
   cond.attributes = {Attribute::GraphValue("then_branch", branch)};
   model.graph.nodes = {cond};
   ASSERT_TRUE(InlineLocalFunctions(model).ok());
-  const Graph& inlined = *model.graph.nodes[0].attributes[0].g;
+  const Graph& inlined = model.graph.nodes[0].attributes[0].g();
   ASSERT_EQ(inlined.nodes.size(), 3u);
   EXPECT_EQ(inlined.nodes[0].op_type, "Sin");
   EXPECT_EQ(inlined.nodes[2].op_type, "Neg");
   EXPECT_EQ(inlined.nodes[2].outputs[0], "r");
-  EXPECT_EQ(branch->nodes.size(), 1u);  // the original subgraph is left alone
+  EXPECT_EQ(branch.nodes.size(), 1u);  // the caller's copy is left alone
 }
 
 TEST(InlineLocalFunctions, RefusesBadCallsAndRecursion) {

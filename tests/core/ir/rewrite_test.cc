@@ -37,13 +37,13 @@ TEST(ReplaceAllUsesTest, RewritesNodesAndSubgraphReadsNotOutputs) {
     output a: float32[2]
     output b: float32[2]
   )");
-  auto body = std::make_shared<Graph>();
-  body->nodes.push_back(Node{"inner", "Abs", "", {"a"}, {"c"}, {}, {}});
-  body->outputs.push_back(ValueInfo{"c", DataType::kFloat, std::nullopt, {}});
+  Graph body;
+  body.nodes.push_back(Node{"inner", "Abs", "", {"a"}, {"c"}, {}, {}});
+  body.outputs.push_back(ValueInfo{"c", DataType::kFloat, std::nullopt, {}});
   m.graph.nodes[1].attributes.push_back(Attribute::GraphValue("body", body));
   EXPECT_EQ(ReplaceAllUses(m.graph, "a", "x"), 2u);
   EXPECT_EQ(m.graph.nodes[1].inputs[0], "x");
-  EXPECT_EQ(body->nodes[0].inputs[0], "x");
+  EXPECT_EQ(m.graph.nodes[1].attributes.back().g().nodes[0].inputs[0], "x");
   EXPECT_EQ(m.graph.outputs[0].name, "a");  // the interface is unchanged
 }
 
@@ -206,9 +206,9 @@ TEST(ReadValuesTest, IncludesSubgraphCaptures) {
     y = If(cond)
     output y: float32[2]
   )");
-  auto branch = std::make_shared<Graph>();
-  branch->nodes.push_back(Node{"inner", "Relu", "", {"x"}, {"r"}, {}, {}});
-  branch->outputs.push_back(ValueInfo{"r", DataType::kFloat, std::nullopt, {}});
+  Graph branch;
+  branch.nodes.push_back(Node{"inner", "Relu", "", {"x"}, {"r"}, {}, {}});
+  branch.outputs.push_back(ValueInfo{"r", DataType::kFloat, std::nullopt, {}});
   m.graph.nodes[0].attributes.push_back(Attribute::GraphValue("then_branch", branch));
   absl::flat_hash_set<std::string> reads = ReadValues(m.graph);
   EXPECT_TRUE(reads.contains("x"));

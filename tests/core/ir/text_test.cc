@@ -24,7 +24,7 @@ TEST(IrTextTest, RoundTrips) {
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->graph.nodes[1].inputs, (std::vector<std::string>{"t", ""}));
   EXPECT_EQ(m->graph.nodes[2].domain, "com.microsoft");
-  EXPECT_EQ(m->graph.nodes[1].attributes[3].type, Attribute::Type::kFloat);
+  EXPECT_EQ(m->graph.nodes[1].attributes[3].type(), Attribute::Type::kFloat);
   EXPECT_EQ(PrintModel(*m), text);
 }
 
