@@ -181,15 +181,23 @@ val Verify(val js_bytes, val js_options, val progress) {
   report.steps.push_back({"Read the .pt2", loaded.ok() ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
   report.steps.push_back({"Translate to ONNX (and optimize)",
                           conversion.ok() ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
-  if (!conversion.ok()) return Error(ExitCodeForConversion(conversion.status()), std::string(conversion.status().message()), conversion.status());
-  if (!loaded.ok()) return Error(kExitInvalidInput, std::string(loaded.status().message()));
-  report.program = &*loaded;
+  if (loaded.ok()) report.program = &*loaded;
+  // A failure still renders the report, as the CLI's --report writes it then.
+  auto fail_with_report = [&](int exit_code, const absl::Status& status) {
+    if (report.errors.empty() || report.errors.back() != status.message()) report.errors.push_back(std::string(status.message()));
+    if (loaded.ok()) FillReportCoverage(*loaded, report);
+    val error = Error(exit_code, std::string(status.message()), status);
+    error.set("report", verify::RenderReport(report));
+    return error;
+  };
+  if (!conversion.ok()) return fail_with_report(ExitCodeForConversion(conversion.status()), conversion.status());
+  if (!loaded.ok()) return fail_with_report(kExitInvalidInput, loaded.status());
   report.model = &conversion->model;
   FillReportCoverage(*loaded, report);
 
   VerifyOutcome outcome =
       RunVerification(std::make_shared<MemoryFile>(file), *loaded, conversion->model, options, report);
-  if (!outcome.verification) return Error(outcome.exit_code, outcome.message);
+  if (!outcome.verification) return fail_with_report(outcome.exit_code, absl::InternalError(outcome.message));
   on_progress("compare", 1);
   const verify::Verification& v = *outcome.verification;
   val result = val::object();

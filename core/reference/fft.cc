@@ -4,13 +4,16 @@
 // real and imaginary parts, torch's layout); each transformed dim is a
 // direct DFT sum in double (O(n^2) per line: a reference, not a fast path).
 // Scaling as ATen's `normalization`: 0 none, 1 1/sqrt(n), 2 1/n, n the
-// product of the transformed signal sizes, whatever the direction.
+// product of the transformed signal sizes, whatever the direction. A
+// transform costing more than kMaxReferenceDftTerms multiply-adds is refused
+// (a hostile length would otherwise hold the interpreter for hours).
 #include <cmath>
 #include <complex>
 #include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/checked_math.h"
 #include "core/reference/kernel_support.h"
 #include "core/reference/registry.h"
 #include "core/status_macros.h"
@@ -78,12 +81,30 @@ Signal Resize(const Signal& s, int64_t axis, int64_t n) {
   return r;
 }
 
+// Multiply-adds of one direct DFT: lines * n^2. 2^32 took the interpreter
+// 36 s (-c opt, a loaded 2-core machine), so about 9 s at this limit; one
+// line of a million points would be 2^40.
+constexpr int64_t kMaxReferenceDftTerms = int64_t{1} << 30;
+
+// Refuses a DFT of length `n` over `lines` lines beyond kMaxReferenceDftTerms
+// (checked before the signal is padded to n).
+absl::Status CheckDftCost(int64_t lines, int64_t n) {
+  std::optional<int64_t> terms = CheckedMul(lines, n);
+  if (terms) terms = CheckedMul(*terms, n);
+  if (terms && *terms <= kMaxReferenceDftTerms) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "a DFT of length ", n, " over ", lines, " line(s) needs ", terms ? absl::StrCat(*terms) : "over 2^63",
+      " multiply-adds in the reference interpreter's direct sum, over its limit of 2^30 (kMaxReferenceDftTerms); "
+      "it cannot verify this FFT"));
+}
+
 // Unnormalized DFT along `axis`: sign -1 forward, +1 backward.
-void Transform(Signal& s, int64_t axis, int sign) {
+absl::Status Transform(Signal& s, int64_t axis, int sign) {
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= s.dims[d];
   for (size_t d = axis + 1; d < s.dims.size(); ++d) inner *= s.dims[d];
   const int64_t n = s.dims[axis];
+  PT2ONNX_RETURN_IF_ERROR(CheckDftCost(n == 0 ? 0 : static_cast<int64_t>(s.v.size()) / n, n));
   std::vector<Complex> line(n);
   std::vector<Complex> twiddle(n);
   for (int64_t k = 0; k < n; ++k) {
@@ -100,6 +121,7 @@ void Transform(Signal& s, int64_t axis, int sign) {
       }
     }
   }
+  return absl::OkStatus();
 }
 
 absl::Status Scale(const RefCall& call, Signal& s, int64_t normalization, double n) {
@@ -126,6 +148,8 @@ absl::StatusOr<std::vector<int64_t>> TransformDims(const RefCall& call, const Te
 // zero-padded to n/2 + 1 entries) to n entries, inverse-transformed; the
 // real part. The other dims must be transformed already.
 absl::StatusOr<Tensor> ComplexToReal(Signal s, int64_t axis, int64_t n, DataType real) {
+  const int64_t m = s.dims[axis];
+  PT2ONNX_RETURN_IF_ERROR(CheckDftCost(m == 0 ? 0 : static_cast<int64_t>(s.v.size()) / m, n));
   s = Resize(s, axis, n / 2 + 1);
   Signal full = Resize(s, axis, n);
   int64_t outer = 1, inner = 1;
@@ -138,7 +162,7 @@ absl::StatusOr<Tensor> ComplexToReal(Signal s, int64_t axis, int64_t n, DataType
       }
     }
   }
-  Transform(full, axis, +1);
+  PT2ONNX_RETURN_IF_ERROR(Transform(full, axis, +1));
   std::vector<double> re(full.v.size());
   for (size_t i = 0; i < re.size(); ++i) re[i] = full.v[i].real();
   return FromDoubles(real, full.dims, re);
@@ -165,7 +189,7 @@ absl::Status FftR2c(RefCall& call) {
   Signal s{self.dims(), ComplexValues(self)};
   double n = 1;
   for (int64_t d : dims) {
-    Transform(s, d, -1);
+    PT2ONNX_RETURN_IF_ERROR(Transform(s, d, -1));
     n *= static_cast<double>(s.dims[d]);
   }
   PT2ONNX_RETURN_IF_ERROR(Scale(call, s, normalization, n));
@@ -184,7 +208,7 @@ absl::Status FftC2c(RefCall& call) {
   Signal s{self.dims(), ComplexValues(self)};
   double n = 1;
   for (int64_t d : dims) {
-    Transform(s, d, forward ? -1 : +1);
+    PT2ONNX_RETURN_IF_ERROR(Transform(s, d, forward ? -1 : +1));
     n *= static_cast<double>(s.dims[d]);
   }
   PT2ONNX_RETURN_IF_ERROR(Scale(call, s, normalization, n));
@@ -204,7 +228,7 @@ absl::Status FftC2r(RefCall& call) {
   Signal s{self.dims(), ComplexValues(self)};
   double n = static_cast<double>(last);
   for (size_t k = 0; k + 1 < dims.size(); ++k) {
-    Transform(s, dims[k], +1);
+    PT2ONNX_RETURN_IF_ERROR(Transform(s, dims[k], +1));
     n *= static_cast<double>(s.dims[dims[k]]);
   }
   PT2ONNX_RETURN_IF_ERROR(Scale(call, s, normalization, n));
@@ -244,8 +268,9 @@ absl::Status OneDimensional(RefCall& call, bool inverse, bool real_input, bool r
     PT2ONNX_ASSIGN_OR_RETURN(Tensor out, ComplexToReal(std::move(s), dim, n, RealOf(complex)));
     return call.SetTensor(std::move(out));
   }
+  PT2ONNX_RETURN_IF_ERROR(CheckDftCost(m == 0 ? 0 : static_cast<int64_t>(s.v.size()) / m, n));
   s = Resize(s, dim, n);
-  Transform(s, dim, inverse ? +1 : -1);
+  PT2ONNX_RETURN_IF_ERROR(Transform(s, dim, inverse ? +1 : -1));
   PT2ONNX_RETURN_IF_ERROR(Scale(call, s, normalization, static_cast<double>(n)));
   if (real_input) s = Resize(s, dim, n / 2 + 1);
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, FromComplex(complex, s.dims, s.v));

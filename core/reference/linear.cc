@@ -1,6 +1,7 @@
 // Reference kernels: matrix products (matmul with torch's 1-D / batched
 // broadcasting rules, mm, bmm, addmm, baddbmm, linear, dot). Products are
-// accumulated in double and rounded once to the result dtype.
+// accumulated in double and rounded once to the result dtype, except small
+// float32/16 bmm and baddbmm, which sum as torch's CPU kernel for them does.
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -45,6 +46,50 @@ absl::StatusOr<Tensor> BatchedMatMul(const Tensor& a, const Tensor& b, DataType 
   return FromDoubles(out_dtype, out_dims, out);
 }
 
+// torch's CPU bmm/baddbmm of float32, float16 and bfloat16 with k*n*m < 400
+// (its naive kernel; larger ones go to BLAS) sums each dot product in float,
+// k ascending, every product rounded to float. Cancellations must end as
+// torch's do: cdist's matrix-product form gives exactly 0 for equal points
+// only when |a|^2 + |b|^2 - 2 a.b is summed in float in this order.
+bool SumsAsTorchSmallBmm(const Tensor& a, const Tensor& b) {
+  const DataType t = a.dtype();
+  if (a.rank() != 3 || b.rank() != 3 || (t != DataType::kFloat && t != DataType::kFloat16 && t != DataType::kBFloat16)) {
+    return false;
+  }
+  const int64_t n = a.dims()[1], k = a.dims()[2], m = b.dims()[2];
+  // Each factor is below 400 when the product is (no dim is 0 past this test).
+  if (n <= 0 || k <= 0 || m <= 0 || n >= 400 || k >= 400 || m >= 400) return false;
+  return n * k * m < 400;
+}
+
+// [b, n, k] x [b, k, m] as SumsAsTorchSmallBmm describes; with `bias`, torch's
+// beta * bias + alpha * product in float (beta == 0 ignores bias).
+absl::StatusOr<Tensor> SmallBmmAsTorch(const Tensor& a, const Tensor& b, const Tensor* bias, float beta, float alpha) {
+  if (a.dims()[0] != b.dims()[0] || a.dims()[2] != b.dims()[1]) {
+    return absl::InvalidArgumentError("bmm: the batch or inner dims do not match");
+  }
+  const int64_t batch = a.dims()[0], n = a.dims()[1], k = a.dims()[2], m = b.dims()[2];
+  const std::vector<double> va = ToDoubles(a), vb = ToDoubles(b);
+  std::vector<double> out(batch * n * m);
+  std::vector<double> vbias = bias != nullptr ? ToDoubles(*bias) : std::vector<double>();
+  for (int64_t p = 0; p < batch; ++p) {
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < m; ++j) {
+        float acc = 0;
+        for (int64_t kk = 0; kk < k; ++kk) {
+          // Separate float roundings (no FMA: neither x86-64's baseline nor wasm has one).
+          const float product = static_cast<float>(va[(p * n + i) * k + kk]) * static_cast<float>(vb[(p * k + kk) * m + j]);
+          acc += product;
+        }
+        const int64_t o = (p * n + i) * m + j;
+        if (bias == nullptr) out[o] = acc;
+        else out[o] = beta == 0 ? alpha * acc : static_cast<float>(vbias[o]) * beta + alpha * acc;
+      }
+    }
+  }
+  return FromDoubles(a.dtype(), {batch, n, m}, out);
+}
+
 // torch.matmul: 1-D operands get a dim prepended (left) / appended (right)
 // that is removed from the result.
 absl::StatusOr<Tensor> MatMul(const Tensor& a, const Tensor& b) {
@@ -77,6 +122,10 @@ absl::Status MmImpl(RefCall& call, int64_t rank) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mat2, call.Input("mat2"));
   if (self.rank() != rank || mat2.rank() != rank) return call.Invalid(absl::StrCat("expects ", rank, "-D tensors"));
   if (rank == 3 && self.dims()[0] != mat2.dims()[0]) return call.Invalid("batch sizes differ");
+  if (rank == 3 && self.dtype() == mat2.dtype() && SumsAsTorchSmallBmm(self, mat2)) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, SmallBmmAsTorch(self, mat2, nullptr, 0, 1));
+    return call.SetTensor(std::move(out));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, MatMul(self, mat2));
   return call.SetTensor(std::move(out));
 }
@@ -100,6 +149,19 @@ absl::Status AddScaledProduct(RefCall& call, const char* a_name, const char* b_n
   PT2ONNX_ASSIGN_OR_RETURN(Tensor a, call.Input(a_name));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor b, call.Input(b_name));
   if (a.rank() != rank || b.rank() != rank) return call.Invalid(rank_error);
+  if (rank == 3 && a.dtype() == b.dtype() && SumsAsTorchSmallBmm(a, b)) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+    PT2ONNX_ASSIGN_OR_RETURN(double beta, call.Double("beta"));
+    PT2ONNX_ASSIGN_OR_RETURN(double alpha, call.Double("alpha"));
+    if (self.dtype() == a.dtype()) {
+      const Dims out_dims = {a.dims()[0], a.dims()[1], b.dims()[2]};
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor bias, BroadcastTo(self, out_dims));
+      if (bias.dims() != out_dims) return call.Invalid("self does not broadcast to the product's shape");
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor out, SmallBmmAsTorch(a, b, &bias, static_cast<float>(beta),
+                                                           static_cast<float>(alpha)));
+      return call.SetTensor(std::move(out));
+    }
+  }
   PT2ONNX_ASSIGN_OR_RETURN(Tensor product, MatMul(a, b));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, AddScaled(call, product));
   return call.SetTensor(std::move(out));

@@ -1,7 +1,8 @@
 // Reference kernels on one-node programs, against numbers torch 2.15
 // computed (CPU, float32): linalg norms, col2im, embedding_bag, the FFT ops,
-// antialiased upsampling, the flash SDPA form, backward ops, and the refusal
-// of outputs the interpreter does not compute.
+// antialiased upsampling, the flash SDPA form, backward ops, small bmm's float
+// summation order, the FFT cost cap, and the refusal of outputs the interpreter
+// does not compute.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -268,6 +269,47 @@ TEST(ReferenceBackward, EmbeddingDenseScaledByFrequencySkipsPadding) {
                           values);
   ASSERT_TRUE(r.status.ok()) << r.status;
   ExpectValues(r.results[0], {4, 2}, {0, 0, 3, 4, 0, 0, 0, 0});
+}
+
+// cdist's matrix-product form of a zero distance, |x|^2 + |x|^2 - 2 x.x: torch's
+// small float32 bmm sums in float, k ascending, and leaves exactly 0 (summed
+// exactly and rounded once it would be -6.3e-8).
+TEST(ReferenceProducts, SmallFloatBmmCancelsAsTorch) {
+  const std::vector<float> x = {0.1f, 0.7f, -1.3f, 2.9f};
+  float squares = 0;
+  for (float v : x) squares += v * v;
+  std::vector<double> row, column;
+  for (float v : x) row.push_back(-2.0f * v);
+  for (float v : x) column.push_back(v);
+  row.insert(row.end(), {squares, 1.0});
+  column.insert(column.end(), {1.0, squares});
+  ValueMap values{{"a", RefValue::OfTensor(F32({1, 1, 6}, row))}, {"b", RefValue::OfTensor(F32({1, 6, 1}, column))},
+                  {"c", RefValue::OfTensor(F32({1, 1, 1}, {0.5}))}};
+  KernelRun r = RunKernel("aten::bmm.default", {TensorArg("self", "a"), TensorArg("mat2", "b")}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(ToDoubles(r.results[0].tensor), std::vector<double>{0.0});
+  // baddbmm: beta * self + alpha * product, in float as well (torch: 1.0).
+  r = RunKernel("aten::baddbmm.default", {TensorArg("self", "c"), TensorArg("batch1", "a"), TensorArg("batch2", "b"),
+                                          FloatArg("beta", 2), FloatArg("alpha", 3)},
+                values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(ToDoubles(r.results[0].tensor), std::vector<double>{1.0});
+}
+
+// The direct DFT's cost cap: a length whose n^2 sum would hold the interpreter
+// for minutes is refused, also before a huge `n` pads the signal.
+TEST(ReferenceFft, RefusesTransformsOverTheCostCap) {
+  ValueMap values{{"long", RefValue::OfTensor(*NewTensor(DataType::kFloat, {int64_t{1} << 17}))},
+                  {"short", RefValue::OfTensor(F32({4}, {1, 2, 3, 4}))}};
+  KernelRun r = RunKernel("aten::fft_fft.default", {TensorArg("self", "long")}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(r.status.message().find("a DFT of length 131072 over 1 line(s) needs 17179869184 multiply-adds"),
+            std::string::npos) << r.status;
+  EXPECT_NE(r.status.message().find("kMaxReferenceDftTerms"), std::string::npos);
+  r = RunKernel("aten::fft_ifft.default", {TensorArg("self", "short"), IntArg("n", int64_t{1} << 31)}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
+  r = RunKernel("aten::fft_irfft.default", {TensorArg("self", "short"), IntArg("n", int64_t{1} << 30)}, values);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
 }
 
 }  // namespace

@@ -178,6 +178,19 @@ TEST(Session, FoldsAnXnnpackConvOfConstantsWithScratchBuffers) {
   ExpectNear(Values<float>((*out)[0].tensor), {2, 4, 6, 8});
 }
 
+TEST(Reduce, BoolMinIsAllAndMaxIsAny) {
+  // Opset 20: ReduceMin/ReduceMax on bool, False < True.
+  Tensor flags = Make<uint8_t>(DataType::kBool, {2, 3}, {1, 0, 1, 1, 1, 1});  // bool is one byte
+  auto all = RunOp("ReduceMin", {ir::Attribute::Int("keepdims", 1)}, {{flags}, {I64({1}, {-1})}});
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*all)[0].tensor.dtype(), DataType::kBool);
+  EXPECT_EQ((*all)[0].tensor.dims(), (Dims{2, 1}));
+  EXPECT_EQ(Values<uint8_t>((*all)[0].tensor), (std::vector<uint8_t>{0, 1}));
+  auto any = RunOp("ReduceMax", {ir::Attribute::Int("keepdims", 0)}, {{flags}, {I64({1}, {0})}});
+  ASSERT_TRUE(any.ok()) << any.status();
+  EXPECT_EQ(Values<uint8_t>((*any)[0].tensor), (std::vector<uint8_t>{1, 1, 1}));
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
 
@@ -199,17 +212,27 @@ TEST(Gelu, NegativeTailWithoutCancellation) {
   }
 }
 
-TEST(Reduce, BoolMinIsAllAndMaxIsAny) {
-  // Opset 20: ReduceMin/ReduceMax on bool, False < True.
-  Tensor flags = Make<uint8_t>(DataType::kBool, {2, 3}, {1, 0, 1, 1, 1, 1});  // bool is one byte
-  auto all = RunOp("ReduceMin", {ir::Attribute::Int("keepdims", 1)}, {{flags}, {I64({1}, {-1})}});
-  ASSERT_TRUE(all.ok()) << all.status();
-  EXPECT_EQ((*all)[0].tensor.dtype(), DataType::kBool);
-  EXPECT_EQ((*all)[0].tensor.dims(), (Dims{2, 1}));
-  EXPECT_EQ(Values<uint8_t>((*all)[0].tensor), (std::vector<uint8_t>{0, 1}));
-  auto any = RunOp("ReduceMax", {ir::Attribute::Int("keepdims", 0)}, {{flags}, {I64({1}, {0})}});
-  ASSERT_TRUE(any.ok()) << any.status();
-  EXPECT_EQ(Values<uint8_t>((*any)[0].tensor), (std::vector<uint8_t>{1, 1, 1}));
+// The same through XNNPACK (1024 elements and more): its erf gelu cancels in
+// the negative tail, where the kernel recomputes the portable kernel's values.
+TEST(Gelu, AcceleratedNegativeTailMatchesThePortableKernel) {
+  std::vector<float> x;
+  for (int i = 0; i < 4096; ++i) x.push_back(-20.0f + 40.0f * static_cast<float>(i) / 4095.0f);
+  auto fast = RunOp("Gelu", {}, {{F32({4096}, x)}});
+  auto portable = RunOp("Gelu", {}, {{F32({4096}, x)}}, 1, /*accelerate=*/false);
+  ASSERT_TRUE(fast.ok() && portable.ok());
+  const std::vector<float> got = Values<float>((*fast)[0].tensor), want = Values<float>((*portable)[0].tensor);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i] < -2.0f) {
+      EXPECT_EQ(got[i], want[i]) << "at x = " << x[i];
+    } else {
+      EXPECT_NEAR(got[i], want[i], 1e-5f * std::fabs(want[i]) + 1e-7f) << "at x = " << x[i];
+    }
+  }
+  // x = -5.5: torch's float64 value -1.04442591e-07, to 4e-6 relative.
+  std::vector<float> tail(1024, -5.5f);
+  auto out = RunOp("Gelu", {}, {{F32({1024}, tail)}});
+  ASSERT_TRUE(out.ok());
+  EXPECT_NEAR(Values<float>((*out)[0].tensor)[0], -1.04442591e-07f, 4e-6f * 1.04442591e-07f);
 }
 
 }  // namespace

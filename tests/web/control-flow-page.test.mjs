@@ -6,16 +6,15 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { launchBrowser, startServer } from "./browser.mjs";
+import { test } from "node:test";
 import { runCli } from "./cli.mjs";
 import { reluAsNegLibrary } from "./libraries.mjs";
 import { readNpz } from "./npz.mjs";
-import { CLI, FIXTURES, PACKAGE, REPO, SITE, requireBuilt } from "./paths.mjs";
+import { pageHarness } from "./page-harness.mjs";
+import { CLI, FIXTURES, PACKAGE, REPO, requireBuilt } from "./paths.mjs";
 import { mismatch } from "./runtime-fixtures.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
-requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
 requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
 const api = await import(join(PACKAGE, "pt2onnx.mjs"));
 
@@ -25,29 +24,7 @@ const CONTROL_FLOW = readdirSync(join(FIXTURES, "ops")).filter((name) => {
   return existsSync(meta) && JSON.parse(readFileSync(meta, "utf8")).group === "control_flow";
 }).sort();
 
-let server;
-let browser;
-const consoleErrors = [];
-
-before(async () => {
-  server = await startServer(SITE);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openPage() {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-state="idle"]');
-  return page;
-}
+const { openPage, consoleErrors } = pageHarness();
 
 // Chooses `path`, and the translation library when given, converts; returns the final state.
 async function convertIn(page, path, { library, asFunctions = false } = {}) {

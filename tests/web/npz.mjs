@@ -1,6 +1,7 @@
 // NumPy .npz (np.savez: a zip of .npy files, stored or deflated) -> typed
-// arrays, for comparing the wasm executor's outputs with torch's recorded ones.
-import { inflateRawSync } from "node:zlib";
+// arrays, for comparing the wasm executor's outputs with torch's recorded ones;
+// and back (writeNpz), for hand-made inputs.
+import { crc32, inflateRawSync } from "node:zlib";
 
 const NPY_DTYPES = {
   "<f4": ["float32", Float32Array], "<f8": ["float64", Float64Array], "<f2": ["float16", Uint16Array],
@@ -65,4 +66,56 @@ export function readNpz(buffer) {
     p += 46 + nameLength + extraLength + commentLength;
   }
   return arrays;
+}
+
+// [{ name, dtype, dims, data }] (readNpz's arrays) -> the bytes of an .npz
+// as np.savez writes it (stored entries, .npy format 1.0).
+export function writeNpz(arrays) {
+  const descrOf = Object.fromEntries(Object.entries(NPY_DTYPES).map(([descr, [dtype]]) => [dtype, descr]));
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const { name, dtype, dims, data } of arrays) {
+    const shape = dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(", ")})`;
+    let header = `{'descr': '${descrOf[dtype]}', 'fortran_order': False, 'shape': ${shape}, }`;
+    header = header.padEnd(Math.ceil((header.length + 11) / 64) * 64 - 11) + "\n";
+    const body = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const npy = new Uint8Array(10 + header.length + body.length);
+    npy.set([0x93, ..."NUMPY"].map((c) => (typeof c === "string" ? c.charCodeAt(0) : c)));
+    npy.set([1, 0, header.length & 0xff, header.length >> 8], 6);
+    npy.set(new TextEncoder().encode(header), 10);
+    npy.set(body, 10 + header.length);
+    const fileName = new TextEncoder().encode(`${name}.npy`);
+    const crc = crc32(npy);
+    // The local header (30 bytes) and the central one (46: "version made by" first, the offset last).
+    const entry = (central) => {
+      const h = new DataView(new ArrayBuffer(central ? 46 : 30));
+      const q = central ? 2 : 0;
+      h.setUint32(0, central ? 0x02014b50 : 0x04034b50, true);
+      if (central) h.setUint16(4, 20, true);
+      h.setUint16(4 + q, 20, true);
+      h.setUint32(14 + q, crc, true);
+      h.setUint32(18 + q, npy.length, true);
+      h.setUint32(22 + q, npy.length, true);
+      h.setUint16(26 + q, fileName.length, true);
+      if (central) h.setUint32(42, offset, true);
+      return new Uint8Array(h.buffer);
+    };
+    const local = entry(false);
+    central.push(entry(true), fileName);
+    parts.push(local, fileName, npy);
+    offset += local.length + fileName.length + npy.length;
+  }
+  const centralSize = central.reduce((n, b) => n + b.length, 0);
+  const end = new DataView(new ArrayBuffer(22));
+  end.setUint32(0, 0x06054b50, true);
+  end.setUint16(8, arrays.length, true);
+  end.setUint16(10, arrays.length, true);
+  end.setUint32(12, centralSize, true);
+  end.setUint32(16, offset, true);
+  const all = [...parts, ...central, new Uint8Array(end.buffer)];
+  const out = new Uint8Array(all.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of all) { out.set(b, at); at += b.length; }
+  return out;
 }

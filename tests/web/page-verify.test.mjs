@@ -6,35 +6,16 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { launchBrowser, startServer } from "./browser.mjs";
-import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
+import { test } from "node:test";
+import { pageHarness } from "./page-harness.mjs";
+import { CLI, FIXTURES, requireBuilt } from "./paths.mjs";
 import { assertSameAsCli } from "./verify-compare.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
-requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
-
-let server;
-let browser;
-const consoleErrors = [];
-
-before(async () => {
-  server = await startServer(SITE);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const { openPage, consoleErrors } = pageHarness();
 
 async function convertedPage(name) {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-state="idle"]');
+  const page = await openPage();
   await page.setInputFiles("#file-input", join(FIXTURES, name, "model.pt2"));
   await page.click("#convert");
   await page.waitForSelector('body[data-state="done"]', { timeout: 60_000 });

@@ -5,39 +5,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { launchBrowser, startServer } from "./browser.mjs";
+import { test } from "node:test";
 import { runCli } from "./cli.mjs";
 import { realModels } from "./models.mjs";
-import { CLI, FIXTURES, SITE, requireBuilt } from "./paths.mjs";
+import { pageHarness } from "./page-harness.mjs";
+import { CLI, FIXTURES, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
-requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
-
-let server;
-let browser;
-const consoleErrors = [];
-
-before(async () => {
-  server = await startServer(SITE);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-// A fresh page (its own worker and wasm memory) per test.
-async function openPage() {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-state="idle"]');
-  return page;
-}
+const { openPage, consoleErrors } = pageHarness();
 
 // Sets the page's option controls for `options` (the API's names), once a file is chosen: choosing a file
 // clears the file-specific ones, and dimensions are named in the inspect view.

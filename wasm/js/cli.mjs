@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ConversionError, applyWeights, convert, inspectReport, supportedOps, version } from "./pt2onnx.mjs";
+import { checkVerifyFlags, parseVerifyFlag, runVerify, writeReport } from "./cli-verify.mjs";
+import { ConversionError, applyWeights, convert, inspectReport, supportedOps, verify, version } from "./pt2onnx.mjs";
 
 const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
 
@@ -36,6 +37,18 @@ options:
   --translations-as-functions  keep library functions as model-local ONNX functions
                            (one per function used) instead of inlining their bodies
   --check                  native build only (the ONNX checker is not in this one)
+  --verify                 run the program in the ATen reference interpreter and the
+                           model in the executor, compare the outputs as torch.onnx
+                           does (fails with exit 6 at abs >= 5e-3 or rel >= 1e-1)
+  --verify-intermediates   also compare every FX value kept in the ONNX graph and name
+                           the first diverging node
+  --inputs X.npz           inputs for --verify, by input name (default: the example
+                           inputs stored in the .pt2, else seeded values from the
+                           input specs; --inputs seeded forces those)
+  --verify-node-data PFX   write Model Explorer node data PFX_max_abs_diff.json and
+                           PFX_max_rel_diff.json (implies --verify-intermediates)
+  --report[=PATH]          with --verify: write a markdown report (default
+                           MODEL.report.md), also on failure
   --list-ops               print the supported ATen operators and exit
   --inspect                describe MODEL.pt2 without converting it: inputs and outputs
                            with their symbolic dims and ranges, symbols in input order,
@@ -51,7 +64,9 @@ exit codes: 0 ok, 1 internal error, 2 bad command line (or --no-external-data wi
 2 GiB of weights), 3 cannot read the input or write the output, 4 the input is not a
 valid .pt2 (or a rename given with --input-names, --output-names or --dim-name clashes
 with a name in it or matches nothing), 5 the program uses operators or features pt2onnx
-cannot convert yet. On any error no output file is left behind.
+cannot convert yet, 6 --verify found values beyond torch's thresholds (the model is
+written), 7 --verify could not run an engine on the model. On errors 1-5 no output
+file is left behind.
 `;
 
 class UsageError extends Error {}
@@ -73,7 +88,9 @@ export function parseArgs(args) {
     const arg = args[i];
     const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
     let v;
-    if (name === "-h" || name === "--help") flags.help = true;
+    const verifyFlagEnd = flags.applyWeights ? -1 : parseVerifyFlag(name, arg, i, flags, valueOf);
+    if (verifyFlagEnd >= 0) i = verifyFlagEnd;
+    else if (name === "-h" || name === "--help") flags.help = true;
     else if (name === "--version") flags.version = true;
     else if (name === "--list-ops") flags.listOps = true;
     else if (name === "--inspect") flags.inspect = true;
@@ -143,6 +160,7 @@ export function parseArgs(args) {
   if (flags.check && !flags.inspect) {
     throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
   }
+  checkVerifyFlags(flags, UsageError);
   return flags;
 }
 
@@ -233,9 +251,48 @@ async function runConversion(flags) {
   if (flags.modelName !== undefined) options.modelName = flags.modelName;
   Object.assign(options, libraries);
   if (flags.translationsAsFunctions) options.translationsAsFunctions = true;
-  const r = await convert(input, options);
+  let r;
+  try {
+    r = await convert(input, options);
+  } catch (e) {
+    if (flags.report) await reportFailedConversion(flags, input, options, log);
+    throw e;
+  }
   for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
-  return writeOutputs(flags, r, t0);
+  const dataPath = await writeOutputs(flags, r);
+  if (flags.verify) {
+    const verified = await runVerify(flags, input, options, { log, readInput, writeText });
+    if (verified !== EXIT.ok) return verified;
+  }
+  printRecord(flags, r, dataPath, t0);
+  return EXIT.ok;
+}
+
+// --report when the conversion fails: verify() renders the report of the failed run (it converts again).
+async function reportFailedConversion(flags, input, options, log) {
+  try {
+    await verify(new File([input], flags.input), { opset: options.opset, optimize: options.optimize,
+      outputName: options.outputName, inputNames: options.inputNames, outputNames: options.outputNames,
+      dimNames: options.dimNames, modelName: options.modelName });
+  } catch (e) {
+    if (e?.report) await writeReport(flags, e.report, { log, writeText });
+  }
+}
+
+// A text file written atomically (the report, the node data).
+async function writeText(path, text) {
+  const temps = [];
+  try {
+    const temp = await writeTemp(path, new Blob([text]), temps);
+    try {
+      renameSync(temp, path);
+    } catch (e) {
+      throw new ConversionError("io", `cannot move '${path}' into place: ${e.message}`);
+    }
+    temps.length = 0;
+  } finally {
+    for (const temp of temps) rmSync(temp, { force: true });
+  }
 }
 
 // apply-weights: options as the conversion's, less the weights' placement.
@@ -253,10 +310,12 @@ async function runApplyWeights(flags) {
   const named = (bytes, name) => new File([bytes], name);
   const r = await applyWeights(named(model, flags.input), named(weights, flags.weightsFrom), options);
   for (const line of (r.report ?? "").split("\n").filter(Boolean)) log(line);
-  return writeOutputs(flags, r, t0);
+  printRecord(flags, r, await writeOutputs(flags, r), t0);
+  return EXIT.ok;
 }
 
-async function writeOutputs(flags, r, t0) {
+// Writes the model (and its .data); returns the .data path or null.
+async function writeOutputs(flags, r) {
   const temps = [];
   try {
     const dataPath = r.data ? `${flags.output}.data` : null;
@@ -269,17 +328,19 @@ async function writeOutputs(flags, r, t0) {
       throw new ConversionError("io", `cannot move the output into place at '${flags.output}': ${e.message}`);
     }
     temps.length = 0;
-    if (flags.json && r.summary) {
-      const s = r.summary;
-      process.stdout.write(record({ input: flags.input, ok: true, exitCode: 0, output: flags.output,
-        outputBytes: r.onnx.size, data: dataPath, dataBytes: r.data ? r.data.size : 0, opset: s.opset,
-        layout: s.layout, torchVersion: s.torchVersion ?? null, fxNodes: s.fxNodes, onnxNodes: s.onnxNodes,
-        parameters: s.parameters, initializerBytes: s.initializerBytes, warnings: r.warnings ?? [] }, t0));
-    }
-    return EXIT.ok;
+    return dataPath;
   } finally {
     for (const temp of temps) rmSync(temp, { force: true });
   }
+}
+
+function printRecord(flags, r, dataPath, t0) {
+  if (!flags.json || !r.summary) return;
+  const s = r.summary;
+  process.stdout.write(record({ input: flags.input, ok: true, exitCode: 0, output: flags.output,
+    outputBytes: r.onnx.size, data: dataPath, dataBytes: r.data ? r.data.size : 0, opset: s.opset,
+    layout: s.layout, torchVersion: s.torchVersion ?? null, fxNodes: s.fxNodes, onnxNodes: s.onnxNodes,
+    parameters: s.parameters, initializerBytes: s.initializerBytes, warnings: r.warnings ?? [] }, t0));
 }
 
 export async function main(args) {

@@ -27,8 +27,8 @@ function gib(bytes) {
 }
 
 // The module's pieces it needs (pt2onnx.mjs): onPage says whether calls go to
-// the worker (a page's main thread), resetCore drops a core that aborted.
-export function makeVerify({ ConversionError, checkOptions, loadCore, resetCore, runInWorker, inPlace, onPage }) {
+// the worker (a page's main thread), callCore makes one call into the core.
+export function makeVerify({ ConversionError, checkOptions, loadCore, callCore, runInWorker, inPlace, onPage }) {
   const usage = (message) => new ConversionError("usage", message);
 
   function checkVerifyOptions(options) {
@@ -94,22 +94,9 @@ export function makeVerify({ ConversionError, checkOptions, loadCore, resetCore,
     const { onProgress, signal, workerUrl, inputs, ...rest } = options;
     const coreOptions = { ...rest, inputs: await coreInputs(inputs),
       inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
-    const progress = (stage, fraction) => {
-      try {
-        onProgress?.({ stage, fraction });
-      } catch {
-        // A failing callback must not unwind through the core.
-      }
-    };
-    let out;
-    try {
-      out = core.verify(bytes, coreOptions, progress);
-    } catch (e) {
-      resetCore();  // an aborted module cannot be reused
-      throw new ConversionError("internal", `verification stopped (${e?.message ?? e}); the model may be too ` +
-        "large for this browser's WebAssembly memory");
-    }
-    if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+    const out = callCore((progress) => core.verify(bytes, coreOptions, progress),
+      { onProgress, stopped: "verification stopped",
+        hint: "; the model may be too large for this browser's WebAssembly memory" });
     const { ok, ...result } = out;
     return result;
   }

@@ -53,7 +53,11 @@ export function makeRunInWorker(ConversionError) {
       }
       state.calls.delete(data.id);
       if (data.type === "result") call.resolve(data.result);
-      else call.reject(new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps));
+      else {
+        const error = new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps);
+        if (data.error.report !== undefined) error.report = data.error.report;
+        call.reject(error);
+      }
     };
     state.worker.onerror = (event) => {
       event.preventDefault?.();

@@ -20,7 +20,7 @@ self.onmessage = async ({ data }) => {
       // Only our own codes cross over: a DOMException's numeric code or a
       // node "ENOENT" would mean nothing to the page.
       error: e instanceof ConversionError
-        ? { code: e.code, message: e.message, unsupportedOps: e.unsupportedOps }
+        ? { code: e.code, message: e.message, unsupportedOps: e.unsupportedOps, report: e.report }
         : { code: "internal", message: String(e?.message ?? e), unsupportedOps: [] },
     });
   }

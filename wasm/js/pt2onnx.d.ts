@@ -142,6 +142,11 @@ export declare class ConversionError extends Error {
    * each, e.g. "aten::eye.default x1 (first at node 'eye')".
    */
   readonly unsupportedOps: string[];
+  /**
+   * From verify() when the conversion or an engine failed: the markdown report
+   * the CLI's --report writes for that run (status, error, program, analysis).
+   */
+  readonly report?: string;
 }
 
 /**

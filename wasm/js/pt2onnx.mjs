@@ -228,6 +228,36 @@ async function sourceOf(input) {
   return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b) };
 }
 
+const MEMORY_HINT = "; the model may be too large for this browser's WebAssembly memory";
+
+// One call into the core, `call(progress)`: a throwing onProgress is ignored
+// (it must not unwind through the core); an abort drops the core (an aborted
+// module cannot be reused) and rejects as "internal" with `stopped`'s words;
+// a refusal rejects with its ConversionError, which carries the report of the
+// failed run where the core renders one (verify()).
+function callCore(call, { onProgress, stopped = "the converter stopped", hint = "" } = {}) {
+  const progress = (stage, fraction) => {
+    try {
+      onProgress?.({ stage, fraction });
+    } catch {
+      // ignored, see above
+    }
+  };
+  let out;
+  try {
+    out = call(progress);
+  } catch (e) {
+    corePromise = null;
+    throw new ConversionError("internal", `${stopped} (${e?.message ?? e})${hint}`);
+  }
+  if (!out.ok) {
+    const error = new ConversionError(out.code, out.message, out.unsupportedOps);
+    if (typeof out.report === "string") error.report = out.report;
+    throw error;
+  }
+  return out;
+}
+
 async function convertHere(input, options) {
   const { source, slice } = await sourceOf(input);
   const core = await loadCore();
@@ -235,23 +265,7 @@ async function convertHere(input, options) {
   if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
   const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
     inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
-  const progress = (stage, fraction) => {
-    try {
-      onProgress?.({ stage, fraction });
-    } catch {
-      // A failing callback must not unwind through the converter.
-    }
-  };
-  let out;
-  try {
-    out = core.convert(source, coreOptions, progress);
-  } catch (e) {
-    corePromise = null;  // an aborted module cannot be reused
-    throw new ConversionError("internal",
-      `the converter stopped (${e?.message ?? e}); the model may be too large for this ` +
-      `browser's WebAssembly memory`);
-  }
-  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+  const out = callCore((progress) => core.convert(source, coreOptions, progress), { onProgress, hint: MEMORY_HINT });
   return withOutputBlobs(out, slice, { summary: out.summary, warnings: out.warnings, report: out.report });
 }
 
@@ -281,14 +295,7 @@ async function applyHere({ model, weights }, options) {
   const { onProgress, signal, workerUrl, ...rest } = options;
   const coreOptions = { ...rest, outputName: options.outputName ?? nameOf(model, "model.onnx"),
     targetName: nameOf(model, "model.onnx"), weightsName: nameOf(weights, "model.pt2") };
-  let out;
-  try {
-    out = core.applyWeights(target.source, source.source, coreOptions);
-  } catch (e) {
-    corePromise = null;  // an aborted module cannot be reused
-    throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
-  }
-  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
+  const out = callCore(() => core.applyWeights(target.source, source.source, coreOptions));
   return withOutputBlobs(out, source.slice, { report: out.report });
 }
 
@@ -333,15 +340,7 @@ async function inPlace(run, signal) {
 async function inspectCore(input, options) {
   const { source } = await sourceOf(input);
   const core = await loadCore();
-  let out;
-  try {
-    out = core.inspect(source, options);
-  } catch (e) {
-    corePromise = null;
-    throw new ConversionError("internal", `the converter stopped (${e?.message ?? e})`);
-  }
-  if (!out.ok) throw new ConversionError(out.code, out.message, out.unsupportedOps);
-  return out;
+  return callCore(() => core.inspect(source, options));
 }
 
 async function inspectHere(input, options) {
@@ -397,7 +396,7 @@ export { RunError };
 
 // verify(): the CLI's --verify (pt2onnx-verify.mjs).
 export const verify = makeVerify({
-  ConversionError, checkOptions, loadCore, resetCore: () => { corePromise = null; }, runInWorker, inPlace,
+  ConversionError, checkOptions, loadCore, callCore, runInWorker, inPlace,
   onPage: onPageThread && !canReadBlobSync,
 });
 export { MAX_VERIFY_BYTES };

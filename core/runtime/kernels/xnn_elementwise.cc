@@ -5,6 +5,7 @@
 // above XNNPACK's 6, a Softmax axis that is not the last, tanh Gelu).
 // Add/Sub/Mul/Div and Transpose give the portable kernels' exact bits;
 // Softmax and Gelu use XNNPACK's exp/erf approximations (~1 ulp).
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -70,6 +71,12 @@ class XnnBinaryKernel : public OpKernel {
 // tanh form, 0.5 v (1 + tanh(u)) = v sigmoid(2u), is XNNPACK's sigmoid between
 // two vectorisable loops (the portable kernel computes the same formula with
 // libm's exp). Rows x channels.
+//
+// XNNPACK's erf gelu computes 0.5 v (1 + erf(v / sqrt2)), which cancels in the
+// negative tail (relative error 3e-1 at v = -4.5, garbage below -5, against
+// 4e-6 at -2); values below kGeluTail are recomputed as the portable kernel
+// does, 0.5 v erfc(-v / sqrt2), which does not cancel.
+constexpr float kGeluTail = -2.0f;
 class XnnRowKernel : public OpKernel {
  public:
   XnnRowKernel(XnnOperator op, bool softmax, int64_t axis, std::unique_ptr<OpKernel> fallback, bool tanh_gelu = false)
@@ -105,6 +112,10 @@ class XnnRowKernel : public OpKernel {
     if (s != xnn_status_success) return XnnError(s, softmax_ ? "softmax" : "gelu");
     if (tanh_gelu_) {
       for (size_t i = 0; i < n; ++i) o[i] *= in[i];
+    } else if (!softmax_) {
+      for (size_t i = 0; i < n; ++i) {
+        if (in[i] < kGeluTail) o[i] = 0.5f * in[i] * std::erfc(-in[i] * 0.7071067811865476f);
+      }
     }
     return absl::OkStatus();
   }
