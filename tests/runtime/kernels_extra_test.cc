@@ -191,11 +191,6 @@ TEST(Reduce, BoolMinIsAllAndMaxIsAny) {
   EXPECT_EQ(Values<uint8_t>((*any)[0].tensor), (std::vector<uint8_t>{1, 1, 1}));
 }
 
-}  // namespace
-}  // namespace pt2onnx::runtime::testing
-
-namespace pt2onnx::runtime::testing {
-namespace {
 
 // Exact Gelu (torch's gelu in float64, rounded to float32): the negative
 // tail keeps its relative accuracy to a few ulp (0.5 x (1 + erf) cancels
