@@ -159,8 +159,12 @@ std::optional<int64_t> TrailingReduceAxis(const ir::Node& reduce_mean, const Fus
   return first;
 }
 
-std::optional<NormCore> MatchNormCore(FusionMatch& match, const ir::Node& norm) {
-  if (norm.inputs.size() != 2) return std::nullopt;
+std::optional<NormCore> MatchNormCore(FusionMatch& match, size_t norm_index) {
+  const ir::Node& norm = match.editor().graph().nodes[norm_index];
+  if (!(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1 || norm.inputs.size() != 2) {
+    return std::nullopt;
+  }
+  match.TakeIndex(norm_index);
   NormCore core;
   const ir::Node* sqrt = nullptr;
   if (IsOp(norm, "Div")) {

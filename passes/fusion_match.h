@@ -78,7 +78,8 @@ std::optional<int64_t> TrailingReduceAxis(const ir::Node& reduce_mean, const Fus
 // Mean-square normalization core shared by the norm fusions:
 //   numerator / Sqrt(ReduceMean(numerator^2) + eps)
 // or numerator * Reciprocal(Sqrt(...)), where numerator^2 is Pow(n, 2) or
-// Mul(n, n), over trailing axes. Matches backward from the Div/Mul `norm`.
+// Mul(n, n), over trailing axes. Matches backward from the Div/Mul node
+// `norm_index` (one output), which it takes.
 // eps is a float32 constant, so (ONNX's Add and Mul taking one type) the
 // whole pattern computes in float32, even where value_info is missing.
 struct NormCore {
@@ -87,7 +88,7 @@ struct NormCore {
   double epsilon = 0;
   const ir::Node* square = nullptr;  // the pattern's first node
 };
-std::optional<NormCore> MatchNormCore(FusionMatch& match, const ir::Node& norm);
+std::optional<NormCore> MatchNormCore(FusionMatch& match, size_t norm_index);
 
 // The static dims of `value` when it can be a normalization's scale or bias
 // for `x` normalized from `axis`: float32 with exactly x's trailing dims.

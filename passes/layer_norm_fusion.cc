@@ -29,12 +29,10 @@ class LayerNormFusionPass : public Pass {
 
  private:
   static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
-    const ir::Node& norm = editor.graph().nodes[i];
-    if (!(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) return;
     FusionMatch match(editor, index);
-    match.TakeIndex(i);
-    std::optional<NormCore> core = MatchNormCore(match, norm);
+    std::optional<NormCore> core = MatchNormCore(match, i);
     if (!core) return;
+    const ir::Node& norm = editor.graph().nodes[i];
     const ir::Node* sub = match.Take(core->numerator, "Sub");
     if (sub == nullptr || sub->inputs.size() != 2) return;
     const std::string& x = sub->inputs[0];

@@ -26,12 +26,10 @@ class RmsNormFusionPass : public Pass {
 
  private:
   static void FuseAt(ir::GraphEditor& editor, const ValueIndex& index, size_t i) {
-    const ir::Node& norm = editor.graph().nodes[i];
-    if (!(IsOp(norm, "Div") || IsOp(norm, "Mul")) || norm.outputs.size() != 1) return;
     FusionMatch match(editor, index);
-    match.TakeIndex(i);
-    std::optional<NormCore> core = MatchNormCore(match, norm);
+    std::optional<NormCore> core = MatchNormCore(match, i);
     if (!core) return;
+    const ir::Node& norm = editor.graph().nodes[i];
     const std::string& x = core->numerator;
     size_t root = i;
     std::string result = norm.outputs[0];

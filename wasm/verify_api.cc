@@ -8,7 +8,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "core/runtime/npz/npz.h"
 #include "core/verify/node_data.h"
 #include "core/verify/report.h"
@@ -19,6 +18,7 @@
 #include "export/verify_run.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
+#include "wasm/api_values.h"
 #include "wasm/run_api.h"
 
 namespace pt2onnx::wasm {
@@ -26,47 +26,18 @@ namespace {
 
 using emscripten::val;
 
-bool Has(const val& object, const char* key) {
-  return object.hasOwnProperty(key) && !object[key].isUndefined() && !object[key].isNull();
-}
-
-const ops::OpRegistry& Registry() {
-  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
-  return *registry;
-}
-
 // Exit codes beyond export/exit_codes.h: 7 = an engine cannot run the model.
 val Error(int exit_code, const std::string& message, const absl::Status& status = absl::OkStatus()) {
-  val error = val::object();
-  error.set("ok", false);
-  error.set("exitCode", exit_code);
-  error.set("code", exit_code == verify::kExitVerificationUnavailable ? std::string("verify_unavailable")
-                                                                      : std::string(ExitCodeName(exit_code)));
+  val error = ErrorValue(exit_code, status);
   error.set("message", message);
-  val ops = val::array();
-  if (std::optional<absl::Cord> listed = status.GetPayload(ops::kUnsupportedOpsPayload)) {
-    for (absl::string_view line : absl::StrSplit(std::string(*listed), '\n', absl::SkipEmpty())) {
-      ops.call<void>("push", std::string(line));
-    }
-  }
-  error.set("unsupportedOps", ops);
+  if (exit_code == verify::kExitVerificationUnavailable) error.set("code", std::string("verify_unavailable"));
   return error;
 }
 
-ConvertOptions ReadConvertOptions(const val& js) {
+ConvertOptions ConvertOptionsOf(const val& js) {
   ConvertOptions o;
-  o.registry = &Registry();
-  if (Has(js, "opset")) o.translate.opset = js["opset"].as<int>();
-  if (Has(js, "inputNames")) o.translate.input_names = emscripten::vecFromJSArray<std::string>(js["inputNames"]);
-  if (Has(js, "outputNames")) o.translate.output_names = emscripten::vecFromJSArray<std::string>(js["outputNames"]);
-  if (Has(js, "dimNames")) {
-    const val dims = js["dimNames"];
-    for (const std::string& key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", dims))) {
-      o.translate.dim_names[key] = dims[key].as<std::string>();
-    }
-  }
-  if (Has(js, "modelName")) o.model_name = js["modelName"].as<std::string>();
-  if (Has(js, "optimize")) o.optimize = js["optimize"].as<bool>();
+  o.registry = &DefaultRegistry();
+  ReadConvertOptions(js, o);
   return o;
 }
 
@@ -173,7 +144,7 @@ val Verify(val js_bytes, val js_options, val progress) {
   ProgressFn convert_progress = [&](absl::string_view stage, double fraction) {
     on_progress(std::string(stage), fraction);
   };
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file, ReadConvertOptions(js_options), convert_progress);
+  absl::StatusOr<Conversion> conversion = ConvertPt2(file, ConvertOptionsOf(js_options), convert_progress);
   absl::StatusOr<pt2::LoadedProgram> loaded = pt2::LoadPt2(file, Has(js_options, "modelName")
                                                                       ? js_options["modelName"].as<std::string>()
                                                                       : "");

@@ -1,8 +1,8 @@
 // "Apply weights": an ONNX model and a .pt2 of the same program in, the model with that .pt2's weights out
 // (the module's applyWeights(), the CLI's `pt2onnx apply-weights`), offered as downloads.
 
-import { $, span } from "./dom.mjs";
-import { formatBytes } from "./format.mjs";
+import { $ } from "./dom.mjs";
+import { createDownloadLinks } from "./download-links.mjs";
 
 export function createApplyWeightsView({ getApi }) {
   const onnxInput = $("apply-onnx");
@@ -11,23 +11,13 @@ export function createApplyWeightsView({ getApi }) {
   const status = $("apply-status");
   const error = $("apply-error");
   const links = [$("apply-download-onnx"), $("apply-download-data")];
-  let objectUrls = [];
+  const downloads = createDownloadLinks();
 
   function clear() {
-    for (const url of objectUrls) URL.revokeObjectURL(url);
-    objectUrls = [];
+    downloads.revokeAll();
     for (const link of links) link.hidden = true;
     error.hidden = true;
     status.textContent = "";
-  }
-
-  function offer(link, blob, name) {
-    const url = URL.createObjectURL(blob);
-    objectUrls.push(url);
-    link.href = url;
-    link.download = name;
-    link.replaceChildren(`Download ${name}`, " ", span("size", formatBytes(blob.size)));
-    link.hidden = false;
   }
 
   const chosen = () => onnxInput.files?.[0] && pt2Input.files?.[0];
@@ -51,8 +41,8 @@ export function createApplyWeightsView({ getApi }) {
         externalData: $("opt-external").value,
         outputName: onnx.name,
       });
-      offer(links[0], result.onnx, result.onnxName);
-      if (result.data) offer(links[1], result.data, result.dataName);
+      downloads.offer(links[0], result.onnx, result.onnxName);
+      if (result.data) downloads.offer(links[1], result.data, result.dataName);
       status.textContent = `Done: ${onnx.name} with the weights of ${pt2.name}.`;
       document.body.dataset.apply = "done";
     } catch (err) {

@@ -2,25 +2,16 @@
 // and the opt-in pointer to Netron.
 
 import { $, cell, code, listItem, reveal, shapeNode, span } from "./dom.mjs";
+import { createDownloadLinks } from "./download-links.mjs";
 import { formatBytes, formatCount, formatDuration } from "./format.mjs";
 
 export function createResultView() {
   const section = $("result");
-  let objectUrls = [];
+  const downloads = createDownloadLinks();
 
   function clear() {
-    for (const url of objectUrls) URL.revokeObjectURL(url);
-    objectUrls = [];
+    downloads.revokeAll();
     section.hidden = true;
-  }
-
-  function setDownload(link, blob, name) {
-    const url = URL.createObjectURL(blob);
-    objectUrls.push(url);
-    link.href = url;
-    link.download = name;
-    link.replaceChildren(`Download ${name}`, " ", span("size", formatBytes(blob.size)));
-    link.hidden = false;
   }
 
   $("copy-report").addEventListener("click", async () => {
@@ -80,12 +71,12 @@ export function createResultView() {
     clear();
     $("result-title").textContent = `${inputName} → ${r.onnxName}`;
     $("result-time").textContent = `in ${formatDuration(ms)}`;
-    setDownload($("download-onnx"), r.onnx, r.onnxName);
+    downloads.offer($("download-onnx"), r.onnx, r.onnxName);
     const dataLink = $("download-data");
     const note = $("data-note");
     if (r.data) {
       const dataName = r.dataName ?? `${r.onnxName}.data`;
-      setDownload(dataLink, r.data, dataName);
+      downloads.offer(dataLink, r.data, dataName);
       note.textContent = `The weights are in ${dataName}, which ${r.onnxName} refers to by name. ` +
         "Download both and keep them in the same folder.";
       note.hidden = false;

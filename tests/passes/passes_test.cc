@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "passes/pass.h"
 #include "passes/pass_manager.h"
+#include "tests/passes/ir_builders.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -35,21 +36,8 @@ ir::ValueInfo FloatValue(std::string name) {
   return {std::move(name), DataType::kFloat, std::vector<ir::Dim>{ir::Dim::Static(2)}, {}};
 }
 
-ir::Node MakeNode(std::string name, std::string op, std::vector<std::string> inputs,
-                  std::vector<std::string> outputs) {
-  ir::Node n;
-  n.name = std::move(name);
-  n.op_type = std::move(op);
-  n.inputs = std::move(inputs);
-  n.outputs = std::move(outputs);
-  return n;
-}
-
-std::vector<std::string> NodeNames(const ir::Graph& g) {
-  std::vector<std::string> names;
-  for (const ir::Node& n : g.nodes) names.push_back(n.name);
-  return names;
-}
+using testing::MakeNode;
+using testing::NodeNames;
 
 std::vector<std::string> InitializerNames(const ir::Graph& g) {
   std::vector<std::string> names;

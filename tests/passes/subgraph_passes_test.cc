@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "passes/pass.h"
 #include "passes/pass_manager.h"
+#include "tests/passes/ir_builders.h"
 
 namespace pt2onnx::passes {
 namespace {
@@ -23,21 +24,8 @@ ir::ValueInfo Value(std::string name, DataType dtype = DataType::kFloat) {
   return {std::move(name), dtype, std::vector<ir::Dim>{}, {}};
 }
 
-ir::Node MakeNode(std::string name, std::string op, std::vector<std::string> inputs,
-                  std::vector<std::string> outputs) {
-  ir::Node n;
-  n.name = std::move(name);
-  n.op_type = std::move(op);
-  n.inputs = std::move(inputs);
-  n.outputs = std::move(outputs);
-  return n;
-}
-
-std::vector<std::string> NodeNames(const ir::Graph& g) {
-  std::vector<std::string> names;
-  for (const ir::Node& n : g.nodes) names.push_back(n.name);
-  return names;
-}
+using testing::MakeNode;
+using testing::NodeNames;
 
 // x, m -> Loop(m, true, x) with a body computing acc * scale, where `scale`
 // (= Abs(x)) is read by the body only; the body also computes a dead Neg,

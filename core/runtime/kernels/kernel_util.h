@@ -78,40 +78,11 @@ absl::Status VisitDtype(DataType dtype, unsigned set, const char* op, F&& f) {
 // per output dim, in elements) starting at element `src_offset`.
 void StridedCopy(const Tensor& src, int64_t src_offset, const std::vector<int64_t>& src_strides, Tensor& dst);
 
-// Walks every index of `out` (row-major) calling f(out_index, offsets...) with
-// the matching element offsets of inputs whose strides are given.
-template <size_t N, typename F>
-void ForEachBroadcast(const Dims& out, const std::vector<int64_t> (&strides)[N], F&& f) {
-  const size_t rank = out.size();
-  int64_t total = 1;
-  for (int64_t d : out) total *= d;
-  if (total == 0) return;
-  std::vector<int64_t> index(rank, 0);
-  int64_t offsets[N] = {};
-  const int64_t inner = rank == 0 ? 1 : out[rank - 1];
-  int64_t inner_stride[N];
-  for (size_t k = 0; k < N; ++k) inner_stride[k] = rank == 0 ? 0 : strides[k][rank - 1];
-  for (int64_t linear = 0; linear < total; linear += inner) {
-    int64_t o[N];
-    for (size_t k = 0; k < N; ++k) o[k] = offsets[k];
-    for (int64_t j = 0; j < inner; ++j) {
-      f(linear + j, o);
-      for (size_t k = 0; k < N; ++k) o[k] += inner_stride[k];
-    }
-    // Advance the outer dims (all but the innermost).
-    for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d) {
-      ++index[d];
-      for (size_t k = 0; k < N; ++k) offsets[k] += strides[k][d];
-      if (index[d] < out[d]) break;
-      for (size_t k = 0; k < N; ++k) offsets[k] -= strides[k][d] * out[d];
-      index[d] = 0;
-    }
-  }
-}
-
-// The same a row (innermost dim) at a time: f(out_index, offsets, n,
-// inner_strides) for the n elements starting at out_index, so a kernel can
-// give the common stride patterns (1 and 0) loops the compiler vectorises.
+// Walks `out` (row-major) a row (innermost dim) at a time: f(out_index,
+// offsets, n, inner_strides) for the n elements starting at out_index, with
+// the element offsets of inputs whose strides are given (per output dim), so
+// a kernel can give the common stride patterns (1 and 0) loops the compiler
+// vectorises.
 template <size_t N, typename F>
 void ForEachBroadcastRow(const Dims& out, const std::vector<int64_t> (&strides)[N], F&& f) {
   const size_t rank = out.size();
@@ -133,6 +104,20 @@ void ForEachBroadcastRow(const Dims& out, const std::vector<int64_t> (&strides)[
       index[d] = 0;
     }
   }
+}
+
+// The same an element at a time: f(out_index, offsets) with the matching
+// element offsets of each input.
+template <size_t N, typename F>
+void ForEachBroadcast(const Dims& out, const std::vector<int64_t> (&strides)[N], F&& f) {
+  ForEachBroadcastRow(out, strides, [&](int64_t start, const int64_t* offsets, int64_t n, const int64_t* inner) {
+    int64_t o[N];
+    for (size_t k = 0; k < N; ++k) o[k] = offsets[k];
+    for (int64_t j = 0; j < n; ++j) {
+      f(start + j, o);
+      for (size_t k = 0; k < N; ++k) o[k] += inner[k];
+    }
+  });
 }
 
 }  // namespace pt2onnx::runtime
