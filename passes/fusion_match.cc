@@ -245,13 +245,13 @@ bool IsNormParameter(const FusionMatch& match, const std::string& value, const s
   return true;
 }
 
-std::optional<ir::Initializer> OnesScale(FusionMatch& match, const std::string& x, int64_t axis) {
+std::string AddOnesScale(FusionMatch& match, const std::string& x, int64_t axis) {
   std::optional<std::vector<int64_t>> dims = match.index().StaticShape(x);
-  if (!dims || axis < 0 || static_cast<size_t>(axis) >= dims->size()) return std::nullopt;
+  if (!dims || axis < 0 || static_cast<size_t>(axis) >= dims->size()) return "";
   std::vector<int64_t> scale_dims(dims->begin() + axis, dims->end());
   int64_t n = 1;
   for (int64_t d : scale_dims) {
-    if (d <= 0 || d > kMaxOnesElements || n > kMaxOnesElements / d) return std::nullopt;
+    if (d <= 0 || d > kMaxOnesElements || n > kMaxOnesElements / d) return "";
     n *= d;
   }
   std::string bytes;
@@ -261,7 +261,9 @@ std::optional<ir::Initializer> OnesScale(FusionMatch& match, const std::string& 
   ir::Initializer init;
   init.name = match.editor().FreshName(x + "_norm_scale");
   init.tensor = ir::Tensor::Owned(DataType::kFloat, std::move(scale_dims), std::move(bytes));
-  return init;
+  std::string name = init.name;
+  match.editor().AddInitializer(std::move(init));
+  return name;
 }
 
 absl::StatusOr<bool> RunFusion(

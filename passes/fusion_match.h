@@ -101,10 +101,11 @@ bool IsNormParameter(const FusionMatch& match, const std::string& value, const s
 std::string AbsorbNormParameter(FusionMatch& match, const char* op_type, const std::string& x,
                                 int64_t axis, std::string* result, size_t* root);
 
-// A float32 initializer of ones shaped like x's dims from `axis` (nullopt if
-// they are not static, or over `kMaxOnesElements`).
+// Adds a float32 initializer of ones shaped like x's dims from `axis` (the
+// scale of a norm written without one) and returns its name; "" (nothing
+// added) if those dims are not static, or over `kMaxOnesElements`.
 inline constexpr int64_t kMaxOnesElements = int64_t{1} << 20;
-std::optional<ir::Initializer> OnesScale(FusionMatch& match, const std::string& x, int64_t axis);
+std::string AddOnesScale(FusionMatch& match, const std::string& x, int64_t axis);
 
 // The loop every fusion pass runs: from opset `min_opset` on, `fuse_at` is
 // called for each live node of the main graph in order (it records its

@@ -47,12 +47,8 @@ class LayerNormFusionPass : public Pass {
     std::string bias;
     if (!scale.empty()) bias = AbsorbNormParameter(match, "Add", x, core->axis, &result, &root);
     if (!match.Contained(result)) return;
-    if (scale.empty()) {
-      std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
-      if (!ones) return;
-      scale = ones->name;
-      editor.AddInitializer(std::move(*ones));
-    }
+    if (scale.empty()) scale = AddOnesScale(match, x, core->axis);
+    if (scale.empty()) return;
     ir::Node fused;
     fused.op_type = "LayerNormalization";
     fused.inputs = {x, scale};

@@ -35,12 +35,8 @@ class RmsNormFusionPass : public Pass {
     std::string result = norm.outputs[0];
     std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);
     if (!match.Contained(result)) return;
-    if (scale.empty()) {
-      std::optional<ir::Initializer> ones = OnesScale(match, x, core->axis);
-      if (!ones) return;
-      scale = ones->name;
-      editor.AddInitializer(std::move(*ones));
-    }
+    if (scale.empty()) scale = AddOnesScale(match, x, core->axis);
+    if (scale.empty()) return;
     ir::Node fused;
     fused.op_type = "RMSNormalization";
     fused.inputs = {x, scale};
