@@ -8,7 +8,10 @@
 // (Transpose, Cast, Reshape, Squeeze, Unsqueeze, Flatten, Identity) of a
 // constant that no other reader needs: its result replaces the old bytes, so
 // a transposed weight is stored once, transposed. Reshape-like layout changes
-// of a weight keep its bytes (and file slice) as they are, with new dims.
+// of a weight keep its bytes (and file slice) as they are, with new dims; a
+// Transpose of a weight of the file becomes a TransposedSlice, computed
+// piece by piece when written (a multi-GB model's transposed weights are
+// never all in memory).
 // Non-rules: random ops (RandomNormal/Uniform(Like), Multinomial, Bernoulli)
 // are never folded, nor Quantize/DequantizeLinear (kept for runtimes that
 // fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
@@ -196,6 +199,23 @@ std::optional<ir::Tensor> ReadForFolding(const ir::Tensor& tensor) {
   return ir::Tensor::Owned(tensor.dtype(), tensor.dims(), std::move(bytes));
 }
 
+// Transpose(weight of the input file) described, not computed; nullopt for
+// permutations TransposedSlice does not stream (then evaluated as before).
+std::optional<ir::Tensor> TransposeOfFileSlice(const ir::Node& node, const ir::Tensor* input) {
+  if (node.op_type != "Transpose" || input == nullptr || input->file_slice() == nullptr) return std::nullopt;
+  std::vector<int64_t> perm;
+  if (const ir::Attribute* attr = node.FindAttribute("perm")) {
+    if (attr->type() != ir::Attribute::Type::kInts) return std::nullopt;
+    perm = attr->ints();
+  } else {
+    for (size_t k = input->dims().size(); k > 0; --k) perm.push_back(static_cast<int64_t>(k - 1));
+  }
+  absl::StatusOr<ir::TransposedSlice> transposed =
+      ir::TransposedSlice::Create(input->dtype(), input->dims(), std::move(perm), *input->file_slice());
+  if (!transposed.ok()) return std::nullopt;
+  return ir::Tensor::Transposed(*std::move(transposed));
+}
+
 std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir::Node& node,
                                                 const std::vector<const ir::Tensor*>& inputs) {
   ir::Model single;
@@ -275,6 +295,11 @@ class ConstantFoldingPass : public Pass {
         // Check the size before running: a hostile file chooses it.
         std::optional<int64_t> bound = OutputElementBound(index, node, inputs);
         if (!layout_of_sole_weight && (!bound.has_value() || *bound > limits_.max_output_elements)) continue;
+        if (std::optional<ir::Tensor> transposed = TransposeOfFileSlice(node, inputs[0])) {
+          results.push_back(*std::move(transposed));
+        }
+      }
+      if (results.empty()) {
         std::optional<std::vector<ir::Tensor>> evaluated = Evaluate(model, node, inputs);
         if (!evaluated.has_value()) continue;
         results = std::move(*evaluated);

@@ -2,8 +2,8 @@
 //
 // Rules: initializers with the same dtype, dims and bytes (tied weights
 // stored twice, repeated folded constants) are merged into the first; its
-// readers read the first. Slices of the same bytes of the input file compare
-// equal without being read; others are read only when another initializer
+// readers read the first. Slices of the same bytes of the input file (or the
+// same transposed slices) compare equal without being read; others are read only when another initializer
 // has the same dtype and dims and they are small (kMaxComparedElements, as
 // onnxscript's size limit), then compared byte for byte after a hash. Big
 // weights of the file are never read here: that would pull every weight of
@@ -30,9 +30,15 @@ bool SameBytes(const ir::Tensor& a, const ir::Tensor& b) {
       sa->range.length == sb->range.length) {
     return true;
   }
+  const ir::TransposedSlice* ta = a.transposed_slice();
+  const ir::TransposedSlice* tb = b.transposed_slice();
+  if (ta != nullptr && tb != nullptr && ta->source.file == tb->source.file &&
+      ta->source.range == tb->source.range && ta->perm == tb->perm && ta->source_dims == tb->source_dims) {
+    return true;
+  }
   // A big weight of the file is compared by its slice only (never read).
-  if ((sa != nullptr && a.numel() > kMaxComparedElements) ||
-      (sb != nullptr && b.numel() > kMaxComparedElements)) {
+  const bool big = a.numel() > kMaxComparedElements || b.numel() > kMaxComparedElements;
+  if (big && (sa != nullptr || sb != nullptr || ta != nullptr || tb != nullptr)) {
     return false;
   }
   ByteSpan ba = a.bytes(), bb = b.bytes();
@@ -67,6 +73,9 @@ class InitializerDeduplicationPass : public Pass {
         size_t hash = 0;
         if (t.file_slice() != nullptr && t.numel() > kMaxComparedElements) {
           hash = absl::HashOf(t.file_slice()->range.offset, t.file_slice()->range.length);
+        } else if (t.transposed_slice() != nullptr && t.numel() > kMaxComparedElements) {
+          const ir::TransposedSlice& transposed = *t.transposed_slice();
+          hash = absl::HashOf(transposed.source.range.offset, transposed.source.range.length, transposed.perm);
         } else {
           ByteSpan bytes = t.bytes();
           hash = absl::HashOf(absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

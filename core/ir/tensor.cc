@@ -74,6 +74,14 @@ Tensor Tensor::FromFile(DataType dtype, std::vector<int64_t> dims, FileSlice sli
   return t;
 }
 
+Tensor Tensor::Transposed(TransposedSlice transposed) {
+  Tensor t;
+  t.dtype_ = transposed.dtype;
+  t.dims_ = transposed.Dims();
+  t.transposed_ = std::make_shared<const Deferred>(Deferred{std::move(transposed), {}, false});
+  return t;
+}
+
 Tensor Tensor::Int64s(std::vector<int64_t> dims,
                       absl::Span<const int64_t> values) {
   std::string bytes(values.size() * sizeof(int64_t), '\0');
@@ -124,10 +132,18 @@ int64_t Tensor::numel() const {
 uint64_t Tensor::byte_size() const {
   if (owned_ != nullptr) return owned_->size();
   if (slice_.file != nullptr) return slice_.size();
+  if (transposed_ != nullptr) return transposed_->slice.source.size();
   return view_.size();
 }
 
 absl::StatusOr<ByteSpan> Tensor::ReadBytes() const {
+  if (transposed_ != nullptr) {
+    if (!transposed_->read) {
+      PT2ONNX_ASSIGN_OR_RETURN(transposed_->bytes, ReadTransposed(transposed_->slice));
+      transposed_->read = true;
+    }
+    return AsBytes(transposed_->bytes);
+  }
   if (slice_.file == nullptr) return bytes();
   // The file keeps what it reads (views of an mmap, copies of a streamed
   // file) for its lifetime, so one read per tensor is enough.
@@ -140,7 +156,7 @@ absl::StatusOr<ByteSpan> Tensor::ReadBytes() const {
 
 ByteSpan Tensor::bytes() const {
   if (owned_ != nullptr) return AsBytes(*owned_);
-  if (slice_.file != nullptr) {
+  if (slice_.file != nullptr || transposed_ != nullptr) {
     absl::StatusOr<ByteSpan> read = ReadBytes();
     return read.ok() ? *read : ByteSpan();
   }

@@ -19,6 +19,7 @@
 #include "core/bytes.h"
 #include "core/dtype.h"
 #include "core/io/input_file.h"
+#include "core/ir/transposed_slice.h"
 
 namespace pt2onnx::ir {
 
@@ -34,6 +35,9 @@ class Tensor {
                       std::string bytes);
   // Bytes that stay in the input file (same layout rules); shares the file.
   static Tensor FromFile(DataType dtype, std::vector<int64_t> dims, FileSlice slice);
+  // Bytes of the input file under a permutation, computed piece by piece when
+  // written (transposed_slice.h) and in full only if bytes() is asked for.
+  static Tensor Transposed(TransposedSlice transposed);
 
   // Small typed constants.
   static Tensor Int64s(std::vector<int64_t> dims,
@@ -60,6 +64,13 @@ class Tensor {
   bool is_view() const { return owned_ == nullptr; }
   // Non-null when the bytes are a slice of the input file.
   const FileSlice* file_slice() const { return slice_.file ? &slice_ : nullptr; }
+  // Non-null when the bytes are a transposed slice of the input file.
+  const TransposedSlice* transposed_slice() const {
+    return transposed_ != nullptr ? &transposed_->slice : nullptr;
+  }
+  // Whether a transposed slice's bytes were computed in full (someone asked
+  // for bytes()): writers then write those instead of reading it again.
+  bool transposed_in_memory() const { return transposed_ != nullptr && transposed_->read; }
 
   // Reads element `i` as double / int64 (any numeric dtype); for constant
   // folding and for translations that need a constant's value.
@@ -74,6 +85,12 @@ class Tensor {
   mutable ByteSpan slice_bytes_;  // slice_ once read (see ReadBytes)
   mutable bool slice_read_ = false;
   std::shared_ptr<const std::string> owned_;
+  struct Deferred {
+    TransposedSlice slice;
+    mutable std::string bytes;  // once read (see ReadBytes), shared by copies
+    mutable bool read = false;
+  };
+  std::shared_ptr<const Deferred> transposed_;
 };
 
 }  // namespace pt2onnx::ir

@@ -193,6 +193,10 @@ absl::Status WriteString(ByteSink& sink, const std::string& bytes) {
 
 absl::Status WriteTensorData(ByteSink& sink, const ir::Tensor& tensor) {
   if (const FileSlice* slice = tensor.file_slice()) return sink.WriteSlice(*slice);
+  const ir::TransposedSlice* transposed = tensor.transposed_slice();
+  if (transposed != nullptr && !tensor.transposed_in_memory()) {
+    return ir::WriteTransposed(*transposed, sink);
+  }
   return sink.Write(tensor.bytes());
 }
 
