@@ -19,10 +19,9 @@ absl::Status Invalid(const std::vector<int64_t>& dims, const std::vector<int64_t
                                                  "] perm [", absl::StrJoin(perm, ","), "]: ", why));
 }
 
-// Copies the [i_begin, i_end) x [j_begin, j_end) block of a row-major source
-// piece (row stride `in_stride` elements, element (i_first, j_begin) first)
-// into the output piece (row stride `out_stride`, element (i_out0, j_begin)
-// at (0, i_out0)... ), in small tiles so both sides stay in cache.
+// Source element (i, j) of a piece (i < i_count, j < j_count, row stride
+// `in_stride` elements) goes to output element (j, i) (row stride
+// `out_stride`), in 32 x 32 tiles so both sides stay in cache.
 template <int kSize>
 void CopyBlock(const uint8_t* in, int64_t in_stride, int64_t i_count, int64_t j_count, uint8_t* out,
                int64_t out_stride, int64_t element_size) {
