@@ -15,8 +15,10 @@
 //   x = Where(m, s, -inf), m any other bool (opset >= 20, where ReduceMax
 //       takes bool): the guard is computed from the mask, which is smaller
 //       than the scores: w = Where(ReduceMax(m, -1), Softmax(x), 0);
-//   x computed by MatMul (no mask, optionally scaled by a constant): the
-//       guard goes, as the translation of attention without a mask has none.
+//   x computed by MatMul (no mask; through Reshapes and constant scales):
+//       the guard goes, as the translation of attention without a mask has none.
+// s (the scores a mask applies to) must be such a MatMul's output too: a
+// mask applied before could empty a row this one keeps.
 // This is the same reading of the guard as attention_fusion's.
 //   x = Add(s, Where(b, 0, -inf)) (run_decompositions()' additive mask): as
 //       for x = Where(b, s, -inf).
@@ -26,6 +28,7 @@
 // score gives NaN in torch and 0 here; for every other input the numbers
 // are the same.
 // Non-rules: a Softmax over another axis, another float mask computed at run time,
+// scores masked twice,
 // the guard or the softmax (or a removed mask's output) read elsewhere.
 // Runs after attention_fusion, which takes the guards it fuses.
 #include <cmath>
@@ -72,6 +75,23 @@ bool FiniteScalar(const ValueIndex& index, const std::string& value) {
   return v && std::isfinite(*v);
 }
 
+// Scores no mask touched: a MatMul's output, through Reshapes (the bmm form)
+// and Mul/Div by finite one-element constants. A mask applied earlier (a
+// second masked fill) could empty a row with the last mask keeping keys.
+bool RawScores(const ValueIndex& index, const ir::GraphEditor& editor, const std::string& value) {
+  std::string v = value;
+  for (int depth = 0; depth < 6; ++depth) {
+    const ir::Node* node = editor.Producer(v);
+    if (node == nullptr || node->inputs.empty()) return false;
+    if (IsOp(*node, "MatMul")) return true;
+    const bool scaled = (IsOp(*node, "Mul") || IsOp(*node, "Div")) && node->inputs.size() == 2 &&
+                        FiniteScalar(index, node->inputs[1]);
+    if (!scaled && !IsOp(*node, "Reshape")) return false;
+    v = node->inputs[0];
+  }
+  return false;
+}
+
 class SoftmaxGuardSimplificationPass : public Pass {
  public:
   std::string Name() const override { return "softmax_guard_simplification"; }
@@ -113,7 +133,8 @@ class SoftmaxGuardSimplificationPass : public Pass {
     if (masking == nullptr) return;
     Action action;
     std::string mask, unmasked;
-    if (IsOp(*masking, "Where") && masking->inputs.size() == 3 && IsNegInf(index, masking->inputs[2])) {
+    if (IsOp(*masking, "Where") && masking->inputs.size() == 3 && IsNegInf(index, masking->inputs[2]) &&
+        RawScores(index, editor, masking->inputs[1])) {
       mask = masking->inputs[0];
       unmasked = masking->inputs[1];
       const ir::Node* expand = editor.Producer(mask);
@@ -129,21 +150,21 @@ class SoftmaxGuardSimplificationPass : public Pass {
         return;
       }
     } else if (IsOp(*masking, "Add") && masking->inputs.size() == 2) {
-      const ir::Tensor* f = index.Constant(masking->inputs[1]);
-      if (f == nullptr) f = index.Constant(masking->inputs[0]);
+      const bool first_raw = RawScores(index, editor, masking->inputs[0]);
+      if (!first_raw && !RawScores(index, editor, masking->inputs[1])) return;
+      const std::string& other = masking->inputs[first_raw ? 1 : 0];
+      const ir::Tensor* f = index.Constant(other);
       if (f != nullptr) {
         if (f->dtype() != DataType::kFloat || !ConstantMaskKeepsEveryRow(f, false)) return;
         action = Action::kDropGuard;
       } else {
         // The additive mask of run_decompositions(): Where(b, 0, -inf).
-        for (const std::string& operand : masking->inputs) {
-          const ir::Node* select = editor.Producer(operand);
-          if (select != nullptr && IsOp(*select, "Where") && select->inputs.size() == 3 &&
-              IsZero(index, select->inputs[1]) && IsNegInf(index, select->inputs[2])) {
-            mask = select->inputs[0];
-          }
+        const ir::Node* select = editor.Producer(other);
+        if (select == nullptr || !IsOp(*select, "Where") || select->inputs.size() != 3 ||
+            !IsZero(index, select->inputs[1]) || !IsNegInf(index, select->inputs[2])) {
+          return;
         }
-        if (mask.empty()) return;
+        mask = select->inputs[0];
         if (ConstantMaskKeepsEveryRow(index.Constant(mask), true)) {
           action = Action::kDropGuard;
         } else if (opset >= 20 && index.DType(mask) == DataType::kBool && index.Rank(mask).value_or(0) >= 1) {
@@ -152,12 +173,7 @@ class SoftmaxGuardSimplificationPass : public Pass {
           return;
         }
       }
-    } else if (IsOp(*masking, "MatMul") || ((IsOp(*masking, "Mul") || IsOp(*masking, "Div")) &&
-                                            masking->inputs.size() == 2 && FiniteScalar(index, masking->inputs[1]))) {
-      if (!IsOp(*masking, "MatMul")) {
-        const ir::Node* matmul = editor.Producer(masking->inputs[0]);
-        if (matmul == nullptr || !IsOp(*matmul, "MatMul")) return;
-      }
+    } else if (RawScores(index, editor, x)) {
       action = Action::kDropGuard;
     } else {
       return;
