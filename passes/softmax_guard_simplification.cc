@@ -191,6 +191,15 @@ class SoftmaxGuardSimplificationPass : public Pass {
         axes = last.name;
         editor.AddInitializer(std::move(last));
       }
+      // A one-element zero (the guard's may be a folded full-size one).
+      std::string zero = guard->zero;
+      if (!IsZero(index, zero)) {
+        ir::Initializer scalar;
+        scalar.name = editor.FreshName("softmax_guard_zero");
+        scalar.tensor = ir::Tensor::Float32Scalar(0.0f);
+        zero = scalar.name;
+        editor.AddInitializer(std::move(scalar));
+      }
       // A row keeps a key where any of its mask entries is true.
       ir::Node any;
       any.op_type = "ReduceMax";
@@ -200,7 +209,7 @@ class SoftmaxGuardSimplificationPass : public Pass {
       any.attributes = {ir::Attribute::Int("keepdims", 1)};
       ir::Node keep;
       keep.op_type = "Where";
-      keep.inputs = {any.outputs[0], softmax->outputs[0], guard->zero};
+      keep.inputs = {any.outputs[0], softmax->outputs[0], zero};
       keep.outputs = {result};
       std::vector<ir::Node> nodes;
       nodes.push_back(std::move(any));
