@@ -14,7 +14,7 @@
 //       row: the guard goes;
 //   x = Where(m, s, -inf), m any other bool (opset >= 20, where ReduceMax
 //       takes bool): the guard is computed from the mask, which is smaller
-//       than the scores: w = Where(ReduceMax(m, -1), Softmax(x), 0);
+//       than the scores: w = Where(Or(m, ReduceMax(m, -1)), Softmax(x), 0);
 //   x computed by MatMul (no mask; through Reshapes and constant scales):
 //       the guard goes, as the translation of attention without a mask has none.
 // s (the scores a mask applies to) must be such a MatMul's output too: a
@@ -207,12 +207,20 @@ class SoftmaxGuardSimplificationPass : public Pass {
       any.inputs = {mask, axes};
       any.outputs = {editor.FreshName(mask + "_row")};
       any.attributes = {ir::Attribute::Int("keepdims", 1)};
+      // The row spread over the mask's dims, Or(m, any(m)): ONNX Runtime's
+      // Where runs a condition broadcast along the keys element by element.
+      ir::Node spread;
+      spread.op_type = "Or";
+      spread.name = editor.FreshName(where.name + "_mask_rows");
+      spread.inputs = {mask, any.outputs[0]};
+      spread.outputs = {editor.FreshName(mask + "_rows")};
       ir::Node keep;
       keep.op_type = "Where";
-      keep.inputs = {any.outputs[0], softmax->outputs[0], zero};
+      keep.inputs = {spread.outputs[0], softmax->outputs[0], zero};
       keep.outputs = {result};
       std::vector<ir::Node> nodes;
       nodes.push_back(std::move(any));
+      nodes.push_back(std::move(spread));
       nodes.push_back(std::move(keep));
       match.Replace(i, std::move(nodes), origin);
       return;
