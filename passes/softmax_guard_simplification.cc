@@ -4,33 +4,30 @@
 //   w = Where(row_all_neg_inf(x), 0, Softmax(x, -1)),
 // costs a full-size IsInf and a full-size reduction per attention. It exists
 // for rows whose every key the mask removes, so it is rewritten after what
-// masks x:
+// masks x (s: scores no mask touched, a MatMul's output through Reshapes and
+// constant scales; a mask applied before could empty a row this one keeps):
 //   x = Where(m, s, -inf), m a constant all-true bool (also through an Expand)
-//       that does not grow s (x and s declare the same dims): the mask and
-//       the guard go, w = Softmax(s);
+//       and x, s declaring the same dims (no growth): the mask and the guard
+//       go, w = Softmax(s);
 //   x = Where(m, s, -inf), m a constant with a key kept in every row (all
-//       true through an Expand among them), or
-//       x = Add(s, f), f a float32 constant with a non--inf entry in every
-//       row: the guard goes;
-//   x = Where(m, s, -inf), m any other bool (opset >= 20, where ReduceMax
-//       takes bool): the guard is computed from the mask, which is smaller
-//       than the scores: w = Where(Or(m, ReduceMax(m, -1)), Softmax(x), 0);
-//   x computed by MatMul (no mask; through Reshapes and constant scales):
-//       the guard goes, as the translation of attention without a mask has none.
-// s (the scores a mask applies to) must be such a MatMul's output too: a
-// mask applied before could empty a row this one keeps.
+//       true through an Expand among them), or x = Add(s, f), f a float32
+//       constant with an entry other than -inf in every row: the guard goes;
+//   x = Where(m, s, -inf) or Add(s, Where(m, 0, -inf)) (run_decompositions()'
+//       additive mask), m any other bool (opset >= 20, where ReduceMax takes
+//       bool): the guard is computed from the mask, smaller than the scores:
+//       w = Where(Or(m, ReduceMax(m, -1)), Softmax(x), 0);
+//   x = s (no mask): the guard goes, as the translation of attention without
+//       a mask has none.
 // This is the same reading of the guard as attention_fusion's.
-//   x = Add(s, Where(b, 0, -inf)) (run_decompositions()' additive mask): as
-//       for x = Where(b, s, -inf).
 // Known difference: a row whose every unmasked score is itself -inf (an
 // infinite q or k, or a dot product that overflows) gives 0 in torch and
 // NaN here; with an additive mask, a fully masked row holding a +inf or NaN
-// score gives NaN in torch and 0 here; for every other input the numbers
-// are the same.
-// Non-rules: a Softmax over another axis, another float mask computed at run time,
-// scores masked twice,
-// the guard or the softmax (or a removed mask's output) read elsewhere.
-// Runs after attention_fusion, which takes the guards it fuses.
+// score gives NaN in torch and 0 here; every other input gives the same
+// numbers.
+// Non-rules: a Softmax over another axis, another float mask computed at run
+// time, scores masked twice, the guard or the softmax (or a removed mask's
+// output) read elsewhere. Runs after attention_fusion, which takes the guards
+// it fuses.
 #include <cmath>
 
 #include "passes/attention_match.h"
