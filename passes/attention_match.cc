@@ -43,13 +43,6 @@ bool IsZero(const ValueIndex& index, const std::string& value) {
   return v && *v == 0.0;
 }
 
-// The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
-// soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1]))
-// (or the ReduceMin over IsInf's bool output directly).
-// Returns the scores it tests and the axes / zero constants it uses.
-// run_decompositions()' form: Where(Not(Greater(ReduceMax(Cast<int32>(
-// Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax),
-// the zeros folded to a constant where the softmax's dims are static.
 // The zeros as constant folding leaves them when the shape is static: a
 // float32 constant of zeros with the softmax's declared dims.
 bool FoldedZeros(const ValueIndex& index, const std::string& zeros, const std::string& softmax) {
@@ -72,6 +65,13 @@ bool FoldedZeros(const ValueIndex& index, const std::string& zeros, const std::s
   return true;
 }
 
+// The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
+// soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1]))
+// (or the ReduceMin over IsInf's bool output directly).
+// Returns the scores it tests and the axes / zero constants it uses.
+// run_decompositions()' form: Where(Not(Greater(ReduceMax(Cast<int32>(
+// Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax),
+// the zeros folded to a constant where the softmax's dims are static.
 std::optional<Guard> MatchDecomposedGuard(FusionMatch& match, const ir::Node& where) {
   const ValueIndex& index = match.index();
   std::string zero = where.inputs[1];
