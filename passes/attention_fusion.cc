@@ -61,7 +61,8 @@ class AttentionFusionPass : public Pass {
       FusionMatch probe = match;
       if (const ir::Node* where = probe.Take(weights, "Where")) {
         guard = MatchGuard(probe, *where);
-        if (!guard) return;
+        // Folded full-size zeros have the scores' dims, not the output's.
+        if (!guard || !IsZero(index, guard->zero)) return;
         weights = where->inputs[2];
         match = probe;
       }

@@ -43,27 +43,54 @@ bool IsZero(const ValueIndex& index, const std::string& value) {
   return v && *v == 0.0;
 }
 
+// The zeros as constant folding leaves them when the shape is static: a
+// float32 constant of zeros with the softmax's declared dims.
+bool FoldedZeros(const ValueIndex& index, const std::string& zeros, const std::string& softmax) {
+  const ir::Tensor* t = index.Constant(zeros);
+  const ir::ValueInfo* info = index.Info(softmax);
+  if (t == nullptr || t->dtype() != DataType::kFloat || info == nullptr || !info->shape ||
+      info->shape->size() != t->dims().size()) {
+    return false;
+  }
+  for (size_t d = 0; d < t->dims().size(); ++d) {
+    if (!(*info->shape)[d].is_static() || (*info->shape)[d].value != t->dims()[d]) return false;
+  }
+  const int64_t n = t->numel();
+  if (n <= 0 || n > kMaxCheckedMaskElements || t->bytes().size() != static_cast<size_t>(n) * sizeof(float)) {
+    return false;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (t->GetDouble(i) != 0.0) return false;
+  }
+  return true;
+}
+
 // The torch _safe_softmax guard on `soft` (a Where node): Where(row, 0,
 // soft) with row = Cast<bool>(ReduceMin<keepdims>(Cast<int32>(IsInf<neg>(scores)), [-1]))
 // (or the ReduceMin over IsInf's bool output directly).
 // Returns the scores it tests and the axes / zero constants it uses.
 // run_decompositions()' form: Where(Not(Greater(ReduceMax(Cast<int32>(
-// Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax).
+// Not(Equal(scores, -inf))), [-1]), 0)), Expand(0, Shape(softmax)), softmax),
+// the zeros folded to a constant where the softmax's dims are static.
 std::optional<Guard> MatchDecomposedGuard(FusionMatch& match, const ir::Node& where) {
   const ValueIndex& index = match.index();
-  const ir::Node* zeros = match.Take(where.inputs[1], "Expand");
-  if (zeros == nullptr || zeros->inputs.size() != 2 || !IsZero(index, zeros->inputs[0])) return std::nullopt;
-  const ir::Node* shape = match.Take(zeros->inputs[1], "Shape");
-  if (shape == nullptr || shape->inputs[0] != where.inputs[2] || shape->FindAttribute("start") != nullptr ||
-      shape->FindAttribute("end") != nullptr) {
-    return std::nullopt;
+  std::string zero = where.inputs[1];
+  if (!FoldedZeros(index, zero, where.inputs[2])) {
+    const ir::Node* zeros = match.Take(where.inputs[1], "Expand");
+    if (zeros == nullptr || zeros->inputs.size() != 2 || !IsZero(index, zeros->inputs[0])) return std::nullopt;
+    const ir::Node* shape = match.Take(zeros->inputs[1], "Shape");
+    if (shape == nullptr || shape->inputs[0] != where.inputs[2] || shape->FindAttribute("start") != nullptr ||
+        shape->FindAttribute("end") != nullptr) {
+      return std::nullopt;
+    }
+    zero = zeros->inputs[0];
   }
   const ir::Node* none = match.Take(where.inputs[0], "Not");
   if (none == nullptr) return std::nullopt;
   const ir::Node* any = match.Take(none->inputs[0], "Greater");
   if (any == nullptr || any->inputs.size() != 2) return std::nullopt;
-  std::optional<std::vector<int64_t>> zero = ConstantInts(index.Constant(any->inputs[1]));
-  if (!zero || *zero != std::vector<int64_t>{0}) return std::nullopt;
+  std::optional<std::vector<int64_t>> none_kept = ConstantInts(index.Constant(any->inputs[1]));
+  if (!none_kept || *none_kept != std::vector<int64_t>{0}) return std::nullopt;
   const ir::Node* reduce = match.Take(any->inputs[0], "ReduceMax");
   if (reduce == nullptr || reduce->inputs.size() != 2 || IntAttribute(*reduce, "keepdims", 1) != 1) {
     return std::nullopt;
@@ -79,7 +106,7 @@ std::optional<Guard> MatchDecomposedGuard(FusionMatch& match, const ir::Node& wh
   const ir::Node* equal = match.Take(kept->inputs[0], "Equal");
   if (equal == nullptr || equal->inputs.size() != 2 || !IsNegInf(index, equal->inputs[1])) return std::nullopt;
   // The caller checks that scores are rank 4, where axis 3 is the last.
-  return Guard{equal->inputs[0], "", zeros->inputs[0]};
+  return Guard{equal->inputs[0], "", zero};
 }
 
 std::optional<Guard> MatchGuard(FusionMatch& match, const ir::Node& where) {

@@ -124,6 +124,9 @@ absl::StatusOr<Pipeline> BuildPipeline(const PipelineOptions& options) {
       "attention_fusion",
       // Independent of attention_fusion (it reads q and k, which keep their names).
       "rotary_embedding_fusion",
+      // After attention_fusion, which takes the guards it fuses: the rest
+      // are dropped or computed from their (smaller) mask.
+      "softmax_guard_simplification",
   }));
 
   // Stage 3, once: storage and bookkeeping of the final graph.
