@@ -27,11 +27,12 @@ cd "$ROOT"
 step() { printf '\n=== %s\n' "$*"; }
 BAZEL_FLAGS=(--color=no --curses=no)
 
-# pytest over the e2e suite, two workers when pytest-xdist is there (setup installs it).
+# pytest over the e2e suite, two workers when pytest-xdist is there (setup installs it);
+# the slowest tests are listed, to see where CI's time goes.
 e2e() {
   local workers=()
   .venv/bin/python -c "import xdist" 2>/dev/null && workers=(-n 2)
-  .venv/bin/python -m pytest -q -p no:cacheprovider "${workers[@]}" "$@"
+  .venv/bin/python -m pytest -q -p no:cacheprovider --durations=20 "${workers[@]}" "$@"
 }
 
 # sanitized CONFIG: every googletest suite under --config=CONFIG, then the
