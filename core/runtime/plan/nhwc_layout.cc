@@ -141,6 +141,18 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       g.nodes.push_back(std::move(same));
       continue;
     }
+    // A 2-D MaxPool or a GlobalAveragePool of an NHWC value runs in NHWC (kernels/xnn_pool.cc).
+    const bool max_pool = node.op_type == "MaxPool" && AttrInts(node, "kernel_shape").size() == 2 &&
+                          (node.outputs.size() == 1 || (node.outputs.size() == 2 && node.outputs[1].empty()));
+    const bool global_avg = node.op_type == "GlobalAveragePool" && node.outputs.size() == 1;
+    if (node.domain.empty() && (max_pool || global_avg) && node.inputs.size() == 1 && nhwc_of.count(node.inputs[0]) &&
+        !node.outputs[0].empty()) {
+      ir::Node pool = node;
+      pool.domain = kRuntimeDomain;
+      pool.inputs[0] = nhwc_of[node.inputs[0]];
+      emit_nhwc(std::move(pool), node.outputs[0]);
+      continue;
+    }
     // Elementwise ops whose tensor inputs are all NHWC values stay in NHWC.
     const bool binary = (node.op_type == "Add" || node.op_type == "Mul") && node.inputs.size() == 2;
     const bool unary = (node.op_type == "Relu" && node.inputs.size() == 1) ||
