@@ -99,7 +99,8 @@ class NhwcMaxPoolKernel : public OpKernel {
     if ((*out)->numel() == 0) return absl::OkStatus();
     if (n != batch_ || c != channels_) {
       size_t oh = 0, ow = 0;
-      xnn_status s = xnn_reshape_max_pooling2d_nhwc_f32(op_.get(), n, h, w, c, c, c, &oh, &ow, ctx.threadpool());
+      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()) * taps_, kMinParallelElements);
+      xnn_status s = xnn_reshape_max_pooling2d_nhwc_f32(op_.get(), n, h, w, c, c, c, &oh, &ow, pool_);
       if (s != xnn_status_success || static_cast<int64_t>(oh) != out_h_ || static_cast<int64_t>(ow) != out_w_) {
         return absl::InternalError(absl::StrCat("XNNPACK reshape max pooling failed (status ", static_cast<int>(s), ")"));
       }
@@ -107,7 +108,7 @@ class NhwcMaxPoolKernel : public OpKernel {
       channels_ = c;
     }
     xnn_status s = xnn_setup_max_pooling2d_nhwc_f32(op_.get(), x.data<float>(), (*out)->data<float>());
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     if (s != xnn_status_success) {
       return absl::InternalError(absl::StrCat("XNNPACK max pooling failed (status ", static_cast<int>(s), ")"));
     }
@@ -128,6 +129,7 @@ class NhwcMaxPoolKernel : public OpKernel {
     const WindowDim& dw = (*window)[1];
     out_h_ = dh.out;
     out_w_ = dw.out;
+    taps_ = dh.kernel * dw.kernel;
     constexpr int64_t kMax = int64_t{1} << 24;
     for (const WindowDim& d : *window) {
       if (d.stride > d.kernel || d.kernel > kMax || d.dilation > kMax || d.pad_begin > kMax || d.in > kMax ||
@@ -174,7 +176,8 @@ class NhwcMaxPoolKernel : public OpKernel {
   WindowAttrs attrs_;
   std::unique_ptr<OpKernel> portable_;
   XnnOperator op_;
-  int64_t height_ = -1, width_ = -1, batch_ = -1, channels_ = -1, out_h_ = 0, out_w_ = 0;
+  int64_t height_ = -1, width_ = -1, batch_ = -1, channels_ = -1, out_h_ = 0, out_w_ = 0, taps_ = 1;
+  pthreadpool_t pool_ = nullptr;  // chosen with the shape
 };
 
 // Mean over H and W per channel: [N, H, W, C] -> [N, 1, 1, C], summed in
