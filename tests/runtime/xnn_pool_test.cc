@@ -149,5 +149,25 @@ TEST(NhwcPool, GlobalAveragePool) {
   EXPECT_EQ(ExpectSameAsPortable(ConvThenPool("GlobalAveragePool", {}), 3, 7, 5), (Dims{3, 5, 1, 1}));
 }
 
+// ReduceMean over H and W with kept dims (MobileNetV2's export) is a GlobalAveragePool;
+// over other axes, or dropping them, it stays as written.
+TEST(NhwcPool, SpatialReduceMean) {
+  for (auto [axes, keepdims, nhwc, want] : {std::tuple{std::vector<int64_t>{-1, -2}, 1, true, Dims{2, 5, 1, 1}},
+                                            {std::vector<int64_t>{2, 3}, 1, true, Dims{2, 5, 1, 1}},
+                                            {std::vector<int64_t>{2, 3}, 0, false, Dims{2, 5}},
+                                            {std::vector<int64_t>{1, 2}, 1, false, Dims{2, 1, 1, 6}}}) {
+    ir::Model model = ConvThenPool("ReduceMean", {ir::Attribute::Int("keepdims", keepdims)});
+    model.graph.nodes[1].inputs.push_back("axes");
+    std::string bytes(reinterpret_cast<const char*>(axes.data()), axes.size() * 8);
+    model.graph.initializers.push_back({"axes", ir::Tensor::Owned(DataType::kInt64, {2}, bytes), {}});
+    bool rewritten = false;
+    for (const ir::Node& node : ConvolutionsToNhwc(model.graph).nodes) {
+      rewritten = rewritten || (node.op_type == "GlobalAveragePool" && node.domain == kRuntimeDomain);
+    }
+    EXPECT_EQ(rewritten, nhwc);
+    EXPECT_EQ(ExpectSameAsPortable(model, 2, 4, 6), want);
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing

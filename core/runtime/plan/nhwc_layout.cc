@@ -54,6 +54,38 @@ bool IsNhwcConv(const ir::Node& node, const std::map<std::string, const ir::Init
          m % group == 0;
 }
 
+// The values of a constant int64 vector (initializer or Constant node), if `name` is one.
+std::optional<std::vector<int64_t>> ConstantInts(const ir::Graph& g, const std::string& name) {
+  auto ints = [](const absl::StatusOr<Tensor>& t) -> std::optional<std::vector<int64_t>> {
+    if (!t.ok() || t->dtype() != DataType::kInt64 || t->rank() != 1) return std::nullopt;
+    return std::vector<int64_t>(t->data<int64_t>(), t->data<int64_t>() + t->numel());
+  };
+  for (const ir::Initializer& init : g.initializers) {
+    if (init.name == name) return ints(FromIrTensor(init.tensor));
+  }
+  for (const ir::Node& node : g.nodes) {
+    if (node.op_type == "Constant" && node.domain.empty() && node.outputs.size() == 1 && node.outputs[0] == name) {
+      return ints(ConstantNodeValue(node));
+    }
+  }
+  return std::nullopt;
+}
+
+// A ReduceMean over H and W of a 4-D value, keeping the dims: a GlobalAveragePool.
+bool IsSpatialMean(const ir::Graph& g, const ir::Node& node) {
+  if (node.op_type != "ReduceMean" || !node.domain.empty() || node.outputs.size() != 1 ||
+      AttrInt(node, "keepdims", 1) != 1) {
+    return false;
+  }
+  std::optional<std::vector<int64_t>> axes;
+  if (node.FindAttribute("axes") != nullptr) axes = AttrInts(node, "axes");
+  else if (node.inputs.size() == 2 && !node.inputs[1].empty()) axes = ConstantInts(g, node.inputs[1]);
+  if (!axes || axes->size() != 2) return false;
+  std::set<int64_t> spatial;
+  for (int64_t a : *axes) spatial.insert(a < 0 ? a + 4 : a);
+  return spatial == std::set<int64_t>{2, 3};
+}
+
 bool IsTranspose(const ir::Node& node, const std::vector<int64_t>& perm) {
   return node.op_type == "Transpose" && node.domain.empty() && AttrInts(node, "perm") == perm;
 }
@@ -144,12 +176,17 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     // A 2-D MaxPool or a GlobalAveragePool of an NHWC value runs in NHWC (kernels/xnn_pool.cc).
     const bool max_pool = node.op_type == "MaxPool" && AttrInts(node, "kernel_shape").size() == 2 &&
                           (node.outputs.size() == 1 || (node.outputs.size() == 2 && node.outputs[1].empty()));
-    const bool global_avg = node.op_type == "GlobalAveragePool" && node.outputs.size() == 1;
-    if (node.domain.empty() && (max_pool || global_avg) && node.inputs.size() == 1 && nhwc_of.count(node.inputs[0]) &&
-        !node.outputs[0].empty()) {
+    const bool global_avg = (node.op_type == "GlobalAveragePool" && node.outputs.size() == 1 &&
+                             node.inputs.size() == 1) || IsSpatialMean(graph, node);
+    if (node.domain.empty() && (max_pool || global_avg) && !node.inputs.empty() && nhwc_of.count(node.inputs[0]) &&
+        !node.outputs[0].empty() && (global_avg || node.inputs.size() == 1)) {
       ir::Node pool = node;
       pool.domain = kRuntimeDomain;
-      pool.inputs[0] = nhwc_of[node.inputs[0]];
+      if (global_avg) {
+        pool.op_type = "GlobalAveragePool";
+        pool.attributes.clear();
+      }
+      pool.inputs = {nhwc_of[node.inputs[0]]};
       emit_nhwc(std::move(pool), node.outputs[0]);
       continue;
     }
