@@ -353,7 +353,10 @@ bool AcceleratorAvailable() { return XnnReady(); }
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
   if (!XnnReady()) return std::unique_ptr<OpKernel>();
-  if (info.node.domain == kRuntimeDomain) return op == "Conv" ? CreateConv(info, true) : CreateNhwcPoolKernel(info);
+  if (info.node.domain == kRuntimeDomain) {
+    if (op == "Conv") return CreateConv(info, true);
+    return op == "Add" || op == "Mul" ? CreateNhwcActivatedKernel(info) : CreateNhwcPoolKernel(info);
+  }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||
       op == "Transpose") {

@@ -137,6 +137,22 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     g.nodes.push_back(Transpose(nhwc_out, nchw_out, kToNchw));
     nhwc_of[nchw_out] = nhwc_out;
   };
+  // The only reader of `out` when it is a Relu, or a Clip with constant bounds: it can become `out`'s range.
+  struct Activation {
+    size_t node;
+    float lo, hi;
+    bool relu;
+  };
+  auto activation_of = [&](const std::string& out) -> std::optional<Activation> {
+    const auto& readers = uses.consumers[out];
+    if (readers.size() != 1 || graph_outputs.count(out)) return std::nullopt;
+    const ir::Node& act = graph.nodes[readers[0]];
+    std::optional<float> lo, hi;
+    if (act.op_type == "Relu" && act.domain.empty()) lo = 0.0f, hi = kInf;
+    if (act.op_type == "Clip" && act.domain.empty()) lo = scalar(act, 1, -kInf), hi = scalar(act, 2, kInf);
+    if (!lo || !hi || act.outputs.size() != 1 || !(*lo <= *hi)) return std::nullopt;
+    return Activation{readers[0], *lo, *hi, act.op_type == "Relu"};
+  };
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (fused.count(i)) continue;
     const ir::Node& node = graph.nodes[i];
@@ -146,18 +162,11 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       conv.inputs[0] = to_nhwc(node.inputs[0]);
       std::string out = node.outputs[0];
       // The convolution's only reader, a Clip with constant bounds or a Relu, becomes its output range.
-      const auto& readers = uses.consumers[out];
-      if (readers.size() == 1 && !graph_outputs.count(out)) {
-        const ir::Node& act = graph.nodes[readers[0]];
-        std::optional<float> lo, hi;
-        if (act.op_type == "Relu" && act.domain.empty()) lo = 0.0f, hi = kInf;
-        if (act.op_type == "Clip" && act.domain.empty()) lo = scalar(act, 1, -kInf), hi = scalar(act, 2, kInf);
-        if (lo && hi && act.outputs.size() == 1 && *lo <= *hi) {
-          conv.attributes.push_back(ir::Attribute::Float("output_min", *lo));
-          conv.attributes.push_back(ir::Attribute::Float("output_max", *hi));
-          out = act.outputs[0];
-          fused.insert(readers[0]);
-        }
+      if (auto act = activation_of(out)) {
+        conv.attributes.push_back(ir::Attribute::Float("output_min", act->lo));
+        conv.attributes.push_back(ir::Attribute::Float("output_max", act->hi));
+        out = graph.nodes[act->node].outputs[0];
+        fused.insert(act->node);
       }
       emit_nhwc(std::move(conv), out);
       continue;
@@ -201,7 +210,20 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       if (all_nhwc) {
         ir::Node moved = node;
         for (size_t k = 0; k < tensors; ++k) moved.inputs[k] = nhwc_of[node.inputs[k]];
-        emit_nhwc(std::move(moved), node.outputs[0]);
+        std::string out = node.outputs[0];
+        // A residual Add's Relu is applied in place by the Add's step (kernels/nhwc_activated.cc).
+        if (auto act = binary ? activation_of(out) : std::nullopt) {
+          moved.domain = kRuntimeDomain;
+          if (act->relu) {
+            moved.attributes.push_back(ir::Attribute::String("activation", "Relu"));
+          } else {
+            moved.attributes.push_back(ir::Attribute::Float("output_min", act->lo));
+            moved.attributes.push_back(ir::Attribute::Float("output_max", act->hi));
+          }
+          out = graph.nodes[act->node].outputs[0];
+          fused.insert(act->node);
+        }
+        emit_nhwc(std::move(moved), out);
         continue;
       }
     }
