@@ -115,6 +115,9 @@ TEST(NhwcPool, MaxPoolGeometries) {
        11, 10, {2, 5, 5, 9}},
       {{Ints("kernel_shape", {2, 2}), Ints("dilations", {2, 2}), Ints("pads", {1, 1, 1, 1}),
         ir::Attribute::Int("ceil_mode", 1)}, 7, 8, {2, 5, 7, 8}},
+      // Dilated in one dim only (XNNPACK then redirects padded taps the dilated way in both).
+      {{Ints("kernel_shape", {3, 3}), Ints("dilations", {2, 1}), Ints("pads", {2, 1, 1, 2}), Ints("strides", {1, 2})},
+       9, 8, {2, 5, 8, 5}},
       // auto_pad.
       {{Ints("kernel_shape", {3, 3}), Ints("strides", {2, 2}), ir::Attribute::String("auto_pad", "SAME_UPPER")},
        9, 8, {2, 5, 5, 4}},

@@ -33,9 +33,10 @@ using XnnOperator = std::unique_ptr<xnn_operator, OperatorDeleter>;
 
 // Whether every window of `d` has an input element and every out-of-range tap
 // is redirected to one of the window's own in-range taps: XNNPACK's
-// indirection (its src/indirection.c) clamps such taps to the border without
-// dilation, else points them at a row it computes from the stride alone.
-bool XnnTapsMatch(const WindowDim& d) {
+// indirection (its src/indirection.c) clamps such taps to the border when
+// neither dim is dilated, else points them at a row it computes from the
+// stride alone (in both dims).
+bool XnnTapsMatch(const WindowDim& d, bool any_dilation) {
   const int64_t pb = d.pad_begin;
   for (int64_t o = 0; o < d.out; ++o) {
     const int64_t start = o * d.stride - pb;
@@ -46,7 +47,7 @@ bool XnnTapsMatch(const WindowDim& d) {
       const int64_t at = start + k * d.dilation;
       if (at >= 0 && at < d.in) continue;
       int64_t used;
-      if (d.dilation == 1) {
+      if (!any_dilation) {
         used = at < 0 ? 0 : d.in - 1;
       } else {
         const int64_t adjusted = pb % d.dilation;
@@ -131,9 +132,10 @@ class NhwcMaxPoolKernel : public OpKernel {
     out_w_ = dw.out;
     taps_ = dh.kernel * dw.kernel;
     constexpr int64_t kMax = int64_t{1} << 24;
+    const bool any_dilation = dh.dilation > 1 || dw.dilation > 1;
     for (const WindowDim& d : *window) {
       if (d.stride > d.kernel || d.kernel > kMax || d.dilation > kMax || d.pad_begin > kMax || d.in > kMax ||
-          !XnnTapsMatch(d)) {
+          !XnnTapsMatch(d, any_dilation)) {
         return absl::OkStatus();
       }
     }
