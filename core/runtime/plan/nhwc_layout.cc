@@ -147,6 +147,7 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     const auto& readers = uses.consumers[out];
     if (readers.size() != 1 || graph_outputs.count(out)) return std::nullopt;
     const ir::Node& act = graph.nodes[readers[0]];
+    if (act.inputs.empty() || act.inputs[0] != out) return std::nullopt;
     std::optional<float> lo, hi;
     if (act.op_type == "Relu" && act.domain.empty()) lo = 0.0f, hi = kInf;
     if (act.op_type == "Clip" && act.domain.empty()) lo = scalar(act, 1, -kInf), hi = scalar(act, 2, kInf);
