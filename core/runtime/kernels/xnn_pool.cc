@@ -134,8 +134,9 @@ class NhwcMaxPoolKernel : public OpKernel {
     constexpr int64_t kMax = int64_t{1} << 24;
     const bool any_dilation = dh.dilation > 1 || dw.dilation > 1;
     for (const WindowDim& d : *window) {
+      // (The tap check walks out x kernel taps: bounded, for hostile attributes.)
       if (d.stride > d.kernel || d.kernel > kMax || d.dilation > kMax || d.pad_begin > kMax || d.in > kMax ||
-          !XnnTapsMatch(d, any_dilation)) {
+          d.out > kMax || d.out * d.kernel > kMax || !XnnTapsMatch(d, any_dilation)) {
         return absl::OkStatus();
       }
     }
