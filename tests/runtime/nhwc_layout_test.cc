@@ -101,5 +101,54 @@ TEST(NhwcLayout, MatchesThePortablePlan) {
   EXPECT_EQ((*a)->outputs()[0].name, "y");
 }
 
+// x -> Conv -> Relu = a; Conv(a) = b; Relu(a + b) = r; Clip(r * b, -0.5, 0.5) = y.
+TEST(NhwcLayout, ResidualActivationsTakenByTheirAddAndMul) {
+  std::mt19937 rng(5);
+  ir::Model model;
+  model.opset_imports.push_back({"", 20});
+  ir::Graph& g = model.graph;
+  g.inputs.push_back({"x", DataType::kFloat, std::nullopt, {}});
+  g.initializers.push_back({"w1", RandomFloats({6, 3, 3, 3}, rng), {}});
+  g.initializers.push_back({"w2", RandomFloats({6, 6, 1, 1}, rng), {}});
+  const ir::Attribute pad1 = ir::Attribute::Ints("pads", {1, 1, 1, 1});
+  g.nodes = {
+      ScalarConstant("lo", -0.5f), ScalarConstant("hi", 0.5f),
+      {"conv1", "Conv", "", {"x", "w1"}, {"c1"}, {pad1}, {}},
+      {"relu1", "Relu", "", {"c1"}, {"a"}, {}, {}},
+      {"conv2", "Conv", "", {"a", "w2"}, {"b"}, {}, {}},
+      {"add", "Add", "", {"a", "b"}, {"s"}, {}, {}},
+      {"relu2", "Relu", "", {"s"}, {"r"}, {}, {}},
+      {"mul", "Mul", "", {"r", "b"}, {"m"}, {}, {}},
+      {"clip", "Clip", "", {"m", "lo", "hi"}, {"y"}, {}, {}},
+  };
+  g.outputs.push_back({"y", DataType::kFloat, std::nullopt, {}});
+  int activations = 0, fused = 0;
+  for (const ir::Node& node : ConvolutionsToNhwc(g).nodes) {
+    if (node.op_type == "Relu" || node.op_type == "Clip") ++activations;
+    if ((node.op_type == "Add" || node.op_type == "Mul") && node.domain == kRuntimeDomain) ++fused;
+  }
+  EXPECT_EQ(activations, 0);
+  EXPECT_EQ(fused, 2);
+  SessionOptions fast, slow;
+  slow.accelerate = false;
+  auto a = Session::Create(model, fast);
+  auto b = Session::Create(model, slow);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (Dims dims : {Dims{1, 3, 5, 7}, Dims{2, 3, 16, 20}}) {  // the portable and the XNNPACK Add
+    ir::Tensor xs = RandomFloats(dims, rng);
+    Tensor input = *Tensor::Allocate(DataType::kFloat, xs.dims(), nullptr);
+    std::memcpy(input.raw(), xs.bytes().data(), input.byte_size());
+    auto ya = (*a)->Run({{"x", input}});
+    auto yb = (*b)->Run({{"x", input}});
+    ASSERT_TRUE(ya.ok()) << ya.status();
+    ASSERT_TRUE(yb.ok()) << yb.status();
+    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
+    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
+    ASSERT_EQ(va.size(), vb.size());
+    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing

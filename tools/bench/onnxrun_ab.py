@@ -42,7 +42,11 @@ def main():
     parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin" / "native" / "pt2onnx")
     args = parser.parse_args()
 
-    work = pathlib.Path(tempfile.mkdtemp(prefix="onnxrun_ab_"))
+    with tempfile.TemporaryDirectory(prefix="onnxrun_ab_") as tmp:  # the converted fixtures
+        compare(args, pathlib.Path(tmp))
+
+
+def compare(args, work):
     models = []
     for name in ["resnet18_shaped", "gpt_block"]:
         folder = ROOT / "tests" / "fixtures" / name

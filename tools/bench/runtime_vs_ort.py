@@ -1,9 +1,14 @@
 """Latency of pt2onnx's executor (//native:onnxrun) against ONNX Runtime's CPU provider on the same
-.onnx files, 1 and 2 threads, median of N runs after 3 warm-up runs each. Figures, not a test.
+.onnx files, 1 and 2 threads. Figures, not a test.
 
-    bazel build //native:pt2onnx //native:onnxrun
+    bazel build -c opt //native:pt2onnx //native:onnxrun
     /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py OUT_DIR   # optional, needs torch
-    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--extra OUT_DIR]
+    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--repeats 5] [--extra OUT_DIR]
+
+The two runtimes alternate, --repeats times (ours first in even repeats, ORT first in odd ones): each
+time, the median of --runs runs after 3 warm-up runs for each. Per runtime the figure is the median of
+its repeat medians, and the ratio the median of the per-repeat ratios (with their range), so load that
+drifts on a shared machine weighs on both sides alike.
 
 Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
 Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
@@ -25,21 +30,26 @@ import onnxruntime as ort
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def ort_median(model, inputs, threads, runs):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    feeds = {i.name: inputs[i.name] for i in session.get_inputs()}
-    outputs = None
-    for _ in range(3):
-        outputs = session.run(None, feeds)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        session.run(None, feeds)
-        times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times)), outputs
+class OrtRunner:
+    """One ONNX Runtime session, timed repeatedly (3 warm-up runs before each median)."""
+
+    def __init__(self, model, inputs, threads):
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self.feeds = {i.name: inputs[i.name] for i in self.session.get_inputs()}
+
+    def median(self, runs):
+        outputs = None
+        for _ in range(3):
+            outputs = self.session.run(None, self.feeds)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            self.session.run(None, self.feeds)
+            times.append((time.perf_counter() - start) * 1e3)
+        return float(np.median(times)), outputs
 
 
 def ours_median(onnxrun, model, inputs_npz, threads, runs, outputs_npz=None):
@@ -77,6 +87,7 @@ def peak_mib(onnxrun, model, inputs_npz):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--extra", type=pathlib.Path)
     parser.add_argument("--memory", action="store_true", help="also print peak memory (1 thread)")
     parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin/native/pt2onnx")
@@ -85,8 +96,9 @@ def main():
     models = [ROOT / "tests/fixtures/resnet18_shaped", ROOT / "tests/fixtures/gpt_block"]
     if args.extra:
         models += sorted(p.parent for p in args.extra.glob("*/model.pt2"))
-    print(f"onnxruntime {ort.__version__}; median of {args.runs} runs after 3 warm-up runs; ms")
-    print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  max |diff|")
+    print(f"onnxruntime {ort.__version__}; {args.repeats} alternating repeats of a median of {args.runs} runs "
+          f"after 3 warm-up runs; medians over the repeats; ms")
+    print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  {'range':>9}  max |diff|")
     with tempfile.TemporaryDirectory() as tmp:
         for folder in models:
             onnx_path = pathlib.Path(tmp) / f"{folder.name}.onnx"
@@ -98,17 +110,32 @@ def main():
                 print(f"{folder.name:16} peak RSS: ours {ours_mib:.0f} MiB, ORT {ort_mib:.0f} MiB (ORT base {base_mib:.0f} MiB)")
             for threads in (1, 2):
                 out_npz = pathlib.Path(tmp) / "out.npz"
-                ours, error = ours_median(args.onnxrun, onnx_path, inputs_npz, threads, args.runs, out_npz)
-                theirs, ort_out = ort_median(onnx_path, inputs, threads, args.runs)
-                if ours is None:
-                    print(f"{folder.name:16} {threads:7} {'failed':>10} {theirs:10.3f} {'':>9}  {error}")
+                runner = OrtRunner(onnx_path, inputs, threads)
+                ours_times, ort_times, ratios, error, ort_out = [], [], [], "", None
+                for repeat in range(args.repeats):
+                    order = ("ours", "ort") if repeat % 2 == 0 else ("ort", "ours")
+                    for side in order:
+                        if side == "ours":
+                            ours, error = ours_median(args.onnxrun, onnx_path, inputs_npz, threads, args.runs,
+                                                      out_npz if repeat == 0 else None)
+                            if ours is None:
+                                break
+                            ours_times.append(ours)
+                        else:
+                            theirs, ort_out = runner.median(args.runs)
+                            ort_times.append(theirs)
+                    if error:
+                        break
+                    ratios.append(ours_times[-1] / ort_times[-1])
+                if error:
+                    print(f"{folder.name:16} {threads:7} {'failed':>10} {'':>10} {'':>9}  {error}")
                     continue
                 ours_out = np.load(out_npz)
                 diff = max(float(np.max(np.abs(ours_out[n].astype(np.float64) - np.asarray(o, np.float64))))
                            if o.size else 0.0 for n, o in zip(ours_out.files, ort_out))
-                print(f"{folder.name:16} {threads:7} {ours:10.3f} {theirs:10.3f} {ours / theirs:9.2f}  {diff:.2e}")
+                print(f"{folder.name:16} {threads:7} {np.median(ours_times):10.3f} {np.median(ort_times):10.3f} "
+                      f"{np.median(ratios):9.2f}  {min(ratios):.2f}-{max(ratios):.2f}  {diff:.2e}")
                 sys.stdout.flush()
-
 
 if __name__ == "__main__":
     main()

@@ -19,6 +19,14 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
 // XNNPACK does not take the node. Called by CreateAcceleratedKernel.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info);
 
+// MaxPool and GlobalAveragePool of the NHWC plan (kernels/xnn_pool.cc): float32
+// [N, H, W, C] in and out; null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcPoolKernel(const KernelCreateInfo& info);
+
+// Add / Mul of the NHWC plan with a fused Relu (attribute activation="Relu") or
+// Clip (output_min / output_max) (kernels/nhwc_activated.cc); null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcActivatedKernel(const KernelCreateInfo& info);
+
 // Y[..., N] = X[..., K] W + bias in one fully connected operator (a MatMul
 // whose only reader adds a bias); W [K, N] and bias [N] float32. Null when
 // XNNPACK does not take it.

@@ -33,6 +33,12 @@ struct KernelCreateInfo {
   pthreadpool_t threadpool = nullptr;
 };
 
+// Work below which an operator runs on the calling thread alone: waking the
+// pool's workers and waiting for them costs more than they save (microseconds
+// each time, far more when the machine is loaded), as in small models.
+inline constexpr double kMinParallelMacs = 1 << 20;      // matrix products, convolutions: multiply-adds
+inline constexpr double kMinParallelElements = 1 << 17;  // elementwise ops, copies, pooling: elements
+
 // What a kernel sees at each run.
 class KernelContext {
  public:
@@ -63,6 +69,8 @@ class KernelContext {
     outputs = std::move(outputs_);
   }
   pthreadpool_t threadpool() const { return threadpool_; }
+  // The pool for an operator of `work` (see kMinParallel*): null below `min_work`.
+  pthreadpool_t threadpool_for(double work, double min_work) const { return work >= min_work ? threadpool_ : nullptr; }
 
  private:
   std::vector<const Tensor*> inputs_;

@@ -50,14 +50,14 @@ class XnnBinaryKernel : public OpKernel {
     if ((*out)->numel() == 0) return absl::OkStatus();
     if (a->dims() != a_dims_ || b->dims() != b_dims_) {
       std::vector<size_t> ad(a->dims().begin(), a->dims().end()), bd(b->dims().begin(), b->dims().end());
-      xnn_status s = xnn_reshape_binary_elementwise_nd(op_.get(), ad.size(), ad.data(), bd.size(), bd.data(),
-                                                       ctx.threadpool());
+      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()), kMinParallelElements);
+      xnn_status s = xnn_reshape_binary_elementwise_nd(op_.get(), ad.size(), ad.data(), bd.size(), bd.data(), pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape binary");
       a_dims_ = a->dims();
       b_dims_ = b->dims();
     }
     xnn_status s = xnn_setup_binary_elementwise_nd(op_.get(), a->data<float>(), b->data<float>(), (*out)->data<float>());
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "binary");
   }
 
@@ -65,6 +65,7 @@ class XnnBinaryKernel : public OpKernel {
   XnnOperator op_;
   std::unique_ptr<OpKernel> fallback_;
   Dims a_dims_{-1}, b_dims_{-1};
+  pthreadpool_t pool_ = nullptr;  // chosen with the shapes
 };
 
 // Softmax over the last axis, or Gelu: the erf form is XNNPACK's gelu; the
@@ -92,9 +93,9 @@ class XnnRowKernel : public OpKernel {
     const size_t channels = softmax_ ? static_cast<size_t>(x->dims().back()) : static_cast<size_t>(x->numel());
     const size_t rows = softmax_ ? static_cast<size_t>(x->numel()) / channels : 1;
     if (rows != rows_ || channels != channels_) {
-      xnn_status s = softmax_ ? xnn_reshape_softmax_nc_f32(op_.get(), channels, channels, channels, rows, ctx.threadpool())
-                              : xnn_reshape_unary_elementwise_nc(op_.get(), rows, channels, channels, channels,
-                                                                 ctx.threadpool());
+      pool_ = ctx.threadpool_for(static_cast<double>(x->numel()), kMinParallelElements);
+      xnn_status s = softmax_ ? xnn_reshape_softmax_nc_f32(op_.get(), channels, channels, channels, rows, pool_)
+                              : xnn_reshape_unary_elementwise_nc(op_.get(), rows, channels, channels, channels, pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape");
       rows_ = rows;
       channels_ = channels;
@@ -108,7 +109,7 @@ class XnnRowKernel : public OpKernel {
     }
     xnn_status s = softmax_ ? xnn_setup_softmax_nc_f32(op_.get(), in, o)
                             : xnn_setup_unary_elementwise_nc(op_.get(), tanh_gelu_ ? o : in, o);
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     if (s != xnn_status_success) return XnnError(s, softmax_ ? "softmax" : "gelu");
     if (tanh_gelu_) {
       for (size_t i = 0; i < n; ++i) o[i] *= in[i];
@@ -126,6 +127,7 @@ class XnnRowKernel : public OpKernel {
   int64_t axis_;
   std::unique_ptr<OpKernel> fallback_;
   size_t rows_ = 0, channels_ = 0;
+  pthreadpool_t pool_ = nullptr;  // chosen with the shape
 };
 
 class XnnTransposeKernel : public OpKernel {
@@ -154,7 +156,7 @@ class XnnTransposeKernel : public OpKernel {
     const void* in = x->raw();
     void* o = (*out)->raw();
     const size_t n = shape.size();
-    pthreadpool_t pool = ctx.threadpool();
+    pthreadpool_t pool = ctx.threadpool_for(static_cast<double>(x->numel()), kMinParallelElements);
     xnn_status s = size == 1   ? xnn_run_transpose_nd_x8(in, o, n, shape.data(), perm.data(), 0, pool)
                    : size == 2 ? xnn_run_transpose_nd_x16(in, o, n, shape.data(), perm.data(), 0, pool)
                    : size == 4 ? xnn_run_transpose_nd_x32(in, o, n, shape.data(), perm.data(), 0, pool)

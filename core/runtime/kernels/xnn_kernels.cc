@@ -63,13 +63,14 @@ class FullyConnectedKernel : public OpKernel {
     const size_t batch = k_ > 0 ? static_cast<size_t>(x.numel() / k_) : 0;
     if (batch == 0) return absl::OkStatus();
     if (batch != batch_) {
-      xnn_status s = xnn_reshape_fully_connected_nc_f32(op_.get(), batch, ctx.threadpool());
+      pool_ = ctx.threadpool_for(static_cast<double>(batch) * k_ * n_, kMinParallelMacs);
+      xnn_status s = xnn_reshape_fully_connected_nc_f32(op_.get(), batch, pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape fully connected");
       batch_ = batch;
     }
     xnn_status s = xnn_setup_fully_connected_nc_f32(op_.get(), x.data<float>(), (*out)->data<float>());
     if (s != xnn_status_success) return XnnError(s, "setup fully connected");
-    s = xnn_run_operator(op_.get(), ctx.threadpool());
+    s = xnn_run_operator(op_.get(), pool_);
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "run fully connected");
   }
   bool PackedInput(size_t i) const override { return i == 1 || i == 2; }
@@ -79,6 +80,7 @@ class FullyConnectedKernel : public OpKernel {
   XnnOperator op_;
   bool gemm_;
   size_t batch_ = 0;
+  pthreadpool_t pool_ = nullptr;  // chosen with the batch size
 };
 
 // MatMul(A, B) of two activations: batch dims broadcast, rank >= 2 each.
@@ -117,19 +119,20 @@ class BatchMatMulKernel : public OpKernel {
     key.push_back(plan->k);
     key.push_back(plan->n);
     if (key != shape_key_) {
+      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()) * plan->k, kMinParallelMacs);
       // XNNPACK memcpy's the batch dims: no null pointer even for zero of them.
       static const size_t kNoBatchDims[1] = {1};
       xnn_status s = xnn_reshape_batch_matrix_multiply_nc_f32(op_.get(), nb, nb == 0 ? kNoBatchDims : ba.data(),
                                                               nb == 0 ? kNoBatchDims : bb.data(), plan->m, plan->k,
                                                               plan->n, &workspace_size_, &workspace_alignment_,
-                                                              ctx.threadpool());
+                                                              pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape batch matrix multiply");
       shape_key_ = key;
     }
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
     xnn_status s = xnn_setup_batch_matrix_multiply_nc_f32(op_.get(), workspace ? workspace->data() : nullptr,
                                                           ta.data<float>(), tb.data<float>(), (*out)->data<float>());
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     ctx.pool()->Release(std::move(workspace));
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "batch matrix multiply");
   }
@@ -139,14 +142,15 @@ class BatchMatMulKernel : public OpKernel {
   std::unique_ptr<OpKernel> fallback_;
   std::vector<size_t> shape_key_;
   size_t workspace_size_ = 0, workspace_alignment_ = 0;
+  pthreadpool_t pool_ = nullptr;  // chosen with the shapes
 };
 
 // Conv NCHW via NHWC: transposes in and out around XNNPACK's convolution;
 // none for the session's internal NHWC Conv (plan/nhwc_layout.h).
 class ConvKernel : public OpKernel {
  public:
-  ConvKernel(XnnOperator op, int64_t c, int64_t m, bool one_d, bool nhwc)
-      : op_(std::move(op)), c_(c), m_(m), one_d_(one_d), nhwc_(nhwc) {}
+  ConvKernel(XnnOperator op, int64_t c, int64_t m, int64_t macs_per_output, bool one_d, bool nhwc)
+      : op_(std::move(op)), c_(c), m_(m), macs_per_output_(macs_per_output), one_d_(one_d), nhwc_(nhwc) {}
   bool PackedInput(size_t i) const override { return i == 1 || i == 2; }
   absl::Status Run(KernelContext& ctx) override {
     auto xi = ctx.RequiredInput(0);
@@ -178,7 +182,7 @@ class ConvKernel : public OpKernel {
     }
     xnn_status s = xnn_setup_convolution2d_nhwc_f32(op_.get(), workspace ? workspace->data() : nullptr, in,
                                                     reinterpret_cast<float*>(nhwc_out->data()));
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     if (s == xnn_status_success) {
       const float* res = reinterpret_cast<const float*>(nhwc_out->data());
       for (int64_t b = 0; b < n; ++b) {
@@ -196,13 +200,24 @@ class ConvKernel : public OpKernel {
 
  private:
   absl::Status Reshape(KernelContext& ctx, int64_t n, int64_t h, int64_t w) {
-    Dims key = {n, h, w};
-    if (key == shape_key_) return absl::OkStatus();
+    if (n == key_n_ && h == key_h_ && w == key_w_) return absl::OkStatus();
     size_t oh = 0, ow = 0;
+    pool_ = ctx.threadpool();
     xnn_status s = xnn_reshape_convolution2d_nhwc_f32(op_.get(), n, h, w, &workspace_size_, &workspace_alignment_,
-                                                      &oh, &ow, ctx.threadpool());
-    if (s != xnn_status_success) return XnnError(s, "reshape convolution");
-    shape_key_ = key;
+                                                      &oh, &ow, pool_);
+    const double macs = static_cast<double>(n) * oh * ow * m_ * macs_per_output_;
+    if (s == xnn_status_success && pool_ != nullptr && ctx.threadpool_for(macs, kMinParallelMacs) == nullptr) {
+      pool_ = nullptr;
+      s = xnn_reshape_convolution2d_nhwc_f32(op_.get(), n, h, w, &workspace_size_, &workspace_alignment_, &oh, &ow,
+                                             pool_);
+    }
+    if (s != xnn_status_success) {
+      key_n_ = -1;
+      return XnnError(s, "reshape convolution");
+    }
+    key_n_ = n;
+    key_h_ = h;
+    key_w_ = w;
     oh_ = static_cast<int64_t>(oh);
     ow_ = static_cast<int64_t>(ow);
     return absl::OkStatus();
@@ -217,15 +232,16 @@ class ConvKernel : public OpKernel {
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
     xnn_status s = xnn_setup_convolution2d_nhwc_f32(op_.get(), workspace ? workspace->data() : nullptr,
                                                     x.data<float>(), (*out)->data<float>());
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), ctx.threadpool());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     ctx.pool()->Release(std::move(workspace));
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "convolution");
   }
 
   XnnOperator op_;
-  int64_t c_, m_;
+  int64_t c_, m_, macs_per_output_;
   bool one_d_, nhwc_;
-  Dims shape_key_;
+  int64_t key_n_ = -1, key_h_ = -1, key_w_ = -1;  // the input the operator is reshaped for
+  pthreadpool_t pool_ = nullptr;                    // chosen with it
   int64_t oh_ = 0, ow_ = 0;
   size_t workspace_size_ = 0, workspace_alignment_ = 0;
 };
@@ -319,7 +335,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& inf
       pads[0], pads[3], pads[2], pads[1], kh, kw, sh, sw, dh, dw, group, cg, m / group, cg * group, m, packed.data(),
       bias ? bias->data<float>() : nullptr, out_min, out_max, 0, nullptr, nullptr, &op);
   if (s != xnn_status_success) return std::unique_ptr<OpKernel>();
-  return std::unique_ptr<OpKernel>(new ConvKernel(XnnOperator(op), cg * group, m, one_d, nhwc));
+  return std::unique_ptr<OpKernel>(new ConvKernel(XnnOperator(op), cg * group, m, cg * ksz, one_d, nhwc));
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateBatchMatMul(const KernelCreateInfo& info) {
@@ -337,7 +353,10 @@ bool AcceleratorAvailable() { return XnnReady(); }
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
   if (!XnnReady()) return std::unique_ptr<OpKernel>();
-  if (info.node.domain == kRuntimeDomain) return op == "Conv" ? CreateConv(info, true) : std::unique_ptr<OpKernel>();
+  if (info.node.domain == kRuntimeDomain) {
+    if (op == "Conv") return CreateConv(info, true);
+    return op == "Add" || op == "Mul" ? CreateNhwcActivatedKernel(info) : CreateNhwcPoolKernel(info);
+  }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||
       op == "Transpose") {

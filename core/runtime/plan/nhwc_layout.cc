@@ -54,6 +54,38 @@ bool IsNhwcConv(const ir::Node& node, const std::map<std::string, const ir::Init
          m % group == 0;
 }
 
+// The values of a constant int64 vector (initializer or Constant node), if `name` is one.
+std::optional<std::vector<int64_t>> ConstantInts(const ir::Graph& g, const std::string& name) {
+  auto ints = [](const absl::StatusOr<Tensor>& t) -> std::optional<std::vector<int64_t>> {
+    if (!t.ok() || t->dtype() != DataType::kInt64 || t->rank() != 1) return std::nullopt;
+    return std::vector<int64_t>(t->data<int64_t>(), t->data<int64_t>() + t->numel());
+  };
+  for (const ir::Initializer& init : g.initializers) {
+    if (init.name == name) return ints(FromIrTensor(init.tensor));
+  }
+  for (const ir::Node& node : g.nodes) {
+    if (node.op_type == "Constant" && node.domain.empty() && node.outputs.size() == 1 && node.outputs[0] == name) {
+      return ints(ConstantNodeValue(node));
+    }
+  }
+  return std::nullopt;
+}
+
+// A ReduceMean over H and W of a 4-D value, keeping the dims: a GlobalAveragePool.
+bool IsSpatialMean(const ir::Graph& g, const ir::Node& node) {
+  if (node.op_type != "ReduceMean" || !node.domain.empty() || node.outputs.size() != 1 ||
+      AttrInt(node, "keepdims", 1) != 1) {
+    return false;
+  }
+  std::optional<std::vector<int64_t>> axes;
+  if (node.FindAttribute("axes") != nullptr) axes = AttrInts(node, "axes");
+  else if (node.inputs.size() == 2 && !node.inputs[1].empty()) axes = ConstantInts(g, node.inputs[1]);
+  if (!axes || axes->size() != 2) return false;
+  std::set<int64_t> spatial;
+  for (int64_t a : *axes) spatial.insert(a < 0 ? a + 4 : a);
+  return spatial == std::set<int64_t>{2, 3};
+}
+
 bool IsTranspose(const ir::Node& node, const std::vector<int64_t>& perm) {
   return node.op_type == "Transpose" && node.domain.empty() && AttrInts(node, "perm") == perm;
 }
@@ -105,6 +137,23 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     g.nodes.push_back(Transpose(nhwc_out, nchw_out, kToNchw));
     nhwc_of[nchw_out] = nhwc_out;
   };
+  // The only reader of `out` when it is a Relu, or a Clip with constant bounds: it can become `out`'s range.
+  struct Activation {
+    size_t node;
+    float lo, hi;
+    bool relu;
+  };
+  auto activation_of = [&](const std::string& out) -> std::optional<Activation> {
+    const auto& readers = uses.consumers[out];
+    if (readers.size() != 1 || graph_outputs.count(out)) return std::nullopt;
+    const ir::Node& act = graph.nodes[readers[0]];
+    if (act.inputs.empty() || act.inputs[0] != out) return std::nullopt;
+    std::optional<float> lo, hi;
+    if (act.op_type == "Relu" && act.domain.empty()) lo = 0.0f, hi = kInf;
+    if (act.op_type == "Clip" && act.domain.empty()) lo = scalar(act, 1, -kInf), hi = scalar(act, 2, kInf);
+    if (!lo || !hi || act.outputs.size() != 1 || !(*lo <= *hi)) return std::nullopt;
+    return Activation{readers[0], *lo, *hi, act.op_type == "Relu"};
+  };
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (fused.count(i)) continue;
     const ir::Node& node = graph.nodes[i];
@@ -114,18 +163,11 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       conv.inputs[0] = to_nhwc(node.inputs[0]);
       std::string out = node.outputs[0];
       // The convolution's only reader, a Clip with constant bounds or a Relu, becomes its output range.
-      const auto& readers = uses.consumers[out];
-      if (readers.size() == 1 && !graph_outputs.count(out)) {
-        const ir::Node& act = graph.nodes[readers[0]];
-        std::optional<float> lo, hi;
-        if (act.op_type == "Relu" && act.domain.empty()) lo = 0.0f, hi = kInf;
-        if (act.op_type == "Clip" && act.domain.empty()) lo = scalar(act, 1, -kInf), hi = scalar(act, 2, kInf);
-        if (lo && hi && act.outputs.size() == 1 && *lo <= *hi) {
-          conv.attributes.push_back(ir::Attribute::Float("output_min", *lo));
-          conv.attributes.push_back(ir::Attribute::Float("output_max", *hi));
-          out = act.outputs[0];
-          fused.insert(readers[0]);
-        }
+      if (auto act = activation_of(out)) {
+        conv.attributes.push_back(ir::Attribute::Float("output_min", act->lo));
+        conv.attributes.push_back(ir::Attribute::Float("output_max", act->hi));
+        out = graph.nodes[act->node].outputs[0];
+        fused.insert(act->node);
       }
       emit_nhwc(std::move(conv), out);
       continue;
@@ -141,6 +183,23 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       g.nodes.push_back(std::move(same));
       continue;
     }
+    // A 2-D MaxPool or a GlobalAveragePool of an NHWC value runs in NHWC (kernels/xnn_pool.cc).
+    const bool max_pool = node.op_type == "MaxPool" && AttrInts(node, "kernel_shape").size() == 2 &&
+                          (node.outputs.size() == 1 || (node.outputs.size() == 2 && node.outputs[1].empty()));
+    const bool global_avg = (node.op_type == "GlobalAveragePool" && node.outputs.size() == 1 &&
+                             node.inputs.size() == 1) || IsSpatialMean(graph, node);
+    if (node.domain.empty() && (max_pool || global_avg) && !node.inputs.empty() && nhwc_of.count(node.inputs[0]) &&
+        !node.outputs[0].empty() && (global_avg || node.inputs.size() == 1)) {
+      ir::Node pool = node;
+      pool.domain = kRuntimeDomain;
+      if (global_avg) {
+        pool.op_type = "GlobalAveragePool";
+        pool.attributes.clear();
+      }
+      pool.inputs = {nhwc_of[node.inputs[0]]};
+      emit_nhwc(std::move(pool), node.outputs[0]);
+      continue;
+    }
     // Elementwise ops whose tensor inputs are all NHWC values stay in NHWC.
     const bool binary = (node.op_type == "Add" || node.op_type == "Mul") && node.inputs.size() == 2;
     const bool unary = (node.op_type == "Relu" && node.inputs.size() == 1) ||
@@ -152,7 +211,20 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       if (all_nhwc) {
         ir::Node moved = node;
         for (size_t k = 0; k < tensors; ++k) moved.inputs[k] = nhwc_of[node.inputs[k]];
-        emit_nhwc(std::move(moved), node.outputs[0]);
+        std::string out = node.outputs[0];
+        // A residual Add's Relu is applied in place by the Add's step (kernels/nhwc_activated.cc).
+        if (auto act = binary ? activation_of(out) : std::nullopt) {
+          moved.domain = kRuntimeDomain;
+          if (act->relu) {
+            moved.attributes.push_back(ir::Attribute::String("activation", "Relu"));
+          } else {
+            moved.attributes.push_back(ir::Attribute::Float("output_min", act->lo));
+            moved.attributes.push_back(ir::Attribute::Float("output_max", act->hi));
+          }
+          out = graph.nodes[act->node].outputs[0];
+          fused.insert(act->node);
+        }
+        emit_nhwc(std::move(moved), out);
         continue;
       }
     }

@@ -4,7 +4,9 @@
 // every float32 2-D Conv with constant weights becomes an internal NHWC Conv
 // (domain kRuntimeDomain) between two Transposes; a Clip/Relu that is the
 // convolution's only reader becomes its output range; Add/Mul/Clip/Relu whose
-// inputs all come from NHWC values run in NHWC too; and a Transpose back to
+// inputs all come from NHWC values run in NHWC too (an Add or Mul taking its
+// only reader, a Relu or constant Clip, along), and so do a 2-D MaxPool
+// and a GlobalAveragePool (or ReduceMean over H, W) of an NHWC value; and a Transpose back to
 // NHWC of a value just transposed to NCHW reads the NHWC value itself. In a
 // CNN only the graph's first and last layouts change are left.
 #ifndef PT2ONNX_CORE_RUNTIME_PLAN_NHWC_LAYOUT_H_

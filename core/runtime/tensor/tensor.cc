@@ -49,10 +49,10 @@ absl::StatusOr<int64_t> CheckedNumel(const Dims& dims) {
   int64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("negative dimension in ", DimsString(dims)));
-    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
+    // No division per dim: this runs for every tensor of every run.
+    if (__builtin_mul_overflow(n, d, &n)) {
       return absl::InvalidArgumentError(absl::StrCat("tensor too large: ", DimsString(dims)));
     }
-    n *= d;
   }
   return n;
 }
