@@ -11,15 +11,6 @@
 namespace pt2onnx::runtime::testing {
 namespace {
 
-ir::Tensor RandomFloats(Dims dims, std::mt19937& rng) {
-  std::uniform_real_distribution<float> dist(-1, 1);
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng);
-  return ir::Tensor::Owned(DataType::kFloat, dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4));
-}
-
 ir::Node ScalarConstant(const std::string& name, float v) {
   ir::Tensor t = ir::Tensor::Owned(DataType::kFloat, {}, std::string(reinterpret_cast<const char*>(&v), 4));
   return {name, "Constant", "", {}, {name}, {ir::Attribute::TensorValue("value", t)}, {}};

@@ -3,6 +3,7 @@
 #define PT2ONNX_TESTS_RUNTIME_RUNTIME_TEST_UTIL_H_
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ std::vector<T> Values(const Tensor& t) {
   std::vector<T> v(t.numel());
   if (!v.empty()) std::memcpy(v.data(), t.raw(), v.size() * sizeof(T));
   return v;
+}
+
+// A float32 weight of `dims` with values uniform in [-1, 1).
+inline ir::Tensor RandomFloats(Dims dims, std::mt19937& rng) {
+  std::uniform_real_distribution<float> dist(-1, 1);
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return ir::Tensor::Owned(DataType::kFloat, dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4));
 }
 
 struct Input {

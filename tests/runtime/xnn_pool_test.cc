@@ -13,15 +13,6 @@
 namespace pt2onnx::runtime::testing {
 namespace {
 
-ir::Tensor RandomFloats(Dims dims, std::mt19937& rng) {
-  std::uniform_real_distribution<float> dist(-1, 1);
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng);
-  return ir::Tensor::Owned(DataType::kFloat, dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4));
-}
-
 // x [N, 3, H, W] -> Conv 1x1 (3 -> 5 channels) -> `pool` -> y.
 ir::Model ConvThenPool(const std::string& pool, std::vector<ir::Attribute> attrs) {
   std::mt19937 rng(3);
