@@ -15,7 +15,8 @@
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
 #   7. sanitizers: every googletest suite again and the whole e2e suite, built
 #      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
-#      fuzz build's objects); any sanitizer report fails the run
+#      fuzz build's objects); any sanitizer report fails the run. After step 6
+#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized)
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
 # step 7 (quick local runs). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
