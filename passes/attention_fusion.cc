@@ -247,14 +247,7 @@ class AttentionFusionPass : public Pass {
       nodes.push_back(std::move(node));
       return nodes.back().outputs[0];
     };
-    std::string axes = guard.axes;
-    if (axes.empty()) {
-      ir::Initializer last;
-      last.name = editor.FreshName("attention_last_axis");
-      last.tensor = ir::Tensor::Int64s({1}, {-1});
-      axes = last.name;
-      editor.AddInitializer(std::move(last));
-    }
+    std::string axes = GuardAxesOrLast(guard, editor, "attention_last_axis");
     // Opset >= 23 here: ReduceMax/ReduceMin take the bool directly (any / all).
     std::string row;
     if (bool_mask) {

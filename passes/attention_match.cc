@@ -161,6 +161,16 @@ bool ConstantMaskKeepsEveryRow(const ir::Tensor* mask, bool is_bool) {
 // The sizes a shape tensor holds: a constant of positive values, or (when
 // `slices` allows) a Concat of such constants and Shape(t, a, b) slices of
 // values with declared dims.
+std::string GuardAxesOrLast(const Guard& guard, ir::GraphEditor& editor, const std::string& prefix) {
+  if (!guard.axes.empty()) return guard.axes;
+  ir::Initializer last;
+  last.name = editor.FreshName(prefix);
+  last.tensor = ir::Tensor::Int64s({1}, {-1});
+  std::string name = last.name;
+  editor.AddInitializer(std::move(last));
+  return name;
+}
+
 std::optional<Dims> ShapeDims(const ValueIndex& index, const ir::GraphEditor& editor, const std::string& shape,
                               bool slices) {
   auto positive = [](const std::vector<int64_t>& values, Dims& out) {

@@ -34,6 +34,9 @@ struct Guard {
   std::string scores, axes, zero;
 };
 std::optional<Guard> MatchGuard(FusionMatch& match, const ir::Node& where);
+// The guard's reduction axes, or a new [-1] initializer named from `prefix`
+// when the guard reduces without an axes input.
+std::string GuardAxesOrLast(const Guard& guard, ir::GraphEditor& editor, const std::string& prefix);
 
 // True if every (..., row, :) of a constant mask keeps at least one key.
 bool ConstantMaskKeepsEveryRow(const ir::Tensor* mask, bool is_bool);

@@ -180,14 +180,7 @@ class SoftmaxGuardSimplificationPass : public Pass {
     const ir::Node& origin = *softmax;
     if (action == Action::kGuardFromMask) {
       if (!match.Contained(result)) return;
-      std::string axes = guard->axes;
-      if (axes.empty()) {
-        ir::Initializer last;
-        last.name = editor.FreshName("softmax_last_axis");
-        last.tensor = ir::Tensor::Int64s({1}, {-1});
-        axes = last.name;
-        editor.AddInitializer(std::move(last));
-      }
+      std::string axes = GuardAxesOrLast(*guard, editor, "softmax_last_axis");
       // A one-element zero (the guard's may be a folded full-size one).
       std::string zero = guard->zero;
       if (!IsZero(index, zero)) {
