@@ -94,6 +94,51 @@ TEST(ThreadPool, WorkersAsleepBetweenCalls) {
   pthreadpool_destroy(pool);
 }
 
+// An item that a worker holds for 3 ms (as when it is descheduled): the caller
+// waits for it far longer than its own share took, and runs the next jobs alone.
+struct Owners {
+  std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> by_workers{0};
+  Counts counts{2};
+};
+
+void SlowOnWorkers(void* context, size_t i) {
+  Owners* owners = static_cast<Owners*>(context);
+  if (std::this_thread::get_id() != owners->caller) {
+    owners->by_workers.fetch_add(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  } else {
+    // Busy for 100 us, so that the worker has time to join and take the other item.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+  owners->counts.hits[i].fetch_add(1);
+}
+
+TEST(ThreadPool, AWorkerHoldingAnItemTooLongMakesTheCallerGoSolo) {
+#ifdef __EMSCRIPTEN__
+  GTEST_SKIP() << "single-threaded shim";
+#endif
+  pthreadpool_t pool = pthreadpool_create(2);
+  ASSERT_NE(pool, nullptr);
+  bool slowed = false;
+  for (int call = 0; call < 2000 && !slowed; ++call) {
+    Owners owners;
+    pthreadpool_parallelize_1d(pool, SlowOnWorkers, &owners, 2, 0);
+    ASSERT_TRUE(owners.counts.AllOnce());
+    slowed = owners.by_workers.load() > 0;
+  }
+  ASSERT_TRUE(slowed) << "the worker never joined a job";
+  for (int call = 0; call < 8; ++call) {  // BACKOFF_MIN_JOBS
+    Owners owners;
+    pthreadpool_parallelize_1d(pool, SlowOnWorkers, &owners, 2, 0);
+    EXPECT_TRUE(owners.counts.AllOnce());
+    EXPECT_EQ(owners.by_workers.load(), 0) << "call " << call << " after the slow one";
+  }
+  pthreadpool_destroy(pool);
+}
+
 TEST(ThreadPool, DestroyRightAfterCreateAndAfterWork) {
   for (int i = 0; i < 20; ++i) pthreadpool_destroy(pthreadpool_create(2 + i % 3));
   pthreadpool_t pool = pthreadpool_create(2);

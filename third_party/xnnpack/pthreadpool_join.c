@@ -17,6 +17,12 @@
  * caller, once its thread function returns (every item has been claimed), clears JOB_OPEN and waits
  * for the count to reach zero: a worker that wakes later sees a closed job and waits for the next.
  * Parameters are written only while no worker is inside (the count is zero and the job closed).
+ *
+ * A worker descheduled while it holds an item still makes the caller wait (an item cannot be taken
+ * back once started). When that happens (the wait outlasts the caller's own share), the next jobs
+ * run on the caller alone for a while (see BACKOFF_*): on an oversubscribed machine 2 threads then
+ * cost what 1 does instead of more; on an idle one a worker keeps its core and the condition should
+ * not arise (not measured: the development machine is never idle).
  */
 #include <limits.h>
 #include <stdatomic.h>
@@ -61,6 +67,13 @@
  * work) and ends before a single-threaded step of any size. */
 #define WORKER_SPIN_NS 50000
 #define CALLER_SPIN_NS 50000
+/* Back-off on an oversubscribed machine: when the caller waited for a joined worker longer than its
+ * own share took (plus BACKOFF_SLACK_NS), the worker was descheduled holding an item; the next
+ * `backoff` jobs then run on the caller alone, `backoff` doubling (from BACKOFF_MIN_JOBS, at most
+ * BACKOFF_MAX_JOBS) at each such wait and halving at each job whose workers kept up. */
+#define BACKOFF_SLACK_NS 200000
+#define BACKOFF_MIN_JOBS 8
+#define BACKOFF_MAX_JOBS 1024
 /* Pauses between two reads of the clock. */
 #define SPIN_CHUNK 32
 
@@ -133,25 +146,25 @@ static void leave_job(struct pthreadpool* threadpool) {
 	}
 }
 
-/* Caller: close the job to new workers, then wait for those inside it. */
-static void close_job_and_wait(struct pthreadpool* threadpool) {
+/* Caller: close the job to new workers, then wait for those inside it. True if any had joined. */
+static bool close_job_and_wait(struct pthreadpool* threadpool) {
 	uint32_t job = atomic_fetch_and_explicit(&threadpool->has_active_threads, ~JOB_OPEN, memory_order_acq_rel);
 	if ((job & JOB_WORKERS) == 0) {
-		return;
+		return false;
 	}
 	const uint64_t start = monotonic_ns();
 	do {
 		for (uint32_t i = SPIN_CHUNK; i != 0; i--) {
 			pthreadpool_yield();
 			if ((load_job(threadpool, memory_order_acquire) & JOB_WORKERS) == 0) {
-				return;
+				return true;
 			}
 		}
 	} while (monotonic_ns() - start < CALLER_SPIN_NS);
 	for (;;) {
 		job = load_job(threadpool, memory_order_acquire);
 		if ((job & JOB_WORKERS) == 0) {
-			return;
+			return true;
 		}
 		if ((job & JOB_CALLER_ASLEEP) == 0 &&
 			!atomic_compare_exchange_weak_explicit(&threadpool->has_active_threads, &job,
@@ -212,6 +225,7 @@ struct pthreadpool* pthreadpool_create(size_t threads_count) {
 		pthread_mutex_init(&threadpool->execution_mutex, NULL);
 		atomic_store_explicit(&threadpool->has_active_threads, 0, memory_order_relaxed);
 		atomic_store_explicit(&threadpool->active_threads, 0, memory_order_relaxed);
+		atomic_store_explicit(&threadpool->command, 0, memory_order_relaxed);
 		/* The caller is worker #0. No start-up wait: a worker not yet running joins no job. */
 		for (size_t tid = 1; tid < threads_count; tid++) {
 			pthread_create(&threadpool->threads[tid].thread_object, NULL, &thread_main, &threadpool->threads[tid]);
@@ -252,6 +266,24 @@ PTHREADPOOL_INTERNAL void pthreadpool_parallelize(
 		atomic_store_explicit(&thread->range_length, range_length, memory_order_relaxed);
 		range_start = range_end;
 	}
+	/* Solo jobs left and the current back-off live in `command` (unused by this back end otherwise):
+	 * the low 16 bits count the solo jobs, the high 16 bits hold the back-off length. */
+	uint32_t backoff = atomic_load_explicit(&threadpool->command, memory_order_relaxed);
+	if ((backoff & UINT32_C(0xFFFF)) != 0) {
+		atomic_store_explicit(&threadpool->command, backoff - 1, memory_order_relaxed);
+		struct fpu_state saved = { 0 };
+		if (flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS) {
+			saved = get_fpu_state();
+			disable_fpu_denormals();
+		}
+		thread_function(threadpool, &threadpool->threads[0]);
+		if (flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS) {
+			set_fpu_state(saved);
+		}
+		pthread_mutex_unlock(&threadpool->execution_mutex);
+		return;
+	}
+
 	/* Post the job, open (a worker that joins it sees everything above), with the next sequence. */
 	const uint32_t last_job = load_job(threadpool, memory_order_relaxed);
 	const uint32_t job = JOB_OPEN | ((last_job + JOB_SEQUENCE_UNIT) & JOB_SEQUENCE);
@@ -265,12 +297,22 @@ PTHREADPOOL_INTERNAL void pthreadpool_parallelize(
 		saved_fpu_state = get_fpu_state();
 		disable_fpu_denormals();
 	}
+	const uint64_t start = monotonic_ns();
 	thread_function(threadpool, &threadpool->threads[0]);
 	if (flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS) {
 		set_fpu_state(saved_fpu_state);
 	}
-
-	close_job_and_wait(threadpool);
+	const uint64_t own_done = monotonic_ns();
+	if (close_job_and_wait(threadpool)) {
+		const uint64_t waited = monotonic_ns() - own_done;
+		uint32_t length = backoff >> 16;
+		if (waited > own_done - start + BACKOFF_SLACK_NS) {
+			length = length == 0 ? BACKOFF_MIN_JOBS : (length * 2 > BACKOFF_MAX_JOBS ? BACKOFF_MAX_JOBS : length * 2);
+			atomic_store_explicit(&threadpool->command, (length << 16) | length, memory_order_relaxed);
+		} else if (length != 0) {
+			atomic_store_explicit(&threadpool->command, (length / 2) << 16, memory_order_relaxed);
+		}
+	}
 	pthread_mutex_unlock(&threadpool->execution_mutex);
 }
 
