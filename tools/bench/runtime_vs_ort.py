@@ -3,12 +3,14 @@
 
     bazel build -c opt //native:pt2onnx //native:onnxrun
     /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py OUT_DIR   # optional, needs torch
-    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--repeats 5] [--extra OUT_DIR]
+    .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--repeats 5] [--extra OUT_DIR] [--ort-no-spinning]
 
 The two runtimes alternate, --repeats times (ours first in even repeats, ORT first in odd ones): each
 time, the median of --runs runs after 3 warm-up runs for each. Per runtime the figure is the median of
 its repeat medians, and the ratio the median of the per-repeat ratios (with their range), so load that
-drifts on a shared machine weighs on both sides alike.
+drifts on a shared machine weighs on both sides alike. With --ort-no-spinning, the 2-thread rows also
+time an ORT session whose pool threads block instead of spinning between ops (allow_spinning=0), in the
+same alternation: on a machine with more runnable threads than cores ORT's default spinning costs it.
 
 Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
 Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
@@ -33,10 +35,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 class OrtRunner:
     """One ONNX Runtime session, timed repeatedly (3 warm-up runs before each median)."""
 
-    def __init__(self, model, inputs, threads):
+    def __init__(self, model, inputs, threads, spinning=True):
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # ORT's default: pool threads spin between ops ("1"); "0" makes them block at once.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
         self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         self.feeds = {i.name: inputs[i.name] for i in self.session.get_inputs()}
 
@@ -90,6 +94,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--extra", type=pathlib.Path)
     parser.add_argument("--memory", action="store_true", help="also print peak memory (1 thread)")
+    parser.add_argument("--ort-no-spinning", action="store_true",
+                        help="with 2 threads, also time ORT with session.intra_op.allow_spinning=0 (its default "
+                             "spins), alternating with the other two")
     parser.add_argument("--pt2onnx", type=pathlib.Path, default=ROOT / "bazel-bin/native/pt2onnx")
     parser.add_argument("--onnxrun", type=pathlib.Path, default=ROOT / "bazel-bin/native/onnxrun")
     args = parser.parse_args()
@@ -98,7 +105,8 @@ def main():
         models += sorted(p.parent for p in args.extra.glob("*/model.pt2"))
     print(f"onnxruntime {ort.__version__}; {args.repeats} alternating repeats of a median of {args.runs} runs "
           f"after 3 warm-up runs; medians over the repeats; ms")
-    print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  {'range':>9}  max |diff|")
+    print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  {'range':>9}  max |diff|"
+          + ("   ORT no-spin  ours/no-spin  range" if args.ort_no_spinning else ""))
     with tempfile.TemporaryDirectory() as tmp:
         for folder in models:
             onnx_path = pathlib.Path(tmp) / f"{folder.name}.onnx"
@@ -111,9 +119,14 @@ def main():
             for threads in (1, 2):
                 out_npz = pathlib.Path(tmp) / "out.npz"
                 runner = OrtRunner(onnx_path, inputs, threads)
+                quiet_runner = OrtRunner(onnx_path, inputs, threads, spinning=False) \
+                    if args.ort_no_spinning and threads > 1 else None
                 ours_times, ort_times, ratios, error, ort_out = [], [], [], "", None
+                quiet_times, quiet_ratios = [], []
                 for repeat in range(args.repeats):
                     order = ("ours", "ort") if repeat % 2 == 0 else ("ort", "ours")
+                    if quiet_runner:
+                        order = ("ours", "ort", "quiet") if repeat % 2 == 0 else ("quiet", "ort", "ours")
                     for side in order:
                         if side == "ours":
                             ours, error = ours_median(args.onnxrun, onnx_path, inputs_npz, threads, args.runs,
@@ -121,12 +134,16 @@ def main():
                             if ours is None:
                                 break
                             ours_times.append(ours)
-                        else:
+                        elif side == "ort":
                             theirs, ort_out = runner.median(args.runs)
                             ort_times.append(theirs)
+                        else:
+                            quiet_times.append(quiet_runner.median(args.runs)[0])
                     if error:
                         break
                     ratios.append(ours_times[-1] / ort_times[-1])
+                    if quiet_runner:
+                        quiet_ratios.append(ours_times[-1] / quiet_times[-1])
                 if error:
                     print(f"{folder.name:16} {threads:7} {'failed':>10} {'':>10} {'':>9}  {error}")
                     continue
@@ -134,7 +151,9 @@ def main():
                 diff = max(float(np.max(np.abs(ours_out[n].astype(np.float64) - np.asarray(o, np.float64))))
                            if o.size else 0.0 for n, o in zip(ours_out.files, ort_out))
                 print(f"{folder.name:16} {threads:7} {np.median(ours_times):10.3f} {np.median(ort_times):10.3f} "
-                      f"{np.median(ratios):9.2f}  {min(ratios):.2f}-{max(ratios):.2f}  {diff:.2e}")
+                      f"{np.median(ratios):9.2f}  {min(ratios):.2f}-{max(ratios):.2f}  {diff:.2e}"
+                      + (f"  {np.median(quiet_times):12.3f}  {np.median(quiet_ratios):12.2f}  "
+                         f"{min(quiet_ratios):.2f}-{max(quiet_ratios):.2f}" if quiet_runner else ""))
                 sys.stdout.flush()
 
 if __name__ == "__main__":
