@@ -24,19 +24,19 @@ const CONTROL_FLOW = readdirSync(join(FIXTURES, "ops")).filter((name) => {
   return existsSync(meta) && JSON.parse(readFileSync(meta, "utf8")).group === "control_flow";
 }).sort();
 
-const { openPage, consoleErrors } = pageHarness();
+const { openPage, convert, consoleErrors } = pageHarness();
 
 // Chooses `path`, and the translation library when given, converts; returns the final state.
 async function convertIn(page, path, { library, asFunctions = false } = {}) {
-  await page.setInputFiles("#file-input", path);
-  if (library) {
-    await page.evaluate(() => { document.getElementById("options").open = true; });
-    await page.setInputFiles("#opt-translations", library);
-    if (asFunctions) await page.check("#opt-as-functions");
-  }
-  await page.click("#convert");
-  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
-  return page.evaluate(() => document.body.dataset.state);
+  return convert(page, async () => {
+    await page.setInputFiles("#file-input", path);
+    if (library) {
+      await page.evaluate(() => { document.getElementById("options").open = true; });
+      await page.setInputFiles("#opt-translations", library);
+      if (asFunctions) await page.check("#opt-as-functions");
+    }
+    await page.click("#convert");
+  });
 }
 
 async function downloadOnnx(page) {

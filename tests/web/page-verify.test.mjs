@@ -12,13 +12,15 @@ import { CLI, FIXTURES, requireBuilt } from "./paths.mjs";
 import { assertSameAsCli } from "./verify-compare.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
-const { openPage, consoleErrors } = pageHarness();
+const { openPage, convert, consoleErrors } = pageHarness();
 
 async function convertedPage(name) {
   const page = await openPage();
-  await page.setInputFiles("#file-input", join(FIXTURES, name, "model.pt2"));
-  await page.click("#convert");
-  await page.waitForSelector('body[data-state="done"]', { timeout: 60_000 });
+  const state = await convert(page, async () => {
+    await page.setInputFiles("#file-input", join(FIXTURES, name, "model.pt2"));
+    await page.click("#convert");
+  });
+  assert.equal(state, "done", await page.textContent("body"));
   return page;
 }
 

@@ -12,7 +12,7 @@ import { pageHarness } from "./page-harness.mjs";
 import { CLI, FIXTURES, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
-const { openPage, consoleErrors } = pageHarness();
+const { openPage, convert, consoleErrors } = pageHarness();
 
 // Sets the page's option controls for `options` (the API's names), once a file is chosen: choosing a file
 // clears the file-specific ones, and dimensions are named in the inspect view.
@@ -30,12 +30,12 @@ async function setOptions(page, options) {
 }
 
 async function convertIn(page, path, options = {}) {
-  await page.setInputFiles("#file-input", path);
-  if (options.dimNames) await page.waitForSelector("#inspect-body:not([hidden])");
-  await setOptions(page, options);
-  await page.click("#convert");
-  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
-  return page.evaluate(() => document.body.dataset.state);
+  return convert(page, async () => {
+    await page.setInputFiles("#file-input", path);
+    if (options.dimNames) await page.waitForSelector("#inspect-body:not([hidden])");
+    await setOptions(page, options);
+    await page.click("#convert");
+  });
 }
 
 async function download(page, selector) {
