@@ -2,6 +2,8 @@
 // (pt2onnx-worker.mjs), for pt2onnx.mjs: the worker runs the same API in
 // place and posts back progress, the result or the error.
 
+import { fromOutputParts } from "./pt2onnx-results.mjs";
+
 export function abortError(signal) {
   const reason = signal?.reason;
   if (reason instanceof Error && reason.name === "AbortError") return reason;
@@ -53,6 +55,7 @@ export function makeRunInWorker(ConversionError) {
       }
       state.calls.delete(data.id);
       if (data.type === "result") call.resolve(data.result);
+      else if (data.type === "parts") call.resolve(fromOutputParts(data.parts, call.input));
       else {
         const error = new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps);
         if (data.error.report !== undefined) error.report = data.error.report;
@@ -91,9 +94,9 @@ export function makeRunInWorker(ConversionError) {
         signal?.removeEventListener("abort", onAbort);
         fn(value);
       };
-      state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress });
+      state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress, input });
       signal?.addEventListener("abort", onAbort, { once: true });
-      state.worker.postMessage({ id, op, input, options: rest });
+      state.worker.postMessage({ id, op, input, options: rest, progress: onProgress !== undefined });
     });
   }
 

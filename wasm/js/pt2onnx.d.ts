@@ -60,7 +60,10 @@ export interface ConvertOptions {
    * + ".data"; the model refers to it by that name, so keep the two together.
    */
   outputName?: string;
-  /** Called as the conversion advances. */
+  /**
+   * Called as the conversion advances. Through a page's worker: at each new
+   * stage and at most once per 16 ms within one.
+   */
   onProgress?: (event: ProgressEvent) => void;
   /**
    * Cancels the call: it rejects with a DOMException named "AbortError". On a

@@ -10,6 +10,8 @@
 import { makeRunApi, RunError } from "./pt2onnx-run.mjs";
 import { makeVerify, MAX_VERIFY_BYTES } from "./pt2onnx-verify.mjs";
 import { abortError, makeRunInWorker } from "./pt2onnx-worker-calls.mjs";
+import { blobReader, bytesReader } from "./pt2onnx-readers.mjs";
+import { withOutputBlobs } from "./pt2onnx-results.mjs";
 
 export const version = "0.2.0";
 
@@ -143,89 +145,23 @@ function defaultOutputName(input) {
   return (name.endsWith(".pt2") ? name.slice(0, -4) : name) + ".onnx";
 }
 
-function bytesReader(bytes) {
-  return {
-    size: bytes.length,
-    readInto(offset, dst) {
-      dst.set(bytes.subarray(offset, offset + dst.length));
-    },
-  };
-}
-
-function blobReader(blob) {
-  const reader = new FileReaderSync();
-  return {
-    size: blob.size,
-    readInto(offset, dst) {
-      try {
-        const piece = reader.readAsArrayBuffer(blob.slice(offset, offset + dst.length));
-        if (piece.byteLength !== dst.length) return `the file changed while it was being read`;
-        dst.set(new Uint8Array(piece));
-      } catch (e) {
-        return String(e?.message ?? e);
-      }
-      return undefined;
-    },
-  };
-}
-
-// An output as the core returns it (wasm/api_values.h) as Blob parts: the
-// bytes it wrote, in chunks (full ones already Blobs, the last a
-// Uint8Array), and per part the triple (-1 for a slice of the input else the
-// index of its chunk, offset, length).
-function blobParts({ chunks, parts }, slice) {
-  const list = [];
-  for (let i = 0; i < parts.length; i += 3) {
-    const offset = parts[i + 1];
-    const end = offset + parts[i + 2];
-    if (parts[i] < 0) {
-      list.push(slice(offset, end));
-    } else {
-      const chunk = chunks[parts[i]];
-      list.push(chunk instanceof Uint8Array ? chunk.subarray(offset, end) : chunk.slice(offset, end));
-    }
-  }
-  return list;
-}
-
-// The result of a conversion or applyWeights with its `onnx` and `data`
-// Blobs built on first read (then kept): building a Blob copies the written
-// bytes into the browser's blob store, which costs more than converting a
-// small model, and a caller may only want the summary or the report. The
-// parts are taken now, so a later change to an input array does not show.
-function withOutputBlobs(out, slice, fields) {
-  let modelParts = blobParts(out.model, slice);
-  let dataParts = out.data === null ? null : blobParts(out.data, slice);
-  const blob = (parts) => new Blob(parts, { type: "application/octet-stream" });
-  let onnx;
-  let data = null;
-  return {
-    get onnx() {
-      if (modelParts !== null) [onnx, modelParts] = [blob(modelParts), null];  // the parts are now in the Blob
-      return onnx;
-    },
-    onnxName: out.onnxName,
-    get data() {
-      if (dataParts !== null) [data, dataParts] = [blob(dataParts), null];
-      return data;
-    },
-    dataName: out.dataName,
-    ...fields,
-  };
-}
-
 // The synchronous reader the converter pulls bytes through, and how to cut
 // the weights' Blob parts out of the input.
 async function sourceOf(input) {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
     // Copied: the caller's array may change before the result's Blob is built.
     const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    return { source: bytesReader(bytes), slice: (a, b) => bytes.slice(a, b) };
+    return { source: bytesReader(bytes), slice: (a, b) => bytes.slice(a, b), lazySlices: false };
   }
-  if (canReadBlobSync) return { source: blobReader(input), slice: (a, b) => input.slice(a, b) };
+  if (canReadBlobSync) {
+    // A file small enough to be read whole gives its weights' Blob parts from
+    // those bytes: each File.slice() costs a call into the blob store.
+    const source = blobReader(input);
+    return { source, slice: (a, b) => source.wholeFile()?.subarray(a, b) ?? input.slice(a, b), lazySlices: true };
+  }
   // node (no FileReaderSync): Blobs are read whole.
   const bytes = new Uint8Array(await input.arrayBuffer());
-  return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b) };
+  return { source: bytesReader(bytes), slice: (a, b) => bytes.subarray(a, b), lazySlices: true };
 }
 
 const MEMORY_HINT = "; the model may be too large for this browser's WebAssembly memory";
@@ -236,9 +172,10 @@ const MEMORY_HINT = "; the model may be too large for this browser's WebAssembly
 // a refusal rejects with its ConversionError, which carries the report of the
 // failed run where the core renders one (verify()).
 function callCore(call, { onProgress, stopped = "the converter stopped", hint = "" } = {}) {
-  const progress = (stage, fraction) => {
+  // Without a listener the core makes no progress calls at all.
+  const progress = onProgress === undefined ? undefined : (stage, fraction) => {
     try {
-      onProgress?.({ stage, fraction });
+      onProgress({ stage, fraction });
     } catch {
       // ignored, see above
     }
@@ -259,14 +196,15 @@ function callCore(call, { onProgress, stopped = "the converter stopped", hint = 
 }
 
 async function convertHere(input, options) {
-  const { source, slice } = await sourceOf(input);
+  const { source, slice, lazySlices } = await sourceOf(input);
   const core = await loadCore();
   const { onProgress, signal, workerUrl, ...rest } = options;
   if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
   const coreOptions = { ...rest, outputName: options.outputName ?? defaultOutputName(input),
     inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
   const out = callCore((progress) => core.convert(source, coreOptions, progress), { onProgress, hint: MEMORY_HINT });
-  return withOutputBlobs(out, slice, { summary: out.summary, warnings: out.warnings, report: out.report });
+  return withOutputBlobs(out, slice, { summary: out.summary, warnings: out.warnings, report: out.report },
+    { lazySlices, wholeFile: source.wholeFile?.() ?? null });
 }
 
 const runInWorker = makeRunInWorker(ConversionError);
