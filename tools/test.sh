@@ -18,7 +18,9 @@
 #   7. sanitizers: every googletest suite again and the whole e2e suite, built
 #      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
 #      fuzz build's objects); any sanitizer report fails the run. After step 6
-#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized)
+#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized),
+#      and so does test_runtime's op/kernel coverage check (test_fixtures makes
+#      the same conversions with the sanitized CLI).
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
 # step 7 (quick local runs). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
@@ -165,5 +167,8 @@ if [ "$sanitizers" = 1 ]; then
   # replay_hostile just above: the e2e sweep (exit codes, valid models) then
   # runs the plain CLI, 2.4 times faster.
   [ "$fuzz" = 1 ] && export PT2ONNX_SWEEP_BIN="$ROOT/out/bin/pt2onnx"
+  # test_runtime's kernel-coverage check only lists the op types of every
+  # fixture's conversion, which test_fixtures makes with the sanitized CLI.
+  export PT2ONNX_PLAIN_BIN="$ROOT/out/bin/pt2onnx"
   sanitized asan_ubsan
 fi
