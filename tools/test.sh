@@ -20,7 +20,8 @@
 #      fuzz build's objects); any sanitizer report fails the run. After step 6
 #      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized),
 #      and so does test_runtime's op/kernel coverage check (test_fixtures makes
-#      the same conversions with the sanitized CLI).
+#      the same conversions with the sanitized CLI). XNNPACK and pthreadpool are
+#      compiled without instrumentation (.bazelrc)
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
 # step 7 (quick local runs). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
