@@ -2,7 +2,9 @@
 # The one test command (README "Quick start"; CI runs it via .ci/run):
 #   1. set-up (idempotent): Debian packages, source tarballs, Python checkers
 #   2. native build + every googletest suite          (bazel test //...)
-#   3. the core, engine, ops and export suites compiled to WebAssembly, run under node
+#   3. the core, engine, ops, export and runtime suites compiled to WebAssembly
+#      (from the package's own -O3 objects: tools/toolchain/wasm/node_test.bzl),
+#      run under node
 #   4. end-to-end: every fixture converted by the CLI, checked by onnx's
 #      checker and run in ONNX Runtime against torch's recorded outputs
 #      (run in step 7 with the sanitized binaries; here only with --no-sanitizers)
@@ -16,7 +18,10 @@
 #   7. sanitizers: every googletest suite again and the whole e2e suite, built
 #      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
 #      fuzz build's objects); any sanitizer report fails the run. After step 6
-#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized)
+#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized),
+#      and so does test_runtime's op/kernel coverage check (test_fixtures makes
+#      the same conversions with the sanitized CLI). XNNPACK and pthreadpool are
+#      compiled without instrumentation (.bazelrc)
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
 # step 7 (quick local runs). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
@@ -124,8 +129,12 @@ if [ "$wasm" = 1 ]; then
 fi
 
 if [ "$wasm" = 1 ]; then
-  step "WebAssembly: core and ops tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" --config=wasm //tests/core/... //tests/translate/... //tests/ops/... //tests/export/... //tests/runtime/...
+  # NAME_wasm (tools/toolchain/wasm/node_test.bzl): each cc_test of these
+  # suites built through the package's transition, so from the objects the
+  # package step just compiled; only the tests themselves compile and link.
+  # (bazel test --config=wasm //tests/ops/... still runs them the old way.)
+  step "WebAssembly: core, engine, ops, export and runtime tests under node"
+  bazel test "${BAZEL_FLAGS[@]}" $(bazel query "${BAZEL_FLAGS[@]}" 'attr(tags, wasm_node_test, //tests/...)' 2>/dev/null)
 fi
 
 # With the sanitizers on, step 7 runs the e2e suite (once, under them).
@@ -159,5 +168,8 @@ if [ "$sanitizers" = 1 ]; then
   # replay_hostile just above: the e2e sweep (exit codes, valid models) then
   # runs the plain CLI, 2.4 times faster.
   [ "$fuzz" = 1 ] && export PT2ONNX_SWEEP_BIN="$ROOT/out/bin/pt2onnx"
+  # test_runtime's kernel-coverage check only lists the op types of every
+  # fixture's conversion, which test_fixtures makes with the sanitized CLI.
+  export PT2ONNX_PLAIN_BIN="$ROOT/out/bin/pt2onnx"
   sanitized asan_ubsan
 fi

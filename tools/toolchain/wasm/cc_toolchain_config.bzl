@@ -41,6 +41,12 @@ def _impl(ctx):
                 flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O2"])], with_features = [with_feature_set(features = ["opt"])]),
             ],
         ),
+        # Link without emcc's optimizations (no wasm-opt) whatever the mode: the googletest binaries built
+        # with the package's -O3 objects (node_test.bzl), where wasm-opt over each test costs more than
+        # it saves. Declared after default_link_flags, so its -O0 is the last -O emcc sees.
+        feature(name = "unoptimized_link", flag_sets = [
+            flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O0"])]),
+        ]),
         # C++ exceptions through JS (ONNX's checker throws). On by default; the shipped module turns it off
         # (wasm/package.bzl) because every call that may unwind then goes through a JS trampoline, which
         # made conversion several times slower. Our own code never throws; there, bad_alloc aborts.
