@@ -134,7 +134,10 @@ if [ "$wasm" = 1 ]; then
   # package step just compiled; only the tests themselves compile and link.
   # (bazel test --config=wasm //tests/ops/... still runs them the old way.)
   step "WebAssembly: core, engine, ops, export and runtime tests under node"
-  bazel test "${BAZEL_FLAGS[@]}" $(bazel query "${BAZEL_FLAGS[@]}" 'attr(tags, wasm_node_test, //tests/...)' 2>/dev/null)
+  wasm_tests=$(bazel query "${BAZEL_FLAGS[@]}" 'attr(tags, wasm_node_test, //tests/...)' 2>/dev/null)
+  [ -n "$wasm_tests" ] || { echo "no wasm_node_test targets found" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  bazel test "${BAZEL_FLAGS[@]}" $wasm_tests
 fi
 
 # With the sanitizers on, step 7 runs the e2e suite (once, under them).
