@@ -68,18 +68,15 @@ TEST(NhwcLayout, MatchesThePortablePlan) {
   ir::Model model = MobileNetLikeModel();
   std::mt19937 rng(11);
   ir::Tensor x = RandomFloats({2, 3, 9, 9}, rng);
-  Tensor input = *Tensor::Allocate(DataType::kFloat, x.dims(), nullptr);
-  std::memcpy(input.raw(), x.bytes().data(), input.byte_size());
-  SessionOptions fast, slow;
-  slow.accelerate = false;
-  auto a = Session::Create(model, fast);
-  auto b = Session::Create(model, slow);
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(b.ok()) << b.status();
-  EXPECT_EQ((*a)->accelerated_nodes(), 6u);  // 3 convolutions, the NHWC Add, the Transpose in and out
+  Tensor input = FromIr(x);
+  auto sessions = AcceleratedAndPortable(model);
+  ASSERT_TRUE(sessions.ok()) << sessions.status();
+  Session* a = sessions->accelerated.get();
+  Session* b = sessions->portable.get();
+  EXPECT_EQ(a->accelerated_nodes(), 6u);  // 3 convolutions, the NHWC Add, the Transpose in and out
   for (int run = 0; run < 2; ++run) {  // a second run reuses the reshaped operators
-    auto ya = (*a)->Run({{"x", input}});
-    auto yb = (*b)->Run({{"x", input}});
+    auto ya = a->Run({{"x", input}});
+    auto yb = b->Run({{"x", input}});
     ASSERT_TRUE(ya.ok()) << ya.status();
     ASSERT_TRUE(yb.ok()) << yb.status();
     for (size_t o = 0; o < 2; ++o) {
@@ -89,7 +86,7 @@ TEST(NhwcLayout, MatchesThePortablePlan) {
       for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << o << ":" << i;
     }
   }
-  EXPECT_EQ((*a)->outputs()[0].name, "y");
+  EXPECT_EQ(a->outputs()[0].name, "y");
 }
 
 // x -> Conv -> Relu = a; Conv(a) = b; Relu(a + b) = r; Clip(r * b, -0.5, 0.5) = y.
@@ -120,18 +117,15 @@ TEST(NhwcLayout, ResidualActivationsTakenByTheirAddAndMul) {
   }
   EXPECT_EQ(activations, 0);
   EXPECT_EQ(fused, 2);
-  SessionOptions fast, slow;
-  slow.accelerate = false;
-  auto a = Session::Create(model, fast);
-  auto b = Session::Create(model, slow);
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(b.ok()) << b.status();
+  auto sessions = AcceleratedAndPortable(model);
+  ASSERT_TRUE(sessions.ok()) << sessions.status();
+  Session* a = sessions->accelerated.get();
+  Session* b = sessions->portable.get();
   for (Dims dims : {Dims{1, 3, 5, 7}, Dims{2, 3, 16, 20}}) {  // the portable and the XNNPACK Add
     ir::Tensor xs = RandomFloats(dims, rng);
-    Tensor input = *Tensor::Allocate(DataType::kFloat, xs.dims(), nullptr);
-    std::memcpy(input.raw(), xs.bytes().data(), input.byte_size());
-    auto ya = (*a)->Run({{"x", input}});
-    auto yb = (*b)->Run({{"x", input}});
+    Tensor input = FromIr(xs);
+    auto ya = a->Run({{"x", input}});
+    auto yb = b->Run({{"x", input}});
     ASSERT_TRUE(ya.ok()) << ya.status();
     ASSERT_TRUE(yb.ok()) << yb.status();
     EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());

@@ -3,6 +3,7 @@
 #define PT2ONNX_TESTS_RUNTIME_RUNTIME_TEST_UTIL_H_
 
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,6 +39,29 @@ inline ir::Tensor RandomFloats(Dims dims, std::mt19937& rng) {
   std::vector<float> v(n);
   for (float& x : v) x = dist(rng);
   return ir::Tensor::Owned(DataType::kFloat, dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4));
+}
+
+// A runtime tensor holding a copy of an IR tensor's bytes (an input made with RandomFloats).
+inline Tensor FromIr(const ir::Tensor& t) {
+  Tensor out = *Tensor::Allocate(t.dtype(), t.dims(), nullptr);
+  if (out.byte_size() != 0) std::memcpy(out.raw(), t.bytes().data(), out.byte_size());
+  return out;
+}
+
+// The same model in a session with XNNPACK (`accelerated`) and one with the portable kernels only, to
+// compare the two.
+struct SessionPair {
+  std::unique_ptr<Session> accelerated;
+  std::unique_ptr<Session> portable;
+};
+inline absl::StatusOr<SessionPair> AcceleratedAndPortable(const ir::Model& model) {
+  SessionOptions portable_only;
+  portable_only.accelerate = false;
+  auto accelerated = Session::Create(model, SessionOptions{});
+  if (!accelerated.ok()) return accelerated.status();
+  auto portable = Session::Create(model, portable_only);
+  if (!portable.ok()) return portable.status();
+  return SessionPair{*std::move(accelerated), *std::move(portable)};
 }
 
 struct Input {

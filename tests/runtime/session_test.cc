@@ -45,18 +45,15 @@ TEST(Session, FoldedConvBatchNormMatchesTheReference) {
   ir::Model model = ConvBatchNormModel();
   std::mt19937 rng(5);
   ir::Tensor x = IrFloats({2, 3, 6, 6}, rng, -1, 1);
-  Tensor input = *Tensor::Allocate(DataType::kFloat, x.dims(), nullptr);
-  std::memcpy(input.raw(), x.bytes().data(), input.byte_size());
-  SessionOptions fast, slow;
-  slow.accelerate = false;
-  auto a = Session::Create(model, fast);
-  auto b = Session::Create(model, slow);
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(b.ok()) << b.status();
+  Tensor input = FromIr(x);
+  auto sessions = AcceleratedAndPortable(model);
+  ASSERT_TRUE(sessions.ok()) << sessions.status();
+  Session* a = sessions->accelerated.get();
+  Session* b = sessions->portable.get();
   // The folded Conv (in NHWC, with a Transpose in and out) and the MatMul with a folded Transpose.
-  EXPECT_EQ((*a)->accelerated_nodes(), 4u);
-  auto ya = (*a)->Run({{"x", input}});
-  auto yb = (*b)->Run({{"x", input}});
+  EXPECT_EQ(a->accelerated_nodes(), 4u);
+  auto ya = a->Run({{"x", input}});
+  auto yb = b->Run({{"x", input}});
   ASSERT_TRUE(ya.ok()) << ya.status();
   ASSERT_TRUE(yb.ok()) << yb.status();
   auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
@@ -96,8 +93,7 @@ ir::Model SharedWeightModel() {
 TEST(Session, TakingTheModelKeepsWeightsStillReadAtRunTime) {
   std::mt19937 rng(9);
   ir::Tensor x = IrFloats({2, 8}, rng, -1, 1);
-  Tensor input = *Tensor::Allocate(DataType::kFloat, x.dims(), nullptr);
-  std::memcpy(input.raw(), x.bytes().data(), input.byte_size());
+  Tensor input = FromIr(x);
   const Tensor scale = F32({1}, {1.5f});
   SessionOptions slow;
   slow.accelerate = false;

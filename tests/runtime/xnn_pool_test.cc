@@ -34,19 +34,16 @@ ir::Model ConvThenPool(const std::string& pool, std::vector<ir::Attribute> attrs
 Dims ExpectSameAsPortable(const ir::Model& model, int64_t n, int64_t h, int64_t w) {
   std::mt19937 rng(static_cast<unsigned>(h * 131 + w));
   ir::Tensor xs = RandomFloats({n, 3, h, w}, rng);
-  Tensor x = *Tensor::Allocate(DataType::kFloat, xs.dims(), nullptr);
-  std::memcpy(x.raw(), xs.bytes().data(), x.byte_size());
-  SessionOptions fast, slow;
-  slow.accelerate = false;
-  auto a = Session::Create(model, fast);
-  auto b = Session::Create(model, slow);
-  EXPECT_TRUE(a.ok()) << a.status();
-  EXPECT_TRUE(b.ok()) << b.status();
-  if (!a.ok() || !b.ok()) return {};
+  Tensor x = FromIr(xs);
+  auto sessions = AcceleratedAndPortable(model);
+  EXPECT_TRUE(sessions.ok()) << sessions.status();
+  if (!sessions.ok()) return {};
+  Session* a = sessions->accelerated.get();
+  Session* b = sessions->portable.get();
   Dims dims;
   for (int run = 0; run < 2; ++run) {
-    auto ya = (*a)->Run({{"x", x}});
-    auto yb = (*b)->Run({{"x", x}});
+    auto ya = a->Run({{"x", x}});
+    auto yb = b->Run({{"x", x}});
     EXPECT_TRUE(ya.ok()) << ya.status();
     EXPECT_TRUE(yb.ok()) << yb.status();
     if (!ya.ok() || !yb.ok()) return {};
