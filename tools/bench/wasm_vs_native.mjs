@@ -14,7 +14,8 @@
 // convert (the same work, output parts handed to JS); the whole API call is
 // shown beside it, alone and with its result's Blob built: on bytes (run in
 // place on the page's thread) and on a File from disk, as the page converts
-// (sent to the module's worker, which reads it through FileReaderSync).
+// (sent to the module's worker, which reads it through FileReaderSync), and
+// with its bytes taken as a Uint8Array (onnxBytes()) instead of a Blob.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, readFileSync, readdirSync, statSync, existsSync } from "node:fs";
@@ -152,16 +153,20 @@ try {
 }
 
 async function compareFixtures(page) {
+  const os = await import("node:os");
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(", ");
   console.log(`pt2onnx wasm vs native (in process, -c opt), median of ${RUNS} runs after 1 s of warm-up ` +
-    `(this machine: ${(await import("node:os")).cpus().length} cores)`);
+    `(this machine: ${os.cpus().length} cores, load average ${load()})`);
   console.log("core = the converter writing the ONNX bytes to memory on both sides (like for like: the same");
   console.log("checks, arity and shape inference, as the CLI and the API run); convert(bytes) = the whole API call");
   console.log("on a Uint8Array, run in place on the page's thread; convert(File) = the whole call on a File from");
   console.log("disk, as the page makes it (sent to the worker, read there through FileReaderSync, the result sent");
   console.log("back); + Blob = then reading r.onnx (the result's Blobs are built when first read; through the");
-  console.log("worker they are built before the result crosses). Each cell: median time (its ratio to native).\n");
+  console.log("worker they are built on the page too); + bytes = then r.onnxBytes() (the model's bytes as a");
+  console.log("Uint8Array, no Blob). Each cell: median time (its ratio to native).\n");
   const columns = [["node", "wasm core (node)"], ["chromium", "wasm core (Chromium)"], ["api", "convert(bytes)"],
-    ["blob", "convert(bytes) + Blob"], ["file", "convert(File)"], ["fileBlob", "convert(File) + Blob"]];
+    ["blob", "convert(bytes) + Blob"], ["bytes", "convert(bytes) + bytes"], ["file", "convert(File)"],
+    ["fileBlob", "convert(File) + Blob"], ["fileBytes", "convert(File) + bytes"]];
   console.log(`| fixture | size | native | ${columns.map(([, title]) => title).join(" | ")} |`);
   console.log(`|---|---|---|${columns.map(() => "---|").join("")}`);
   const ratios = Object.fromEntries(columns.map(([key]) => [key, []]));
@@ -177,12 +182,16 @@ async function compareFixtures(page) {
       const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const file = document.getElementById("bench-file").files[0];
       const reader = { size: data.length, readInto(o, d) { d.set(data.subarray(o, o + d.length)); } };
+      const onnxBytes = async (r) => (r.onnxBytes ? r.onnxBytes() : new Uint8Array(await r.onnx.arrayBuffer()));
       return {
         chromium: await window.timedRuns(() => window.core.convert(reader, { outputName: "model.onnx" }, undefined), runs),
         api: await window.timedRuns(() => window.pt2onnx.convert(data), runs),
         blob: await window.timedRuns(async () => (await window.pt2onnx.convert(data)).onnx, runs),
         file: await window.timedRuns(() => window.pt2onnx.convert(file), runs),
         fileBlob: await window.timedRuns(async () => (await window.pt2onnx.convert(file)).onnx, runs),
+        // The result's bytes without a Blob (older modules had no onnxBytes(): the Blob read back).
+        bytes: await window.timedRuns(async () => onnxBytes(await window.pt2onnx.convert(data)), runs),
+        fileBytes: await window.timedRuns(async () => onnxBytes(await window.pt2onnx.convert(file)), runs),
       };
     }, { b64: Buffer.from(bytes).toString("base64"), runs: RUNS }));
     for (const [key] of columns) ratios[key].push(times[key] / native);
@@ -194,7 +203,8 @@ async function compareFixtures(page) {
   console.log(`\ngeometric mean wasm/native: core in node ${geo(ratios.node).toFixed(2)}x, in Chromium ` +
     `${geo(ratios.chromium).toFixed(2)}x (goal: within 2x); whole convert() in Chromium (goal: within 1.5x) on bytes ` +
     `${geo(ratios.api).toFixed(2)}x, on a File ${geo(ratios.file).toFixed(2)}x; with the Blob built ` +
-    `${geo(ratios.blob).toFixed(2)}x and ${geo(ratios.fileBlob).toFixed(2)}x`);
+    `${geo(ratios.blob).toFixed(2)}x and ${geo(ratios.fileBlob).toFixed(2)}x; with the bytes read (onnxBytes()) ` +
+    `${geo(ratios.bytes).toFixed(2)}x and ${geo(ratios.fileBytes).toFixed(2)}x (load average now ${load()})`);
 }
 
 // The large model converted by the CLI and by the page, timed, with the tab's

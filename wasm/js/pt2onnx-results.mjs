@@ -26,6 +26,32 @@ function blobParts({ chunks, parts }, slice) {
   return list;
 }
 
+// The parts' bytes in one new array when every part is in memory, else
+// null (a part is a Blob: a full chunk, or a File.slice() of a large input).
+function joinedInMemory(list) {
+  let size = 0;
+  for (const part of list) {
+    if (!(part instanceof Uint8Array)) return null;
+    size += part.length;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of list) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+// The parts' bytes in one new array, Blob parts read asynchronously.
+async function joined(list) {
+  const inMemory = joinedInMemory(list);
+  if (inMemory !== null) return inMemory;
+  const read = [];
+  for (const part of list) read.push(part instanceof Uint8Array ? part : new Uint8Array(await part.arrayBuffer()));
+  return joinedInMemory(read);
+}
+
 // What a result was made of, for outputParts().
 const madeOf = new WeakMap();
 
@@ -37,7 +63,10 @@ export function withOutputBlobs(out, slice, fields, { lazySlices = false, wholeF
   const partsOf = (output) => (output === null ? null : lazySlices ? () => blobParts(output, slice) : blobParts(output, slice));
   let modelParts = partsOf(out.model);
   let dataParts = partsOf(out.data);
-  const blob = (parts) => new Blob(typeof parts === "function" ? parts() : parts, { type: "application/octet-stream" });
+  const list = (parts) => (typeof parts === "function" ? parts() : parts);
+  const blob = (parts) => new Blob(list(parts), { type: "application/octet-stream" });
+  // Until its Blob is built an output's bytes come from its parts, without one.
+  const bytes = async (parts, built) => (parts !== null ? joined(list(parts)) : new Uint8Array(await built.arrayBuffer()));
   let onnx;
   let data = null;
   const result = {
@@ -53,7 +82,23 @@ export function withOutputBlobs(out, slice, fields, { lazySlices = false, wholeF
     dataName: out.dataName,
     ...fields,
   };
+  // Methods, not enumerable: a structured clone of the result leaves them out.
+  Object.defineProperties(result, {
+    onnxBytes: { value: () => bytes(modelParts, onnx) },
+    dataBytes: { value: async () => (out.data === null ? null : bytes(dataParts, data)) },
+  });
   if (lazySlices) madeOf.set(result, { model: out.model, data: out.data, wholeFile });
+  return result;
+}
+
+// A result that crossed from the worker with its Blobs built (applyWeights())
+// given the byte accessors, which read the Blobs.
+export function withBlobBytes(result) {
+  const read = async (blob) => (blob === null ? null : new Uint8Array(await blob.arrayBuffer()));
+  Object.defineProperties(result, {
+    onnxBytes: { value: () => read(result.onnx) },
+    dataBytes: { value: () => read(result.data) },
+  });
   return result;
 }
 
@@ -65,8 +110,8 @@ export function outputParts(result) {
   const made = madeOf.get(result);
   if (made === undefined) return null;
   const fields = {};
-  for (const [key, { value }] of Object.entries(Object.getOwnPropertyDescriptors(result))) {
-    if (key !== "onnx" && key !== "data") fields[key] = value;
+  for (const [key, { value, enumerable }] of Object.entries(Object.getOwnPropertyDescriptors(result))) {
+    if (enumerable && key !== "onnx" && key !== "data") fields[key] = value;
   }
   const transfer = [];
   for (const output of [made.model, made.data]) {

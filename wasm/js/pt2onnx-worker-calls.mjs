@@ -2,7 +2,7 @@
 // (pt2onnx-worker.mjs), for pt2onnx.mjs: the worker runs the same API in
 // place and posts back progress, the result or the error.
 
-import { fromOutputParts } from "./pt2onnx-results.mjs";
+import { fromOutputParts, withBlobBytes } from "./pt2onnx-results.mjs";
 
 export function abortError(signal) {
   const reason = signal?.reason;
@@ -54,7 +54,7 @@ export function makeRunInWorker(ConversionError) {
         return;
       }
       state.calls.delete(data.id);
-      if (data.type === "result") call.resolve(data.result);
+      if (data.type === "result") call.resolve(call.op === "applyWeights" ? withBlobBytes(data.result) : data.result);
       else if (data.type === "parts") call.resolve(fromOutputParts(data.parts, call.input));
       else {
         const error = new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps);
@@ -94,7 +94,7 @@ export function makeRunInWorker(ConversionError) {
         signal?.removeEventListener("abort", onAbort);
         fn(value);
       };
-      state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress, input });
+      state.calls.set(id, { resolve: done(resolve), reject: done(reject), onProgress, input, op });
       signal?.addEventListener("abort", onAbort, { once: true });
       state.worker.postMessage({ id, op, input, options: rest, progress: onProgress !== undefined });
     });

@@ -121,6 +121,16 @@ export interface ConversionResult {
   /** External weights (null when they are inside `onnx`); built when first read, as `onnx`. */
   readonly data: Blob | null;
   dataName: string | null;
+  /**
+   * The model's bytes in a new Uint8Array, for an embedder that wants bytes (an
+   * ONNX runtime, run()): assembled from the result's parts without building
+   * the Blob (one copy; a Blob then read back costs a copy into the browser's
+   * blob store and an asynchronous read). The whole model in memory: for a
+   * large one keep the Blob. Same bytes as `onnx`; a fresh array each call.
+   */
+  onnxBytes(): Promise<Uint8Array>;
+  /** The external weights' bytes, as onnxBytes(); null when they are inside the model. */
+  dataBytes(): Promise<Uint8Array | null>;
   summary: ModelSummary;
   warnings: string[];
   /** The conversion report, the lines the CLI prints. */
@@ -176,6 +186,10 @@ export interface AppliedWeights {
   /** External weights (null when they are inside `onnx`), by convert()'s rules. */
   readonly data: Blob | null;
   dataName: string | null;
+  /** `onnx`'s bytes in a new Uint8Array, as ConversionResult.onnxBytes(). */
+  onnxBytes(): Promise<Uint8Array>;
+  /** `data`'s bytes, or null, as ConversionResult.dataBytes(). */
+  dataBytes(): Promise<Uint8Array | null>;
   /** What the CLI's apply-weights logs. */
   report: string;
 }

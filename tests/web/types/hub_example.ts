@@ -50,7 +50,10 @@ export async function cancellable(file: File, controller: AbortController): Prom
 
 // Convert, then run the result in the wasm executor (README "API": run / createSession).
 export async function convertAndRun(file: File, pixels: Float32Array): Promise<number[]> {
-  const { onnx } = await convert(file);
+  const converted = await convert(file);
+  const onnx: Uint8Array = await converted.onnxBytes();  // bytes for the executor, no Blob built
+  const weights: Uint8Array | null = await converted.dataBytes();
+  if (weights !== null) throw new Error("external weights: run() takes a self-contained model");
   const outputs: Record<string, TensorOutput> = await run(onnx, { x: { data: pixels, dims: [1, 3, 32, 32] } });
   const session: InferenceSession = await createSession(onnx);
   const names: string[] = session.inputs.map((i: SessionValue) => `${i.name}:${i.dtype}`);
