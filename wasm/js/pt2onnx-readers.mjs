@@ -91,5 +91,7 @@ export function cachingReader(size, readRange) {
 // A Blob or File read with FileReaderSync (workers only).
 export function blobReader(blob) {
   const reader = new FileReaderSync();
-  return cachingReader(blob.size, (begin, end) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(begin, end))));
+  // The whole file is read as it is: a slice() is one more call into the blob store.
+  return cachingReader(blob.size, (begin, end) =>
+    new Uint8Array(reader.readAsArrayBuffer(begin === 0 && end === blob.size ? blob : blob.slice(begin, end))));
 }
