@@ -8,7 +8,8 @@
 // Needs what tools/test.sh builds (out/bin/pt2onnx, out/wasm/package,
 // out/web/site) and tests/web/node_modules (playwright-core). A large .pt2
 // comes from tools/bench/large_model.py (needs torch). Times are medians of
-// in-process runs of the same work on both sides, after a second of warm-up:
+// in-process runs of the same work on both sides, after a second of warm-up
+// (in Chromium the columns take turns, one call each per run):
 // native is //tools/bench:convert_bench (built here with -c opt: read,
 // convert, write the ONNX bytes to memory), wasm is the Emscripten module's
 // convert (the same work, output parts handed to JS); the whole API call is
@@ -117,14 +118,24 @@ function bytesReader(bytes) {
 // the optimizing one while they run. Self-contained, so the page gets the
 // same function (by its source).
 async function timedRuns(f, runs) {
-  for (const t0 = performance.now(); performance.now() - t0 < 1000;) await f();
-  const times = [];
+  return (await interleavedRuns({ f }, runs)).f;
+}
+
+// The same for several functions { key: f }, one call of each in turn per
+// run, so that a burst of load on this shared machine falls on every column
+// alike instead of on the one being timed: { key: median seconds }.
+async function interleavedRuns(fs, runs) {
+  const entries = Object.entries(fs);
+  for (const t0 = performance.now(); performance.now() - t0 < 1000;) for (const [, f] of entries) await f();
+  const times = Object.fromEntries(entries.map(([key]) => [key, []]));
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await f();
-    times.push((performance.now() - t) / 1000);
+    for (const [key, f] of entries) {
+      const t = performance.now();
+      await f();
+      times[key].push((performance.now() - t) / 1000);
+    }
   }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+  return Object.fromEntries(entries.map(([key]) => [key, times[key].sort((a, b) => a - b)[Math.floor(runs / 2)]]));
 }
 
 const work = mkdtempSync(join(tmpdir(), "pt2onnx-bench-"));
@@ -137,7 +148,7 @@ try {
     window.pt2onnx = await import("./pt2onnx/pt2onnx.mjs");
     window.core = await (await import("./pt2onnx/pt2onnx-core.mjs")).default();
   });
-  await page.evaluate(`window.timedRuns = ${timedRuns.toString()}`);
+  await page.evaluate(`window.interleavedRuns = ${interleavedRuns.toString()}`);
   await page.evaluate(() => {
     const input = Object.assign(document.createElement("input"), { type: "file", id: "bench-file", hidden: true });
     document.body.append(input);
@@ -183,16 +194,16 @@ async function compareFixtures(page) {
       const file = document.getElementById("bench-file").files[0];
       const reader = { size: data.length, readInto(o, d) { d.set(data.subarray(o, o + d.length)); } };
       const onnxBytes = async (r) => (r.onnxBytes ? r.onnxBytes() : new Uint8Array(await r.onnx.arrayBuffer()));
-      return {
-        chromium: await window.timedRuns(() => window.core.convert(reader, { outputName: "model.onnx" }, undefined), runs),
-        api: await window.timedRuns(() => window.pt2onnx.convert(data), runs),
-        blob: await window.timedRuns(async () => (await window.pt2onnx.convert(data)).onnx, runs),
-        file: await window.timedRuns(() => window.pt2onnx.convert(file), runs),
-        fileBlob: await window.timedRuns(async () => (await window.pt2onnx.convert(file)).onnx, runs),
+      return window.interleavedRuns({
+        chromium: () => window.core.convert(reader, { outputName: "model.onnx" }, undefined),
+        api: () => window.pt2onnx.convert(data),
+        blob: async () => (await window.pt2onnx.convert(data)).onnx,
         // The result's bytes without a Blob (older modules had no onnxBytes(): the Blob read back).
-        bytes: await window.timedRuns(async () => onnxBytes(await window.pt2onnx.convert(data)), runs),
-        fileBytes: await window.timedRuns(async () => onnxBytes(await window.pt2onnx.convert(file)), runs),
-      };
+        bytes: async () => onnxBytes(await window.pt2onnx.convert(data)),
+        file: () => window.pt2onnx.convert(file),
+        fileBlob: async () => (await window.pt2onnx.convert(file)).onnx,
+        fileBytes: async () => onnxBytes(await window.pt2onnx.convert(file)),
+      }, runs);
     }, { b64: Buffer.from(bytes).toString("base64"), runs: RUNS }));
     for (const [key] of columns) ratios[key].push(times[key] / native);
     console.log(`| ${name} | ${(bytes.length / 1024).toFixed(0)} KiB | ${ms(native)} | ` +
