@@ -116,6 +116,7 @@ export function outputParts(result) {
   const transfer = [];
   for (const output of [made.model, made.data]) {
     for (const chunk of output?.chunks ?? []) if (chunk instanceof Uint8Array) transfer.push(chunk.buffer);
+    if (output?.parts instanceof Float64Array) transfer.push(output.parts.buffer);  // the triples, moved too
   }
   if (made.wholeFile !== null) transfer.push(made.wholeFile.buffer);
   return { message: { fields, model: made.model, data: made.data, wholeFile: made.wholeFile }, transfer };
