@@ -19,6 +19,9 @@ int64_t IntAttribute(const ir::Node& node, const char* name, int64_t fallback) {
 }
 
 ValueIndex::ValueIndex(const ir::Graph& graph) {
+  // Sized once: each growth of a table hashes and moves every entry again (passes build this per run).
+  constants_.reserve(graph.initializers.size());
+  infos_.reserve(graph.initializers.size() + graph.value_info.size() + graph.outputs.size() + graph.inputs.size());
   for (const ir::Initializer& init : graph.initializers) {
     constants_[init.name] = &init.tensor;
     ir::ValueInfo info{init.name, init.tensor.dtype(), std::vector<ir::Dim>{}, {}};

@@ -46,6 +46,11 @@ int64_t Model::OnnxOpset() const {
 
 UseMap BuildUseMap(const Graph& graph) {
   UseMap uses;
+  // Sized once: each growth of a table hashes every name in it again (passes build this map per run).
+  size_t outputs = 0;
+  for (const Node& node : graph.nodes) outputs += node.outputs.size();
+  uses.producer.reserve(outputs);
+  uses.consumers.reserve(outputs + graph.inputs.size() + graph.initializers.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];
     for (const std::string& in : node.inputs) {

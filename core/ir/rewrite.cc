@@ -100,6 +100,7 @@ absl::flat_hash_set<std::string> ReadValues(const Graph& graph) {
 }
 
 GraphEditor::GraphEditor(Graph& graph) : graph_(graph), uses_(BuildUseMap(graph)) {
+  names_.reserve(graph.inputs.size() + graph.initializers.size() + uses_.producer.size());
   CollectNames(graph, names_);
   CollectSubgraphReads(graph, false, subgraph_reads_);
 }

@@ -41,6 +41,12 @@ def _impl(ctx):
                 flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O2"])], with_features = [with_feature_set(features = ["opt"])]),
             ],
         ),
+        # Link the shipped module at -O3 (wasm-opt's -O3 passes): the opt feature's -O2 above comes after the
+        # transition's --linkopt=-O3 on the command line, so this one, declared later, has the last word.
+        # Enabled by the module's own target (wasm/BUILD.bazel); measured 7-8 % faster conversion than -O2.
+        feature(name = "optimized_link", flag_sets = [
+            flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O3"])]),
+        ]),
         # Link without emcc's optimizations (no wasm-opt) whatever the mode: the googletest binaries built
         # with the package's -O3 objects (node_test.bzl), where wasm-opt over each test costs more than
         # it saves. Declared after default_link_flags, so its -O0 is the last -O emcc sees.
