@@ -43,12 +43,17 @@ function joinedInMemory(list) {
   return bytes;
 }
 
+// A Blob's bytes in a new array.
+async function blobBytes(blob) {
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
 // The parts' bytes in one new array, Blob parts read asynchronously.
 async function joined(list) {
   const inMemory = joinedInMemory(list);
   if (inMemory !== null) return inMemory;
   const read = [];
-  for (const part of list) read.push(part instanceof Uint8Array ? part : new Uint8Array(await part.arrayBuffer()));
+  for (const part of list) read.push(part instanceof Uint8Array ? part : await blobBytes(part));
   return joinedInMemory(read);
 }
 
@@ -66,7 +71,7 @@ export function withOutputBlobs(out, slice, fields, { lazySlices = false, wholeF
   const list = (parts) => (typeof parts === "function" ? parts() : parts);
   const blob = (parts) => new Blob(list(parts), { type: "application/octet-stream" });
   // Until its Blob is built an output's bytes come from its parts, without one.
-  const bytes = async (parts, built) => (parts !== null ? joined(list(parts)) : new Uint8Array(await built.arrayBuffer()));
+  const bytes = (parts, built) => (parts !== null ? joined(list(parts)) : blobBytes(built));
   let onnx;
   let data = null;
   const result = {
@@ -94,10 +99,9 @@ export function withOutputBlobs(out, slice, fields, { lazySlices = false, wholeF
 // A result that crossed from the worker with its Blobs built (applyWeights())
 // given the byte accessors, which read the Blobs.
 export function withBlobBytes(result) {
-  const read = async (blob) => (blob === null ? null : new Uint8Array(await blob.arrayBuffer()));
   Object.defineProperties(result, {
-    onnxBytes: { value: () => read(result.onnx) },
-    dataBytes: { value: () => read(result.data) },
+    onnxBytes: { value: () => blobBytes(result.onnx) },
+    dataBytes: { value: async () => (result.data === null ? null : blobBytes(result.data)) },
   });
   return result;
 }
