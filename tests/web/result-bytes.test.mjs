@@ -7,11 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli } from "./cli.mjs";
-import { CLI, FIXTURES, PACKAGE, SITE, requireBuilt } from "./paths.mjs";
+import { pageHarness } from "./page-harness.mjs";
+import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
 requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
 const { convert } = await import(join(PACKAGE, "pt2onnx.mjs"));
+const harness = pageHarness();
 
 const CASES = [["cnn", {}], ["gpt_block", { externalData: "always" }]];
 // Over the 1 MiB a worker reads whole: its weights are parts cut from the File.
@@ -46,71 +48,60 @@ for (const [name, options] of CASES) {
 
 test("through the page's worker: onnxBytes()/dataBytes() of convert(File) and applyWeights() are the CLI's bytes",
   async () => {
-    const { launchBrowser, startServer } = await import("./browser.mjs");
-    requireBuilt(join(SITE, "index.html"), "the page (bazel build //web:site)");
-    const server = await startServer(SITE);
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(server.url);
-      await page.evaluate(() => {
-        const input = Object.assign(document.createElement("input"), { type: "file", id: "f", hidden: true });
-        document.body.append(input);
-      });
-      const base64In = (page) => page.evaluate(() => {
-        window.b64 = (bytes) => {
-          let text = "";
-          for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-          return btoa(text);
-        };
-      });
-      await base64In(page);
-      for (const [path, options] of [...CASES.map(([n, o]) => [join(FIXTURES, n, "model.pt2"), o]),
-        [LARGE, {}], [LARGE, { externalData: "always" }]]) {
-        await page.setInputFiles("#f", path);
-        const got = await page.evaluate(async (options) => {
-          const { convert } = await import("./pt2onnx/pt2onnx.mjs");
-          const file = document.getElementById("f").files[0];
-          const result = await convert(file, { ...options, outputName: "m.onnx" });
-          const onnx = await result.onnxBytes();
-          const data = await result.dataBytes();
-          const again = new Uint8Array(await result.onnx.arrayBuffer());
-          return {
-            isArray: onnx instanceof Uint8Array,
-            onnx: b64(onnx),
-            afterBlob: b64(await result.onnxBytes()),
-            blob: b64(again),
-            data: data === null ? null : b64(data),
-          };
-        }, options);
-        const cli = runCli(path, "m.onnx", options);
-        assert.equal(cli.status, 0, cli.stderr);
-        const label = `${path.split("/").slice(-2).join("/")} ${JSON.stringify(options)}`;
-        assert.ok(got.isArray, label);
-        for (const key of ["onnx", "afterBlob", "blob"]) {
-          assert.ok(Buffer.from(got[key], "base64").equals(cli.onnx), `${label}: ${key} differs from the CLI's model`);
-        }
-        if (cli.data) assert.ok(Buffer.from(got.data, "base64").equals(cli.data), `${label}: data differs`);
-        else assert.equal(got.data, null, label);
-      }
-
-      // applyWeights() on Files: the worker sends the result with its Blobs; the accessors read them.
-      const pt2 = join(FIXTURES, "gpt_block", "model.pt2");
-      await page.setInputFiles("#f", pt2);
-      const applied = await page.evaluate(async () => {
-        const { applyWeights, convert } = await import("./pt2onnx/pt2onnx.mjs");
+    const page = await harness.openPage();
+    await page.evaluate(() => {
+      const input = Object.assign(document.createElement("input"), { type: "file", id: "f", hidden: true });
+      document.body.append(input);
+    });
+    await page.evaluate(() => {
+      window.b64 = (bytes) => {
+        let text = "";
+        for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+        return btoa(text);
+      };
+    });
+    for (const [path, options] of [...CASES.map(([n, o]) => [join(FIXTURES, n, "model.pt2"), o]),
+      [LARGE, {}], [LARGE, { externalData: "always" }]]) {
+      await page.setInputFiles("#f", path);
+      const got = await page.evaluate(async (options) => {
+        const { convert } = await import("./pt2onnx/pt2onnx.mjs");
         const file = document.getElementById("f").files[0];
-        const graph = await convert(file, { includeWeights: false });
-        const result = await applyWeights(new File([await graph.onnxBytes()], "graph.onnx"), file,
-          { outputName: "m.onnx" });
-        return { onnx: b64(await result.onnxBytes()), data: await result.dataBytes() };
-      });
-      const direct = runCli(pt2, "m.onnx");
-      assert.equal(direct.status, 0, direct.stderr);
-      assert.ok(Buffer.from(applied.onnx, "base64").equals(direct.onnx), "applyWeights().onnxBytes() differs");
-      assert.equal(applied.data, null);
-    } finally {
-      await browser.close();
-      await server.close();
+        const result = await convert(file, { ...options, outputName: "m.onnx" });
+        const onnx = await result.onnxBytes();
+        const data = await result.dataBytes();
+        const again = new Uint8Array(await result.onnx.arrayBuffer());
+        return {
+          isArray: onnx instanceof Uint8Array,
+          onnx: b64(onnx),
+          afterBlob: b64(await result.onnxBytes()),
+          blob: b64(again),
+          data: data === null ? null : b64(data),
+        };
+      }, options);
+      const cli = runCli(path, "m.onnx", options);
+      assert.equal(cli.status, 0, cli.stderr);
+      const label = `${path.split("/").slice(-2).join("/")} ${JSON.stringify(options)}`;
+      assert.ok(got.isArray, label);
+      for (const key of ["onnx", "afterBlob", "blob"]) {
+        assert.ok(Buffer.from(got[key], "base64").equals(cli.onnx), `${label}: ${key} differs from the CLI's model`);
+      }
+      if (cli.data) assert.ok(Buffer.from(got.data, "base64").equals(cli.data), `${label}: data differs`);
+      else assert.equal(got.data, null, label);
     }
+
+    // applyWeights() on Files: the worker sends the result with its Blobs; the accessors read them.
+    const pt2 = join(FIXTURES, "gpt_block", "model.pt2");
+    await page.setInputFiles("#f", pt2);
+    const applied = await page.evaluate(async () => {
+      const { applyWeights, convert } = await import("./pt2onnx/pt2onnx.mjs");
+      const file = document.getElementById("f").files[0];
+      const graph = await convert(file, { includeWeights: false });
+      const result = await applyWeights(new File([await graph.onnxBytes()], "graph.onnx"), file,
+        { outputName: "m.onnx" });
+      return { onnx: b64(await result.onnxBytes()), data: await result.dataBytes() };
+    });
+    const direct = runCli(pt2, "m.onnx");
+    assert.equal(direct.status, 0, direct.stderr);
+    assert.ok(Buffer.from(applied.onnx, "base64").equals(direct.onnx), "applyWeights().onnxBytes() differs");
+    assert.equal(applied.data, null);
   });
