@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/reference/interpreter.h"
-#include "core/reference/registry.h"
-#include "core/verify/inputs.h"
-#include "core/verify/sample_inputs.h"
+#include "reference/interpreter.h"
+#include "reference/registry.h"
+#include "verify/inputs.h"
+#include "verify/sample_inputs.h"
 #include "export/exit_codes.h"
 #include "translate/registry.h"
 

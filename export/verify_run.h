@@ -2,7 +2,7 @@
 // -----------------------------------------------------------------------------
 // --verify as one call, shared by the CLI (native/verify_command.cc) and the
 // JavaScript verify() (wasm/verify_api.cc): picks the inputs (given, or the
-// example inputs the archive stores, else seeded ones), runs core/verify,
+// example inputs the archive stores, else seeded ones), runs verify,
 // runs again with intermediates to name the first diverging node when an
 // output differs, and fills the report. No OS calls: the front end reads the
 // inputs file, supplies the clock and prints or returns the outcome.
@@ -22,8 +22,8 @@
 #include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "core/pt2/pt2_reader.h"
-#include "core/verify/report.h"
-#include "core/verify/verifier.h"
+#include "verify/report.h"
+#include "verify/verifier.h"
 
 namespace pt2onnx {
 
@@ -36,7 +36,7 @@ enum class VerifyInputs {
 struct VerifyRunOptions {
   bool intermediates = false;
   VerifyInputs inputs = VerifyInputs::kDefault;
-  std::vector<runtime::NamedTensor> given;  // by placeholder name, for kGiven
+  std::vector<NamedTensor> given;  // by placeholder name, for kGiven
   std::string given_source;                 // "x.npz", for messages and the report
   // Seconds since any fixed point, for the report's timings; null: none.
   std::function<double()> clock;

@@ -1,4 +1,4 @@
-// onnxrun: runs an ONNX model in pt2onnx's own executor (core/runtime).
+// onnxrun: runs an ONNX model in pt2onnx's own executor (runtime).
 //
 //   onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--portable] [-q]
 //
@@ -20,9 +20,9 @@
 
 #include "absl/strings/numbers.h"
 #include "core/onnx/model_reader.h"
-#include "core/runtime/kernels/registry.h"
-#include "core/runtime/npz/npz.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/kernels/registry.h"
+#include "runtime/npz/npz.h"
+#include "runtime/plan/session.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "native/tool_main_util.h"
 #include "native/user_path.h"
@@ -91,7 +91,7 @@ int Main(int argc, char** argv) {
     }
   }
   if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
-  std::vector<runtime::NamedTensor> inputs;
+  std::vector<NamedTensor> inputs;
   if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
 
   pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;

@@ -1,5 +1,5 @@
 // refrun: runs a .pt2 program in pt2onnx's ATen reference interpreter
-// (core/reference), without converting it.
+// (reference), without converting it.
 //
 //   refrun MODEL.pt2 --inputs X.npz [--outputs Y.npz] [--model NAME] [-q]
 //   refrun MODEL.pt2 --missing     # overloads of the program it cannot run
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/pt2/pt2_reader.h"
-#include "core/reference/interpreter.h"
-#include "core/runtime/npz/npz.h"
+#include "reference/interpreter.h"
+#include "runtime/npz/npz.h"
 #include "native/mapped_file.h"
 #include "native/tool_main_util.h"
 #include "native/user_path.h"
@@ -63,7 +63,7 @@ int Main(int argc, char** argv) {
     }
     return 0;
   }
-  std::vector<runtime::NamedTensor> inputs;
+  std::vector<NamedTensor> inputs;
   if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
   reference::InterpretOptions options;
   options.registry = &registry;
@@ -75,7 +75,7 @@ int Main(int argc, char** argv) {
   // Outputs derived from random numbers: written, but named on stderr so
   // that a comparison can leave them out.
   for (const auto& [name, reason] : run->not_comparable) {
-    for (const runtime::NamedTensor& out : run->outputs) {
+    for (const NamedTensor& out : run->outputs) {
       if (out.name == name) std::fprintf(stderr, "refrun: not comparable: %s (%s)\n", name.c_str(), reason.c_str());
     }
   }

@@ -48,7 +48,7 @@ int ToolMessages::TakeRunnerArg(int argc, char** argv, int& i, const char* usage
   return 0;
 }
 
-int ToolMessages::ReadNpzFile(const std::string& path, std::vector<runtime::NamedTensor>& tensors) const {
+int ToolMessages::ReadNpzFile(const std::string& path, std::vector<NamedTensor>& tensors) const {
   auto file = MappedFile::Open(ResolvePath(path));
   if (!file.ok()) return Fail(3, file.status().message());
   auto read = runtime::ReadNpz(file->bytes());
@@ -57,7 +57,7 @@ int ToolMessages::ReadNpzFile(const std::string& path, std::vector<runtime::Name
   return 0;
 }
 
-int ToolMessages::WriteNpzFile(const std::string& path, const std::vector<runtime::NamedTensor>& tensors) const {
+int ToolMessages::WriteNpzFile(const std::string& path, const std::vector<NamedTensor>& tensors) const {
   auto bytes = runtime::WriteNpz(tensors);
   if (!bytes.ok()) return Fail(ExitCodeFor(bytes.status()), bytes.status().message());
   auto file = AtomicFile::Create(ResolvePath(path));
@@ -68,10 +68,10 @@ int ToolMessages::WriteNpzFile(const std::string& path, const std::vector<runtim
   return 0;
 }
 
-void PrintTensorSummaries(const std::vector<runtime::NamedTensor>& tensors) {
-  for (const runtime::NamedTensor& t : tensors) {
+void PrintTensorSummaries(const std::vector<NamedTensor>& tensors) {
+  for (const NamedTensor& t : tensors) {
     std::printf("%s %s %s\n", t.name.c_str(), std::string(DataTypeName(t.tensor.dtype())).c_str(),
-                runtime::DimsString(t.tensor.dims()).c_str());
+                DimsString(t.tensor.dims()).c_str());
   }
 }
 

@@ -9,7 +9,7 @@
 // overload or dtype the tool cannot run or write).
 //
 //   ToolMessages tool("onnxrun");
-//   std::vector<runtime::NamedTensor> inputs;
+//   std::vector<NamedTensor> inputs;
 //   if (int code = tool.ReadNpzFile(inputs_path, inputs)) return code;
 #ifndef PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
 #define PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
@@ -20,7 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "core/runtime/npz/npz.h"
+#include "runtime/npz/npz.h"
 
 namespace pt2onnx::native {
 
@@ -57,18 +57,18 @@ class ToolMessages {
 
   // Reads the .npz at `path` (as the user wrote it) into `tensors`: 3 when the
   // file cannot be read, 4 when it is not a valid .npz.
-  int ReadNpzFile(const std::string& path, std::vector<runtime::NamedTensor>& tensors) const;
+  int ReadNpzFile(const std::string& path, std::vector<NamedTensor>& tensors) const;
 
   // Writes `tensors` to an .npz at `path`, atomically: ExitCodeFor an array it
   // cannot encode, 3 when the file cannot be written.
-  int WriteNpzFile(const std::string& path, const std::vector<runtime::NamedTensor>& tensors) const;
+  int WriteNpzFile(const std::string& path, const std::vector<NamedTensor>& tensors) const;
 
  private:
   const char* tool_;
 };
 
 // Prints "NAME DTYPE [DIMS]" for each tensor on stdout.
-void PrintTensorSummaries(const std::vector<runtime::NamedTensor>& tensors);
+void PrintTensorSummaries(const std::vector<NamedTensor>& tensors);
 
 }  // namespace pt2onnx::native
 

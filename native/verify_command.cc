@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "export/exit_codes.h"
-#include "core/runtime/npz/npz.h"
-#include "core/verify/node_data.h"
-#include "core/verify/verifier.h"
+#include "runtime/npz/npz.h"
+#include "verify/node_data.h"
+#include "verify/verifier.h"
 #include "export/verify_run.h"
 #include "native/atomic_file.h"
 #include "native/mapped_file.h"
@@ -64,7 +64,7 @@ int RunVerify(const CliFlags& flags, ByteSpan file_bytes, const pt2::LoadedProgr
   } else if (!flags.verify_inputs.empty()) {
     absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(flags.verify_inputs));
     if (!file.ok()) return FailBeforeRun(kExitIo, std::string(file.status().message()), report);
-    absl::StatusOr<std::vector<runtime::NamedTensor>> arrays = runtime::ReadNpz(file->bytes());
+    absl::StatusOr<std::vector<NamedTensor>> arrays = runtime::ReadNpz(file->bytes());
     if (!arrays.ok()) return FailBeforeRun(kExitInvalidInput, absl::StrCat(flags.verify_inputs, ": ", arrays.status().message()), report);
     options.inputs = VerifyInputs::kGiven;
     options.given = *std::move(arrays);

@@ -3,7 +3,7 @@
 // --verify / --verify-intermediates / --verify-node-data in the CLI: picks the
 // inputs (--inputs X.npz, else the example inputs the archive stores, else
 // seeded from the input specs), runs
-// core/verify, prints the comparison, writes the node-data files and fills
+// verify, prints the comparison, writes the node-data files and fills
 // the report. Returns the exit code: 0, 6 (values beyond torch's
 // thresholds), 7 (an engine cannot run the model), 3/4 for the inputs file.
 #ifndef PT2ONNX_NATIVE_VERIFY_COMMAND_H_
@@ -14,7 +14,7 @@
 
 #include "core/ir/graph.h"
 #include "core/pt2/pt2_reader.h"
-#include "core/verify/report.h"
+#include "verify/report.h"
 #include "native/cli_flags.h"
 
 namespace pt2onnx::native {

@@ -1,5 +1,5 @@
 // constant_folding: evaluates nodes whose inputs are all constant with the
-// ONNX executor (core/runtime) and stores their outputs as initializers
+// ONNX executor (runtime) and stores their outputs as initializers
 // named after the outputs, so readers and FX names are unchanged.
 //
 // Rules: like onnxscript's FoldConstantsPass, a node reading a constant of
@@ -24,7 +24,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/plan/session.h"
 #include "passes/pass_util.h"
 #include "passes/pass_manager.h"
 
@@ -237,11 +237,11 @@ std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Model& model, const ir
   options.accelerate = false;  // the portable kernels: exact, no thread pool
   absl::StatusOr<std::unique_ptr<runtime::Session>> session = runtime::Session::Create(single, options);
   if (!session.ok()) return std::nullopt;
-  absl::StatusOr<std::vector<runtime::NamedTensor>> outputs = (*session)->Run({});
+  absl::StatusOr<std::vector<NamedTensor>> outputs = (*session)->Run({});
   if (!outputs.ok()) return std::nullopt;
   std::vector<ir::Tensor> results;
-  for (const runtime::NamedTensor& out : *outputs) {
-    const runtime::Tensor& t = out.tensor;
+  for (const NamedTensor& out : *outputs) {
+    const Tensor& t = out.tensor;
     if (t.dtype() == DataType::kString || t.dtype() == DataType::kUndefined) return std::nullopt;
     std::string bytes(reinterpret_cast<const char*>(t.raw()), t.byte_size());
     results.push_back(ir::Tensor::Owned(t.dtype(), t.dims(), std::move(bytes)));

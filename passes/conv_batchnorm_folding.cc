@@ -9,7 +9,7 @@
 // Non-rules: a Conv result read elsewhere or as a graph output, statistics
 // computed at run time, training mode, float16/bfloat16 (folding would round
 // the weights differently from the unfolded model).
-#include "core/runtime/plan/fold_batchnorm.h"
+#include "runtime/plan/fold_batchnorm.h"
 #include "passes/pass_manager.h"
 
 namespace pt2onnx::passes {

@@ -98,7 +98,7 @@ step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
 # The same rule on the build graph: core/ depends on nothing above it, the
 # engine not on the families, the library layers on no front end.
 for rule in "//core/...:translate ops passes export native wasm" "//translate/...:ops passes export native wasm" \
-            "//ops/... + //passes/...:export native wasm" "//core/runtime/...:translate ops export"; do
+            "//ops/... + //passes/...:export native wasm" "//runtime/...:translate ops export"; do
   from=${rule%%:*}; above=""
   for pkg in ${rule#*:}; do above="$above + //$pkg/..."; done
   bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })" 2>/dev/null)

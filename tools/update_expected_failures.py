@@ -4,7 +4,7 @@
     tools/update_expected_failures.py [--check] [--refrun out/bin/refrun]
 
 For every positive fixture (a meta.json with expected.npz), `refrun --missing` names
-the overloads the ATen reference interpreter (core/reference) cannot run yet; the
+the overloads the ATen reference interpreter (reference) cannot run yet; the
 fixtures where it names any are listed with them. tests/e2e/test_reference.py and
 test_verify.py assert exactly that outcome for the listed fixtures (the interpreter
 and --verify refuse them, naming the first missing overload) and a full run for the

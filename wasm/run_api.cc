@@ -11,7 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/onnx/model_reader.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/plan/session.h"
 
 namespace pt2onnx::wasm {
 namespace {
@@ -79,12 +79,12 @@ absl::StatusOr<DataType> DtypeNamed(const std::string& name) {
 
 }  // namespace
 
-absl::StatusOr<runtime::NamedTensor> TensorFromJs(const val& js) {
-  runtime::NamedTensor named;
+absl::StatusOr<NamedTensor> TensorFromJs(const val& js) {
+  NamedTensor named;
   named.name = js["name"].as<std::string>();
   auto dtype = DtypeNamed(js["dtype"].as<std::string>());
   if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat("input '", named.name, "': ", dtype.status().message()));
-  runtime::Dims dims;
+  Dims dims;
   const val js_dims = js["dims"];
   const int rank = js_dims["length"].as<int>();
   for (int i = 0; i < rank; ++i) {
@@ -94,13 +94,13 @@ absl::StatusOr<runtime::NamedTensor> TensorFromJs(const val& js) {
     }
     dims.push_back(static_cast<int64_t>(d));
   }
-  auto tensor = runtime::Tensor::Allocate(*dtype, dims, nullptr);
+  auto tensor = Tensor::Allocate(*dtype, dims, nullptr);
   if (!tensor.ok()) return absl::InvalidArgumentError(absl::StrCat("input '", named.name, "': ", tensor.status().message()));
   const val bytes = js["bytes"];
   const double length = bytes["length"].as<double>();
   if (length != static_cast<double>(tensor->byte_size())) {
     return absl::InvalidArgumentError(absl::StrCat("input '", named.name, "' has ", static_cast<int64_t>(length),
-                                                   " bytes of data but dims ", runtime::DimsString(dims), " need ",
+                                                   " bytes of data but dims ", DimsString(dims), " need ",
                                                    tensor->byte_size()));
   }
   if (tensor->byte_size() > 0) {
@@ -141,7 +141,7 @@ val CreateSession(val bytes) {
 val RunSession(int id, val inputs) {
   auto it = Sessions().find(id);
   if (it == Sessions().end()) return Error(absl::InvalidArgumentError("the session was released"));
-  std::vector<runtime::NamedTensor> tensors;
+  std::vector<NamedTensor> tensors;
   const int count = inputs["length"].as<int>();
   for (int i = 0; i < count; ++i) {
     auto tensor = TensorFromJs(inputs[i]);
@@ -151,7 +151,7 @@ val RunSession(int id, val inputs) {
   auto outputs = it->second->session->Run(tensors);
   if (!outputs.ok()) return Error(outputs.status());
   val list = val::array();
-  for (const runtime::NamedTensor& o : *outputs) {
+  for (const NamedTensor& o : *outputs) {
     val entry = val::object();
     entry.set("name", o.name);
     entry.set("dtype", std::string(DataTypeName(o.tensor.dtype())));

@@ -1,6 +1,6 @@
 // File: wasm/run_api.h
 // -----------------------------------------------------------------------------
-// The executor (core/runtime) as the JavaScript side sees it. js/pt2onnx.mjs
+// The executor (runtime) as the JavaScript side sees it. js/pt2onnx.mjs
 // wraps these in run() / createSession() (documented in js/pt2onnx.d.ts).
 // Sessions live in a handle table so weights are packed once and reused by
 // every run; the JS side frees them.
@@ -13,7 +13,7 @@
 #include <emscripten/val.h>
 
 #include "absl/status/statusor.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/plan/session.h"
 
 namespace pt2onnx::wasm {
 
@@ -30,7 +30,7 @@ emscripten::val RunSession(int id, emscripten::val inputs);
 
 // One { name, dtype, dims, bytes } (bytes: Uint8Array), copied into a tensor;
 // dims and the byte count are checked.
-absl::StatusOr<runtime::NamedTensor> TensorFromJs(const emscripten::val& js);
+absl::StatusOr<NamedTensor> TensorFromJs(const emscripten::val& js);
 
 // Frees session `id` (a no-op for an unknown id).
 void FreeSession(int id);

@@ -8,9 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/runtime/npz/npz.h"
-#include "core/verify/node_data.h"
-#include "core/verify/report.h"
+#include "runtime/npz/npz.h"
+#include "verify/node_data.h"
+#include "verify/report.h"
 #include "core/version.h"
 #include "export/converter.h"
 #include "export/exit_codes.h"
@@ -59,7 +59,7 @@ std::string ReadInputs(const val& js, VerifyRunOptions& options) {
   if (Has(inputs, "npz")) {
     options.given_source = Has(inputs, "name") ? inputs["name"].as<std::string>() : "inputs.npz";
     const std::vector<uint8_t> npz = CopyIn(inputs["npz"]);
-    absl::StatusOr<std::vector<runtime::NamedTensor>> arrays = runtime::ReadNpz(ByteSpan(npz.data(), npz.size()));
+    absl::StatusOr<std::vector<NamedTensor>> arrays = runtime::ReadNpz(ByteSpan(npz.data(), npz.size()));
     if (!arrays.ok()) return absl::StrCat(options.given_source, ": ", arrays.status().message());
     options.given = *std::move(arrays);
     return "";
@@ -68,7 +68,7 @@ std::string ReadInputs(const val& js, VerifyRunOptions& options) {
   const val list = inputs["tensors"];
   const int count = list["length"].as<int>();
   for (int i = 0; i < count; ++i) {
-    absl::StatusOr<runtime::NamedTensor> tensor = TensorFromJs(list[i]);
+    absl::StatusOr<NamedTensor> tensor = TensorFromJs(list[i]);
     if (!tensor.ok()) return std::string(tensor.status().message());
     options.given.push_back(*std::move(tensor));
   }

@@ -1,6 +1,6 @@
 // File: core/onnx/model_reader.h
 // -----------------------------------------------------------------------------
-// ONNX ModelProto bytes -> ir::Model, for the executor (core/runtime). Reads
+// ONNX ModelProto bytes -> ir::Model, for the executor (runtime). Reads
 // what pt2onnx and common exporters write: tensor-typed inputs/outputs,
 // initializers (raw_data or the typed repeated fields), attributes including
 // subgraphs, opset imports. External data is refused with a clear error (the

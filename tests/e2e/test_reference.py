@@ -1,4 +1,4 @@
-"""The ATen reference interpreter (core/reference) alone reproduces torch's recorded outputs.
+"""The ATen reference interpreter (reference) alone reproduces torch's recorded outputs.
 
 Every fixture with expected.npz (tier-1, tests/fixtures/models, the op zoo) runs through
 //native:refrun, which executes the exported program node by node with ATen semantics, without

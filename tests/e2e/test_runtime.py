@@ -1,4 +1,4 @@
-"""End-to-end tests of the executor (core/runtime) through its CLI, //native:onnxrun.
+"""End-to-end tests of the executor (runtime) through its CLI, //native:onnxrun.
 
 * Every op type the translator emits for the fixtures (at opsets 18, 20 and 23) has a kernel: the list is
   collected from the converted fixtures, so ops added to the translator show up here automatically.

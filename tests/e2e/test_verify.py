@@ -1,4 +1,4 @@
-"""--verify, --verify-intermediates, --verify-node-data and --report (core/verify, native/verify_command.cc).
+"""--verify, --verify-intermediates, --verify-node-data and --report (verify, native/verify_command.cc).
 
 * Every fixture the reference interpreter can run (tier-1, models, op zoo) converts and verifies with
   intermediates on its recorded inputs: exit 0. The tier-1 fixtures also verify on seeded inputs.

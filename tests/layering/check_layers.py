@@ -11,7 +11,7 @@ Layers, lowest first (README "How it is built"):
 
 A file may include a project header, and a BUILD target may depend on a
 label, of its own layer or a lower one. Inside core/, the execution homes
-(core/runtime, core/reference, and core/verify which compares them) may use
+(runtime, reference, and verify which compares them) may use
 the rest of core/, never the reverse.
 Reads the sources only (no Bazel), so it runs anywhere in a second; the
 same rules as a Bazel query are in tools/test.sh.
@@ -24,9 +24,8 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-RANK = {"core": 0, "translate": 1, "ops": 2, "passes": 3, "export": 4, "native": 5, "wasm": 5}
-# core/ sub-homes that the rest of core/ must not use.
-EXECUTION = ("core/runtime", "core/reference", "core/verify")
+RANK = {"core": 0, "runtime": 1, "reference": 1, "verify": 2, "translate": 3, "ops": 4, "passes": 5,
+        "export": 6, "native": 7, "wasm": 7}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LABEL = re.compile(r'"//([A-Za-z0-9_/.-]*)(?::[^"]*)?"')
@@ -37,10 +36,6 @@ def layer(path):
     return top if top in RANK else None
 
 
-def execution_home(path):
-    return next((home for home in EXECUTION if path == home or path.startswith(home + "/")), None)
-
-
 def violation(src, dst):
     """Why `src` (a repo path) may not use `dst` (a repo path), or None."""
     a, b = layer(src), layer(dst)
@@ -48,10 +43,8 @@ def violation(src, dst):
         return None
     if RANK[b] > RANK[a]:
         return f"{a} must not use the higher layer {b}"
-    if a == "core" and b == "core" and execution_home(dst) and not execution_home(src):
-        return f"core/ must not use the execution home {execution_home(dst)}"
-    if a in ("native", "wasm") and b in ("native", "wasm") and a != b:
-        return f"front end {a} must not use front end {b}"
+    if RANK[b] == RANK[a] and a != b:
+        return f"{a} must not use {b}, a folder of the same layer"
     return None
 
 

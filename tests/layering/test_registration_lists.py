@@ -13,9 +13,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 LISTS = [
     ("ops/op_families.inc", "PT2ONNX_OP_FAMILY", "ops/*.cc",
      r"^void (Register\w+)\(OpRegistry& \w+\) \{"),
-    ("core/reference/ref_families.inc", "PT2ONNX_REF_FAMILY", "core/reference/*.cc",
+    ("reference/ref_families.inc", "PT2ONNX_REF_FAMILY", "reference/*.cc",
      r"^void (Register\w+)\(RefRegistry& \w+\) \{"),
-    ("core/runtime/kernels/kernel_families.inc", "PT2ONNX_KERNEL_FAMILY", "core/runtime/kernels/*.cc",
+    ("runtime/kernels/kernel_families.inc", "PT2ONNX_KERNEL_FAMILY", "runtime/kernels/*.cc",
      r"^extern const KernelRegistration (k\w+)\[\] = \{"),
     ("passes/pass_list.inc", "PT2ONNX_PASS", "passes/*.cc",
      r"^std::unique_ptr<Pass> (Create\w+Pass)\(const PipelineOptions&"),

@@ -1,4 +1,4 @@
-// Tests for core/reference/control_flow.cc: the reference interpreter runs
+// Tests for reference/control_flow.cc: the reference interpreter runs
 // torch.cond, while_loop, scan and map_impl on hand-made programs with torch's
 // eager semantics (branch choice, symbolic predicates, carried and additional
 // inputs, stacked outputs, zero iterations, nesting) and bounds what a
@@ -14,8 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
-#include "core/reference/interpreter.h"
-#include "core/reference/ref_tensor.h"
+#include "reference/interpreter.h"
+#include "reference/ref_tensor.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
@@ -53,13 +53,13 @@ pt2::NamedArgument GraphArg(const ProgramBuilder& body) {
 
 pt2::NamedArgument List(std::vector<std::string> names) { return Positional(TensorsArg("", std::move(names))); }
 
-runtime::NamedTensor Named(std::string name, DataType dtype, Dims dims, std::vector<double> values) {
-  absl::StatusOr<runtime::Tensor> t = FromDoubles(dtype, dims, values);
+NamedTensor Named(std::string name, DataType dtype, Dims dims, std::vector<double> values) {
+  absl::StatusOr<Tensor> t = FromDoubles(dtype, dims, values);
   EXPECT_TRUE(t.ok()) << t.status();
   return {std::move(name), *std::move(t)};
 }
 
-absl::StatusOr<Interpretation> Interpreted(const pt2::ExportedProgram& program, std::vector<runtime::NamedTensor> inputs,
+absl::StatusOr<Interpretation> Interpreted(const pt2::ExportedProgram& program, std::vector<NamedTensor> inputs,
                                    InterpretOptions options = {}) {
   static const pt2::WeightTable* weights = new pt2::WeightTable();
   return Interpret(program, *weights, inputs, options);
@@ -193,7 +193,7 @@ TEST(ReferenceControlFlow, WhileLoopCarriesValuesUntilTheConditionFails) {
 }
 
 TEST(ReferenceControlFlow, WhileLoopOfZeroIterationsReturnsCopiesOfItsInputs) {
-  std::vector<runtime::NamedTensor> inputs = {Named("i", kI64, {}, {5}), Named("x", kF32, {2}, {1, -1}),
+  std::vector<NamedTensor> inputs = {Named("i", kI64, {}, {5}), Named("x", kF32, {2}, {1, -1}),
                                               Named("n", kI64, {}, {3}), Named("w", kF32, {2}, {0.5, 0})};
   absl::StatusOr<Interpretation> run = Interpreted(WhileProgram(), inputs);
   ASSERT_TRUE(run.ok()) << run.status();
@@ -205,7 +205,7 @@ TEST(ReferenceControlFlow, WhileLoopOfZeroIterationsReturnsCopiesOfItsInputs) {
 TEST(ReferenceControlFlow, WhileLoopStopsAtTheIterationLimit) {
   InterpretOptions options;
   options.max_loop_iterations = 10;
-  std::vector<runtime::NamedTensor> inputs = {Named("i", kI64, {}, {0}), Named("x", kF32, {2}, {0, 0}),
+  std::vector<NamedTensor> inputs = {Named("i", kI64, {}, {0}), Named("x", kF32, {2}, {0, 0}),
                                               Named("n", kI64, {}, {11}), Named("w", kF32, {2}, {0, 0})};
   EXPECT_TRUE(HasStatus(Interpreted(WhileProgram(), inputs, options), absl::StatusCode::kResourceExhausted,
                         "while_loop did not stop after 10 iterations"));
@@ -330,7 +330,7 @@ pt2::ExportedProgram NestedConds(int depth) {
 }
 
 TEST(ReferenceControlFlow, NestedCondsRunToTheLimitAndNoDeeper) {
-  std::vector<runtime::NamedTensor> inputs = {Named("p", kBool, {}, {1}), Named("x", kF32, {3}, {-1, 0, 2})};
+  std::vector<NamedTensor> inputs = {Named("p", kBool, {}, {1}), Named("x", kF32, {3}, {-1, 0, 2})};
   absl::StatusOr<Interpretation> run = Interpreted(NestedConds(16), inputs);
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(Values(*run, 0), (std::vector<double>{0, 0, 2}));

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
-#include "core/reference/registry.h"
+#include "reference/registry.h"
 #include "gtest/gtest.h"
 #include "translate/registry.h"
 

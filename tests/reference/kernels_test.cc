@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/aten/op_schema.h"
-#include "core/reference/ref_call.h"
-#include "core/reference/ref_tensor.h"
-#include "core/reference/registry.h"
+#include "reference/ref_call.h"
+#include "reference/ref_tensor.h"
+#include "reference/registry.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/plan/session.h"
 #include "gtest/gtest.h"
 #include "tests/runtime/runtime_test_util.h"
 

@@ -1,4 +1,4 @@
-#include "core/runtime/npz/npz.h"
+#include "runtime/npz/npz.h"
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"

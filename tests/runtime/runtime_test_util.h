@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/graph.h"
-#include "core/runtime/plan/session.h"
+#include "runtime/plan/session.h"
 
 namespace pt2onnx::runtime::testing {
 

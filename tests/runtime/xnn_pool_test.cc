@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "gtest/gtest.h"
-#include "core/runtime/plan/nhwc_layout.h"
+#include "runtime/plan/nhwc_layout.h"
 #include "tests/runtime/runtime_test_util.h"
 
 namespace pt2onnx::runtime::testing {

@@ -4,14 +4,14 @@
 #include <cmath>
 #include <vector>
 
-#include "core/reference/ref_tensor.h"
-#include "core/verify/verification_info.h"
+#include "reference/ref_tensor.h"
+#include "verify/verification_info.h"
 #include "gtest/gtest.h"
 
 namespace pt2onnx::verify {
 namespace {
 
-runtime::Tensor Floats(std::vector<double> v) {
+Tensor Floats(std::vector<double> v) {
   return *reference::FromDoubles(DataType::kFloat, {static_cast<int64_t>(v.size())}, v);
 }
 
@@ -55,8 +55,8 @@ TEST(VerificationInfo, NanAndEmptyAndShape) {
 }
 
 TEST(VerificationInfo, IntegersCompareExactly) {
-  runtime::Tensor a = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
-  runtime::Tensor b = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
+  Tensor a = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
+  Tensor b = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
   EXPECT_EQ(CompareTensors("t", a, b).max_abs_diff, 0);
 }
 

@@ -1,4 +1,4 @@
-// The executor of pt2onnx (core/runtime, XNNPACK's wasm SIMD kernels) for
+// The executor of pt2onnx (runtime, XNNPACK's wasm SIMD kernels) for
 // ONNX models: run() and createSession(), re-exported by pt2onnx.mjs and
 // documented in pt2onnx.d.ts. Runs on the calling thread, single-threaded.
 

@@ -1,0 +1,40 @@
+// File: runtime/kernels/accelerated.h
+// -----------------------------------------------------------------------------
+// XNNPACK-backed kernels (kernels/xnn_*.cc). The session asks for one first;
+// null means XNNPACK does not take this node (dtype, non-constant weights,
+// unsupported attributes) and the portable kernel runs it.
+#ifndef PT2ONNX_RUNTIME_KERNELS_ACCELERATED_H_
+#define PT2ONNX_RUNTIME_KERNELS_ACCELERATED_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "runtime/kernels/kernel.h"
+
+namespace pt2onnx::runtime {
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCreateInfo& info);
+
+// Add/Sub/Mul/Div, Softmax, Gelu, Transpose (kernels/xnn_elementwise.cc); null when
+// XNNPACK does not take the node. Called by CreateAcceleratedKernel.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info);
+
+// MaxPool and GlobalAveragePool of the NHWC plan (kernels/xnn_pool.cc): float32
+// [N, H, W, C] in and out; null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcPoolKernel(const KernelCreateInfo& info);
+
+// Add / Mul of the NHWC plan with a fused Relu (attribute activation="Relu") or
+// Clip (output_min / output_max) (kernels/nhwc_activated.cc); null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcActivatedKernel(const KernelCreateInfo& info);
+
+// Y[..., N] = X[..., K] W + bias in one fully connected operator (a MatMul
+// whose only reader adds a bias); W [K, N] and bias [N] float32. Null when
+// XNNPACK does not take it.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Tensor& w, const Tensor& bias);
+
+// Whether XNNPACK initialised on this machine (else every node runs portably).
+bool AcceleratorAvailable();
+
+}  // namespace pt2onnx::runtime
+
+#endif  // PT2ONNX_RUNTIME_KERNELS_ACCELERATED_H_

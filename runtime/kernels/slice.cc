@@ -1,0 +1,109 @@
+// File: runtime/kernels/slice.cc
+// -----------------------------------------------------------------------------
+// Slice (negative starts/ends/steps, clamped as the ONNX spec says) and Shape
+// (start/end attributes).
+#include <algorithm>
+#include <cstdint>
+
+#include "runtime/kernels/kernel.h"
+#include "runtime/kernels/kernel_util.h"
+
+namespace pt2onnx::runtime {
+namespace {
+
+class SliceKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_INPUT(x, 0);
+    PT2ONNX_INPUT(starts_t, 1);
+    PT2ONNX_INPUT(ends_t, 2);
+    auto starts = ReadInts(starts_t, "Slice starts");
+    auto ends = ReadInts(ends_t, "Slice ends");
+    if (!starts.ok()) return starts.status();
+    if (!ends.ok()) return ends.status();
+    const size_t n = starts->size();
+    std::vector<int64_t> axes(n), steps(n, 1);
+    for (size_t i = 0; i < n; ++i) axes[i] = static_cast<int64_t>(i);
+    if (ctx.input(3) != nullptr) {
+      auto read = ReadInts(*ctx.input(3), "Slice axes");
+      if (!read.ok()) return read.status();
+      axes = *read;
+    }
+    if (ctx.input(4) != nullptr) {
+      auto read = ReadInts(*ctx.input(4), "Slice steps");
+      if (!read.ok()) return read.status();
+      steps = *read;
+    }
+    if (ends->size() != n || axes.size() != n || steps.size() != n) {
+      return absl::InvalidArgumentError("Slice: starts, ends, axes and steps differ in length");
+    }
+    Dims dims = x.dims();
+    std::vector<int64_t> in_strides = ContiguousStrides(x.dims());
+    std::vector<int64_t> strides = in_strides;
+    int64_t offset = 0;
+    std::vector<bool> seen(x.rank(), false);
+    for (size_t i = 0; i < n; ++i) {
+      auto axis = NormalizeAxis(axes[i], x.rank(), "Slice axis");
+      if (!axis.ok()) return axis.status();
+      if (seen[*axis]) return absl::InvalidArgumentError("Slice: repeated axis");
+      seen[*axis] = true;
+      const int64_t len = x.dim(*axis), step = steps[i];
+      if (step == 0) return absl::InvalidArgumentError("Slice: step 0");
+      int64_t s = (*starts)[i], e = (*ends)[i];
+      if (step == INT64_MIN) return absl::InvalidArgumentError("Slice: step out of range");
+      // Negative indices count from the end; then clamp as the ONNX spec says.
+      auto adjust = [&](int64_t v, int64_t lo, int64_t hi) {
+        if (v < 0) v += len;
+        return std::max(lo, std::min(hi, v));
+      };
+      if (step > 0) {
+        s = adjust(s, 0, len);
+        e = adjust(e, 0, len);
+        dims[*axis] = e > s ? (e - s - 1) / step + 1 : 0;
+      } else {
+        s = adjust(s, 0, len - 1);
+        e = adjust(e, -1, len - 1);
+        dims[*axis] = s > e ? (s - e - 1) / (-step) + 1 : 0;
+      }
+      offset += dims[*axis] > 0 ? s * in_strides[*axis] : 0;
+      strides[*axis] = in_strides[*axis] * step;
+    }
+    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
+    if (!out.ok()) return out.status();
+    StridedCopy(x, offset, strides, **out);
+    return absl::OkStatus();
+  }
+};
+
+class ShapeKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo& info) {
+    start_ = AttrInt(info.node, "start", 0);
+    end_ = HasAttr(info.node, "end") ? AttrInt(info.node, "end", 0) : INT64_MAX;
+    return absl::OkStatus();
+  }
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_INPUT(x, 0);
+    const int64_t rank = x.rank();
+    auto clamp = [&](int64_t v) { return std::max<int64_t>(0, std::min(rank, v < 0 ? v + rank : v)); };
+    const int64_t s = clamp(start_), e = clamp(end_);
+    auto out = ctx.AllocateOutput(0, DataType::kInt64, {std::max<int64_t>(0, e - s)});
+    if (!out.ok()) return out.status();
+    for (int64_t i = s; i < e; ++i) (*out)->data<int64_t>()[i - s] = x.dim(i);
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t start_ = 0, end_ = INT64_MAX;
+};
+
+}  // namespace
+
+extern const KernelRegistration kSliceKernels[] = {
+    {"Slice", MakeKernel<SliceKernel>, HalfMode::kNative},
+    {"Shape", MakeKernel<ShapeKernel>, HalfMode::kNative},
+};
+extern const size_t kNumSliceKernels = sizeof(kSliceKernels) / sizeof(kSliceKernels[0]);
+
+}  // namespace pt2onnx::runtime

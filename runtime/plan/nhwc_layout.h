@@ -1,0 +1,27 @@
+// File: runtime/plan/nhwc_layout.h
+// -----------------------------------------------------------------------------
+// Session-time rewrite of the accelerated plan for XNNPACK's NHWC convolution:
+// every float32 2-D Conv with constant weights becomes an internal NHWC Conv
+// (domain kRuntimeDomain) between two Transposes; a Clip/Relu that is the
+// convolution's only reader becomes its output range; Add/Mul/Clip/Relu whose
+// inputs all come from NHWC values run in NHWC too (an Add or Mul taking its
+// only reader, a Relu or constant Clip, along), and so do a 2-D MaxPool
+// and a GlobalAveragePool (or ReduceMean over H, W) of an NHWC value; and a Transpose back to
+// NHWC of a value just transposed to NCHW reads the NHWC value itself. In a
+// CNN only the graph's first and last layouts change are left.
+#ifndef PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
+#define PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
+
+#include "core/ir/graph.h"
+
+namespace pt2onnx::runtime {
+
+// Nodes of this domain exist only inside a session's plan.
+inline constexpr const char kRuntimeDomain[] = "pt2onnx.runtime";
+
+// A copy of `graph` with its convolutions in NHWC (see above).
+ir::Graph ConvolutionsToNhwc(const ir::Graph& graph);
+
+}  // namespace pt2onnx::runtime
+
+#endif  // PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_

@@ -1,0 +1,65 @@
+// File: verify/verification_info.h
+// -----------------------------------------------------------------------------
+// torch.onnx's VerificationInfo (torch/onnx/_internal/exporter/_verification.py)
+// computed natively: the largest absolute and relative differences between an
+// expected (reference) and an actual (ONNX) tensor, relative to
+// |expected| + 1e-7, and histograms of both over torch's fixed bin edges.
+#ifndef PT2ONNX_VERIFY_VERIFICATION_INFO_H_
+#define PT2ONNX_VERIFY_VERIFICATION_INFO_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "core/dtype.h"
+#include "core/tensor/tensor.h"
+
+namespace pt2onnx::verify {
+
+// torch's bins: 0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e6.
+inline constexpr std::array<double, 10> kHistogramEdges = {0.0,  1e-6, 1e-5, 1e-4, 1e-3,
+                                                           1e-2, 1e-1, 1.0,  10.0, 1e6};
+// torch.onnx.export(verify=True) marks output accuracy failed at these.
+inline constexpr double kMaxAbsDiff = 5e-3;
+inline constexpr double kMaxRelDiff = 1e-1;
+// verify_onnx_program(compare_intermediates=True) warns above these.
+inline constexpr double kIntermediateWarnAbs = 0.01;
+inline constexpr double kIntermediateWarnRel = 0.1;
+
+struct VerificationInfo {
+  std::string name;
+  double max_abs_diff = 0;
+  double max_rel_diff = 0;
+  // Counts per bin (torch.histogram: values outside [0, 1e6] and NaN are not counted).
+  std::array<int64_t, 9> abs_diff_hist{};
+  std::array<int64_t, 9> rel_diff_hist{};
+  DataType expected_dtype = DataType::kUndefined;
+  DataType actual_dtype = DataType::kUndefined;
+  // Beyond torch's fields: a shape mismatch (then both maxima are inf).
+  std::string mismatch;
+  // Non-empty: the value was not compared, and why (it derives from random
+  // numbers, which no two engines share); it then neither passes nor fails.
+  std::string not_compared;
+
+  // torch.onnx's output-accuracy check (abs >= 5e-3 or rel >= 1e-1 fails;
+  // a value not compared never fails).
+  bool FailsOutputThresholds() const;
+  // The warning threshold of compare_intermediates (abs > 0.01 or rel > 0.1).
+  bool ExceedsIntermediateThresholds() const;
+};
+
+// VerificationInfo.from_tensors, except that two empty tensors of one shape
+// are equal (torch gives inf, failing every empty output), bools
+// compare as 0/1, NaN in the same place on both sides counts as equal
+// (torch's subtraction would give NaN, which max() propagates; pt2onnx
+// treats matching NaN as no difference and a one-sided NaN as inf).
+VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
+                                const Tensor& actual);
+
+// "[0.0, 1e-06, ...]" and "[3, 0, ...]" as JSON arrays.
+std::string HistogramEdgesJson();
+std::string HistogramCountsJson(const std::array<int64_t, 9>& counts);
+
+}  // namespace pt2onnx::verify
+
+#endif  // PT2ONNX_VERIFY_VERIFICATION_INFO_H_
