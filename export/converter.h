@@ -1,4 +1,4 @@
-// File: core/export/converter.h
+// File: export/converter.h
 // -----------------------------------------------------------------------------
 // The whole conversion, bytes in, IR model out: read the .pt2, translate the
 // program, optimize. Writing is separate (core/onnx/model_writer.h) so each
@@ -6,8 +6,8 @@
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(Conversion c, ConvertPt2(file_bytes, options));
 //   PT2ONNX_ASSIGN_OR_RETURN(auto summary, onnx_writer::WriteModel(c.model, ...));
-#ifndef PT2ONNX_CORE_EXPORT_CONVERTER_H_
-#define PT2ONNX_CORE_EXPORT_CONVERTER_H_
+#ifndef PT2ONNX_EXPORT_CONVERTER_H_
+#define PT2ONNX_EXPORT_CONVERTER_H_
 
 #include <cstdint>
 #include <functional>
@@ -87,4 +87,4 @@ absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& optio
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_EXPORT_CONVERTER_H_
+#endif  // PT2ONNX_EXPORT_CONVERTER_H_

@@ -1,10 +1,10 @@
-// File: core/export/exit_codes.h
+// File: export/exit_codes.h
 // -----------------------------------------------------------------------------
 // One error classification for every front end: the CLI exits with these
 // codes and the WebAssembly API throws errors carrying the same code and its
 // name, so scripts and pages can tell a bad file from an unsupported model.
-#ifndef PT2ONNX_CORE_EXPORT_EXIT_CODES_H_
-#define PT2ONNX_CORE_EXPORT_EXIT_CODES_H_
+#ifndef PT2ONNX_EXPORT_EXIT_CODES_H_
+#define PT2ONNX_EXPORT_EXIT_CODES_H_
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -43,4 +43,4 @@ inline absl::string_view ExitCodeName(int code) {
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_EXPORT_EXIT_CODES_H_
+#endif  // PT2ONNX_EXPORT_EXIT_CODES_H_

@@ -1,4 +1,4 @@
-// File: core/export/inspect.h
+// File: export/inspect.h
 // -----------------------------------------------------------------------------
 // What a .pt2 holds, read without converting it: inputs and outputs with each
 // symbolic dim at its position and its range, the symbols in input order,
@@ -8,8 +8,8 @@
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(Inspection info, InspectPt2(file, {}));
 //   std::puts(InspectionJson(info).c_str());
-#ifndef PT2ONNX_CORE_EXPORT_INSPECT_H_
-#define PT2ONNX_CORE_EXPORT_INSPECT_H_
+#ifndef PT2ONNX_EXPORT_INSPECT_H_
+#define PT2ONNX_EXPORT_INSPECT_H_
 
 #include <cstdint>
 #include <memory>
@@ -97,4 +97,4 @@ std::string InspectionText(const Inspection& inspection, absl::string_view file_
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_EXPORT_INSPECT_H_
+#endif  // PT2ONNX_EXPORT_INSPECT_H_

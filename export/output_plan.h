@@ -1,4 +1,4 @@
-// File: core/export/output_plan.h
+// File: export/output_plan.h
 // -----------------------------------------------------------------------------
 // PlanOutput: where a converted model's weights go (inside the .onnx or in a
 // "<name>.data" file beside it) and under which file name the model refers to
@@ -7,8 +7,8 @@
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(OutputPlan plan,
 //       PlanOutput(conversion.summary, ExternalData::kAuto, "model.onnx"));
-#ifndef PT2ONNX_CORE_EXPORT_OUTPUT_PLAN_H_
-#define PT2ONNX_CORE_EXPORT_OUTPUT_PLAN_H_
+#ifndef PT2ONNX_EXPORT_OUTPUT_PLAN_H_
+#define PT2ONNX_EXPORT_OUTPUT_PLAN_H_
 
 #include <string>
 
@@ -41,4 +41,4 @@ std::string HumanBytes(uint64_t bytes);
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_EXPORT_OUTPUT_PLAN_H_
+#endif  // PT2ONNX_EXPORT_OUTPUT_PLAN_H_

@@ -1,10 +1,10 @@
-// File: core/export/report.h
+// File: export/report.h
 // -----------------------------------------------------------------------------
 // The lines of a conversion report, worded once for the CLI (which prints
 // them to stderr with timestamps) and the WebAssembly API (which returns them
 // as the `report` text shown on the page).
-#ifndef PT2ONNX_CORE_EXPORT_REPORT_H_
-#define PT2ONNX_CORE_EXPORT_REPORT_H_
+#ifndef PT2ONNX_EXPORT_REPORT_H_
+#define PT2ONNX_EXPORT_REPORT_H_
 
 #include <string>
 
@@ -33,4 +33,4 @@ std::string OpsLine(const ConversionSummary& summary);
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_EXPORT_REPORT_H_
+#endif  // PT2ONNX_EXPORT_REPORT_H_

@@ -95,13 +95,19 @@ bash tools/setup.sh
 
 step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
 .venv/bin/python -m pytest -q -p no:cacheprovider tests/layering
-# The same rule on the build graph: core/ depends on nothing above it, the
-# engine not on the families, the library layers on no front end.
-for rule in "//core/...:translate ops passes export native wasm" "//translate/...:ops passes export native wasm" \
-            "//ops/... + //passes/...:export native wasm" "//runtime/...:translate ops export"; do
+# The same rules on the build graph (tests/layering/check_layers.py): each
+# folder depends on nothing of its own layer or above. A failing query stops
+# the run (set -e), with Bazel's message on stderr.
+for rule in "//core/...:runtime reference verify translate ops passes export native wasm" \
+            "//runtime/...:reference verify translate ops passes export native wasm" \
+            "//reference/...:runtime verify translate ops passes export native wasm" \
+            "//verify/...:translate ops passes export native wasm" \
+            "//translate/...:ops passes export native wasm" \
+            "//ops/... + //passes/...:export native wasm" \
+            "//export/...:native wasm" "//native/...:wasm" "//wasm/...:native"; do
   from=${rule%%:*}; above=""
   for pkg in ${rule#*:}; do above="$above + //$pkg/..."; done
-  bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })" 2>/dev/null)
+  bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })")
   if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
 done
 

@@ -1,4 +1,4 @@
-// File: ops/context_wrappers.cc
+// File: translate/context_wrappers.cc
 // -----------------------------------------------------------------------------
 // Inlining of the context-manager wrappers (see context_wrappers.h).
 //

@@ -1,4 +1,4 @@
-// File: ops/context_wrappers.h
+// File: translate/context_wrappers.h
 // -----------------------------------------------------------------------------
 // torch.export keeps the context managers of a model's forward as higher-order
 // ops whose body is a subgraph: `with torch.no_grad():` becomes
@@ -10,8 +10,8 @@
 // body into the enclosing graph before translation. An *enabled* autocast
 // would change the dtypes of the ops inside; it is refused with advice
 // (ep.run_decompositions() applies its casts as explicit nodes).
-#ifndef PT2ONNX_OPS_CONTEXT_WRAPPERS_H_
-#define PT2ONNX_OPS_CONTEXT_WRAPPERS_H_
+#ifndef PT2ONNX_TRANSLATE_CONTEXT_WRAPPERS_H_
+#define PT2ONNX_TRANSLATE_CONTEXT_WRAPPERS_H_
 
 #include <optional>
 
@@ -33,4 +33,4 @@ absl::StatusOr<std::optional<pt2::Graph>> InlineContextWrappers(const pt2::Graph
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_CONTEXT_WRAPPERS_H_
+#endif  // PT2ONNX_TRANSLATE_CONTEXT_WRAPPERS_H_

@@ -17,8 +17,8 @@
 //   PT2ONNX_RETURN_IF_ERROR(AddCustomTranslations(library, /*override_builtins=*/false,
 //                                                 registry, table));
 //   options.translate.custom_functions = &table;  // and options.registry = &registry
-#ifndef PT2ONNX_OPS_CUSTOM_TRANSLATIONS_H_
-#define PT2ONNX_OPS_CUSTOM_TRANSLATIONS_H_
+#ifndef PT2ONNX_TRANSLATE_CUSTOM_TRANSLATIONS_H_
+#define PT2ONNX_TRANSLATE_CUSTOM_TRANSLATIONS_H_
 
 #include <cstdint>
 #include <map>
@@ -53,4 +53,4 @@ absl::Status AddLocalFunctions(const CustomFunctionTable& table, const std::set<
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_CUSTOM_TRANSLATIONS_H_
+#endif  // PT2ONNX_TRANSLATE_CUSTOM_TRANSLATIONS_H_

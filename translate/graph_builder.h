@@ -1,11 +1,11 @@
-// File: ops/graph_builder.h
+// File: translate/graph_builder.h
 // -----------------------------------------------------------------------------
 // GraphBuilder: the translator's state while it walks one FX graph — the ONNX
 // graph under construction, the map from FX value names to ONNX value names,
 // the FX tensor metadata, how often each FX value is read, and the counter
 // that makes fresh names. Translations reach it only through TranslateContext.
-#ifndef PT2ONNX_OPS_GRAPH_BUILDER_H_
-#define PT2ONNX_OPS_GRAPH_BUILDER_H_
+#ifndef PT2ONNX_TRANSLATE_GRAPH_BUILDER_H_
+#define PT2ONNX_TRANSLATE_GRAPH_BUILDER_H_
 
 #include <cstdint>
 #include <string>
@@ -86,4 +86,4 @@ class GraphBuilder {
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_GRAPH_BUILDER_H_
+#endif  // PT2ONNX_TRANSLATE_GRAPH_BUILDER_H_

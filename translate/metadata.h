@@ -1,4 +1,4 @@
-// File: ops/metadata.h
+// File: translate/metadata.h
 // -----------------------------------------------------------------------------
 // The metadata torch.onnx's exporter attaches, reproduced key for key so its
 // users' tools (model-explorer-onnx, intermediate-value comparison) read our
@@ -6,8 +6,8 @@
 //   node:  namespace, pkg.torch.onnx.class_hierarchy, pkg.torch.onnx.name_scopes,
 //          pkg.torch.onnx.fx_node, pkg.torch.onnx.stack_trace
 //   graph: pkg.torch.export.ExportedProgram.graph_signature, .range_constraints
-#ifndef PT2ONNX_OPS_METADATA_H_
-#define PT2ONNX_OPS_METADATA_H_
+#ifndef PT2ONNX_TRANSLATE_METADATA_H_
+#define PT2ONNX_TRANSLATE_METADATA_H_
 
 #include <string>
 #include <vector>
@@ -44,4 +44,4 @@ std::string PythonListRepr(const std::vector<std::string>& items);
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_METADATA_H_
+#endif  // PT2ONNX_TRANSLATE_METADATA_H_

@@ -1,4 +1,4 @@
-// File: ops/op_helpers.h
+// File: translate/op_helpers.h
 // -----------------------------------------------------------------------------
 // Small helpers several op families share: checked dim arguments, per-spatial-dim
 // int-list arguments, reshapes with constant shapes, unsqueeze/squeeze by
@@ -10,8 +10,8 @@
 // also rebinds `self` when the node's key names the in-place op. They have no
 // schema in core/aten/op_schema.h (it holds no in-place variants), so their defaulted
 // Scalars are read with FloatOr, never assumed filled.
-#ifndef PT2ONNX_OPS_OP_HELPERS_H_
-#define PT2ONNX_OPS_OP_HELPERS_H_
+#ifndef PT2ONNX_TRANSLATE_OP_HELPERS_H_
+#define PT2ONNX_TRANSLATE_OP_HELPERS_H_
 
 #include <cstdint>
 #include <string>
@@ -99,4 +99,4 @@ void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view ove
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_OP_HELPERS_H_
+#endif  // PT2ONNX_TRANSLATE_OP_HELPERS_H_

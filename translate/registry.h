@@ -1,4 +1,4 @@
-// File: ops/registry.h
+// File: translate/registry.h
 // -----------------------------------------------------------------------------
 // OpRegistry: ATen overload -> translation function, with the ONNX opset range
 // each translation is valid for. A plain value: the default one is built by
@@ -11,8 +11,8 @@
 // Keys are "<namespace>::<op>.<overload>" ("aten::add.Tensor",
 // "aten::relu.default", "_operator::add", "higher_order::cond");
 // TargetToKey converts the FX target strings found in .pt2 files.
-#ifndef PT2ONNX_OPS_REGISTRY_H_
-#define PT2ONNX_OPS_REGISTRY_H_
+#ifndef PT2ONNX_TRANSLATE_REGISTRY_H_
+#define PT2ONNX_TRANSLATE_REGISTRY_H_
 
 #include <map>
 #include <string>
@@ -72,4 +72,4 @@ OpRegistry CreateDefaultRegistry();
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_REGISTRY_H_
+#endif  // PT2ONNX_TRANSLATE_REGISTRY_H_

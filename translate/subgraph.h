@@ -14,8 +14,8 @@
 //   // higher_order::cond: both branches read the operands from outside.
 //   SubgraphSpec spec{"true_graph_0", captured_inputs};
 //   PT2ONNX_ASSIGN_OR_RETURN(ir::Graph then_graph, TranslateSubgraph(ctx, fx_branch, spec));
-#ifndef PT2ONNX_OPS_SUBGRAPH_H_
-#define PT2ONNX_OPS_SUBGRAPH_H_
+#ifndef PT2ONNX_TRANSLATE_SUBGRAPH_H_
+#define PT2ONNX_TRANSLATE_SUBGRAPH_H_
 
 #include <map>
 #include <optional>
@@ -87,4 +87,4 @@ absl::StatusOr<std::vector<std::string>> SubgraphValueNames(const std::vector<pt
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_SUBGRAPH_H_
+#endif  // PT2ONNX_TRANSLATE_SUBGRAPH_H_

@@ -1,4 +1,4 @@
-// File: ops/translate_context.h
+// File: translate/translate_context.h
 // -----------------------------------------------------------------------------
 // TranslateContext: everything one translation function sees while it turns
 // one FX node into ONNX nodes.
@@ -20,8 +20,8 @@
 // output must be bound once with SetOutput. The translator then names the
 // bound values after the FX values and stamps torch.onnx's metadata on all
 // nodes this translation emitted.
-#ifndef PT2ONNX_OPS_TRANSLATE_CONTEXT_H_
-#define PT2ONNX_OPS_TRANSLATE_CONTEXT_H_
+#ifndef PT2ONNX_TRANSLATE_TRANSLATE_CONTEXT_H_
+#define PT2ONNX_TRANSLATE_TRANSLATE_CONTEXT_H_
 
 #include <cstdint>
 #include <optional>
@@ -193,4 +193,4 @@ class TranslateContext {
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_TRANSLATE_CONTEXT_H_
+#endif  // PT2ONNX_TRANSLATE_TRANSLATE_CONTEXT_H_

@@ -1,4 +1,4 @@
-// File: ops/translator.h
+// File: translate/translator.h
 // -----------------------------------------------------------------------------
 // TranslateProgram: ExportedProgram + weights -> ONNX-level IR model, the way
 // torch.onnx's exporter does it after capture: user inputs become graph
@@ -9,8 +9,8 @@
 // Before translating anything, every node's target is looked up; if any is
 // unsupported, one Unimplemented error lists them all (target, count, first
 // node), so a user learns the whole gap at once.
-#ifndef PT2ONNX_OPS_TRANSLATOR_H_
-#define PT2ONNX_OPS_TRANSLATOR_H_
+#ifndef PT2ONNX_TRANSLATE_TRANSLATOR_H_
+#define PT2ONNX_TRANSLATE_TRANSLATOR_H_
 
 #include <functional>
 #include <map>
@@ -95,4 +95,4 @@ absl::Status UnsupportedOpsError(const std::vector<UnsupportedOp>& ops,
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_TRANSLATOR_H_
+#endif  // PT2ONNX_TRANSLATE_TRANSLATOR_H_

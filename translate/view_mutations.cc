@@ -1,4 +1,4 @@
-// File: ops/view_mutations.cc
+// File: translate/view_mutations.cc
 // -----------------------------------------------------------------------------
 // Write-back of in-place ops on slice/select views (see view_mutations.h).
 //

@@ -1,4 +1,4 @@
-// File: ops/view_mutations.h
+// File: translate/view_mutations.h
 // -----------------------------------------------------------------------------
 // torch.export's default (training) IR keeps in-place ops, and an in-place op
 // on a view writes into the view's base: Hugging Face's shift_tokens_right
@@ -16,8 +16,8 @@
 // through another kind of view (view, transpose, expand, ...) whose base is
 // read later, and any mutation after which an older view of the same tensor
 // is still read (that view would be stale).
-#ifndef PT2ONNX_OPS_VIEW_MUTATIONS_H_
-#define PT2ONNX_OPS_VIEW_MUTATIONS_H_
+#ifndef PT2ONNX_TRANSLATE_VIEW_MUTATIONS_H_
+#define PT2ONNX_TRANSLATE_VIEW_MUTATIONS_H_
 
 #include <optional>
 
@@ -33,4 +33,4 @@ absl::StatusOr<std::optional<pt2::ExportedProgram>> WriteBackViewMutations(
 
 }  // namespace pt2onnx::ops
 
-#endif  // PT2ONNX_OPS_VIEW_MUTATIONS_H_
+#endif  // PT2ONNX_TRANSLATE_VIEW_MUTATIONS_H_

@@ -1,4 +1,4 @@
-// File: core/input_file.h
+// File: core/io/input_file.h
 // -----------------------------------------------------------------------------
 // InputFile: the .pt2 being converted, read by offset. Natively it is an
 // mmapped file (all of it addressable, nothing copied); in a browser tab it is
@@ -14,8 +14,8 @@
 // destroyed. Files are shared (std::shared_ptr<const InputFile>) by every
 // weight and IR tensor that refers to them, so they live as long as needed.
 // Not thread-safe: core/ is single-threaded.
-#ifndef PT2ONNX_CORE_INPUT_FILE_H_
-#define PT2ONNX_CORE_INPUT_FILE_H_
+#ifndef PT2ONNX_CORE_IO_INPUT_FILE_H_
+#define PT2ONNX_CORE_IO_INPUT_FILE_H_
 
 #include <cstdint>
 #include <deque>
@@ -106,4 +106,4 @@ class MemoryFile : public InputFile {
 
 }  // namespace pt2onnx
 
-#endif  // PT2ONNX_CORE_INPUT_FILE_H_
+#endif  // PT2ONNX_CORE_IO_INPUT_FILE_H_
