@@ -93,8 +93,8 @@ done
 
 bash tools/setup.sh
 
-step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering
+step "layering: no lower layer uses a higher one (tests/layering, bazel query); the manual against the tree (tests/docs)"
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering tests/docs
 # The same rule on the build graph: core/ depends on nothing above it, the
 # engine not on the families, the library layers on no front end.
 for rule in "//core/...:translate ops passes export native wasm" "//translate/...:ops passes export native wasm" \
