@@ -10,6 +10,7 @@ import doc_checks  # noqa: E402
 
 ROOT = doc_checks.ROOT
 sys.path.insert(0, str(ROOT / "tools"))
+import update_op_table  # noqa: E402
 import update_optimizer_doc  # noqa: E402
 
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
@@ -122,6 +123,14 @@ def test_optimizer_generator_reads_headers_and_stages():
         update_optimizer_doc.render(["dce"], headers, stage_list)
     with pytest.raises(ValueError, match="should start with 'dce:'"):
         update_optimizer_doc.render(names, {**headers, "dce": ["removes."]}, stage_list)
+
+
+def test_operator_table_lives_in_supported_ops_page():
+    # tests/e2e/test_cli.py regenerates it from the built CLI's registry (--list-ops) and compares.
+    page = (ROOT / "docs" / "supported-ops.md").read_text()
+    start, end = page.index(update_op_table.BEGIN), page.index(update_op_table.END)
+    assert start < end and "operator overloads, each checked against torch's numbers" in page[start:end]
+    assert update_op_table.BEGIN not in (ROOT / "README.md").read_text()
 
 
 def test_readme_is_short():
