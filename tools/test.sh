@@ -93,8 +93,8 @@ done
 
 bash tools/setup.sh
 
-step "layering: no lower layer uses a higher one (tests/layering, bazel query)"
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering
+step "layering: no lower layer uses a higher one (tests/layering, bazel query); the manual against the tree (tests/docs)"
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering tests/docs
 # The same rules on the build graph (tests/layering/check_layers.py): each
 # folder depends on nothing of its own layer or above. A failing query stops
 # the run (set -e), with Bazel's message on stderr.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the README's operator coverage table from the registry and the fixtures.
+"""Regenerates the operator coverage table of docs/supported-ops.md from the registry and the fixtures.
 
     tools/update_op_table.py [--check] [--bin out/bin/pt2onnx]
 
@@ -12,7 +12,7 @@ named separately. A Core ATen line counts the ops of tests/fixtures/core_aten_op
 overloads is proven. A last line counts the expected failures of
 tests/fixtures/expected_failures.json: the fixtures `--verify` cannot check yet
 because the reference interpreter lacks overloads they use, and those overloads.
---check exits 1 when the README is stale (the end-to-end tests run it).
+--check exits 1 when the page is stale (tests/e2e/test_cli.py runs it).
 """
 import argparse
 import json
@@ -113,16 +113,16 @@ def main():
     args = parser.parse_args()
     keys = subprocess.run([args.bin, "--list-ops"], check=True, capture_output=True,
                           text=True).stdout.split()
-    readme = ROOT / "README.md"
-    text = readme.read_text()
+    page = ROOT / "docs" / "supported-ops.md"
+    text = page.read_text()
     start, end = text.index(BEGIN), text.index(END) + len(END)
     updated = text[:start] + render(keys, proven_keys(), core_aten_overloads(), expected_failures()) + text[end:]
     if args.check:
         if updated != text:
-            print("README.md operator table is stale: run tools/update_op_table.py", file=sys.stderr)
+            print("docs/supported-ops.md operator table is stale: run tools/update_op_table.py", file=sys.stderr)
             return 1
         return 0
-    readme.write_text(updated)
+    page.write_text(updated)
     return 0
 
 

@@ -1,7 +1,9 @@
 // File: core/io/input_file.h
 // -----------------------------------------------------------------------------
-// InputFile: the .pt2 being converted, read by offset. Natively it is an
-// mmapped file (all of it addressable, nothing copied); in a browser tab it is
+// InputFile: the .pt2 being converted, read by offset. The native CLI reads
+// it with pread (native/weight_splice.h's FdInputFile: only what is parsed
+// enters the process; the kernel copies the weights into the output); tests
+// and tools may wrap bytes already in memory (MemoryFile); in a browser tab it is
 // a File of possibly several GB that wasm32 cannot even address, so core/
 // reads only what it must interpret (the zip directory, the program JSON,
 // pickles) and refers to weights by FileRange. Writers then splice those

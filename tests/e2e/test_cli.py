@@ -203,7 +203,7 @@ def test_torch_onnx_metadata_keys(pt2onnx, tmp_path):
     assert ns.endswith("layer_norm: aten.layer_norm.default"), ns
 
 
-def test_readme_op_table_matches_registry():
+def test_supported_ops_page_matches_registry():
     import subprocess
     import sys
     from conftest import ROOT, cli_path

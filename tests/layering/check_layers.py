@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Fails when a lower layer includes or depends on a higher one.
 
-Layers, lowest first (README "How it is built"):
-  core        core/ (aten, archive, io, pt2, ir, onnx, runtime, ...)
+Layers, lowest first (docs/architecture.md):
+  core        core/ (aten, archive, io, pt2, ir, onnx, tensor, ...)
+  engines     runtime/ (the ONNX executor), reference/ (the ATen interpreter)
+  verify      verify/, which compares the two engines
   translate   the translation engine
   ops         the op families
   passes      graph passes
@@ -10,9 +12,8 @@ Layers, lowest first (README "How it is built"):
   front ends  native/, wasm/
 
 A file may include a project header, and a BUILD target may depend on a
-label, of its own layer or a lower one. Inside core/, the execution homes
-(runtime, reference, and verify which compares them) may use
-the rest of core/, never the reverse.
+label, of its own layer or a lower one; two folders of one layer (runtime/
+and reference/, native/ and wasm/) never use each other.
 Reads the sources only (no Bazel), so it runs anywhere in a second; the
 same rules as a Bazel query are in tools/test.sh.
 

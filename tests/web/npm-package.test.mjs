@@ -38,8 +38,10 @@ test("package.json is publishable: no private flag, exports, types, bin, files",
   assert.equal(pkg.private, undefined);
   assert.equal(pkg.exports["."].types, "./pt2onnx.d.ts");
   assert.equal(pkg.bin.pt2onnx, "./cli.mjs");
-  assert.ok(pkg.license);
-  assert.ok(existsSync(join(hub, "node_modules", "pt2onnx", "README.md")));
+  assert.equal(pkg.license, "Apache-2.0");
+  for (const file of ["README.md", "LICENSE", "THIRD_PARTY_NOTICES"]) {
+    assert.ok(existsSync(join(hub, "node_modules", "pt2onnx", file)), file);
+  }
   const npx = spawnSync("npx", ["--offline", "pt2onnx", "--version"], { cwd: hub, encoding: "utf8" });
   assert.equal(npx.status, 0, npx.stderr);
   assert.equal(npx.stdout, spawnSync(CLI, ["--version"], { encoding: "utf8" }).stdout);

@@ -23,7 +23,7 @@ const ZOO = readdirSync(join(FIXTURES, "models")).filter((n) => existsSync(join(
 
 // Fail in the browser, pass natively: strict, so an entry that starts passing must go.
 const BROWSER_BEYOND_THRESHOLDS = {
-  // One ill-conditioned element (README, "In Chromium"): output (0, 1, 10, 33) is -6.77e-6, a bilinear
+  // One ill-conditioned element (docs/verify.md, "In JavaScript and on a page"): output (0, 1, 10, 33) is -6.77e-6, a bilinear
   // mix of flows (coords + delta) - coords, so one coordinate sum rounded 1 ulp off torch's moves it past
   // 0.1 x (|expected| + 1e-7). Every float32 convolution order decides it by chance (wasm SIMD 0.123, the
   // native portable kernels 0.124, torch with oneDNN off 0.237; tools/fixtures/verify_sensitivity.py).

@@ -138,7 +138,7 @@ export interface ConversionResult {
 }
 
 /**
- * Error codes, one per CLI exit code (see the README), plus "load": the
+ * Error codes, one per CLI exit code (docs/cli.md, "Exit codes"), plus "load": the
  * module's own files (pt2onnx-core.wasm, the worker) could not be loaded.
  */
 export type ErrorCode = "internal" | "usage" | "io" | "invalid_input" | "unsupported" | "load"

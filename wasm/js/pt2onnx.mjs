@@ -48,7 +48,7 @@ function loadCore() {
 
 // Imports made at run time, not bundled: bundlers leave a computed import()
 // alone, so the core glue (and, in node, node's own modules) is loaded from
-// beside this file wherever it ends up (README "Embedding").
+// beside this file wherever it ends up (docs/javascript.md).
 const runtimeImport = (specifier) => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 
 async function loadCoreOnce() {

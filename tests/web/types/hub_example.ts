@@ -32,7 +32,7 @@ export async function listOps(): Promise<string> {
   return `${version}: ${ops.length} operators`;
 }
 
-// inspect() first, then name the dims it found (README "How dimensions are named").
+// inspect() first, then name the dims it found (docs/cli.md, "How dimensions are named").
 export async function convertWithNamedDims(file: File): Promise<ConversionResult> {
   const found: Inspection = await inspect(file, { opset: 20 });
   const [batch, seq] = found.inputs[0].dims.map((d) => d.name);
@@ -48,7 +48,7 @@ export async function cancellable(file: File, controller: AbortController): Prom
   return `${r.onnxName} ${text.length} ${JSON.parse(json).opset}`;
 }
 
-// Convert, then run the result in the wasm executor (README "API": run / createSession).
+// Convert, then run the result in the wasm executor (docs/javascript.md: run / createSession).
 export async function convertAndRun(file: File, pixels: Float32Array): Promise<number[]> {
   const converted = await convert(file);
   const onnx: Uint8Array = await converted.onnxBytes();  // bytes for the executor, no Blob built
@@ -80,7 +80,7 @@ export async function verifyUpload(file: File, npz?: Uint8Array): Promise<string
     `${typed.exitCode} ${r.report.length}`;
 }
 
-// A custom operator's translation library (README "Custom operators without Python").
+// A custom operator's translation library (docs/supported-ops.md, "Custom operators without Python").
 export async function convertWithLibrary(file: File, library: File): Promise<ConversionResult> {
   const translations = new Uint8Array(await library.arrayBuffer());
   const found: Inspection = await inspect(file, { translations, overrideBuiltins: false });
