@@ -62,7 +62,7 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
     Dims full = batch;
     full.push_back(L);
     full.push_back(S);
-    PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastShapes(mask->dims(), full));
+    PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastDims(mask->dims(), full));
     if (check != full) return call.Invalid("attn_mask does not broadcast to the scores");
     mask_index = BroadcastIndices(mask->dims(), full);
     mv = ToDoubles(*mask);

@@ -132,8 +132,8 @@ absl::Status Where(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, TensorOrScalar(call, "self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor other, TensorOrScalar(call, "other"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, call.ResultType({"self", "other"}));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims d1, BroadcastShapes(cond.dims(), self.dims()));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(d1, other.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims d1, BroadcastDims(cond.dims(), self.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(d1, other.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor c, BroadcastTo(cond, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor a, BroadcastTo(self, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor b, BroadcastTo(other, dims));
@@ -155,7 +155,7 @@ absl::Status MaskedFillImpl(RefCall& call, bool in_place) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, call.Input("mask"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor value, TensorOrScalar(call, "value"));
   if (value.numel() != 1) return call.Invalid("masked_fill's value must be a single value");
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(self.dims(), mask.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(self.dims(), mask.dims()));
   if (in_place && dims != self.dims()) return call.Invalid("the mask does not broadcast to self");
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, BroadcastTo(self, dims));
   if (!in_place || out.raw() == self.raw()) {

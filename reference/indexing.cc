@@ -65,7 +65,7 @@ absl::StatusOr<IndexPlan> PlanIndex(const Tensor& self, const std::vector<std::o
     if (indexed.empty()) {
       bdims = per_dim[d]->dims();
     } else {
-      PT2ONNX_ASSIGN_OR_RETURN(bdims, BroadcastShapes(bdims, per_dim[d]->dims()));
+      PT2ONNX_ASSIGN_OR_RETURN(bdims, BroadcastDims(bdims, per_dim[d]->dims()));
     }
     indexed.push_back(d);
   }
@@ -251,11 +251,11 @@ absl::Status TakeAlongDim(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(*dim_arg, self.rank()));
   Dims with_self = indices.dims();
   with_self[dim] = self.dims()[dim];
-  PT2ONNX_ASSIGN_OR_RETURN(Dims self_dims, BroadcastShapes(self.dims(), with_self));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims self_dims, BroadcastDims(self.dims(), with_self));
   Dims with_index = self_dims;
   with_index[dim] = indices.dims()[dim];
   PT2ONNX_ASSIGN_OR_RETURN(Tensor s, BroadcastTo(self, self_dims));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims index_dims, BroadcastShapes(indices.dims(), with_index));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims index_dims, BroadcastDims(indices.dims(), with_index));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor i, BroadcastTo(indices, index_dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, GatherAlong(s, dim, i));
   return call.SetTensor(std::move(out));
@@ -265,7 +265,7 @@ absl::Status TakeAlongDim(RefCall& call) {
 absl::Status MaskedSelect(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, call.Input("mask"));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(self.dims(), mask.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(self.dims(), mask.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor s, BroadcastTo(self, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor m, BroadcastTo(mask, dims));
   std::vector<int64_t> picked;
@@ -281,7 +281,7 @@ absl::Status MaskedScatter(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, call.Input("mask"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor source, call.Input("source"));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(self.dims(), mask.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(self.dims(), mask.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor b, BroadcastTo(self, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(b));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor m, BroadcastTo(mask, dims));

@@ -20,7 +20,7 @@ absl::StatusOr<Tensor> TensorOrScalar(const RefCall& call, absl::string_view nam
 
 absl::StatusOr<Tensor> BinaryMap(const Tensor& a, const Tensor& b, DataType compute,
                                  DataType out_dtype, const DoubleBinary& fd, const IntBinary& fi) {
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(a.dims(), b.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(a.dims(), b.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor ca, a.dtype() == compute ? a : CastTensor(a, compute));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor cb, b.dtype() == compute ? b : CastTensor(b, compute));
   std::vector<int64_t> ia = BroadcastIndices(a.dims(), dims), ib = BroadcastIndices(b.dims(), dims);
@@ -47,7 +47,7 @@ absl::StatusOr<Tensor> UnaryMapDouble(const Tensor& x, DataType out_dtype, const
 
 absl::StatusOr<Tensor> BroadcastTo(const Tensor& t, const Dims& dims) {
   if (t.dims() == dims) return t;
-  PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastShapes(t.dims(), dims));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastDims(t.dims(), dims));
   if (check != dims) {
     return absl::InvalidArgumentError(absl::StrCat("cannot broadcast ", DimsString(t.dims()),
                                                    " to ", DimsString(dims)));

@@ -21,7 +21,7 @@ absl::Status Cross(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor other, call.Input("other"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, call.ResultType({"self", "other"}));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(self.dims(), other.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(self.dims(), other.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim_arg, call.OptionalInt("dim"));
   const int64_t rank = static_cast<int64_t>(dims.size());
   int64_t dim = -1;
@@ -151,7 +151,7 @@ absl::Status Cdist(RefCall& call) {
   if (x1.dtype() != x2.dtype() || !IsFloatLike(x1.dtype())) return call.Invalid("cdist only supports floating-point dtypes");
   const int64_t m = x1.dims().back(), np = x1.dims()[x1.rank() - 2], nr = x2.dims()[x2.rank() - 2];
   Dims b1(x1.dims().begin(), x1.dims().end() - 2), b2(x2.dims().begin(), x2.dims().end() - 2);
-  PT2ONNX_ASSIGN_OR_RETURN(Dims batch, BroadcastShapes(b1, b2));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims batch, BroadcastDims(b1, b2));
   const std::vector<int64_t> i1 = BroadcastIndices(b1, batch), i2 = BroadcastIndices(b2, batch);
   const std::vector<double> v1 = ToDoubles(x1), v2 = ToDoubles(x2);
   std::vector<double> out;

@@ -22,7 +22,7 @@ absl::StatusOr<Tensor> BatchedMatMul(const Tensor& a, const Tensor& b, DataType 
                                                    " and ", k2, "x", m, ")"));
   }
   Dims ba(a.dims().begin(), a.dims().end() - 2), bb(b.dims().begin(), b.dims().end() - 2);
-  PT2ONNX_ASSIGN_OR_RETURN(Dims batch, BroadcastShapes(ba, bb));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims batch, BroadcastDims(ba, bb));
   std::vector<int64_t> ia = BroadcastIndices(ba, batch), ib = BroadcastIndices(bb, batch);
   Dims out_dims = batch;
   out_dims.push_back(n);

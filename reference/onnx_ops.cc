@@ -169,7 +169,7 @@ absl::Status Attention(RefCall& call) {
   const bool bool_mask = mask_t && mask_t->dtype() == DataType::kBool;
   if (mask_t) {
     const Dims full{B, Hq, L, S};
-    PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastShapes(mask_t->dims(), full));
+    PT2ONNX_ASSIGN_OR_RETURN(Dims check, BroadcastDims(mask_t->dims(), full));
     if (check != full) return call.Invalid("attn_mask does not broadcast to (batch, heads, q_seq, total_seq)");
     mask_index = BroadcastIndices(mask_t->dims(), full);
     mv = ToDoubles(*mask_t);

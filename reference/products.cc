@@ -192,7 +192,7 @@ absl::Status LinalgVecdot(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor y, call.Input("y"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
   PT2ONNX_RETURN_IF_ERROR(SameDtype(call, x, y));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(x.dims(), y.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(x.dims(), y.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, static_cast<int64_t>(dims.size())));
   if (dims.empty()) return call.Invalid("linalg.vecdot: the operands must have at least 1 dim");
   if (x.rank() + dim - static_cast<int64_t>(dims.size()) < 0 || y.rank() + dim - static_cast<int64_t>(dims.size()) < 0 ||

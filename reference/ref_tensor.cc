@@ -194,21 +194,6 @@ absl::StatusOr<int64_t> WrapDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + r : dim;
 }
 
-absl::StatusOr<Dims> BroadcastShapes(const Dims& a, const Dims& b) {
-  size_t rank = std::max(a.size(), b.size());
-  Dims out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) {
-      return absl::InvalidArgumentError(absl::StrCat("shapes ", DimsString(a), " and ",
-                                                     DimsString(b), " do not broadcast"));
-    }
-    out[i] = da == 1 ? db : da;
-  }
-  return out;
-}
-
 std::vector<int64_t> BroadcastIndices(const Dims& in, const Dims& out) {
   int64_t numel = 1;
   for (int64_t d : out) numel *= d;

@@ -52,8 +52,6 @@ std::vector<int64_t> RowMajorStrides(const Dims& dims);
 // `dim` in [-rank, rank-1] (a 0-d tensor takes -1 and 0), else an error.
 absl::StatusOr<int64_t> WrapDim(int64_t dim, int64_t rank);
 
-// The broadcast of two shapes (torch/NumPy rules), or an error.
-absl::StatusOr<Dims> BroadcastShapes(const Dims& a, const Dims& b);
 // For each element of `out` (row-major), the flat index in a tensor of dims
 // `in` broadcast to `out` (in must broadcast to out).
 std::vector<int64_t> BroadcastIndices(const Dims& in, const Dims& out);

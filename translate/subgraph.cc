@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "translate/fx_values.h"
 #include "translate/graph_builder.h"
 #include "translate/metadata.h"
 #include "core/aten/op_schema.h"
@@ -25,27 +26,6 @@ bool IsSymScalar(const Argument& a) {
 DataType SymDtype(const Argument& a) {
   return a.kind == Kind::kSymInt ? DataType::kInt64
          : a.kind == Kind::kSymBool ? DataType::kBool : DataType::kFloat;
-}
-
-void CountArgument(const Argument& arg, GraphBuilder::UseCounts& users) {
-  if (arg.kind == Kind::kTensor || arg.kind == Kind::kOptionalTensor) ++users[arg.name];
-  for (const std::string& n : arg.names) ++users[n];
-  for (const auto& n : arg.optional_names) {
-    if (n.has_value()) ++users[*n];
-  }
-  if (arg.sym.is_name) ++users[arg.sym.name];
-  for (const pt2::SymArg& s : arg.syms) {
-    if (s.is_name) ++users[s.name];
-  }
-}
-
-GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph) {
-  GraphBuilder::UseCounts users;
-  for (const pt2::Node& node : graph.nodes) {
-    for (const pt2::NamedArgument& a : node.inputs) CountArgument(a.arg, users);
-  }
-  for (const Argument& out : graph.outputs) CountArgument(out, users);
-  return users;
 }
 
 // The node's arguments must be its schema's: none unknown, none twice (HOP

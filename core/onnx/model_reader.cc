@@ -118,6 +118,23 @@ absl::StatusOr<ir::Attribute> ReadAttribute(::onnx::AttributeProto& proto, int d
   }
 }
 
+// One node of a graph or function; `refs_refused` is the error for an
+// attribute that refers to a function parameter (not supported).
+absl::StatusOr<ir::Node> ReadNode(::onnx::NodeProto& n, int depth, const std::string& refs_refused) {
+  ir::Node node;
+  node.name = n.name();
+  node.op_type = n.op_type();
+  node.domain = n.domain();
+  node.inputs.assign(n.input().begin(), n.input().end());
+  node.outputs.assign(n.output().begin(), n.output().end());
+  for (auto& a : *n.mutable_attribute()) {
+    if (!a.ref_attr_name().empty()) return absl::UnimplementedError(refs_refused);
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, depth));
+    node.attributes.push_back(std::move(attr));
+  }
+  return node;
+}
+
 absl::StatusOr<ir::Graph> ReadGraph(::onnx::GraphProto& proto, int depth) {
   if (depth > 64) return Invalid("subgraphs nested too deeply");
   ir::Graph g;
@@ -135,18 +152,9 @@ absl::StatusOr<ir::Graph> ReadGraph(::onnx::GraphProto& proto, int depth) {
     PT2ONNX_ASSIGN_OR_RETURN(ir::ValueInfo info, ReadValueInfo(v));
     g.outputs.push_back(std::move(info));
   }
+  const std::string refs_refused = "ONNX model: attribute references (functions)";
   for (auto& n : *proto.mutable_node()) {
-    ir::Node node;
-    node.name = n.name();
-    node.op_type = n.op_type();
-    node.domain = n.domain();
-    node.inputs.assign(n.input().begin(), n.input().end());
-    node.outputs.assign(n.output().begin(), n.output().end());
-    for (auto& a : *n.mutable_attribute()) {
-      if (!a.ref_attr_name().empty()) return absl::UnimplementedError("ONNX model: attribute references (functions)");
-      PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, depth));
-      node.attributes.push_back(std::move(attr));
-    }
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Node node, ReadNode(n, depth, refs_refused));
     g.nodes.push_back(std::move(node));
   }
   return g;
@@ -164,21 +172,10 @@ absl::StatusOr<ir::Function> ReadFunction(::onnx::FunctionProto& f) {
   def.inputs.assign(f.input().begin(), f.input().end());
   def.outputs.assign(f.output().begin(), f.output().end());
   for (const auto& o : f.opset_import()) def.opset_imports.push_back({o.domain(), o.version()});
+  const std::string refs_refused =
+      absl::StrCat("ONNX function ", f.domain(), "::", f.name(), ": attribute references are not supported");
   for (auto& n : *f.mutable_node()) {
-    ir::Node node;
-    node.name = n.name();
-    node.op_type = n.op_type();
-    node.domain = n.domain();
-    node.inputs.assign(n.input().begin(), n.input().end());
-    node.outputs.assign(n.output().begin(), n.output().end());
-    for (auto& a : *n.mutable_attribute()) {
-      if (!a.ref_attr_name().empty()) {
-        return absl::UnimplementedError(absl::StrCat("ONNX function ", f.domain(), "::", f.name(),
-                                                     ": attribute references are not supported"));
-      }
-      PT2ONNX_ASSIGN_OR_RETURN(ir::Attribute attr, ReadAttribute(a, 0));
-      node.attributes.push_back(std::move(attr));
-    }
+    PT2ONNX_ASSIGN_OR_RETURN(ir::Node node, ReadNode(n, 0, refs_refused));
     def.nodes.push_back(std::move(node));
   }
   return def;

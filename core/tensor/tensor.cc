@@ -1,5 +1,6 @@
 #include "core/tensor/tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -58,6 +59,21 @@ absl::StatusOr<int64_t> CheckedNumel(const Dims& dims) {
 }
 
 std::string DimsString(const Dims& dims) { return absl::StrCat("[", absl::StrJoin(dims, ", "), "]"); }
+
+absl::StatusOr<Dims> BroadcastDims(const Dims& a, const Dims& b) {
+  size_t rank = std::max(a.size(), b.size());
+  Dims out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shapes ", DimsString(a), " and ", DimsString(b), " do not broadcast"));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
 
 absl::StatusOr<Tensor> Tensor::Allocate(DataType dtype, Dims dims, BufferPool* pool) {
   int size = ElementSize(dtype);

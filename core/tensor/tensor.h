@@ -55,6 +55,9 @@ class BufferPool {
 // Product of dims, or an error when it overflows int64 / is negative.
 absl::StatusOr<int64_t> CheckedNumel(const Dims& dims);
 std::string DimsString(const Dims& dims);
+// The broadcast of two shapes (NumPy's rules, which torch and ONNX share), or
+// an error naming both.
+absl::StatusOr<Dims> BroadcastDims(const Dims& a, const Dims& b);
 
 class Tensor {
  public:

@@ -66,21 +66,6 @@ double ReadDouble(const Tensor& t, int64_t i) {
   }
 }
 
-absl::StatusOr<Dims> BroadcastDims(const Dims& a, const Dims& b) {
-  size_t rank = std::max(a.size(), b.size());
-  Dims out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("shapes ", DimsString(a), " and ", DimsString(b), " do not broadcast"));
-    }
-    out[i] = da == 1 ? db : da;
-  }
-  return out;
-}
-
 std::vector<int64_t> ContiguousStrides(const Dims& dims) {
   std::vector<int64_t> s(dims.size());
   int64_t stride = 1;

@@ -31,8 +31,6 @@ absl::StatusOr<std::vector<int64_t>> ReadInts(const Tensor& t, const char* what)
 // Element i of any numeric tensor as double (scalars like Clip's min).
 double ReadDouble(const Tensor& t, int64_t i);
 
-// Numpy-style broadcast of two shapes.
-absl::StatusOr<Dims> BroadcastDims(const Dims& a, const Dims& b);
 // Element strides of `dims` seen as `out` (right-aligned; 0 on broadcast dims).
 std::vector<int64_t> BroadcastStrides(const Dims& dims, const Dims& out);
 std::vector<int64_t> ContiguousStrides(const Dims& dims);
