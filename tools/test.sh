@@ -22,6 +22,10 @@
 #      and so does test_runtime's op/kernel coverage check (test_fixtures makes
 #      the same conversions with the sanitized CLI). XNNPACK and pthreadpool are
 #      compiled without instrumentation (.bazelrc)
+# Every step is timed and its tests counted (tools/test_report.py): a summary
+# of passed / failed / skipped tests and wall time per step closes the run,
+# pass or fail, and a skip not listed in tests/expected_skips.json (or a
+# listed one that stopped skipping) fails its step.
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
 # step 7 (quick local runs). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
@@ -30,15 +34,65 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-step() { printf '\n=== %s\n' "$*"; }
 BAZEL_FLAGS=(--color=no --curses=no)
 
+# Step accounting: step NAME "what it does" closes the previous step (its wall
+# time, ok: set -e got past it) and opens the next; the EXIT trap closes the
+# last one (FAILED when the run stops on an error) and prints the summary.
+# NAME keys tests/expected_skips.json. Stdlib python3 only: .venv comes later.
+REPORTS=$(mktemp -d)
+SUMMARY="$REPORTS/summary.jsonl"
+STEP=""
+STEP_START=0
+fuzzdir=""
+report() { python3 tools/test_report.py "$@"; }
+finish_step() {
+  [ -n "$STEP" ] || return 0
+  report timed "$SUMMARY" "$STEP" "$1" "$(awk -v a="$STEP_START" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')"
+  STEP=""
+}
+step() {
+  finish_step ok
+  STEP=$1
+  STEP_START=$(date +%s.%N)
+  printf '\n=== %s: %s\n' "$1" "$2"
+}
+on_exit() {
+  local rc=$?
+  finish_step "$([ "$rc" = 0 ] && echo ok || echo FAILED)"
+  report print "$SUMMARY"
+  rm -rf "$REPORTS"
+  [ -z "$fuzzdir" ] || rm -rf "$fuzzdir"
+  exit "$rc"
+}
+trap on_exit EXIT
+
+# The googletest cases of the test targets TARGETS run under the bazel flags
+# FLAGS, counted from their test.log: count_gtest STEP "FLAGS" TARGETS...
+count_gtest() {
+  local name=$1 flags=$2
+  shift 2
+  local logs
+  # shellcheck disable=SC2086
+  logs=$(bazel info "${BAZEL_FLAGS[@]}" $flags bazel-testlogs)
+  report gtest "$SUMMARY" "$name" "$logs" "$@"
+}
+
+# The test targets `bazel test PATTERN` runs (manual ones excluded, as bazel test does).
+test_targets() {
+  bazel query "${BAZEL_FLAGS[@]}" "tests($1) except attr(tags, 'manual', $1)"
+}
+
 # pytest over the e2e suite, two workers when pytest-xdist is there (setup installs it);
-# the slowest tests are listed, to see where CI's time goes.
+# the slowest tests are listed, to see where CI's time goes. e2e NAME ARGS...: counted as step NAME.
 e2e() {
-  local workers=()
+  local name=$1 workers=() rc=0
+  shift
   .venv/bin/python -c "import xdist" 2>/dev/null && workers=(-n 2)
-  .venv/bin/python -m pytest -q -p no:cacheprovider --durations=20 "${workers[@]}" "$@"
+  .venv/bin/python -m pytest -q -p no:cacheprovider --durations=20 --junitxml="$REPORTS/junit.xml" \
+    "${workers[@]}" "$@" || rc=$?
+  report junit "$SUMMARY" "$name" "$REPORTS/junit.xml" || rc=1
+  return "$rc"
 }
 
 # sanitized CONFIG: every googletest suite under --config=CONFIG, then the
@@ -49,24 +103,28 @@ e2e() {
 sanitized() {
   local cfg=$1
   local suppress="$ROOT/tests/fuzz/ubsan_suppressions.txt"
-  step "$cfg: googletest suites (bazel test --config=$cfg //tests/...)"
+  step "$cfg googletest" "googletest suites (bazel test --config=$cfg //tests/...)"
+  local rc=0
   bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" \
     --test_env=ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     --test_env=UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppress" \
-    //tests/... //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
+    //tests/... //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken || rc=$?
+  # shellcheck disable=SC2046
+  count_gtest "$cfg googletest" "--config=$cfg" $(test_targets //tests/...) || rc=1
+  [ "$rc" = 0 ]
   local bin
-  bin=$(bazel info "${BAZEL_FLAGS[@]}" --config="$cfg" bazel-bin 2>/dev/null)
+  bin=$(bazel info "${BAZEL_FLAGS[@]}" --config="$cfg" bazel-bin)
   mkdir -p "out/$cfg"
   cp -f "$bin/native/pt2onnx" "$bin/native/onnxrun" "$bin/native/refrun" \
         "$bin/tests/verify/pt2onnx_broken" "out/$cfg/"
   local reports
   reports=$(mktemp -d)
-  step "$cfg: end-to-end under the sanitizers"
+  step "$cfg e2e" "end-to-end under the sanitizers"
   ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan" \
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$suppress" \
     PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" ONNXRUN_BIN="$ROOT/out/$cfg/onnxrun" \
     REFRUN_BIN="$ROOT/out/$cfg/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/$cfg/pt2onnx_broken" \
-    e2e tests/e2e
+    e2e "$cfg e2e" tests/e2e
   if [ -n "$(ls -A "$reports")" ]; then
     echo "$cfg: sanitizer reports during the e2e suite:" >&2
     head -n 40 "$reports"/* >&2
@@ -91,13 +149,17 @@ for arg in "$@"; do
   esac
 done
 
+step setup "Debian packages, source tarballs, Python checkers (tools/setup.sh)"
 bash tools/setup.sh
 
-step "layering: no lower layer uses a higher one (tests/layering, bazel query); the manual against the tree (tests/docs)"
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/layering tests/docs
+step layering "no lower layer uses a higher one (tests/layering, bazel query); the manual against the tree (tests/docs)"
+rc=0
+.venv/bin/python -m pytest -q -p no:cacheprovider --junitxml="$REPORTS/junit.xml" tests/layering tests/docs || rc=$?
+report junit "$SUMMARY" layering "$REPORTS/junit.xml" || rc=1
+[ "$rc" = 0 ]
 # The same rules on the build graph (tests/layering/check_layers.py): each
 # folder depends on nothing of its own layer or above. A failing query stops
-# the run (set -e), with Bazel's message on stderr.
+# the run, with Bazel's message on stderr (never read as "no bad dependency").
 for rule in "//core/...:runtime reference verify translate ops passes export native wasm" \
             "//runtime/...:reference verify translate ops passes export native wasm" \
             "//reference/...:runtime verify translate ops passes export native wasm" \
@@ -107,25 +169,32 @@ for rule in "//core/...:runtime reference verify translate ops passes export nat
             "//export/...:native wasm" "//native/...:wasm" "//wasm/...:native"; do
   from=${rule%%:*}; above=""
   for pkg in ${rule#*:}; do above="$above + //$pkg/..."; done
-  bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })")
+  if ! bad=$(bazel query "${BAZEL_FLAGS[@]}" "deps($from) intersect (${above# + })"); then
+    echo "layering: bazel query over $from failed" >&2; exit 1
+  fi
   if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
 done
 
-step "native build and C++ tests"
-bazel test "${BAZEL_FLAGS[@]}" //...
+step googletest "native build and C++ tests (bazel test //...)"
+rc=0
+bazel test "${BAZEL_FLAGS[@]}" //... || rc=$?
+# shellcheck disable=SC2046
+count_gtest googletest "" $(test_targets //...) || rc=1
+[ "$rc" = 0 ]
 
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
+step cli "the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
 mkdir -p out/bin
 bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
-BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null)
+BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
 cp -f "$BIN/native/onnxrun" out/bin/onnxrun
 cp -f "$BIN/native/refrun" out/bin/refrun
 cp -f "$BIN/tests/verify/pt2onnx_broken" out/bin/pt2onnx_broken
 
 if [ "$wasm" = 1 ]; then
-  step "WebAssembly package, page and npm pack"
+  step "wasm package" "WebAssembly package, page and npm pack"
   bazel build "${BAZEL_FLAGS[@]}" //wasm:package //wasm:npm_pack //web:site
   rm -rf out/wasm out/web
   mkdir -p out/wasm out/web
@@ -139,23 +208,31 @@ if [ "$wasm" = 1 ]; then
   # suites built through the package's transition, so from the objects the
   # package step just compiled; only the tests themselves compile and link.
   # (bazel test --config=wasm //tests/ops/... still runs them the old way.)
-  step "WebAssembly: core, engine, ops, export and runtime tests under node"
-  wasm_tests=$(bazel query "${BAZEL_FLAGS[@]}" 'attr(tags, wasm_node_test, //tests/...)' 2>/dev/null)
+  step "wasm googletest" "core, engine, ops, export and runtime tests compiled to WebAssembly, under node"
+  wasm_tests=$(bazel query "${BAZEL_FLAGS[@]}" 'attr(tags, wasm_node_test, //tests/...)')
   [ -n "$wasm_tests" ] || { echo "no wasm_node_test targets found" >&2; exit 1; }
+  rc=0
   # shellcheck disable=SC2086
-  bazel test "${BAZEL_FLAGS[@]}" $wasm_tests
+  bazel test "${BAZEL_FLAGS[@]}" $wasm_tests || rc=$?
+  # shellcheck disable=SC2086
+  count_gtest "wasm googletest" "" $wasm_tests || rc=1
+  [ "$rc" = 0 ]
 fi
 
 # With the sanitizers on, step 7 runs the e2e suite (once, under them).
 if [ "$sanitizers" = 0 ]; then
-  step "end-to-end: fixtures through the CLI, onnx checker, ONNX Runtime"
-  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e tests/e2e
+  step e2e "fixtures through the CLI, onnx checker, ONNX Runtime"
+  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e e2e tests/e2e
 fi
 
 if [ "$wasm" = 1 ]; then
-  step "WebAssembly API under node, and the page in headless Chromium"
-  node --test tests/web/
-  step "WebAssembly executor: every fixture converted and run in wasm against torch's outputs"
+  step node "WebAssembly API under node, and the page in headless Chromium (node --test)"
+  rc=0
+  node --test --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$REPORTS/node.tap" tests/web/ || rc=$?
+  report tap "$SUMMARY" node "$REPORTS/node.tap" || rc=1
+  [ "$rc" = 0 ]
+  step "wasm fixtures" "every fixture converted and run in the wasm executor against torch's outputs"
   node tests/web/run-all-fixtures.mjs
 fi
 
@@ -165,10 +242,9 @@ if [ "$fuzz" = 1 ]; then
   # Reproducible: a fixed seed and a fresh corpus seeded from the fixtures
   # (long runs with random seeds and a growing corpus: tools/fuzz/run.sh).
   fuzzdir=$(mktemp -d)
-  trap 'rm -rf "$fuzzdir"' EXIT
-  step "fuzz smoke: each libFuzzer target for ${FUZZ_SECONDS:-30} s, seed 1 (tools/fuzz/run.sh)"
+  step fuzz "each libFuzzer target for ${FUZZ_SECONDS:-30} s, seed 1 (tools/fuzz/run.sh)"
   tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}" --seed 1 --workdir "$fuzzdir"
-  step "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
+  step "hostile replay" "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
   tools/fuzz/replay_hostile.sh --workdir "$fuzzdir"
 fi
 

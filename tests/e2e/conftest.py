@@ -8,6 +8,37 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 
+# Every process the suite starts runs under this limit (seconds; PT2ONNX_E2E_TIMEOUT overrides it for slow
+# machines): one hung conversion fails its test instead of eating the CI budget.
+TIMEOUT_S = float(os.environ.get("PT2ONNX_E2E_TIMEOUT", "300"))
+
+
+def run_process(args, timeout=None, **kwargs) -> subprocess.CompletedProcess:
+    """subprocess.run with the suite's timeout; text output captured unless the caller says otherwise.
+    The one way the e2e tests start a process (a hang is a test failure naming the command)."""
+    kwargs.setdefault("capture_output", True)
+    kwargs.setdefault("text", True)
+    limit = TIMEOUT_S if timeout is None else timeout
+    try:
+        return subprocess.run([str(a) for a in args], timeout=limit, **kwargs)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"timed out after {limit:g} s: {' '.join(map(str, args))}")
+
+
+def start_process(args, **kwargs) -> subprocess.Popen:
+    """subprocess.Popen for tests that signal a running process; wait with wait_process."""
+    return subprocess.Popen([str(a) for a in args], **kwargs)
+
+
+def wait_process(proc: subprocess.Popen, timeout=None) -> int:
+    limit = TIMEOUT_S if timeout is None else timeout
+    try:
+        return proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"timed out after {limit:g} s: {' '.join(map(str, proc.args))}")
+
 
 def cli_path() -> pathlib.Path:
     path = os.environ.get("PT2ONNX_BIN", str(ROOT / "bazel-bin" / "native" / "pt2onnx"))
@@ -21,7 +52,7 @@ def pt2onnx():
         pytest.fail(f"pt2onnx CLI not built at {path}; run tools/test.sh (it builds it first)")
 
     def run(*args, check=True):
-        result = subprocess.run([str(path), *map(str, args)], capture_output=True, text=True)
+        result = run_process([path, *args])
         if check and result.returncode != 0:
             raise AssertionError(f"pt2onnx {' '.join(map(str, args))} failed "
                                  f"(exit {result.returncode}):\n{result.stderr}")

@@ -2,9 +2,8 @@
 (the CLI's --json), resumable, with a summary; its outputs are the CLI's own."""
 import json
 import os
-import subprocess
 
-from conftest import FIXTURES, ROOT, cli_path
+from conftest import FIXTURES, ROOT, cli_path, run_process
 
 RUNNER = ROOT / "tools" / "batch" / "convert_all.sh"
 GOOD = ["cnn", "gpt_block", "dynamic_batch_seq"]
@@ -12,7 +11,7 @@ GOOD = ["cnn", "gpt_block", "dynamic_batch_seq"]
 
 def run(*args, env_extra=None):
     env = dict(os.environ, PT2ONNX=str(cli_path()), **(env_extra or {}))
-    return subprocess.run(["bash", str(RUNNER), *map(str, args)], capture_output=True, text=True, env=env)
+    return run_process(["bash", RUNNER, *args], env=env)
 
 
 def records(out):

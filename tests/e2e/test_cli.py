@@ -204,9 +204,7 @@ def test_torch_onnx_metadata_keys(pt2onnx, tmp_path):
 
 
 def test_supported_ops_page_matches_registry():
-    import subprocess
     import sys
-    from conftest import ROOT, cli_path
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "update_op_table.py"), "--check",
-                             "--bin", str(cli_path())], capture_output=True, text=True)
+    from conftest import ROOT, cli_path, run_process
+    result = run_process([sys.executable, ROOT / "tools" / "update_op_table.py", "--check", "--bin", cli_path()])
     assert result.returncode == 0, result.stderr

@@ -26,12 +26,16 @@ import pytest
 from conftest import FIXTURES, FIXTURE_RUNS, ROOT, ORT_FALLBACKS
 
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "fixtures"))
+import fixture_checks  # noqa: E402
 import update_op_table  # noqa: E402
 
 # The default opset runs first; the others check the opset-dependent
 # translations (Split/Squeeze inputs, IsInf types, ...) on the same fixtures.
+# Every opset the CLI accepts is swept: 19 is the minimum of some fixtures
+# (opset_limits.json), whose first accepted opset must convert and match.
 DEFAULT_OPSET = 20
-OPSETS = (DEFAULT_OPSET, 18, 21, 22, 23)
+OPSETS = (DEFAULT_OPSET, 18, 19, 21, 22, 23)
 FALLBACK_LIST = FIXTURES / "ort_fallback.json"
 OPSET_LIMITS = FIXTURES / "opset_limits.json"
 UNPROVEN_LIST = FIXTURES / "unproven_ops.txt"
@@ -128,7 +132,11 @@ def run_onnx(model_path: pathlib.Path, inputs: dict):
     return session.run(None, {n: inputs[n] for n in names}), None
 
 
-def assert_matches(actual, expected, name, atol, rtol):
+def assert_matches(actual, expected, name, meta):
+    """actual against torch's `expected` at the fixture's tolerance for that output's dtype (float32 1e-4
+    unless meta.json states a looser one with its reason; half_atol/half_rtol only for float16/bfloat16
+    outputs: tools/fixtures/fixture_checks.py)."""
+    atol, rtol = fixture_checks.output_tolerance(meta, expected.dtype)
     assert actual.dtype == expected.dtype, f"{name}: dtype {actual.dtype} != torch {expected.dtype}"
     assert actual.shape == expected.shape, f"{name}: shape {actual.shape} != torch {expected.shape}"
     if expected.dtype == np.bool_ or np.issubdtype(expected.dtype, np.integer):
@@ -165,10 +173,6 @@ def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
     assert model.ir_version == 10
     assert [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")] == [opset]
 
-    # The fixture records its tolerance: 1e-4 for fp32 models (the issue's
-    # bar), looser only where torch itself computes in fp16/bf16.
-    atol = meta.get("atol", meta.get("atol_hint", 1e-4))
-    rtol = meta.get("rtol", atol)
     allowed = allowed_fallbacks()
     for suffix in ("", "_alt"):
         if not (folder / f"inputs{suffix}.npz").exists():
@@ -192,7 +196,7 @@ def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
         want = [expected[n].dtype for n in expected.files]
         assert declared_dtypes(model) == want, f"{name}: declared output dtypes != torch's"
         for value, key in zip(actual, expected.files):
-            assert_matches(value, expected[key], f"{folder.name}{suffix}:{key}", atol, rtol)
+            assert_matches(value, expected[key], f"{folder.name}{suffix}:{key}", meta)
 
 
 def read_unproven_list() -> dict:
@@ -258,3 +262,14 @@ def test_op_table_counts_only_proven_overloads():
     text = update_op_table.render(keys, proven, core, failures)
     assert ("`--verify` exits 7 on 2 fixtures, whose programs use overloads the reference interpreter cannot "
             "run yet (2): `aten::add.Scalar`, `aten::relu.default`") in text
+
+
+def test_every_accepted_opset_is_swept(pt2onnx):
+    """OPSETS is every opset the CLI accepts (its --help states the range), so none goes untested."""
+    import re
+    result = pt2onnx("--help", check=False)
+    found = re.search(r"--opset N\s+ONNX opset, (\d+)\.\.(\d+) \(default (\d+)", result.stdout + result.stderr)
+    assert found, result.stdout + result.stderr
+    low, high, default = map(int, found.groups())
+    assert sorted(OPSETS) == list(range(low, high + 1))
+    assert default == DEFAULT_OPSET

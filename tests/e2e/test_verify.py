@@ -13,11 +13,10 @@
 import json
 import os
 import pathlib
-import subprocess
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run_process
 from test_fixtures import assert_blocked, fixture_id, positive_fixtures
 from test_reference import assert_expected_missing_kernels, expected_failures, refrun  # noqa: F401
 
@@ -97,11 +96,11 @@ def test_broken_translation_fails_at_its_node(mode, name, refrun, tmp_path):  # 
     # The seam corrupts the optimized graph: with Conv+BatchNorm folding no
     # BatchNorm is left whose epsilon it could change, so this checks the
     # translation as translated (--no-optimize).
-    result = subprocess.run([str(binary), folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify",
-                             "--no-optimize",
-                             "--inputs", folder / "inputs.npz", f"--report={report}",
-                             "--verify-node-data", tmp_path / "nd"],
-                            capture_output=True, text=True, env={**os.environ, "PT2ONNX_BREAK": mode})
+    result = run_process([binary, folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify",
+                          "--no-optimize",
+                          "--inputs", folder / "inputs.npz", f"--report={report}",
+                          "--verify-node-data", tmp_path / "nd"],
+                         env={**os.environ, "PT2ONNX_BREAK": mode})
     broken = [line for line in result.stderr.splitlines() if line.startswith("PT2ONNX_BREAK:")]
     assert broken and "->" in broken[0], result.stderr
     value = broken[0].split("-> ")[1].strip("'")

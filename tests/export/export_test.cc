@@ -60,8 +60,8 @@ std::shared_ptr<const InputFile> InMemory(const std::string& bytes) {
 class ExportTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::optional<std::string> bytes = testing::ReadFixture("cnn");
-    if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+    absl::StatusOr<std::string> bytes = testing::ReadFixture("cnn");
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
     storage_ = *std::move(bytes);
     file_ = InMemory(storage_);
   }

@@ -132,8 +132,8 @@ TEST(InspectTest, SupportIsCheckedAtTheRequestedOpset) {
 }
 
 TEST(InspectTest, DynamicFixture) {
-  std::optional<std::string> bytes = testing::ReadFixture("dynamic_batch_seq");
-  if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+  absl::StatusOr<std::string> bytes = testing::ReadFixture("dynamic_batch_seq");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
   absl::StatusOr<Inspection> info = InspectPt2(std::make_shared<MemoryFile>(*bytes), {});
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_EQ(SymbolNames(*info), (std::vector<std::string>{"s54", "s27"}));

@@ -24,8 +24,8 @@ TEST(ReportTest, SymbolicDimsLine) {
 }
 
 TEST(ReportTest, ConversionListsInputDimsInOrder) {
-  std::optional<std::string> bytes = testing::ReadFixture("dynamic_batch_seq");
-  if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+  absl::StatusOr<std::string> bytes = testing::ReadFixture("dynamic_batch_seq");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
   ConvertOptions options;
   options.translate.dim_names = {{"s27", "seq"}};
   absl::StatusOr<Conversion> c = ConvertPt2(std::make_shared<MemoryFile>(*bytes), options);

@@ -16,11 +16,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
-void RunFile(const std::string& path, int& count) {
+// False when the file cannot be read: replaying it as empty input would check nothing.
+bool RunFile(const std::string& path, int& count) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    return false;
+  }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
   ++count;
+  return true;
 }
 
 }  // namespace
@@ -35,18 +41,29 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (!S_ISDIR(st.st_mode)) {
-      RunFile(path, count);
+      if (!RunFile(path, count)) return 1;
       continue;
     }
     DIR* dir = opendir(path.c_str());
-    while (dirent* e = dir != nullptr ? readdir(dir) : nullptr) {
+    if (dir == nullptr) {
+      std::fprintf(stderr, "cannot list %s\n", path.c_str());
+      return 1;
+    }
+    bool ok = true;
+    while (dirent* e = readdir(dir)) {
       std::string name = e->d_name;
       if (name == "." || name == "..") continue;
       std::string child = path + "/" + name;
-      if (stat(child.c_str(), &st) == 0 && S_ISREG(st.st_mode)) RunFile(child, count);
+      if (stat(child.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ok = RunFile(child, count) && ok;
     }
-    if (dir != nullptr) closedir(dir);
+    closedir(dir);
+    if (!ok) return 1;
   }
   std::printf("replayed %d inputs\n", count);
+  // No input at all (a data glob that matched nothing) would be a pass that replayed nothing.
+  if (count == 0) {
+    std::fprintf(stderr, "no input to replay\n");
+    return 1;
+  }
   return 0;
 }

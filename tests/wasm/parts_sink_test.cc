@@ -142,8 +142,8 @@ TEST(StreamedInputTest, AFailedReadIsAnIoErrorWhereverItHappens) {
   ConvertOptions no_optimize;
   no_optimize.optimize = false;
   for (const char* fixture : {"cnn", "cnn_torch27", "cnn_torch28", "strided_weights"}) {
-    std::optional<std::string> bytes = testing::ReadFixture(fixture);
-    ASSERT_TRUE(bytes.has_value()) << fixture;
+    absl::StatusOr<std::string> bytes = testing::ReadFixture(fixture);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
     const size_t reads = [&] {
       auto file = std::make_shared<StreamedFile>(*bytes);
       EXPECT_TRUE(ConvertPt2(file, no_optimize).ok());
@@ -198,8 +198,8 @@ class StreamedConversionTest : public ::testing::TestWithParam<Case> {};
 void CheckStreamedConversion(const Case& c, bool optimize) {
   ConvertOptions options;
   options.optimize = optimize;
-  std::optional<std::string> bytes = testing::ReadFixture(c.fixture);
-  ASSERT_TRUE(bytes.has_value()) << c.fixture;
+  absl::StatusOr<std::string> bytes = testing::ReadFixture(c.fixture);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
 
   // The CLI's path: the file in memory, written to plain byte sinks.
   absl::StatusOr<Conversion> native = ConvertPt2(AsBytes(*bytes), options);

@@ -12,7 +12,7 @@ import { reluAsNegLibrary } from "./libraries.mjs";
 import { readNpz } from "./npz.mjs";
 import { pageHarness } from "./page-harness.mjs";
 import { CLI, FIXTURES, PACKAGE, REPO, requireBuilt } from "./paths.mjs";
-import { mismatch } from "./runtime-fixtures.mjs";
+import { mismatch, outputTolerance } from "./runtime-fixtures.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
 requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
@@ -47,8 +47,6 @@ async function downloadOnnx(page) {
 // The first difference between `model` run by the package's executor and torch's outputs, or null.
 async function outputsDiffer(model, folder) {
   const meta = JSON.parse(readFileSync(join(folder, "meta.json"), "utf8"));
-  const atol = meta.atol ?? 1e-5;
-  const rtol = meta.rtol ?? 1e-4;
   for (const suffix of ["", "_alt"]) {
     if (!existsSync(join(folder, `inputs${suffix}.npz`))) continue;
     const inputs = Object.fromEntries(readNpz(readFileSync(join(folder, `inputs${suffix}.npz`))).map((t) => [t.name, t]));
@@ -56,6 +54,7 @@ async function outputsDiffer(model, folder) {
     const outputs = Object.values(await api.run(new Uint8Array(model), inputs));
     if (outputs.length !== expected.length) return `${outputs.length} outputs, torch has ${expected.length}`;
     for (let i = 0; i < expected.length; ++i) {
+      const [atol, rtol] = outputTolerance(meta, expected[i].dtype);
       const problem = mismatch(outputs[i], expected[i], `${expected[i].name}${suffix}`, atol, rtol);
       if (problem) return problem;
     }

@@ -21,6 +21,12 @@ const TOP_LEVEL = readdirSync(FIXTURES).filter((name) => existsSync(join(FIXTURE
 // Every model of the zoo (a minute at most on the shared machine).
 const ZOO = readdirSync(join(FIXTURES, "models")).filter((n) => existsSync(join(FIXTURES, "models", n, "model.pt2"))).sort();
 
+// The loop below makes one test per fixture: a listing that found none would run none.
+test("the fixtures are found", () => {
+  assert.ok(TOP_LEVEL.length >= 15, `only ${TOP_LEVEL.length} top-level fixtures`);
+  assert.ok(ZOO.length >= 40, `only ${ZOO.length} real-model fixtures`);
+});
+
 // Fail in the browser, pass natively: strict, so an entry that starts passing must go.
 const BROWSER_BEYOND_THRESHOLDS = {
   // One ill-conditioned element (docs/verify.md, "In JavaScript and on a page"): output (0, 1, 10, 33) is -6.77e-6, a bilinear

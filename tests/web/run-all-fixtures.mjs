@@ -10,6 +10,17 @@ requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build --confi
 const api = await import(join(PACKAGE, "pt2onnx.mjs"));
 const filters = process.argv.slice(2);
 const names = positiveFixtures().filter((n) => filters.length === 0 || filters.some((f) => n.includes(f)));
+// A floor (429 positive fixtures when it was set; new fixtures only add to it): a walk that found fewer
+// (a moved folder, a meta.json change) would report "0 of 0" and pass.
+const MIN_FIXTURES = 420;
+if (filters.length === 0 && names.length < MIN_FIXTURES) {
+  console.error(`only ${names.length} positive fixtures found under tests/fixtures (at least ${MIN_FIXTURES} expected)`);
+  process.exit(1);
+}
+if (names.length === 0) {
+  console.error(`no fixture matches ${filters.join(", ")}`);
+  process.exit(1);
+}
 const failures = [];
 const start = performance.now();
 for (const name of names) {

@@ -40,6 +40,18 @@ function numbers(tensor) {
   return tensor.data;
 }
 
+// [atol, rtol] for an output of this dtype, as tools/fixtures/fixture_checks.py's output_tolerance: the
+// float32 tolerance (default 1e-4; "atol_hint" in the tier-1 fixtures) for float32/float64 outputs, and
+// half_atol/half_rtol (default: the float32 ones) only for float16/bfloat16 outputs.
+export function outputTolerance(meta, dtype) {
+  const atol = meta.atol ?? meta.atol_hint ?? 1e-4;
+  const rtol = meta.rtol ?? atol;
+  if (dtype === "float16" || dtype === "bfloat16") {
+    return [meta.half_atol ?? atol, meta.half_rtol ?? meta.half_atol ?? rtol];
+  }
+  return [atol, rtol];
+}
+
 // The first mismatch as a message, or null (numpy's assert_allclose rule: |a - e| <= atol + rtol |e|, NaN == NaN).
 export function mismatch(actual, expected, label, atol, rtol) {
   if (actual.dtype !== expected.dtype) return `${label}: dtype ${actual.dtype}, torch ${expected.dtype}`;
@@ -66,8 +78,6 @@ export function mismatch(actual, expected, label, atol, rtol) {
 export async function checkFixture(api, name) {
   const folder = join(FIXTURES, name);
   const meta = JSON.parse(readFileSync(join(folder, "meta.json"), "utf8"));
-  const atol = meta.atol ?? meta.atol_hint ?? 1e-4;
-  const rtol = meta.rtol ?? atol;
   let t0 = performance.now();
   let converted;
   try {
@@ -95,6 +105,7 @@ export async function checkFixture(api, name) {
       return { name, error: `${outputs.length} outputs, torch has ${expected.length}`, convertMs, runMs };
     }
     for (let i = 0; i < expected.length; ++i) {
+      const [atol, rtol] = outputTolerance(meta, expected[i].dtype);
       const problem = mismatch(outputs[i], expected[i], `${name}${suffix}:${expected[i].name}`, atol, rtol);
       if (problem) return { name, error: problem, convertMs, runMs };
     }

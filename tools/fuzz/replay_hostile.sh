@@ -23,18 +23,32 @@ find tests/fuzz/regressions/pipeline tests/fuzz/regressions/zip_reader -type f !
 
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/tests/fuzz/ubsan_suppressions.txt"
 export ASAN_OPTIONS="detect_leaks=1"
-# libFuzzer runs each file argument once; 400 per process.
+total=$(wc -l <"$logs/inputs")
+# A floor (13,426 sweep variants alone when it was set): a replay that found
+# fewer inputs (a sweep or case writer that lost cases) checked less than it says.
+min_inputs=13400
+if [ "$total" -lt "$min_inputs" ]; then
+  echo "replay_hostile: only $total hostile inputs (at least $min_inputs expected)" >&2
+  exit 1
+fi
+# libFuzzer runs each file argument once; 400 per process. Each batch's log is
+# kept: libFuzzer prints "Executed FILE" for every input it ran.
+mkdir "$logs/batches"
 set +e
 xargs -n 400 -a "$logs/inputs" sh -c \
-  'f=$1; shift; log=$(mktemp -p "$0"); "$f" -rss_limit_mb=3072 -timeout=60 "$@" >"$log" 2>&1 || echo "$log" >>"$0/failed"' \
+  'f=$1; shift; log=$(mktemp -p "$0/batches"); "$f" -rss_limit_mb=3072 -timeout=60 "$@" >"$log" 2>&1 || echo "$log" >>"$0/failed"' \
   "$logs" "$fuzzer"
 set -e
-total=$(wc -l <"$logs/inputs")
 if [ -s "$logs/failed" ]; then
   while read -r log; do
     grep -B1 -m1 -A14 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|deadly signal' "$log" | head -20
   done <"$logs/failed"
   echo "replay_hostile: sanitizer findings in $(wc -l <"$logs/failed") batch(es) of $total inputs" >&2
+  exit 1
+fi
+executed=$(cat "$logs"/batches/* | grep -c '^Executed ' || true)
+if [ "$executed" -ne "$total" ]; then
+  echo "replay_hostile: libFuzzer executed $executed of $total inputs" >&2
   exit 1
 fi
 echo "replay_hostile: $total hostile inputs, no sanitizer finding"

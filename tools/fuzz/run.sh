@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz (clang 14 + ASan + UBSan).
-#   tools/fuzz/run.sh [--seconds N] [--runs R --seed S] [--jobs J] [--workdir DIR] [target ...]
+#   tools/fuzz/run.sh [--seconds N] [--runs R --seed S] [--jobs J] [--workdir DIR] [--min-runs M] [target ...]
 # Targets: zip_reader program_json unpickler pipeline (default: all), N seconds
 # each (default 60). Corpora grow in DIR/corpus/<target> (default
 # /tmp/pt2onnx-fuzz), seeded from the fixtures and tests/fuzz/corpus; a crash
@@ -9,7 +9,8 @@
 # //tests/fuzz:<target>_replay replays it, and fix the bug.
 # --runs and --seed make a run reproducible (the CI smoke: a fixed seed, at
 # most R inputs per target, a fresh workdir); --seconds still caps it.
-# Prints the executions of each target and the total.
+# Prints the executions of each target and the total; a target that executed
+# fewer than M inputs (default 100) fails the run.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -18,6 +19,7 @@ seconds=60
 runs=-1
 seed=0
 jobs=1
+min_runs=100
 workdir=/tmp/pt2onnx-fuzz
 targets=()
 while [ $# -gt 0 ]; do
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
+    --min-runs) min_runs=$2; shift 2 ;;
     -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -74,12 +77,18 @@ for t in "${targets[@]}"; do
     "${extra[@]}" >"$log" 2>&1)
   rc=$?
   set -e
-  runs=$(grep -h 'stat::number_of_executed_units' "$log" "$workdir"/fuzz-*.log 2>/dev/null |
-         awk '{s += $2} END {print s + 0}')
-  total=$((total + runs))
-  echo "$t: $runs executions in ${seconds}s (exit $rc; log $log)"
+  # (executed, not runs: runs is the --runs option, the same for every target)
+  executed=$(grep -h 'stat::number_of_executed_units' "$log" "$workdir"/fuzz-*.log 2>/dev/null |
+             awk '{s += $2} END {print s + 0}')
+  total=$((total + executed))
+  echo "$t: $executed executions in ${seconds}s (exit $rc; log $log)"
   if [ $rc -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
     echo "$t: FINDING in $artifacts" >&2
+    status=1
+  elif [ "$executed" -lt "$min_runs" ]; then
+    # A target that ran (almost) nothing checked nothing: no stats line, a
+    # fuzzer that exits at once, an empty corpus.
+    echo "$t: only $executed executions (at least $min_runs expected); see $log" >&2
     status=1
   fi
 done

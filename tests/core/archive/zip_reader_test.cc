@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -280,11 +279,8 @@ TEST(ZipReaderFixtureTest, OpensTorchWrittenArchives) {
                         {"cnn_torch27", "version", false}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fixture);
-    std::optional<std::string> bytes = ReadFixture(c.fixture);
-    if (!bytes.has_value()) {
-      GTEST_SKIP() << "tests/fixtures/" << c.fixture
-                   << "/model.pt2 is not in this test's runfiles";
-    }
+    absl::StatusOr<std::string> bytes = ReadFixture(c.fixture);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
     absl::StatusOr<ZipArchive> zip = ZipArchive::Open(AsBytes(*bytes));
     ASSERT_TRUE(zip.ok()) << zip.status();
     const ZipEntry* marker = zip->Find(c.marker);

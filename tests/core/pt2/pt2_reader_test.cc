@@ -29,9 +29,9 @@ using ::pt2onnx::testing::HasStatus;
 
 // Fixture bytes; fails the test when the file is not in the runfiles.
 std::string ReadFixture(absl::string_view name) {
-  std::optional<std::string> bytes = testing::ReadFixture(name);
-  EXPECT_TRUE(bytes.has_value()) << "fixture " << name << " not in the runfiles";
-  return bytes.value_or("");
+  absl::StatusOr<std::string> bytes = testing::ReadFixture(name);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  return bytes.ok() ? *std::move(bytes) : std::string();
 }
 
 std::vector<float> Floats(ByteSpan bytes) {

@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -231,12 +230,12 @@ TEST(TorchSaveTest, SurvivesTruncationAndCorruption) {
 // serialized_state_dict.pt, torch 2.15 as raw records; all three fixtures
 // hold the same weights (tests/fixtures/README.md).
 TEST(TorchSaveFixtureTest, StateDictsOfTorch27And28MatchRawPayload) {
-  std::optional<std::string> pt28 = ReadFixture("cnn_torch28");
-  std::optional<std::string> pt27 = ReadFixture("cnn_torch27");
-  std::optional<std::string> pt215 = ReadFixture("cnn");
-  if (!pt28 || !pt27 || !pt215) {
-    GTEST_SKIP() << "tests/fixtures/cnn*/model.pt2 not in this test's runfiles";
-  }
+  absl::StatusOr<std::string> pt28 = ReadFixture("cnn_torch28");
+  absl::StatusOr<std::string> pt27 = ReadFixture("cnn_torch27");
+  absl::StatusOr<std::string> pt215 = ReadFixture("cnn");
+  ASSERT_TRUE(pt28.ok()) << pt28.status();
+  ASSERT_TRUE(pt27.ok()) << pt27.status();
+  ASSERT_TRUE(pt215.ok()) << pt215.status();
   absl::StatusOr<archive::ZipArchive> zip28 =
       archive::ZipArchive::Open(AsBytes(*pt28));
   absl::StatusOr<archive::ZipArchive> zip27 =
@@ -274,8 +273,8 @@ TEST(TorchSaveFixtureTest, StateDictsOfTorch27And28MatchRawPayload) {
 }
 
 TEST(TorchSaveFixtureTest, SampleInputsAreArgsKwargsTuple) {
-  std::optional<std::string> bytes = ReadFixture("mlp_dict_list");
-  if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+  absl::StatusOr<std::string> bytes = ReadFixture("mlp_dict_list");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
   absl::StatusOr<archive::ZipArchive> zip =
       archive::ZipArchive::Open(AsBytes(*bytes));
   ASSERT_TRUE(zip.ok());

@@ -209,8 +209,8 @@ TEST(WeightTableTest, AddFindAndDuplicates) {
 // strided_weights (torch 2.15): w_t = randn(3, 5).t() and two views of one
 // 20-element buffer storage; entries as in its model_weights_config.json.
 TEST(WeightFixtureTest, StridedPayloadsMatchAsStrided) {
-  std::optional<std::string> bytes = ReadFixture("strided_weights");
-  if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+  absl::StatusOr<std::string> bytes = ReadFixture("strided_weights");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
   absl::StatusOr<archive::ZipArchive> zip =
       archive::ZipArchive::Open(AsBytes(*bytes));
   ASSERT_TRUE(zip.ok()) << zip.status();

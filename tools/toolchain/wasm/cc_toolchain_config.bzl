@@ -53,6 +53,12 @@ def _impl(ctx):
         feature(name = "unoptimized_link", flag_sets = [
             flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O0"])]),
         ]),
+        # The host's file system under node (NODERAWFS), for the googletest binaries (node_test.bzl): they
+        # read committed fixtures from their runfiles, which Emscripten's default in-memory file system
+        # does not hold. Never for the shipped module, which runs in browsers too.
+        feature(name = "node_raw_fs", flag_sets = [
+            flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-sNODERAWFS=1"])]),
+        ]),
         # C++ exceptions through JS (ONNX's checker throws). On by default; the shipped module turns it off
         # (wasm/package.bzl) because every call that may unwind then goes through a JS trampoline, which
         # made conversion several times slower. Our own code never throws; there, bad_alloc aborts.
