@@ -10,7 +10,7 @@
 // inspect view); nor is a conversion that just failed, until the file or an option changes.
 
 import { createApplyWeightsView } from "./apply-weights-view.mjs";
-import { $ } from "./dom.mjs";
+import { $, breakable, span } from "./dom.mjs";
 import { createErrorView, errorCode } from "./error-view.mjs";
 import { formatBytes } from "./format.mjs";
 import { createInspectView } from "./inspect-view.mjs";
@@ -132,8 +132,14 @@ function createFileIntake(page, converter) {
     page.inspection = null;
     inspecting = null;  // an inspection of an earlier choice is dropped when it arrives
     el.fileInfo.hidden = false;
-    el.fileInfo.textContent = batch ? `${files.length} files, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`
-      : `${files[0].name} ${formatBytes(files[0].size)}`;
+    if (batch) {
+      el.fileInfo.textContent = `${files.length} files, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`;
+    } else {
+      // A long name wraps between its parts inside the pill, never past the page's edge.
+      const name = span("file-name", "");
+      name.append(...breakable(files[0].name));
+      el.fileInfo.replaceChildren(name, span("file-size", formatBytes(files[0].size)));
+    }
     el.dropZone.classList.add("has-file");
     const odd = files.filter((f) => !/\.pt2$/i.test(f.name)).map((f) => `"${f.name}"`);
     el.fileWarning.hidden = odd.length === 0;

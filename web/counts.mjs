@@ -44,8 +44,8 @@ export function explainCounts(summary, inspection) {
   const nodePasses = passes.filter((p) => p.nodesRemoved || p.nodesAdded);
   if (summary.onnxNodesTranslated !== summary.onnxNodes || nodePasses.length) {
     out.optimizer = `Translation gave ${fmt.format(summary.onnxNodesTranslated)} ONNX nodes, the optimizer ` +
-      `left ${fmt.format(summary.onnxNodes)}: ` +
-      nodePasses.map((p) => `${passLabel(p.name)} ${signed(p.nodesRemoved, p.nodesAdded)}`).join(", ") + ".";
+      `left ${fmt.format(summary.onnxNodes)}` + (nodePasses.length === 0 ? "." : ": " +
+      nodePasses.map((p) => `${passLabel(p.name)} ${signed(p.nodesRemoved, p.nodesAdded)}`).join(", ") + ".");
   }
 
   if (inspection) {

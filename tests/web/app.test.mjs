@@ -87,6 +87,9 @@ test("the result's counts are explained against the inspection's", () => {
   const same = explainCounts({ fxNodes: 10, onnxNodesTranslated: 12, onnxNodes: 12, initializerBytes: 100, passes: [] },
     { fxNodes: 10, weights: [{ bytes: 100 }] });
   assert.deepEqual(same, { nodes: null, optimizer: null, weights: null });
+  // A module without per-pass figures: the totals alone.
+  assert.equal(explainCounts({ ...summary, passes: undefined }, null).optimizer,
+    "Translation gave 420 ONNX nodes, the optimizer left 188.");
   // Without an inspection (a batch) only the optimizer's part.
   assert.equal(explainCounts(summary, null).nodes, null);
   assert.equal(explainCounts(summary, null).weights, null);
