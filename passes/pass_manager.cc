@@ -26,6 +26,27 @@ void CountNodes(const ir::Graph& graph, NodeCensus& census) {
   }
 }
 
+// Main-graph initializers by name and byte size: what the page tells apart from the weights of the .pt2.
+using InitializerCensus = absl::flat_hash_map<std::string, uint64_t>;
+
+InitializerCensus CountInitializers(const ir::Graph& graph) {
+  InitializerCensus census;
+  for (const ir::Initializer& init : graph.initializers) census[init.name] = init.tensor.byte_size();
+  return census;
+}
+
+void Difference(const InitializerCensus& before, const InitializerCensus& after, uint64_t& removed,
+                uint64_t& added) {
+  for (const auto& [name, bytes] : before) {
+    auto it = after.find(name);
+    if (it == after.end() || it->second != bytes) removed += bytes;
+  }
+  for (const auto& [name, bytes] : after) {
+    auto it = before.find(name);
+    if (it == before.end() || it->second != bytes) added += bytes;
+  }
+}
+
 void Difference(const NodeCensus& before, const NodeCensus& after, int64_t& removed, int64_t& added) {
   for (const auto& [key, count] : before) {
     auto it = after.find(key);
@@ -54,7 +75,11 @@ absl::Status RunPipeline(const Pipeline& pipeline, ir::Model& model, const Pipel
   // The census of the graph as it is now, taken again only after a pass reports a change (most runs
   // change nothing): taking it before every pass run was ~6 % of a conversion in wasm.
   NodeCensus census;
-  if (stats != nullptr) CountNodes(model.graph, census);
+  InitializerCensus initializers;
+  if (stats != nullptr) {
+    CountNodes(model.graph, census);
+    initializers = CountInitializers(model.graph);
+  }
   for (const Stage& stage : pipeline) {
     for (int round = 0; round < stage.max_rounds; ++round) {
       bool changed = false;
@@ -79,6 +104,10 @@ absl::Status RunPipeline(const Pipeline& pipeline, ir::Model& model, const Pipel
             CountNodes(model.graph, after);
             Difference(census, after, stat->nodes_removed, stat->nodes_added);
             census = std::move(after);
+            InitializerCensus initializers_after = CountInitializers(model.graph);
+            Difference(initializers, initializers_after, stat->initializer_bytes_removed,
+                       stat->initializer_bytes_added);
+            initializers = std::move(initializers_after);
           }
           stat->seconds += end - start;
         }

@@ -52,6 +52,11 @@ struct PassStats {
   int64_t changed_runs = 0;
   int64_t nodes_removed = 0;  // nodes (subgraphs included) gone after the pass
   int64_t nodes_added = 0;    // nodes that were not there before it
+  // Bytes of main-graph initializers gone after the pass, and new ones (by
+  // name and size: a folded weight replaced by another of the same name and
+  // size counts in neither).
+  uint64_t initializer_bytes_removed = 0;
+  uint64_t initializer_bytes_added = 0;
   double seconds = 0;         // 0 without a clock
 };
 

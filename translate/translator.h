@@ -78,7 +78,8 @@ inline constexpr absl::string_view kUnsupportedOpsPayload = "type.pt2onnx/unsupp
 inline constexpr absl::string_view kUnsupportedOpsAdvice =
     "What to do, in order: (1) re-export with ep = ep.run_decompositions() before "
     "torch.export.save, which lowers high-level ops to core ATen; (2) if some remain, replace "
-    "them in the model; (3) report them to the pt2onnx issue tracker.";
+    "them in the model; (3) or translate them yourself: a library of ONNX functions, one per "
+    "operator (--translations; the translations option in JavaScript and on the page).";
 
 struct UnsupportedOp {
   std::string key;         // "aten::linalg_inv.default"

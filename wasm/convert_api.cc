@@ -144,6 +144,20 @@ val Summary(const Conversion& c, int opset) {
   summary.set("layout", s.layout);
   summary.set("torchVersion", s.torch_version);
   summary.set("schemaVersion", absl::StrCat(s.schema_major, ".", s.schema_minor));
+  // What each optimizer pass changed, so that a page can say why the result's counts differ from the
+  // program's (nodes removed, weights merged or folded).
+  val changed = val::array();
+  for (const passes::PassStats& p : c.pass_stats) {
+    if (p.changed_runs == 0) continue;
+    val pass = val::object();
+    pass.set("name", p.name);
+    pass.set("nodesRemoved", static_cast<double>(p.nodes_removed));
+    pass.set("nodesAdded", static_cast<double>(p.nodes_added));
+    pass.set("weightBytesRemoved", static_cast<double>(p.initializer_bytes_removed));
+    pass.set("weightBytesAdded", static_cast<double>(p.initializer_bytes_added));
+    changed.call<void>("push", pass);
+  }
+  summary.set("passes", changed);
   return summary;
 }
 

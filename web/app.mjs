@@ -4,15 +4,20 @@
 // The module (./pt2onnx/pt2onnx.mjs, API in pt2onnx.d.ts) runs inspect() and convert() in one Web Worker
 // that it keeps for the page (the .wasm is fetched once); a cancelled conversion terminates that worker and
 // the next call starts a new one. Each view has its own file; this one wires them together.
+//
+// What inspect() finds decides what Convert offers for one file: a file it cannot read, or a program with
+// operators that have no translation, is not offered for conversion (its reason is shown once, in the
+// inspect view); nor is a conversion that just failed, until the file or an option changes.
 
 import { createApplyWeightsView } from "./apply-weights-view.mjs";
-import { $ } from "./dom.mjs";
-import { createErrorView } from "./error-view.mjs";
+import { $, breakable, span } from "./dom.mjs";
+import { createErrorView, errorCode } from "./error-view.mjs";
 import { formatBytes } from "./format.mjs";
 import { createInspectView } from "./inspect-view.mjs";
 import { createOptions } from "./options.mjs";
 import { createQueueView } from "./queue-view.mjs";
 import { createResultView } from "./result-view.mjs";
+import { createSupportedOps } from "./supported-ops.mjs";
 import { createVerifyView } from "./verify-view.mjs";
 
 const MODULE_URL = "./pt2onnx/pt2onnx.mjs";
@@ -41,28 +46,76 @@ function loadConverter() {
   return { getApi, loaded: () => api };
 }
 
+// ---- The Convert button: what it offers, from the queue, the inspection and the last outcome ----
+
+// What to do when one file is not offered for conversion, by why (page.convertState.refused, or failed).
+const NOT_OFFERED = {
+  unreadable: "Nothing to convert: choose another file.",
+  unsupported: "Nothing to convert until its operators are translated: see above.",
+  options: "Change the options to convert.",
+  module: "Reload the page: see above.",
+  failed: "Change the file or an option to convert again.",
+};
+
+function refreshConvert(page) {
+  const { el, convertState: s, items } = page;
+  const n = items.length;
+  const batch = n > 1;
+  const why = batch ? null : s.refused ?? (s.failed ? "failed" : null);
+  el.convert.disabled = !!page.running || n === 0 || why !== null;
+  el.convert.textContent = batch ? (s.converted ? `Convert ${n} files again` : `Convert ${n} files to ONNX`)
+    : s.converted ? "Convert again" : "Convert to ONNX";
+  el.convertHint.textContent = why ? NOT_OFFERED[why] : "";
+  el.convertHint.hidden = !why;
+}
+
 // ---- File intake: the picker, the drop zone and the whole window as drop target ----
 
-// Returns chooseFiles(files), which resets the page for a new choice of files.
+// Returns { chooseFiles(files), which resets the page for a new choice of files, and reinspect(), for
+// options that change what inspect() says (opset, model, translation library) }.
 function createFileIntake(page, converter) {
   const { el, options, inspectView, queue } = page;
-  let inspecting = null;  // the file whose inspection is awaited (a later choice makes an earlier result stale)
+  let inspecting = null;  // the inspection awaited (a later one makes an earlier result stale)
 
-  async function inspectFile(file) {
+  async function inspectFile(file, names) {
     // Not cancelled when another file is chosen: that would cost the worker and its loaded .wasm, and an
     // inspection is quick. Its result is dropped instead.
-    inspecting = file;
+    const mine = {};
+    inspecting = mine;
+    page.inspection = null;
+    options.setInspection(null);
+    page.convertState.refused = null;
+    refreshConvert(page);
     inspectView.showLoading(file.name);
     try {
       await options.libraryPending();
       const info = await (await converter.getApi()).inspect(file, { opset: Number($("opt-opset").value),
-        ...options.inspectOptions() });
-      if (inspecting === file) inspectView.render(info);
+        modelName: options.modelName(), ...options.inspectOptions() });
+      if (inspecting !== mine) return;
+      inspectView.render(info);
+      inspectView.restoreNames(names);
+      page.inspection = info;
+      options.setInspection(info);
+      page.convertState.refused = (info.unsupported ?? []).length ? "unsupported" : null;
     } catch (err) {
-      if (inspecting === file) {
-        inspectView.showFailure(`Could not read the program: ${err?.message ?? err}`);
-      }
+      if (inspecting !== mine) return;
+      inspectView.showFailure(err);
+      // A fault of inspect() itself says nothing about the file: converting stays offered.
+      const code = errorCode(err);
+      page.convertState.refused = { internal: null, usage: "options", load: "module" }[code] ?? "unreadable";
+      // "Does not end in .pt2, you can still try" is moot once the file is refused: the reason says it.
+      if (page.convertState.refused === "unreadable") el.fileWarning.hidden = true;
     }
+    refreshConvert(page);
+  }
+
+  function reinspect() {
+    if (page.items.length !== 1) return;
+    if (page.running) {
+      page.reinspectAfterRun = true;
+      return;
+    }
+    inspectFile(page.items[0].file, inspectView.typedNames());
   }
 
   function chooseFiles(files) {
@@ -75,16 +128,24 @@ function createFileIntake(page, converter) {
     page.setState("idle");
     options.resetForNewFile({ fileName: files[0].name, batch, hadDimNames });
     page.items = queue.reset(files);
+    page.convertState = { refused: null, failed: false, converted: false };
+    page.inspection = null;
+    inspecting = null;  // an inspection of an earlier choice is dropped when it arrives
     el.fileInfo.hidden = false;
-    el.fileInfo.textContent = batch ? `${files.length} files, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`
-      : `${files[0].name} ${formatBytes(files[0].size)}`;
+    if (batch) {
+      el.fileInfo.textContent = `${files.length} files, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`;
+    } else {
+      // A long name wraps between its parts inside the pill, never past the page's edge.
+      const name = span("file-name", "");
+      name.append(...breakable(files[0].name));
+      el.fileInfo.replaceChildren(name, span("file-size", formatBytes(files[0].size)));
+    }
     el.dropZone.classList.add("has-file");
     const odd = files.filter((f) => !/\.pt2$/i.test(f.name)).map((f) => `"${f.name}"`);
     el.fileWarning.hidden = odd.length === 0;
     el.fileWarning.textContent = odd.length === 0 ? "" : `${odd.join(", ")} ${odd.length === 1 ? "does" : "do"} ` +
       "not end in .pt2. You can still try: the converter will say what it finds.";
-    el.convert.disabled = false;
-    el.convert.textContent = batch ? `Convert ${files.length} files to ONNX` : "Convert to ONNX";
+    refreshConvert(page);
     if (!batch) inspectFile(files[0]);
   }
 
@@ -103,7 +164,7 @@ function createFileIntake(page, converter) {
     el.convert.focus();
   });
   acceptDrops(page, chooseFiles);
-  return chooseFiles;
+  return { chooseFiles, reinspect };
 }
 
 // The whole window takes drops: a file dropped beside the zone must not make the browser open it instead.
@@ -168,7 +229,8 @@ function createConversion(page, converter) {
   function showOutcome(item) {
     page.clearOutput();
     if (item.status === "done") {
-      resultView.show(item.file.name, item.result, item.ms);
+      resultView.show(item.file.name, item.result, item.ms, { graphOnly: item.options.includeWeights === false,
+        inspection: page.items.length === 1 ? page.inspection : null });
       page.verifyView.offer(item.file, item.options);
     } else if (item.status === "failed") errorView.show(item.error, { namesGiven: item.namesGiven });
   }
@@ -182,7 +244,8 @@ function createConversion(page, converter) {
     el.progressLabel.textContent = page.items.length > 1 ? `${item.file.name}: starting…` : "Starting…";
     const t0 = performance.now();
     try {
-      item.result = await m.convert(item.file, { ...opts, signal: item.controller.signal, onProgress: (e) => {
+      item.result = await m.convert(item.file, { ...opts, outputName: options.outputNameFor(item.file, opts),
+        signal: item.controller.signal, onProgress: (e) => {
         if (!pending) requestAnimationFrame(drawProgress);
         pending = e;
       } });
@@ -215,7 +278,8 @@ function createConversion(page, converter) {
       queue.update(item);
     }
     page.setState("converting");
-    el.convert.disabled = true;
+    page.running = items[0];  // until the first item really starts: Convert is not offered meanwhile
+    refreshConvert(page);
     el.cancel.hidden = false;
     el.dropZone.setAttribute("aria-disabled", "true");
     el.progressArea.hidden = false;
@@ -228,11 +292,12 @@ function createConversion(page, converter) {
     }
     page.running = null;
     el.cancel.hidden = true;
-    el.convert.disabled = false;
-    el.convert.textContent = batch ? `Convert ${items.length} files again` : "Convert again";
     el.dropZone.removeAttribute("aria-disabled");
     const count = (s) => items.filter((i) => i.status === s).length;
     const done = count("done");
+    page.convertState.converted = done > 0;
+    page.convertState.failed = !batch && items[0].status === "failed";
+    refreshConvert(page);
     el.progress.value = 1;
     el.progressLabel.textContent = !batch ? (done ? "Done." : count("cancelled") ? "Cancelled." : "Failed.")
       : `${done} of ${items.length} converted` +
@@ -240,6 +305,10 @@ function createConversion(page, converter) {
     if (!batch) showOutcome(items[0]);
     page.setState(batch ? "batch-done" : items[0].status === "done" ? "done" : items[0].status === "failed" ? "error"
       : "cancelled");
+    if (page.reinspectAfterRun) {
+      page.reinspectAfterRun = false;
+      page.reinspect();
+    }
   }
 
   el.cancel.addEventListener("click", () => { if (page.running) cancel(page.running); });
@@ -253,19 +322,26 @@ function startPage() {
   document.documentElement.dataset.app = "started";  // the inline script's file:// check looks for it
   const el = {
     dropZone: $("drop-zone"), fileInput: $("file-input"), fileInfo: $("file-info"), fileWarning: $("file-warning"),
-    convert: $("convert"), cancel: $("cancel"),
+    convert: $("convert"), cancel: $("cancel"), convertHint: $("convert-hint"),
     progressArea: $("progress-area"), progress: $("progress"), progressLabel: $("progress-label"),
   };
   const converter = loadConverter();
+  const supportedOps = createSupportedOps({ getApi: converter.getApi });
   const page = {
     el,
     items: [],
     running: null,  // the item being converted
-    options: createOptions(),
-    inspectView: createInspectView(),
+    inspection: null,  // inspect()'s result for the one chosen file, with the current options
+    // What Convert offers: refused ("unreadable", "unsupported") by the inspection, failed with the current
+    // file and options, converted before.
+    convertState: { refused: null, failed: false, converted: false },
+    reinspectAfterRun: false,
+    reinspect: () => {},
+    options: createOptions({ onProgramOptionsChange: () => page.reinspect() }),
+    inspectView: createInspectView({ supportedOps }),
     resultView: createResultView(),
     verifyView: createVerifyView({ getApi: converter.getApi }),
-    errorView: createErrorView({ getApi: converter.getApi }),
+    errorView: createErrorView({ supportedOps }),
     queue: createQueueView({
       onCancel: (item) => conversion.cancel(item),
       onDetails: (item) => conversion.showOutcome(item),
@@ -277,7 +353,17 @@ function startPage() {
       page.errorView.clear();
     },
   };
-  createFileIntake(page, converter);
+  page.reinspect = createFileIntake(page, converter).reinspect;
+  // A failed conversion is offered again once something that shapes it changes.
+  const changed = () => {
+    if (!page.convertState.failed) return;
+    page.convertState.failed = false;
+    refreshConvert(page);
+  };
+  for (const id of ["options-form", "inspect"]) {
+    $(id).addEventListener("input", changed);
+    $(id).addEventListener("change", changed);
+  }
   createApplyWeightsView({ getApi: converter.getApi });
   const conversion = createConversion(page, converter);
 }

@@ -3,6 +3,7 @@
 
 import { $ } from "./dom.mjs";
 import { createDownloadLinks } from "./download-links.mjs";
+import { fullModelName } from "./format.mjs";
 
 export function createApplyWeightsView({ getApi }) {
   const onnxInput = $("apply-onnx");
@@ -39,14 +40,15 @@ export function createApplyWeightsView({ getApi }) {
       const result = await api.applyWeights(onnx, pt2, {
         optimize: $("opt-optimize").checked,
         externalData: $("opt-external").value,
-        outputName: onnx.name,
+        outputName: fullModelName(onnx.name),  // "cnn.graph.onnx" (a graph-only result) -> "cnn.onnx"
       });
       downloads.offer(links[0], result.onnx, result.onnxName);
       if (result.data) downloads.offer(links[1], result.data, result.dataName);
       status.textContent = `Done: ${onnx.name} with the weights of ${pt2.name}.`;
       document.body.dataset.apply = "done";
     } catch (err) {
-      error.textContent = err?.code ? `${err.message} (${err.code})` : String(err?.message ?? err);
+      error.textContent = String(err?.message ?? err);  // the code is for scripts, not for the reader
+      error.dataset.code = err?.code ?? "internal";
       error.hidden = false;
       status.textContent = "Failed.";
       document.body.dataset.apply = "error";

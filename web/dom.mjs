@@ -9,9 +9,23 @@ export function span(className, text) {
   return s;
 }
 
+/**
+ * `text` with a line-break opportunity (<wbr>) after each "_", ".", "/", ":" and "-": a name such as
+ * "attention_mask" or "aten::eye.default" wraps between its parts on a phone, never inside a word.
+ */
+export function breakable(text) {
+  const parts = String(text).split(/(?<=[_./:-])/);
+  const nodes = [];
+  parts.forEach((part, i) => {
+    if (i) nodes.push(document.createElement("wbr"));
+    nodes.push(part);
+  });
+  return nodes;
+}
+
 export function code(text) {
   const c = document.createElement("code");
-  c.textContent = text;
+  c.append(...breakable(text));
   return c;
 }
 

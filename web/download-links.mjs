@@ -1,7 +1,7 @@
 // Download links for result Blobs: each offered Blob gets an object URL, which
 // revokeAll() frees when the view is cleared (a URL pins its Blob in memory).
 
-import { span } from "./dom.mjs";
+import { breakable, span } from "./dom.mjs";
 import { formatBytes } from "./format.mjs";
 
 export function createDownloadLinks() {
@@ -12,7 +12,7 @@ export function createDownloadLinks() {
       objectUrls.push(url);
       link.href = url;
       link.download = name;
-      link.replaceChildren(`Download ${name}`, " ", span("size", formatBytes(blob.size)));
+      link.replaceChildren("Download ", ...breakable(name), " ", span("size", formatBytes(blob.size)));
       link.hidden = false;
     },
     revokeAll() {

@@ -88,3 +88,29 @@ export function uniqueNames(names) {
     return candidate;
   });
 }
+
+/**
+ * The default name of a graph-only result: "cnn.pt2" -> "cnn.graph.onnx", so that a model without its
+ * weights is never mistaken for the full one. Apply weights names its result back: see fullModelName().
+ */
+export function graphOnlyName(fileName) {
+  return defaultOnnxName(fileName).replace(/\.onnx$/, ".graph.onnx");
+}
+
+/** "cnn.graph.onnx" -> "cnn.onnx" (the model once its weights are applied); other names unchanged. */
+export function fullModelName(onnxName) {
+  return /\.graph\.onnx$/i.test(onnxName) ? onnxName.replace(/\.graph\.onnx$/i, ".onnx") : onnxName;
+}
+
+/**
+ * Checks names for the program's inputs or outputs (`values`, inspect()'s list) before converting:
+ * more names than values is what the converter would refuse. Returns an error message or undefined.
+ */
+export function checkNameCount(names, values, what) {
+  if (!names || names.length <= values.length) return undefined;
+  const have = values.length === 0 ? `has no ${what}s`
+    : `has ${values.length} ${what}${values.length === 1 ? "" : "s"} (${values.map((v) => v.name).join(", ")})`;
+  const extra = names.length - values.length;
+  return `${names.length} name${names.length === 1 ? "" : "s"} for a program that ${have}: ` +
+    `remove ${extra === 1 ? "1 name" : `${extra} names`}.`;
+}

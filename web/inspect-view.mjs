@@ -1,11 +1,21 @@
 // The view shown as soon as one file is chosen, before converting: what inspect() found (inputs and outputs
 // with their shapes, each symbolic dimension at its position with its range, unsupported operators with the
-// advice), and a name field per symbol so dimensions are renamed in place.
+// advice and the supported list), and a name field per symbol so dimensions are renamed in place. A file
+// that cannot be converted is said so here, once: the page then offers no conversion of it.
 
-import { $, cell, code, listItem, shapeNode, span } from "./dom.mjs";
+import { $, breakable, cell, code, listItem, shapeNode, span } from "./dom.mjs";
+import { adviceFor, errorCode } from "./error-view.mjs";
 import { formatBytes, formatRange } from "./format.mjs";
 
-export function createInspectView() {
+// What a refusal is about, by the error's code: the options, the reading, the module, else the file.
+const REFUSED = {
+  usage: "The options are not accepted for this file:",
+  io: "The file could not be read:",
+  load: "The converter could not be loaded:",
+  internal: "pt2onnx could not describe this file (converting may still work):",
+};
+
+export function createInspectView({ supportedOps }) {
   const section = $("inspect");
   let inputs = [];  // the symbol name fields
 
@@ -14,19 +24,30 @@ export function createInspectView() {
     inputs = [];
     $("inspect-symbols-body").replaceChildren();
     $("inspect-io-body").replaceChildren();
+    $("inspect-refused").hidden = true;
   }
 
   function showLoading(fileName) {
     clear();
     section.hidden = false;
-    $("inspect-title").textContent = fileName;
+    $("inspect-title").replaceChildren(...breakable(fileName));
     $("inspect-status").textContent = "Reading the program…";
     $("inspect-status").hidden = false;
     $("inspect-body").hidden = true;
   }
 
-  function showFailure(message) {
-    $("inspect-status").textContent = message;
+  /** inspect() rejected `err`: the converter's message, and what to do when it does not say. */
+  function showFailure(err) {
+    const code = errorCode(err);
+    const message = String(err?.message ?? err);
+    $("inspect-status").hidden = true;
+    $("inspect-refused").hidden = false;
+    $("inspect-refused").dataset.code = code;
+    $("inspect-refused-title").textContent = REFUSED[code] ?? "pt2onnx cannot convert this file:";
+    $("inspect-refused-message").textContent = message;
+    const advice = adviceFor(code, message);
+    $("inspect-refused-advice").textContent = advice;
+    $("inspect-refused-advice").hidden = advice === "";
   }
 
   // A renamed symbol shows its new name wherever it is used in the shapes above.
@@ -86,6 +107,21 @@ export function createInspectView() {
     $("inspect-unsupported-ops").replaceChildren(...unsupported.map((u) =>
       listItem(code(u.key), ` x${u.count} (first at node '${u.firstNode}')`)));
     $("inspect-advice").textContent = info.advice ?? "";
+    if (unsupported.length) supportedOps.attach($("inspect-unsupported"), info.advice);
+  }
+
+  /** The names typed for the symbols, { s27: "seq" }, to keep across a new inspection of the file. */
+  function typedNames() {
+    return Object.fromEntries(inputs.filter((i) => i.value.trim() !== "").map((i) => [i.dataset.symbol, i.value]));
+  }
+
+  function restoreNames(names) {
+    for (const input of inputs) {
+      const name = names?.[input.dataset.symbol];
+      if (name === undefined) continue;
+      input.value = name;
+      showRename(input.dataset.symbol, name.trim());
+    }
   }
 
   return {
@@ -93,6 +129,8 @@ export function createInspectView() {
     showLoading,
     showFailure,
     render,
+    typedNames,
+    restoreNames,
     /** Whether any symbol was given a name. */
     hasNames: () => inputs.some((i) => i.value.trim() !== ""),
     /** { value: { s27: "seq" } } from the fields (undefined when none), or { error } naming the problem. */

@@ -1,7 +1,7 @@
 // The list of chosen files with each one's status, its Cancel button while queued or running, its downloads
 // once converted, and "Download all" as one zip.
 
-import { $, span } from "./dom.mjs";
+import { $, breakable, span } from "./dom.mjs";
 import { formatBytes, uniqueNames } from "./format.mjs";
 import { zipBlobs } from "./zip.mjs";
 
@@ -32,7 +32,7 @@ export function createQueueView({ onCancel, onDetails }) {
     a.href = url;
     a.download = name;
     a.className = "download";
-    a.append(name, " ", span("size", formatBytes(blob.size)));
+    a.append(...breakable(name), " ", span("size", formatBytes(blob.size)));
     return a;
   }
 
@@ -61,7 +61,9 @@ export function createQueueView({ onCancel, onDetails }) {
     if (item.status === "done" || item.status === "failed") {
       actions.append(button("Details", "details", () => onDetails(item)));
     }
-    row.replaceChildren(span("file-name", item.file.name), span("file-size", formatBytes(item.file.size)),
+    const fileName = span("file-name", "");
+    fileName.append(...breakable(item.file.name));
+    row.replaceChildren(fileName, span("file-size", formatBytes(item.file.size)),
       status, actions);
   }
 

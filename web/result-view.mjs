@@ -1,7 +1,9 @@
-// The result of one conversion: downloads, summary, operators, warnings, the report (with a copy button),
-// and the opt-in pointer to Netron.
+// The result of one conversion: downloads, summary (with why its counts differ from the inspection's),
+// operators, warnings, the report (with a copy button), and the opt-in pointer to Netron. A graph-only
+// result says so wherever a full one would show its weights.
 
-import { $, cell, code, listItem, reveal, shapeNode, span } from "./dom.mjs";
+import { explainCounts } from "./counts.mjs";
+import { $, breakable, cell, code, listItem, reveal, shapeNode, span } from "./dom.mjs";
 import { createDownloadLinks } from "./download-links.mjs";
 import { formatBytes, formatCount, formatDuration } from "./format.mjs";
 
@@ -26,14 +28,18 @@ export function createResultView() {
     }
   });
 
-  function showSummary(s) {
+  function showSummary(s, { graphOnly }) {
     const fmt = new Intl.NumberFormat("en-US");
     $("sum-opset").textContent = String(s.opset);
     const params = $("sum-params");
     params.textContent = formatCount(s.parameters);
     params.title = `${fmt.format(s.parameters)} weight elements`;
     const bytes = $("sum-bytes");
-    bytes.textContent = formatBytes(s.initializerBytes);
+    if (graphOnly) {
+      bytes.replaceChildren("not included", span("sub", `${formatBytes(s.initializerBytes)} left out`));
+    } else {
+      bytes.textContent = formatBytes(s.initializerBytes);
+    }
     bytes.title = `${fmt.format(s.initializerBytes)} bytes`;
     $("sum-nodes").textContent = `${fmt.format(s.fxNodes)} → ${fmt.format(s.onnxNodes)}`;
     // Translated → optimized (the same count when optimization is off).
@@ -66,10 +72,30 @@ export function createResultView() {
     }));
   }
 
-  /** Shows `r` (a convert() result) for the file named `inputName`, converted in `ms`. */
-  function show(inputName, r, ms) {
+  function showCounts(summary, inspection) {
+    const why = explainCounts(summary, inspection);
+    for (const key of ["nodes", "optimizer", "weights"]) {
+      const p = $(`counts-${key}`);
+      p.textContent = why[key] ?? "";
+      p.hidden = !why[key];
+    }
+    $("counts-note").hidden = !why.nodes && !why.optimizer && !why.weights;
+  }
+
+  /**
+   * Shows `r` (a convert() result) for the file named `inputName`, converted in `ms`; `graphOnly`: converted
+   * without its weights; `inspection`: inspect()'s result for the same file and options (null if none).
+   */
+  function show(inputName, r, ms, { graphOnly = false, inspection = null } = {}) {
     clear();
-    $("result-title").textContent = `${inputName} → ${r.onnxName}`;
+    $("result-title").replaceChildren(...breakable(inputName), " → ", ...breakable(r.onnxName),
+      graphOnly ? span("graph-only", " (graph only)") : "");
+    section.dataset.graphOnly = String(graphOnly);
+    const graphNote = $("graph-only-note");
+    graphNote.hidden = !graphOnly;
+    graphNote.textContent = graphOnly ? `Graph only: ${r.onnxName} holds no weights ` +
+      `(${formatBytes(r.summary.initializerBytes)} left out), so it does not run as it is. Apply weights, ` +
+      "below, adds those of this .pt2 or of another of the same program." : "";
     $("result-time").textContent = `in ${formatDuration(ms)}`;
     downloads.offer($("download-onnx"), r.onnx, r.onnxName);
     const dataLink = $("download-data");
@@ -85,7 +111,8 @@ export function createResultView() {
       dataLink.removeAttribute("href");
       note.hidden = true;
     }
-    showSummary(r.summary);
+    showSummary(r.summary, { graphOnly });
+    showCounts(r.summary, inspection);
     const warnings = r.warnings ?? [];
     $("warnings").replaceChildren(...warnings.map((w) => listItem(w)));
     $("warnings-section").hidden = warnings.length === 0;

@@ -43,17 +43,26 @@ function histogramChart(counts, edges, label) {
   return svg;
 }
 
+// Each cell carries its column's heading (data-label): on a phone the rows are laid out as cards, the
+// value's name and its status on top, the numbers labelled below (style.css).
+function labelled(label, className, ...content) {
+  const td = cell("td", ...content);
+  td.dataset.label = label;
+  td.className = className;
+  return td;
+}
+
 function row(check, edges) {
   const tr = cell("tr",
-    cell("td", code(check.name)),
-    cell("td", check.isOutput ? span("kind output", "output") : code(check.target)),
-    cell("td", number(check.max_abs_diff)),
-    cell("td", number(check.max_rel_diff)),
-    cell("td", histogramChart(check.abs_diff_hist, edges, `abs diff histogram of ${check.name}`)),
-    cell("td", histogramChart(check.rel_diff_hist, edges, `rel diff histogram of ${check.name}`)),
-    cell("td", check.expected_dtype === check.actual_dtype ? check.expected_dtype
+    labelled("Value", "value", code(check.name)),
+    labelled("Kind", "kind-cell", check.isOutput ? span("kind output", "output") : code(check.target)),
+    labelled("max_abs_diff", "num", number(check.max_abs_diff)),
+    labelled("max_rel_diff", "num", number(check.max_rel_diff)),
+    labelled("abs diff", "hist", histogramChart(check.abs_diff_hist, edges, `abs diff histogram of ${check.name}`)),
+    labelled("rel diff", "hist", histogramChart(check.rel_diff_hist, edges, `rel diff histogram of ${check.name}`)),
+    labelled("dtype", "dtype", check.expected_dtype === check.actual_dtype ? check.expected_dtype
       : `${check.expected_dtype} / ${check.actual_dtype}`),
-    cell("td", span(check.passed ? "verdict ok" : "verdict fail", check.passed ? "ok" : "differs")));
+    labelled("Status", "status", span(check.passed ? "verdict ok" : "verdict fail", check.passed ? "ok" : "differs")));
   tr.dataset.passed = String(check.passed);
   if (check.mismatch) tr.title = check.mismatch;
   return tr;

@@ -28,6 +28,13 @@ absl::StatusOr<ZipArchive> OpenZip(std::shared_ptr<const InputFile> file) {
     // A file that cannot be read is an I/O problem, not a bad format.
     PT2ONNX_RETURN_IF_ERROR(file->ReadInto(0, absl::MakeSpan(magic)));
   }
+  // An empty file is named as such: "no ZIP header" would send the user looking for a format problem
+  // when the file was never written (an interrupted save, a failed download).
+  if (file->size() == 0) {
+    return absl::InvalidArgumentError(
+        "not a .pt2 file: the file is empty (0 bytes). pt2onnx reads the archives written by "
+        "torch.export.save(ep, 'model.pt2'); save or download the file again");
+  }
   if (file->size() < 4 || magic[0] != 'P' || magic[1] != 'K') {
     return absl::InvalidArgumentError(
         "not a .pt2 file: it does not start with a ZIP header. pt2onnx reads the archives "

@@ -439,6 +439,33 @@ TEST(PipelineTest, StatisticsCountNodesAndTimeWithTheGivenClock) {
   EXPECT_TRUE(absl::StrContains(FormatPassStats(stats), "matmul_add_to_gemm"));
 }
 
+// The page explains the weights of the result against those of the .pt2 with these.
+TEST(PipelineTest, StatisticsCountInitializerBytesMergedAndDropped) {
+  ir::Model m = ParseIr(R"(
+    input x: float32[2]
+    init a: float32[2] = [1, 2]
+    init b: float32[2] = [1, 2]
+    init unused: float32[3] = [1, 2, 3]
+    s = Add(x, a)
+    y = Add(s, b)
+    output y: float32[2]
+  )");
+  PipelineOptions options;
+  options.only = {"initializer_deduplication", "dead_code_elimination"};
+  absl::StatusOr<Pipeline> pipeline = BuildPipeline(options);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  std::vector<PassStats> stats;
+  ASSERT_TRUE(RunPipeline(*pipeline, m, options, &stats).ok());
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].name, "initializer_deduplication");
+  EXPECT_EQ(stats[0].initializer_bytes_removed, 8u);  // b, the same bytes as a
+  EXPECT_EQ(stats[0].initializer_bytes_added, 0u);
+  EXPECT_EQ(stats[1].name, "dead_code_elimination");
+  EXPECT_EQ(stats[1].initializer_bytes_removed, 12u);  // unused
+  EXPECT_EQ(stats[1].initializer_bytes_added, 0u);
+  EXPECT_EQ(m.graph.initializers.size(), 1u);
+}
+
 TEST(PipelineTest, UnknownPassNameListsTheKnownOnes) {
   PipelineOptions options;
   options.only = {"constant_folding", "nope"};

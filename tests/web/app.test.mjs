@@ -1,9 +1,11 @@
-// The page's option parsing, number formatting and zip writer (web/format.mjs,
-// web/zip.mjs), without a browser.
+// The page's option parsing, number formatting, count explanations and zip
+// writer (web/format.mjs, web/counts.mjs, web/zip.mjs), without a browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { explainCounts } from "../../web/counts.mjs";
 import {
-  defaultOnnxName, formatBytes, formatCount, formatDuration, formatRange, parseNameList, parseOutputName, uniqueNames,
+  checkNameCount, defaultOnnxName, formatBytes, formatCount, formatDuration, formatRange, fullModelName, graphOnlyName,
+  parseNameList, parseOutputName, uniqueNames,
 } from "../../web/format.mjs";
 import { crc32, zipBlobs } from "../../web/zip.mjs";
 
@@ -44,6 +46,53 @@ test("ranges, output names and unique zip names", () => {
   assert.match(parseOutputName("dir/a.onnx").error, /without folders/);
   assert.deepEqual(uniqueNames(["a.onnx", "a.onnx", "a.onnx.data", "b.onnx"]),
     ["a.onnx", "a (2).onnx", "a.onnx.data", "b.onnx"]);
+});
+
+test("a graph-only result has its own name, and gets the full one back when its weights are applied", () => {
+  assert.equal(graphOnlyName("cnn.pt2"), "cnn.graph.onnx");
+  assert.equal(graphOnlyName("model"), "model.graph.onnx");
+  assert.equal(fullModelName("cnn.graph.onnx"), "cnn.onnx");
+  assert.equal(fullModelName("cnn.onnx"), "cnn.onnx");
+});
+
+test("more names than the inspected program has inputs or outputs is said before converting", () => {
+  const inputs = [{ name: "x" }, { name: "mask" }];
+  assert.equal(checkNameCount(undefined, inputs, "input"), undefined);
+  assert.equal(checkNameCount(["a", "b"], inputs, "input"), undefined);
+  assert.equal(checkNameCount(["a"], inputs, "input"), undefined);  // a prefix is allowed
+  assert.equal(checkNameCount(["a", "b", "c"], inputs, "input"),
+    "3 names for a program that has 2 inputs (x, mask): remove 1 name.");
+  assert.equal(checkNameCount(["a", "b"], [{ name: "y" }], "output"),
+    "2 names for a program that has 1 output (y): remove 1 name.");
+  assert.equal(checkNameCount(["a"], [], "output"), "1 name for a program that has no outputs: remove 1 name.");
+});
+
+test("the result's counts are explained against the inspection's", () => {
+  const summary = { fxNodes: 363, onnxNodesTranslated: 420, onnxNodes: 188, initializerBytes: 527 * 1024,
+    passes: [
+      { name: "constant_folding", nodesRemoved: 200, nodesAdded: 0, weightBytesRemoved: 0, weightBytesAdded: 0 },
+      { name: "conv_batchnorm_folding", nodesRemoved: 32, nodesAdded: 0, weightBytesRemoved: 48 * 1024,
+        weightBytesAdded: 0 },
+    ] };
+  const inspection = { fxNodes: 393, weights: [{ bytes: 700 * 1024 }, { bytes: 75 * 1024 }] };
+  const why = explainCounts(summary, inspection);
+  assert.match(why.nodes, /393 FX nodes: 363 in its main graph and 30 inside the subgraphs of its control flow/);
+  assert.equal(why.optimizer, "Translation gave 420 ONNX nodes, the optimizer left 188: constant_folding " +
+    "(computed ahead of time) −200, conv_batchnorm_folding (batch norms folded into their convolutions) −32.");
+  // 527 + 48 = 575 KiB written by translation, of the 775 KiB the .pt2 holds.
+  assert.match(why.weights, /^Translation wrote 575 KiB of the 775 KiB of weights in the \.pt2 /);
+  assert.match(why.weights, /tied weights/);
+  assert.match(why.weights, /The optimizer then changed the weights to 527 KiB: conv_batchnorm_folding .* −48\.0 KiB\.$/);
+  // Nothing to explain: nothing said.
+  const same = explainCounts({ fxNodes: 10, onnxNodesTranslated: 12, onnxNodes: 12, initializerBytes: 100, passes: [] },
+    { fxNodes: 10, weights: [{ bytes: 100 }] });
+  assert.deepEqual(same, { nodes: null, optimizer: null, weights: null });
+  // A module without per-pass figures: the totals alone.
+  assert.equal(explainCounts({ ...summary, passes: undefined }, null).optimizer,
+    "Translation gave 420 ONNX nodes, the optimizer left 188.");
+  // Without an inspection (a batch) only the optimizer's part.
+  assert.equal(explainCounts(summary, null).nodes, null);
+  assert.equal(explainCounts(summary, null).weights, null);
 });
 
 test("the zip writer's archive is read back by python's zipfile, CRCs included", async () => {

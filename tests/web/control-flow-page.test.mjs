@@ -112,11 +112,18 @@ for (const asFunctions of [false, true]) {
   });
 }
 
-test("page: without the library the custom operator is listed as unsupported", async () => {
+test("page: without the library the custom operator is listed as unsupported, with the library it is not", async () => {
   const page = await openPage();
-  assert.equal(await convertIn(page, join(FIXTURES, "unsupported_op", "model.pt2")), "error");
-  const ops = await page.$$eval("#unsupported-ops li", (items) => items.map((li) => li.textContent));
+  await page.setInputFiles("#file-input", join(FIXTURES, "unsupported_op", "model.pt2"));
+  await page.waitForSelector("#inspect-unsupported:not([hidden])");
+  const ops = await page.$$eval("#inspect-unsupported-ops li", (items) => items.map((li) => li.textContent));
   assert.ok(ops.some((op) => op.includes("mylib::weird_op.default")), ops.join("; "));
+  assert.ok(await page.isDisabled("#convert"));
+  // The library chosen, the program is inspected again and offered for conversion.
+  await page.evaluate(() => { document.getElementById("options").open = true; });
+  await page.setInputFiles("#opt-translations", LIBRARY);
+  await page.waitForSelector("#inspect-body:not([hidden]) #inspect-unsupported[hidden]", { state: "attached" });
+  assert.ok(!(await page.isDisabled("#convert")));
   await page.context().close();
 });
 
@@ -126,9 +133,17 @@ test("page: a library clashing with a built-in is refused unless it overrides", 
   writeFileSync(library, reluAsNegLibrary());
   const relu = join(FIXTURES, "ops", "relu", "model.pt2");
   const page = await openPage();
-  assert.equal(await convertIn(page, relu, { library }), "error");
-  assert.match(await page.textContent("#error-message"), /conflicts with pt2onnx's own translation/);
+  await page.setInputFiles("#file-input", relu);
+  await page.waitForSelector("#inspect-body:not([hidden])");
+  await page.evaluate(() => { document.getElementById("options").open = true; });
+  await page.setInputFiles("#opt-translations", library);
+  // inspect() takes the library as convert() does: the clash is said before converting.
+  await page.waitForSelector("#inspect-refused:not([hidden])");
+  assert.match(await page.textContent("#inspect-refused-message"), /conflicts with pt2onnx's own translation/);
+  assert.equal(await page.getAttribute("#inspect-refused", "data-code"), "usage");
+  assert.ok(await page.isDisabled("#convert"));
   await page.check("#opt-override");
+  await page.waitForSelector("#inspect-body:not([hidden])");
   await page.click("#convert");
   await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 60_000 });
   assert.equal(await page.evaluate(() => document.body.dataset.state), "done", await page.textContent("body"));

@@ -1,6 +1,6 @@
 // The page in real headless Chromium: upload each fixture, wait for the
 // result, download, and compare with what the native CLI writes for the same
-// options; corrupt and unsupported files show clear errors.
+// options; corrupt and unsupported files are refused with clear reasons as soon as they are chosen.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +36,12 @@ async function convertIn(page, path, options = {}) {
     await setOptions(page, options);
     await page.click("#convert");
   });
+}
+
+// Chooses `path` and waits for what inspect() says: its description, or why the file is refused.
+async function inspectIn(page, path) {
+  await page.setInputFiles("#file-input", path);
+  await page.waitForSelector("#inspect-body:not([hidden]), #inspect-refused:not([hidden])");
 }
 
 async function download(page, selector) {
@@ -118,10 +124,11 @@ test("page: a corrupt file shows the CLI's error", async () => {
   assert.equal(cli.status, 4);
 
   const page = await openPage();
-  assert.equal(await convertIn(page, broken), "error");
-  const message = (await page.textContent("#error-message")).trim();
+  await inspectIn(page, broken);
+  const message = (await page.textContent("#inspect-refused-message")).trim();
   assert.equal(`pt2onnx: error: ${message}`, cli.stderr.trim());
-  assert.match(await page.textContent("#error-code"), /invalid_input/);
+  assert.equal(await page.getAttribute("#inspect-refused", "data-code"), "invalid_input");
+  assert.ok(await page.isDisabled("#convert"));
   assert.ok(!(await page.isVisible("#download-onnx")));
   await page.context().close();
 });
@@ -131,34 +138,35 @@ test("page: a text file is refused with advice", async () => {
   const notes = join(dir, "notes.txt");
   writeFileSync(notes, "not a model");
   const page = await openPage();
-  assert.equal(await convertIn(page, notes), "error");
-  assert.match(await page.textContent("#error-message"), /not a \.pt2 file/);
+  await inspectIn(page, notes);
+  assert.match(await page.textContent("#inspect-refused-message"), /not a \.pt2 file/);
+  assert.ok(!(await page.isVisible("#file-warning")), "the refusal says it: no second warning");
   await page.context().close();
 });
 
 test("page: a file from torch 2.5 is refused with the advice to re-export", async () => {
   const page = await openPage();
-  assert.equal(await convertIn(page, join(FIXTURES, "cnn_torch25", "model.pt2")), "error");
-  assert.match(await page.textContent("#error-message"), /re-export/);
+  await inspectIn(page, join(FIXTURES, "cnn_torch25", "model.pt2"));
+  assert.match(await page.textContent("#inspect-refused-message"), /re-export/);
   await page.context().close();
 });
 
-test("page: a clashing input rename points at the Options, not the file", async () => {
+test("page: a clashing output rename points at the Options, not the file", async () => {
   const page = await openPage();
-  const state = await convertIn(page, join(FIXTURES, "named_dims", "model.pt2"), { inputNames: ["a", "b", "a2", "x4"] });
+  const state = await convertIn(page, join(FIXTURES, "named_dims", "model.pt2"), { outputNames: ["x"] });
   assert.equal(state, "error");
-  assert.match(await page.textContent("#error-code"), /invalid_input/);
+  assert.equal(await page.getAttribute("#error", "data-code"), "invalid_input");
   assert.match(await page.textContent("#error-advice"), /Check the names/);
   await page.context().close();
 });
 
-test("page: unsupported operators are listed", async () => {
+test("page: unsupported operators are listed before converting", async () => {
   const page = await openPage();
-  assert.equal(await convertIn(page, join(FIXTURES, "unsupported_aten_op", "model.pt2")), "error");
-  assert.match(await page.textContent("#error-code"), /unsupported/);
-  const ops = await page.$$eval("#unsupported-ops li", (items) => items.map((li) => li.textContent));
+  await inspectIn(page, join(FIXTURES, "unsupported_aten_op", "model.pt2"));
+  const ops = await page.$$eval("#inspect-unsupported-ops li", (items) => items.map((li) => li.textContent));
   assert.ok(ops.length >= 1);
   assert.ok(ops.every((op) => op.startsWith("aten::")), ops.join("; "));
+  assert.ok(await page.isDisabled("#convert"));
   await page.context().close();
 });
 

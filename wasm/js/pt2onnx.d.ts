@@ -109,6 +109,14 @@ export interface ModelSummary {
   torchVersion: string;
   /** Export schema version, "8.17". */
   schemaVersion: string;
+  /**
+   * The optimizer passes that changed the model, in first-run order: nodes
+   * removed and added (subgraphs included), and bytes of weights
+   * (initializers) removed and added, e.g. tied weights merged or a batch
+   * norm folded into its convolution. Empty without optimization.
+   */
+  passes: Array<{ name: string; nodesRemoved: number; nodesAdded: number; weightBytesRemoved: number;
+    weightBytesAdded: number }>;
 }
 
 export interface ConversionResult {
