@@ -107,8 +107,15 @@ absl::Status AtenRepeatInterleaveSelfTensor(TranslateContext& ctx) {
 absl::Status AtenRepeatInterleaveSelfInt(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(auto source, RepeatSource(ctx));
   auto [x, axis] = source;
-  PT2ONNX_ASSIGN_OR_RETURN(std::string r, ctx.SymIntAsTensor("repeats"));
-  r = Reshape(ctx, r, {1});
+  std::string r;
+  absl::StatusOr<int64_t> fixed = ctx.Int("repeats");  // static, or symbolic (a dim of another input)
+  if (fixed.ok()) {
+    if (*fixed < 0) return ctx.Invalid(absl::StrCat("repeats can not be negative, got ", *fixed));
+    r = ctx.ConstantInt64s({*fixed});
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(r, ctx.SymIntAsTensor("repeats"));
+    r = Reshape(ctx, r, {1});
+  }
   std::string before = ShapeSlice(ctx, x, 0, axis);
   std::string at = ShapeSlice(ctx, x, axis, axis + 1);
   std::string after = ShapeSlice(ctx, x, axis + 1, INT64_MAX);

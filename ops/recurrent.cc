@@ -178,7 +178,7 @@ LayerResult OnnxLayer(TranslateContext& ctx, const Layout& l, const std::vector<
   LayerResult res;
   // Y [T, D, B, H] -> [T, B, D*H], directions side by side as torch has them.
   res.y = ctx.Op("Reshape", {ctx.Op("Transpose", {out[0]}, {ir::Attribute::Ints("perm", {0, 2, 1, 3})}),
-                             ctx.ConstantInt64s({0, 0, -1})});
+                             ctx.ConstantInt64s({0, 0, l.dirs * l.hidden})});
   res.h = out[1];
   if (l.mode == Mode::kLstm) res.c = out[2];
   return res;

@@ -36,13 +36,15 @@ struct Matrix {
   int64_t rows = 0, cols = 0;
 };
 
+// A [rows, cols] weight, or a [rows] bias when `cols` is 0.
 absl::StatusOr<Matrix> ReadMatrix(const RefCall& call, const Tensor& t, int64_t rows, int64_t cols,
                                   const char* what) {
-  if (t.rank() != (cols == 1 ? 1 : 2) || t.dim(0) != rows || (cols != 1 && t.dim(1) != cols)) {
+  const bool vector = cols == 0;
+  if (t.rank() != (vector ? 1 : 2) || t.dim(0) != rows || (!vector && t.dim(1) != cols)) {
     return call.Invalid(absl::StrCat(what, " has shape ", DimsString(t.dims()), "; expected [", rows,
-                                     cols == 1 ? "" : absl::StrCat(", ", cols), "]"));
+                                     vector ? "" : absl::StrCat(", ", cols), "]"));
   }
-  return Matrix{ToDoubles(t), rows, cols};
+  return Matrix{ToDoubles(t), rows, vector ? 1 : cols};
 }
 
 // y[j] = sum_k m[j, k] x[k] (+ bias[j])
@@ -111,8 +113,8 @@ absl::Status Recurrent(RefCall& call, Mode mode) {
       PT2ONNX_ASSIGN_OR_RETURN(Matrix whh, ReadMatrix(call, params[at + 1], gates * H, P, "w_hh"));
       Matrix bih{std::vector<double>(static_cast<size_t>(gates * H)), gates * H, 1}, bhh = bih, whr;
       if (biases) {
-        PT2ONNX_ASSIGN_OR_RETURN(bih, ReadMatrix(call, params[at + 2], gates * H, 1, "b_ih"));
-        PT2ONNX_ASSIGN_OR_RETURN(bhh, ReadMatrix(call, params[at + 3], gates * H, 1, "b_hh"));
+        PT2ONNX_ASSIGN_OR_RETURN(bih, ReadMatrix(call, params[at + 2], gates * H, 0, "b_ih"));
+        PT2ONNX_ASSIGN_OR_RETURN(bhh, ReadMatrix(call, params[at + 3], gates * H, 0, "b_hh"));
       }
       if (proj) {
         PT2ONNX_ASSIGN_OR_RETURN(whr, ReadMatrix(call, params[at + base], P, H, "w_hr"));

@@ -15,28 +15,44 @@
 namespace pt2onnx::testing {
 namespace {
 
-std::vector<OpCase> Cases() {
-  return {
-      OneNodeCase("self_int_middle_dim", {{"x", kF32, {3, 4, 2}}}, "repeat_interleave.self_int",
-                  {TensorArg("self", "x"), IntArg("repeats", 2), IntArg("dim", 1)}, {{"y", kF32, {3, 8, 2}}},
-                  {"Shape", "Slice", "Shape", "Slice", "Shape", "Slice", "Unsqueeze", "Concat", "Expand", "Mul",
-                   "Concat", "Reshape"}),
-      OneNodeCase("self_int_flattened", {{"x", kI64, {2, 3}}}, "repeat_interleave.self_int",
-                  {TensorArg("self", "x"), IntArg("repeats", 3)}, {{"y", kI64, {18}}},
-                  {"Reshape", "Shape", "Slice", "Shape", "Slice", "Shape", "Slice", "Unsqueeze", "Concat", "Expand",
-                   "Mul", "Concat", "Reshape"}),
-      OneNodeCase("histc_given_range", {{"x", kF32, {4, 5}}}, "histc.default",
-                  {TensorArg("self", "x"), IntArg("bins", 6), FloatArg("min", -1), FloatArg("max", 1)},
-                  {{"y", kF32, {6}}},
-                  {"Reshape", "GreaterOrEqual", "LessOrEqual", "And", "Sub", "Mul", "Sub", "Div", "Floor", "Where",
-                   "Cast", "Min", "Expand", "Cast", "ScatterElements"}),
-  };
+int Count(const ir::Model& model, const std::string& op) {
+  int n = 0;
+  for (const std::string& t : OpTypes(model)) n += t == op;
+  return n;
 }
 
-using CountingTest = OpCaseTest;
-TEST_P(CountingTest, ConvertsWithInferredShapes) { ExpectConverts(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Counting, CountingTest, ::testing::ValuesIn(Cases()),
-                         [](const auto& info) { return info.param.name; });
+// An int count repeats each slice by Expand + Reshape, with static shapes inferred.
+TEST(Counting, IntRepeatsExpandAndMerge) {
+  std::vector<pt2::ExportedProgram> programs = {
+      OneNodeProgram({{"x", kF32, {3, 4, 2}}}, "repeat_interleave.self_int",
+                     {TensorArg("self", "x"), IntArg("repeats", 2), IntArg("dim", 1)}, {{"y", kF32, {3, 8, 2}}})
+          .Build(),
+      OneNodeProgram({{"x", kI64, {2, 3}}}, "repeat_interleave.self_int",
+                     {TensorArg("self", "x"), IntArg("repeats", 3)}, {{"y", kI64, {18}}})
+          .Build(),
+  };
+  for (const pt2::ExportedProgram& program : programs) {
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got, {true}));
+    EXPECT_EQ(Count(got->model, "Expand"), 1);
+    EXPECT_EQ(Count(got->model, "ScatterElements"), 0);
+  }
+}
+
+// histc with a given range bins without reducing the data.
+TEST(Counting, HistcGivenRangeNeedsNoExtrema) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"x", kF32, {4, 5}}}, "histc.default",
+                     {TensorArg("self", "x"), IntArg("bins", 6), FloatArg("min", -1), FloatArg("max", 1)},
+                     {{"y", kF32, {6}}})
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, {true}));
+  EXPECT_EQ(Count(got->model, "ReduceMin"), 0);
+  EXPECT_EQ(Count(got->model, "ScatterElements"), 1);
+}
 
 // Sizes that depend on values: only the rank and dtype are known.
 TEST(Counting, DataDependentSizesConvert) {
