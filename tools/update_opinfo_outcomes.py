@@ -299,6 +299,8 @@ def main():
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check", action="store_true", help="exit 1 when the table is stale")
     parser.add_argument("--summary", action="store_true", help="print the committed table's figures only")
+    parser.add_argument("--convert-only", action="store_true",
+                        help="only convert (quick figures: converted, blocking operators); writes nothing")
     parser.add_argument("--only", default="", help="comma-separated operators (the others keep their entries)")
     bins = default_bins()
     for name, path in bins.items():
@@ -324,6 +326,9 @@ def main():
     def check_op(op):
         results = {}
         for s in op_samples(op, index[op]):
+            if args.convert_only:
+                results[s.key] = (check_sample(bins, s, DEFAULT_OPSET, ("convert",)), {})
+                continue
             default = check_sample(bins, s)
             here = {k: v for k, v in default.items() if k in SWEEP_ENGINES}
             others = {o: check_sample(bins, s, o, SWEEP_ENGINES) for o in SWEEP_OPSETS}
@@ -340,6 +345,10 @@ def main():
                     sweep[str(opset)][key] = outcome
             if done % 50 == 0:
                 print(f"[opinfo] {done} / {len(todo)} operators", file=sys.stderr)
+    if args.convert_only:
+        print(summary(index, table).splitlines()[1])
+        print(summary(index, table).splitlines()[-1])
+        return 0
     text = render(table, old, sweep, old_sweep)
     if args.check:
         if text != (TABLE.read_text() if TABLE.exists() else ""):
