@@ -158,7 +158,8 @@ def convert(bins, sample, out, opset, work):
         record = json.loads(result.stdout.splitlines()[0])
     except (IndexError, ValueError):
         record = {}
-    ops = record.get("unsupportedOps") or []
+    # "aten::x.default x2 (first at node 'x')": the overload names the outcome, not where it sits.
+    ops = sorted({line.split()[0] for line in record.get("unsupportedOps") or [] if line.split()})
     if result.returncode == 5 and ops:
         return "exit 5: unsupported " + ", ".join(sorted(ops))
     message = record.get("message") or result.stderr
