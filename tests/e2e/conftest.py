@@ -84,6 +84,17 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
+    # The OpInfo suite's coverage figures, from its table of expected outcomes (which the suite asserts).
+    ran = [r for key in ("passed", "failed") for r in terminalreporter.stats.get(key, [])
+           if "test_opinfo.py::test_opinfo_samples" in getattr(r, "nodeid", "")]
+    if ran:
+        import sys
+        sys.path.insert(0, str(ROOT / "tools"))
+        import update_opinfo_outcomes as opinfo
+        failed = sum(1 for r in ran if r.failed)
+        terminalreporter.write_line(opinfo.summary(opinfo.load_index(), opinfo.load_table(), opinfo.load_sweep()) + (
+            f"\n  ({failed} operators do not have the outcomes the table says: the figures are the table's)"
+            if failed else ""))
     if FIXTURE_RUNS:
         terminalreporter.write_line(
             f"onnx.reference instead of ONNX Runtime: {len(ORT_FALLBACKS)} of {len(FIXTURE_RUNS)} "
