@@ -104,7 +104,8 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
     }
     for (const verify::ValueCheck& c : v->outputs) random_outputs += !c.info.not_compared.empty();
     outcome.summary = absl::StrCat(
-        "passed: ", v->outputs.size() - random_outputs, " outputs within torch's thresholds (abs < 5e-3, rel < 1e-1)",
+        "passed: ", v->outputs.size() - random_outputs, " outputs within their dtype's thresholds (",
+        verify::ThresholdsSummary(v->outputs), ")",
         options.intermediates
             ? absl::StrCat(", ", v->intermediates.size() - flagged - random_values, " of ",
                            v->intermediates.size() - random_values, " intermediate values too")

@@ -36,9 +36,10 @@ std::string CheckLine(const verify::ValueCheck& c) {
     return absl::StrFormat("%s %-24s not compared: %s", c.is_output ? "output" : "value ", c.info.name,
                            c.info.not_compared);
   }
-  return absl::StrFormat("%s %-24s max_abs_diff %-10.3g max_rel_diff %-10.3g %s", c.is_output ? "output" : "value ",
-                         c.info.name, c.info.max_abs_diff, c.info.max_rel_diff,
-                         c.info.FailsOutputThresholds() ? "FAIL" : "ok");
+  return absl::StrFormat("%s %-24s max_abs_diff %-10.3g max_rel_diff %-10.3g %-4s %s: %s",
+                         c.is_output ? "output" : "value ", c.info.name, c.info.max_abs_diff, c.info.max_rel_diff,
+                         c.info.FailsOutputThresholds() ? "FAIL" : "ok", DataTypeName(c.info.expected_dtype),
+                         c.info.thresholds.Text());
 }
 
 }  // namespace

@@ -163,6 +163,12 @@ void VerificationSection(const ReportData& d, std::string& out) {
   absl::StrAppend(&out, "Reference: pt2onnx's ATen interpreter; actual: pt2onnx's executor on the converted model. Inputs: ",
                   d.inputs_source, ".\n\n");
   for (const std::string& l : d.inputs_lines) absl::StrAppend(&out, "- `", l, "`\n");
+  std::vector<ValueCheck> all = v.outputs;
+  all.insert(all.end(), v.intermediates.begin(), v.intermediates.end());
+  absl::StrAppend(&out, "\nThresholds per expected dtype: ", ThresholdsSummary(all),
+                  ". float32 keeps torch.onnx's rule; half precision measures the relative difference over "
+                  "max(|expected|, the median of the value's nonzero |expected|) and allows a number of units in "
+                  "the last place of its dtype.\n");
   absl::StrAppend(&out, "\nHistogram bins: 0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e6.\n\n",
                   "| value | kind | max_abs_diff | max_rel_diff | abs diff histogram | rel diff histogram | expected | actual | status |\n",
                   "|---|---|---|---|---|---|---|---|---|\n");
@@ -185,13 +191,14 @@ void VerificationSection(const ReportData& d, std::string& out) {
   for (const ValueCheck& c : v.intermediates) row(c);
   absl::StrAppend(&out, "\n### First diverging node\n\n");
   if (!v.first_divergence) {
-    absl::StrAppend(&out, v.intermediates.empty() ? "None among the outputs.\n\n" : "None: every compared value is within torch's thresholds.\n\n");
+    absl::StrAppend(&out, v.intermediates.empty() ? "None among the outputs.\n\n" : "None: every compared value is within its dtype's thresholds.\n\n");
   } else {
     const ValueCheck& c = *v.first_divergence;
     absl::StrAppend(&out, "`", c.origin.fx_name, "` (FX node `", c.origin.node_name, "`, `", c.origin.target,
                     "`, ONNX ", c.origin.onnx_op, " `", c.origin.onnx_node, "`): max_abs_diff ",
                     absl::StrFormat("%.3g", c.info.max_abs_diff), ", max_rel_diff ",
-                    absl::StrFormat("%.3g", c.info.max_rel_diff), "\n\n");
+                    absl::StrFormat("%.3g", c.info.max_rel_diff), " (", DataTypeName(c.info.expected_dtype), ": ",
+                    c.info.thresholds.Text(), ")\n\n");
     if (!c.origin.stack_trace.empty()) absl::StrAppend(&out, "```\n", c.origin.stack_trace, "\n```\n\n");
   }
 }

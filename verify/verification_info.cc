@@ -1,5 +1,6 @@
 #include "verify/verification_info.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -27,11 +28,12 @@ void AddToHistogram(double v, std::array<int64_t, 9>& counts) {
 
 bool VerificationInfo::FailsOutputThresholds() const {
   if (!not_compared.empty()) return false;
-  return !(max_abs_diff < kMaxAbsDiff) || !(max_rel_diff < kMaxRelDiff);
+  return thresholds.Fails(max_abs_diff, max_rel_diff);
 }
 
 bool VerificationInfo::ExceedsIntermediateThresholds() const {
   if (!not_compared.empty()) return false;
+  if (!thresholds.torch_normalizer) return FailsOutputThresholds();
   return !(max_abs_diff <= kIntermediateWarnAbs) || !(max_rel_diff <= kIntermediateWarnRel);
 }
 
@@ -41,6 +43,7 @@ VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
   info.name = name;
   info.expected_dtype = expected.dtype();
   info.actual_dtype = actual.dtype();
+  info.thresholds = ThresholdsFor(expected.dtype());
   const double inf = std::numeric_limits<double>::infinity();
   if (expected.dims() != actual.dims()) {
     info.mismatch = absl::StrCat("shape ", DimsString(actual.dims()), " instead of ",
@@ -51,6 +54,8 @@ VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
   // torch reports inf for empty tensors, so an empty output always "fails";
   // two empty tensors of the same shape are equal here.
   if (expected.numel() == 0) return info;
+  info.rel_floor = RelFloor(info.thresholds, expected);
+  const bool torch_normalizer = info.thresholds.torch_normalizer;
   const bool exact_ints = !IsFloatingPoint(expected.dtype()) && !IsFloatingPoint(actual.dtype());
   for (int64_t i = 0; i < expected.numel(); ++i) {
     double abs_diff, e;
@@ -71,7 +76,8 @@ VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
         abs_diff = std::fabs(e - a);
       }
     }
-    const double rel_diff = abs_diff / (std::fabs(e) + 1e-7);
+    const double rel_diff = torch_normalizer ? abs_diff / (std::fabs(e) + info.rel_floor)
+                                             : abs_diff / std::max(std::fabs(e), info.rel_floor);
     info.max_abs_diff = std::max(info.max_abs_diff, abs_diff);
     info.max_rel_diff = std::max(info.max_rel_diff, rel_diff);
     AddToHistogram(abs_diff, info.abs_diff_hist);

@@ -2,8 +2,10 @@
 // -----------------------------------------------------------------------------
 // torch.onnx's VerificationInfo (torch/onnx/_internal/exporter/_verification.py)
 // computed natively: the largest absolute and relative differences between an
-// expected (reference) and an actual (ONNX) tensor, relative to
-// |expected| + 1e-7, and histograms of both over torch's fixed bin edges.
+// expected (reference) and an actual (ONNX) tensor, and histograms of both
+// over torch's fixed bin edges. The relative difference and the pass/fail
+// rule depend on the expected dtype (verify/thresholds.h): torch's for
+// float32 (over |expected| + 1e-7), ulp-based with a floor for half precision.
 #ifndef PT2ONNX_VERIFY_VERIFICATION_INFO_H_
 #define PT2ONNX_VERIFY_VERIFICATION_INFO_H_
 
@@ -13,15 +15,13 @@
 
 #include "core/dtype.h"
 #include "core/tensor/tensor.h"
+#include "verify/thresholds.h"
 
 namespace pt2onnx::verify {
 
 // torch's bins: 0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e6.
 inline constexpr std::array<double, 10> kHistogramEdges = {0.0,  1e-6, 1e-5, 1e-4, 1e-3,
                                                            1e-2, 1e-1, 1.0,  10.0, 1e6};
-// torch.onnx.export(verify=True) marks output accuracy failed at these.
-inline constexpr double kMaxAbsDiff = 5e-3;
-inline constexpr double kMaxRelDiff = 1e-1;
 // verify_onnx_program(compare_intermediates=True) warns above these.
 inline constexpr double kIntermediateWarnAbs = 0.01;
 inline constexpr double kIntermediateWarnRel = 0.1;
@@ -37,18 +37,26 @@ struct VerificationInfo {
   DataType actual_dtype = DataType::kUndefined;
   // Beyond torch's fields: a shape mismatch (then both maxima are inf).
   std::string mismatch;
+  // The rule this value is judged by (from expected_dtype), and the
+  // denominator floor its relative difference used (1e-7 added, torch's, for
+  // float32; max(|expected|, rel_floor) for half precision).
+  Thresholds thresholds;
+  double rel_floor = 1e-7;
   // Non-empty: the value was not compared, and why (it derives from random
   // numbers, which no two engines share); it then neither passes nor fails.
   std::string not_compared;
 
-  // torch.onnx's output-accuracy check (abs >= 5e-3 or rel >= 1e-1 fails;
-  // a value not compared never fails).
+  // The output-accuracy check of `thresholds` (float32: torch.onnx's abs >=
+  // 5e-3 or rel >= 1e-1 fails); a value not compared never fails. The first
+  // diverging node is found by the same rule.
   bool FailsOutputThresholds() const;
-  // The warning threshold of compare_intermediates (abs > 0.01 or rel > 0.1).
+  // float32: the warning threshold of compare_intermediates (abs > 0.01 or
+  // rel > 0.1); half precision: FailsOutputThresholds().
   bool ExceedsIntermediateThresholds() const;
 };
 
-// VerificationInfo.from_tensors, except that two empty tensors of one shape
+// VerificationInfo.from_tensors (for float32; half precision measures the
+// relative difference as thresholds.h says), except that two empty tensors of one shape
 // are equal (torch gives inf, failing every empty output), bools
 // compare as 0/1, NaN in the same place on both sides counts as equal
 // (torch's subtraction would give NaN, which max() propagates; pt2onnx

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "reference/interpreter.h"
 #include "core/status_macros.h"
 
@@ -55,6 +56,7 @@ VerificationInfo NotCompared(const VerificationInfo& compared, const std::string
   info.name = compared.name;
   info.expected_dtype = compared.expected_dtype;
   info.actual_dtype = compared.actual_dtype;
+  info.thresholds = compared.thresholds;
   info.mismatch = compared.mismatch;
   info.not_compared = reason;
   return info;
@@ -171,6 +173,8 @@ absl::StatusOr<Verification> Verify(const pt2::LoadedProgram& loaded, const ir::
     c.info = CompareTensors(kept[k], it->second.tensor, (*actual)[n_out + k].tensor);
     auto random = expected.not_comparable.find(kept[k]);
     if (random != expected.not_comparable.end()) c.info = NotCompared(c.info, random->second);
+    // The same per-dtype rule as the outputs: a half-precision value one ulp
+    // off is no divergence.
     if (!v.first_divergence && c.info.FailsOutputThresholds()) v.first_divergence = c;
     v.intermediates.push_back(std::move(c));
   }
@@ -188,7 +192,18 @@ std::string DescribeDivergence(const ValueCheck& c) {
   std::string text = absl::StrFormat("'%s' (%s): max_abs_diff %g, max_rel_diff %g", c.origin.fx_name, where,
                                      c.info.max_abs_diff, c.info.max_rel_diff);
   if (!c.info.mismatch.empty()) absl::StrAppend(&text, ", ", c.info.mismatch);
+  absl::StrAppend(&text, " (", DataTypeName(c.info.expected_dtype), ": ", c.info.thresholds.Text(), ")");
   return text;
+}
+
+std::string ThresholdsSummary(const std::vector<ValueCheck>& checks) {
+  std::vector<std::string> parts;
+  std::set<DataType> seen;
+  for (const ValueCheck& c : checks) {
+    if (!seen.insert(c.info.expected_dtype).second) continue;
+    parts.push_back(absl::StrCat(DataTypeName(c.info.expected_dtype), ": ", c.info.thresholds.Text()));
+  }
+  return absl::StrJoin(parts, "; ");
 }
 
 }  // namespace pt2onnx::verify

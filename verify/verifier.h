@@ -28,7 +28,7 @@
 namespace pt2onnx::verify {
 
 // Exit codes of the CLI (beyond export/exit_codes.h).
-inline constexpr int kExitVerificationFailed = 6;  // values differ beyond torch's thresholds
+inline constexpr int kExitVerificationFailed = 6;  // values differ beyond their dtype's thresholds (thresholds.h)
 inline constexpr int kExitVerificationUnavailable = 7;  // an engine cannot run the model
 
 struct VerifyOptions {
@@ -59,9 +59,9 @@ struct ValueCheck {
 struct Verification {
   std::vector<ValueCheck> outputs;        // user outputs, signature order
   std::vector<ValueCheck> intermediates;  // FX order; empty without intermediates
-  bool passed = true;                     // every output under torch's thresholds
-  // The first value in FX order (intermediates, then outputs) over torch's
-  // thresholds: the node whose translation diverges first.
+  bool passed = true;                     // every output under its dtype's thresholds
+  // The first value in FX order (intermediates, then outputs) over its
+  // dtype's thresholds: the node whose translation diverges first.
   std::optional<ValueCheck> first_divergence;
 };
 
@@ -75,9 +75,14 @@ absl::StatusOr<Verification> Verify(const pt2::LoadedProgram& loaded, const ir::
                                     const std::vector<NamedTensor>& inputs,
                                     const VerifyOptions& options);
 
-// A value over torch's thresholds, named for a message: "'conv2d_3'
-// (aten::conv2d.default, ONNX Conv node_conv2d_3): max_abs_diff 0.31, ...".
+// A value over its thresholds, named for a message: "'conv2d_3'
+// (aten::conv2d.default, ONNX Conv node_conv2d_3): max_abs_diff 0.31, ...
+// (float32: abs < 0.005, rel < 0.1 (torch.onnx's))".
 std::string DescribeDivergence(const ValueCheck& check);
+
+// The thresholds applied, once per expected dtype in `checks`' order:
+// "float32: abs < 0.005, rel < 0.1 (torch.onnx's); bfloat16: rel < 0.125 (16 ulp) over ...".
+std::string ThresholdsSummary(const std::vector<ValueCheck>& checks);
 
 }  // namespace pt2onnx::verify
 

@@ -94,6 +94,14 @@ val Check(const verify::ValueCheck& c) {
   o.set("mismatch", c.info.mismatch);
   o.set("notCompared", c.info.not_compared);
   o.set("passed", !c.info.FailsOutputThresholds());
+  // The rule this value was judged by (verify/thresholds.h).
+  val t = val::object();
+  t.set("dtype", std::string(DataTypeName(c.info.expected_dtype)));
+  t.set("maxAbsDiff", c.info.thresholds.max_abs);
+  t.set("maxRelDiff", c.info.thresholds.max_rel);
+  t.set("relFloor", c.info.rel_floor);
+  t.set("text", c.info.thresholds.Text());
+  o.set("thresholds", t);
   o.set("isOutput", c.is_output);
   o.set("fxNode", c.origin.node_name);
   o.set("target", c.origin.target);
@@ -177,6 +185,7 @@ val Verify(val js_bytes, val js_options, val progress) {
   result.set("exitCode", outcome.exit_code);
   result.set("message", outcome.message);
   result.set("summary", outcome.summary);
+  result.set("thresholds", verify::ThresholdsSummary(v.outputs));
   result.set("inputsSource", report.inputs_source);
   val lines = val::array();
   for (const std::string& line : report.inputs_lines) lines.call<void>("push", line);

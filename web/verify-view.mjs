@@ -1,7 +1,7 @@
 // Verify on a converted model: the module's verify() (the CLI's --verify) runs the program in pt2onnx's ATen
 // reference interpreter and the converted model in its executor, in the module's worker. Shows torch.onnx's
-// VerificationInfo per value as a table, with each histogram as a small bar chart, the verdict at torch's
-// thresholds, the first diverging node, and the markdown report to download.
+// VerificationInfo per value as a table, with each histogram as a small bar chart, the verdict at the thresholds
+// of each value's dtype (torch.onnx's for float32), the first diverging node, and the markdown report to download.
 
 import { $, cell, code, span } from "./dom.mjs";
 import { formatDuration } from "./format.mjs";
@@ -62,6 +62,7 @@ function row(check, edges) {
     labelled("rel diff", "hist", histogramChart(check.rel_diff_hist, edges, `rel diff histogram of ${check.name}`)),
     labelled("dtype", "dtype", check.expected_dtype === check.actual_dtype ? check.expected_dtype
       : `${check.expected_dtype} / ${check.actual_dtype}`),
+    labelled("Threshold", "threshold", check.thresholds.text),
     labelled("Status", "status", span(check.passed ? "verdict ok" : "verdict fail", check.passed ? "ok" : "differs")));
   tr.dataset.passed = String(check.passed);
   if (check.mismatch) tr.title = check.mismatch;
@@ -96,15 +97,14 @@ export function createVerifyView({ getApi }) {
     el.rows.replaceChildren(...r.outputs.map((c) => row(c, edges)), ...r.intermediates.map((c) => row(c, edges)));
     el.verdict.className = r.passed ? "notice ok" : "notice warn";
     el.verdict.textContent = r.passed
-      ? `Passed: every output is within torch's thresholds (max_abs_diff < 5e-3, max_rel_diff < 1e-1). ` +
-        `Inputs: ${r.inputsSource}.`
-      : `Outputs differ beyond torch's thresholds. Inputs: ${r.inputsSource}.`;
+      ? `Passed: every output is within its dtype's thresholds (${r.thresholds}). Inputs: ${r.inputsSource}.`
+      : `Outputs differ beyond their dtype's thresholds (${r.thresholds}). Inputs: ${r.inputsSource}.`;
     const first = r.firstDivergence;
     el.divergence.hidden = !first;
     if (first) {
       el.divergence.replaceChildren("First diverging node: ", code(first.name), ` (FX node ${first.fxNode}, `,
         code(first.target), `, ONNX ${first.onnxOp} `, code(first.onnxNode), `): max_abs_diff ${number(first.max_abs_diff)}, ` +
-        `max_rel_diff ${number(first.max_rel_diff)}`);
+        `max_rel_diff ${number(first.max_rel_diff)} (${first.thresholds.dtype}: ${first.thresholds.text})`);
     }
     if (reportUrl) URL.revokeObjectURL(reportUrl);
     reportUrl = URL.createObjectURL(new Blob([r.report], { type: "text/markdown" }));

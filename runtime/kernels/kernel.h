@@ -90,6 +90,27 @@ class OpKernel {
 
 using KernelFactory = absl::StatusOr<std::unique_ptr<OpKernel>> (*)(const KernelCreateInfo& info);
 
+// Half-precision policy (float16, bfloat16), the executor's answer to
+// torch's CPU kernels:
+// - Values stay in their dtype between ops: a bfloat16 model's weights and
+//   activations are held as bfloat16, never widened for the whole run.
+// - Data movement (Reshape, Transpose, Gather, Concat, Slice, Where, Cast,
+//   ...) is kNative: it copies the 2-byte values unchanged.
+// - Arithmetic is kViaFloat32: the session widens the op's half inputs to
+//   float32 (exact: every half value is a float32 value), the float32 kernel
+//   computes and accumulates in float32, and each output is rounded once to
+//   the half dtype (round to nearest even). torch's CPU kernels do the same
+//   for half matmuls, reductions and normalisations (float32 accumulation,
+//   one rounding of the result: aten/src/ATen/OpMathType.h makes float the
+//   opmath type of Half and BFloat16), so the two agree to about an ulp per
+//   op. Where torch rounds an intermediate of a composite op to half and we
+//   do not (or the reverse), results differ by a few ulps; --verify's
+//   half-precision thresholds (verify/thresholds.h) allow for that.
+// - The float32 copies are transient: taken from and returned to the run's
+//   buffer pool per op, so the extra memory is that of the largest op's
+//   widened inputs (for a matmul, its weight at 4 bytes per value), not a
+//   float32 copy of the model. XNNPACK's f16 operators are not used yet;
+//   float16 and bfloat16 run the portable float32 kernels.
 // How a kernel treats float16/bfloat16 values.
 enum class HalfMode {
   kNative,     // handles them itself (data movement, Cast, Shape) or never sees them

@@ -2,12 +2,14 @@
 // -----------------------------------------------------------------------------
 // MatMul (numpy batching and broadcasting, 1-D operands promoted), Gemm and
 // Einsum. float32 MatMul/Gemm go through XNNPACK (kernels/xnn_linalg.cc)
-// when it is linked; these portable loops serve the other dtypes and shapes.
+// when it is linked; these portable loops serve the other dtypes and shapes,
+// float16/bfloat16 MatMul with float32 accumulation (kernel.h's policy).
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
@@ -56,6 +58,34 @@ absl::StatusOr<MatMulShape> PlanMatMul(const Dims& a, const Dims& b) {
 
 namespace {
 
+float HalfValue(DataType dtype, uint16_t bits) {
+  return dtype == DataType::kBFloat16 ? BFloat16ToFloat(bits) : HalfToFloat(bits);
+}
+
+// C = A B for float16/bfloat16 operands, as the float32 MatMulBlock computes
+// it on widened copies (the same products, summed in the same order, in
+// float32), each output rounded once. B is widened one row at a time and C
+// accumulates in a float32 block of m x n: a half weight of K x N never gets
+// a float32 copy (4 bytes per value) of its own, which for an LLM's vocabulary
+// projection would add half the model's size to the peak (kernel.h).
+void MatMulHalfBlock(DataType dtype, const uint16_t* a, const uint16_t* b, uint16_t* c, int64_t m, int64_t k,
+                     int64_t n, std::vector<float>& a_row, std::vector<float>& b_row, std::vector<float>& acc) {
+  a_row.resize(static_cast<size_t>(m * k));
+  for (int64_t i = 0; i < m * k; ++i) a_row[i] = HalfValue(dtype, a[i]);
+  acc.assign(static_cast<size_t>(m * n), 0.0f);
+  b_row.resize(static_cast<size_t>(n));
+  for (int64_t p = 0; p < k; ++p) {
+    const uint16_t* brow = b + p * n;
+    for (int64_t j = 0; j < n; ++j) b_row[j] = HalfValue(dtype, brow[j]);
+    for (int64_t i = 0; i < m; ++i) {
+      const float av = a_row[i * k + p];
+      float* crow = acc.data() + i * n;
+      for (int64_t j = 0; j < n; ++j) crow[j] += av * b_row[j];
+    }
+  }
+  for (int64_t i = 0; i < m * n; ++i) c[i] = dtype == DataType::kBFloat16 ? FloatToBFloat16(acc[i]) : FloatToHalf(acc[i]);
+}
+
 class MatMulKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
@@ -68,6 +98,19 @@ class MatMulKernel : public OpKernel {
     if (!plan.ok()) return plan.status();
     auto out = ctx.AllocateOutput(0, (*a)->dtype(), plan->out);
     if (!out.ok()) return out.status();
+    const DataType dtype = (*a)->dtype();
+    if (dtype == DataType::kFloat16 || dtype == DataType::kBFloat16) {
+      const int64_t m = plan->m, k = plan->k, n = plan->n;
+      std::vector<int64_t> strides[2] = {plan->a_batch_strides, plan->b_batch_strides};
+      const uint16_t* pa = (*a)->data<uint16_t>();
+      const uint16_t* pb = (*b)->data<uint16_t>();
+      uint16_t* pc = (*out)->data<uint16_t>();
+      std::vector<float> a_row, b_row, acc;
+      ForEachBroadcast(plan->batch, strides, [&](int64_t i, const int64_t* o) {
+        MatMulHalfBlock(dtype, pa + o[0] * m * k, pb + o[1] * k * n, pc + i * m * n, m, k, n, a_row, b_row, acc);
+      });
+      return absl::OkStatus();
+    }
     return VisitDtype((*a)->dtype(), kFloats | kInts, "MatMul", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
@@ -292,7 +335,8 @@ class EinsumKernel : public OpKernel {
 }  // namespace
 
 extern const KernelRegistration kLinalgKernels[] = {
-    {"MatMul", MakeKernel<MatMulKernel>, HalfMode::kViaFloat32},
+    // Half operands in the kernel itself, without a float32 copy of the weight.
+    {"MatMul", MakeKernel<MatMulKernel>, HalfMode::kNative},
     {"Gemm", MakeKernel<GemmKernel>, HalfMode::kViaFloat32},
     {"Einsum", MakeKernel<EinsumKernel>, HalfMode::kViaFloat32},
 };

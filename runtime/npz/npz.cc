@@ -22,6 +22,8 @@ constexpr Descr kDescrs[] = {
     {"<i2", DataType::kInt16},   {"<u2", DataType::kUint16},   {"<i4", DataType::kInt32},
     {"<u4", DataType::kUint32},  {"<i8", DataType::kInt64},    {"<u8", DataType::kUint64},
     {"<f2", DataType::kFloat16}, {"<f4", DataType::kFloat},    {"<f8", DataType::kDouble},
+    // ml_dtypes.bfloat16 as numpy.save writes it (npz.h).
+    {"<V2", DataType::kBFloat16},
 };
 
 absl::Status Bad(const std::string& what) { return absl::InvalidArgumentError("npy: " + what); }
@@ -90,6 +92,11 @@ absl::StatusOr<Tensor> ReadNpy(ByteSpan bytes) {
   if (d == "<b1" || d == "=b1") d = "|b1";
   if (d == "<i1") d = "|i1";
   if (d == "<u1") d = "|u1";
+  if (d == "|V2") d = "<V2";  // np.load's view of a saved bfloat16 array, saved again
+  if (d == "<V1" || d == "|V1") {
+    return Bad("1-byte raw values ('" + d + "', how numpy.save writes ml_dtypes float8 arrays) do not say which "
+               "float8 format they hold; save them as float32");
+  }
   for (const Descr& e : kDescrs) if (d == e.text) dtype = e.dtype;
   if (dtype == DataType::kUndefined) return Bad("unsupported dtype '" + d + "' (big-endian, structured or object)");
   Dims dims;
@@ -114,7 +121,8 @@ absl::StatusOr<std::string> WriteNpy(const Tensor& tensor) {
   const char* descr = nullptr;
   for (const Descr& e : kDescrs) if (e.dtype == tensor.dtype()) descr = e.text;
   if (descr == nullptr) {
-    return absl::UnimplementedError(absl::StrCat("npy: cannot write dtype ", DataTypeName(tensor.dtype())));
+    return absl::UnimplementedError(absl::StrCat("npy: cannot write dtype ", DataTypeName(tensor.dtype()),
+                                                 " (no NumPy form); cast the output to float32 in the model"));
   }
   std::string shape = "(";
   for (int64_t d : tensor.dims()) absl::StrAppend(&shape, d, ", ");

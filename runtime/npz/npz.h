@@ -4,7 +4,12 @@
 // outputs on the command line and in tests. Reads format versions 1-3,
 // little-endian, C order, dtypes bool/int8-64/uint8-64/float16/32/64 (npz:
 // STORED zips, as np.savez writes). Writes version 1 files in a STORED zip.
-// bfloat16 has no NumPy dtype: it is refused (convert to float32 first).
+// bfloat16, which NumPy lacks, is written as ml_dtypes' bfloat16 arrays are by
+// numpy.save: descr '<V2', two raw little-endian bytes per value (np.load
+// returns dtype |V2; `.view(ml_dtypes.bfloat16)` gives the numbers, and
+// torch.from_numpy(a.view(np.int16)).view(torch.bfloat16) the tensor). Read
+// back, '<V2' and '|V2' are bfloat16. float8 ('<V1' in numpy.save) is refused:
+// one byte does not say which of the four float8 formats it holds.
 #ifndef PT2ONNX_RUNTIME_NPZ_NPZ_H_
 #define PT2ONNX_RUNTIME_NPZ_NPZ_H_
 

@@ -15,6 +15,10 @@ Tensor Floats(std::vector<double> v) {
   return *reference::FromDoubles(DataType::kFloat, {static_cast<int64_t>(v.size())}, v);
 }
 
+Tensor Typed(DataType dtype, std::vector<double> v) {
+  return *reference::FromDoubles(dtype, {static_cast<int64_t>(v.size())}, v);
+}
+
 TEST(VerificationInfo, EqualTensorsFillTheFirstBin) {
   VerificationInfo info = CompareTensors("t", Floats({1, 2, 3}), Floats({1, 2, 3}));
   EXPECT_EQ(info.name, "t");
@@ -58,6 +62,71 @@ TEST(VerificationInfo, IntegersCompareExactly) {
   Tensor a = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
   Tensor b = *reference::FromInts(DataType::kInt64, {2}, std::vector<int64_t>{(int64_t{1} << 60) + 1, 5});
   EXPECT_EQ(CompareTensors("t", a, b).max_abs_diff, 0);
+}
+
+// The Qwen3 case: bfloat16 logits of magnitude ~0.5 with one ulp
+// (2^-8) off on a value of 6.7e-5. torch's normalizer reads that as rel 57;
+// over max(|expected|, median) it is 0.0078, one bfloat16 epsilon.
+TEST(VerificationInfo, BFloat16OneUlpNearZeroPasses) {
+  const Tensor expected = Typed(DataType::kBFloat16, {0.5, -0.75, 6.7e-5, 0.625, -0.5});
+  const Tensor actual = Typed(DataType::kBFloat16, {0.5, -0.75, 6.7e-5 + 0.00390625, 0.625, -0.5});
+  VerificationInfo info = CompareTensors("logits", expected, actual);
+  EXPECT_NEAR(info.max_abs_diff, 0.00390625, 1e-4);
+  EXPECT_DOUBLE_EQ(info.rel_floor, 0.5);  // median of 0.5, 0.5, 0.625, 0.75, 6.7e-5
+  EXPECT_LT(info.max_rel_diff, 0.01);
+  EXPECT_FALSE(info.FailsOutputThresholds());
+  EXPECT_EQ(info.thresholds.max_rel, 0.125);
+  EXPECT_EQ(info.thresholds.Text(), "rel < 0.125 (16 ulp) over max(|expected|, median)");
+}
+
+TEST(VerificationInfo, BFloat16LargeValuesAreRelative) {
+  // 1 ulp at 16 is 0.125, beyond torch's abs 5e-3: no absolute threshold.
+  EXPECT_FALSE(CompareTensors("t", Typed(DataType::kBFloat16, {16, 20}), Typed(DataType::kBFloat16, {16.125, 20}))
+                   .FailsOutputThresholds());
+  // 20% off at the median is a wrong value, not rounding. (Below the median a
+  // value is judged against the median: 1 -> 1.2 beside 2 and 3 reads 0.1.)
+  EXPECT_TRUE(CompareTensors("t", Typed(DataType::kBFloat16, {1, 2, 3}), Typed(DataType::kBFloat16, {1, 2.4, 3}))
+                  .FailsOutputThresholds());
+  EXPECT_FALSE(CompareTensors("t", Typed(DataType::kBFloat16, {1, 2, 3}), Typed(DataType::kBFloat16, {1.2, 2, 3}))
+                   .FailsOutputThresholds());
+}
+
+TEST(VerificationInfo, Float16IsJudgedInItsUlps) {
+  // 16 float16 ulps at 1 = 1.6%: 1% passes, 2% fails.
+  EXPECT_FALSE(CompareTensors("t", Typed(DataType::kFloat16, {1, -1}), Typed(DataType::kFloat16, {1.01, -1}))
+                   .FailsOutputThresholds());
+  EXPECT_TRUE(CompareTensors("t", Typed(DataType::kFloat16, {1, -1}), Typed(DataType::kFloat16, {1.02, -1}))
+                  .FailsOutputThresholds());
+  // A ReLU's zeros do not set the floor: the median is of nonzero values.
+  VerificationInfo relu = CompareTensors("t", Typed(DataType::kFloat16, {0, 0, 0, 2, 4, 8}),
+                                         Typed(DataType::kFloat16, {0.5, 0, 0, 2, 4, 8}));
+  EXPECT_DOUBLE_EQ(relu.rel_floor, 4);
+  EXPECT_TRUE(relu.FailsOutputThresholds());  // 0.5 / 4
+  // All zeros: the floor is float16's smallest normal, so any value fails.
+  VerificationInfo zeros = CompareTensors("t", Typed(DataType::kFloat16, {0, 0}), Typed(DataType::kFloat16, {0.01, 0}));
+  EXPECT_DOUBLE_EQ(zeros.rel_floor, 6.103515625e-05);
+  EXPECT_TRUE(zeros.FailsOutputThresholds());
+}
+
+TEST(VerificationInfo, Float32KeepsTorchsRule) {
+  VerificationInfo info = CompareTensors("t", Floats({0, 2}), Floats({1e-6, 2.5}));
+  EXPECT_EQ(info.rel_floor, 1e-7);
+  EXPECT_EQ(info.thresholds.max_abs, 5e-3);
+  EXPECT_EQ(info.thresholds.max_rel, 1e-1);
+  EXPECT_EQ(info.thresholds.Text(), "abs < 0.005, rel < 0.1 (torch.onnx's)");
+}
+
+TEST(Thresholds, PerDtype) {
+  EXPECT_EQ(DtypeEpsilon(DataType::kFloat16), 1.0 / 1024);
+  EXPECT_EQ(DtypeEpsilon(DataType::kBFloat16), 1.0 / 128);
+  EXPECT_EQ(ThresholdsFor(DataType::kFloat16).max_rel, 16.0 / 1024);
+  EXPECT_EQ(ThresholdsFor(DataType::kFloat8E4M3FN).max_rel, 0.25);
+  EXPECT_EQ(ThresholdsFor(DataType::kFloat8E5M2).max_rel, 0.5);
+  EXPECT_TRUE(ThresholdsFor(DataType::kDouble).torch_normalizer);
+  EXPECT_TRUE(ThresholdsFor(DataType::kInt64).torch_normalizer);
+  EXPECT_TRUE(std::isinf(ThresholdsFor(DataType::kBFloat16).max_abs));
+  // NaN fails.
+  EXPECT_TRUE(ThresholdsFor(DataType::kBFloat16).Fails(0, NAN));
 }
 
 }  // namespace

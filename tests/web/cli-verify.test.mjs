@@ -45,8 +45,9 @@ test("node CLI --verify-intermediates --verify-node-data --report: the native CL
   { status: native.status, stderr: native.stderr, report: native.read("r.md"), absJson: native.read("nd_max_abs_diff.json"),
     relJson: native.read("nd_max_rel_diff.json") });
   assert.match(node.stderr, /verify: inputs the archive's/);
-  assert.match(node.stderr, /\n {9}output linear +max_abs_diff \S+ +max_rel_diff \S+ +ok\n/);
-  assert.match(node.stderr, /verify: passed: 1 outputs within torch's thresholds/);
+  assert.match(node.stderr,
+    /\n {9}output linear +max_abs_diff \S+ +max_rel_diff \S+ +ok +float32: abs < 0\.005, rel < 0\.1 \(torch\.onnx's\)\n/);
+  assert.match(node.stderr, /verify: passed: 1 outputs within their dtype's thresholds \(float32: abs < 0\.005/);
   assert.match(node.stderr, /wrote report .*r\.md/);
 });
 

@@ -20,8 +20,8 @@ function readNpy(bytes, name) {
   const fortran = /'fortran_order':\s*True/.test(header);
   const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(",").map((s) => s.trim()).filter(Boolean).map(Number);
   const known = NPY_DTYPES[descr];
-  // bfloat16 arrays are saved by torch-side tools as raw void2 ('|V2') bits.
-  const [dtype, Array] = known ?? (descr === "|V2" ? ["bfloat16", Uint16Array] : [null, null]);
+  // bfloat16: numpy.save writes ml_dtypes.bfloat16 arrays as '<V2' (np.load's view of them, saved again, '|V2').
+  const [dtype, Array] = known ?? (descr === "|V2" || descr === "<V2" ? ["bfloat16", Uint16Array] : [null, null]);
   if (!dtype || fortran) throw new Error(`${name}: unsupported npy array (${header})`);
   const count = shape.reduce((a, b) => a * b, 1);
   const offset = start + headerLength;
@@ -71,7 +71,8 @@ export function readNpz(buffer) {
 // [{ name, dtype, dims, data }] (readNpz's arrays) -> the bytes of an .npz
 // as np.savez writes it (stored entries, .npy format 1.0).
 export function writeNpz(arrays) {
-  const descrOf = Object.fromEntries(Object.entries(NPY_DTYPES).map(([descr, [dtype]]) => [dtype, descr]));
+  const descrOf = { ...Object.fromEntries(Object.entries(NPY_DTYPES).map(([descr, [dtype]]) => [dtype, descr])),
+    bfloat16: "<V2" };
   const parts = [];
   const central = [];
   let offset = 0;

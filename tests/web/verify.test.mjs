@@ -49,6 +49,9 @@ const CASES = [
   ["ops/cond_in_loop", {}],
   ["ops/scan_dim1_reverse", { intermediates: true }],
   ["ops/map_body", {}],
+  // Half precision: bfloat16 / float16 outputs judged by their dtype's thresholds.
+  ["half/qwen3_bf16", { inputs: "inputs.npz" }],
+  ["half/mixed_casts", { intermediates: true, inputs: "inputs.npz" }],
 ];
 
 for (const [name, options] of CASES) {
@@ -64,7 +67,17 @@ for (const [name, options] of CASES) {
     assert.equal(result.passed, true, result.message);
     assert.ok(result.outputs.length > 0);
     for (const c of result.outputs) {
-      assert.ok(c.passed && c.max_abs_diff < 5e-3 && c.max_rel_diff < 1e-1, JSON.stringify(c));
+      assert.ok(c.passed && c.max_abs_diff < c.thresholds.maxAbsDiff && c.max_rel_diff < c.thresholds.maxRelDiff,
+        JSON.stringify(c));
+      assert.equal(c.thresholds.dtype, c.expected_dtype);
+      if (c.expected_dtype === "float32") {
+        assert.deepEqual([c.thresholds.maxAbsDiff, c.thresholds.maxRelDiff, c.thresholds.relFloor], [5e-3, 1e-1, 1e-7]);
+      }
+      if (c.expected_dtype === "bfloat16") {
+        assert.equal(c.thresholds.maxAbsDiff, Infinity);
+        assert.equal(c.thresholds.maxRelDiff, 0.125);
+        assert.match(c.thresholds.text, /^rel < 0\.125 \(16 ulp\)/);
+      }
       assert.equal(c.abs_diff_hist.length, 9);
       assert.equal(c.expected_dtype, c.actual_dtype);
     }

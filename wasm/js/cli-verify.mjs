@@ -69,7 +69,8 @@ export function checkLine(c) {
   const kind = c.isOutput ? "output" : "value ";
   if (c.notCompared) return `${kind} ${c.name.padEnd(24)} not compared: ${c.notCompared}`;
   return `${kind} ${c.name.padEnd(24)} max_abs_diff ${formatG(c.max_abs_diff).padEnd(10)} max_rel_diff ` +
-    `${formatG(c.max_rel_diff).padEnd(10)} ${c.passed ? "ok" : "FAIL"}`;
+    `${formatG(c.max_rel_diff).padEnd(10)} ${(c.passed ? "ok" : "FAIL").padEnd(4)} ` +
+    `${c.thresholds.dtype}: ${c.thresholds.text}`;
 }
 
 /**

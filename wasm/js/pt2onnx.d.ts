@@ -452,8 +452,16 @@ export interface VerificationInfo {
   /** Why the value was not compared ("" if it was): it derives from random numbers (rand, randn, ...), which the
    *  reference interpreter and the model cannot share; then the differences are 0 and `passed` is true. */
   notCompared: string;
-  /** Within torch's output thresholds: max_abs_diff < 5e-3 and max_rel_diff < 1e-1. */
+  /** Within the thresholds of the expected dtype (`thresholds`): torch.onnx's for float32. */
   passed: boolean;
+  /**
+   * The rule the value was judged by, per expected dtype. float32 (and float64, integers, bool): torch.onnx's,
+   * max_abs_diff < 5e-3 and max_rel_diff < 1e-1 with the relative difference over |expected| + 1e-7.
+   * float16 / bfloat16 / float8: no absolute threshold (maxAbsDiff Infinity), max_rel_diff < a number of units
+   * in the last place of the dtype, the relative difference over max(|expected|, relFloor), relFloor being the
+   * median of the value's nonzero |expected| (at least the dtype's smallest normal).
+   */
+  thresholds: { dtype: string; maxAbsDiff: number; maxRelDiff: number; relFloor: number; text: string };
   isOutput: boolean;
   fxNode: string;
   /** "aten::conv2d.default" */
@@ -465,14 +473,16 @@ export interface VerificationInfo {
 }
 
 export interface VerificationResult {
-  /** Every output within torch's thresholds. */
+  /** Every output within its dtype's thresholds. */
   passed: boolean;
   /** The CLI's exit code: 0, or 6 when values differ. */
   exitCode: 0 | 6;
   /** For a failure, the CLI's error message (diverging outputs, first diverging node, its stack trace). */
   message: string;
-  /** For a pass: "passed: 2 outputs within torch's thresholds ...". */
+  /** For a pass: "passed: 2 outputs within their dtype's thresholds (float32: abs < 0.005, ...)". */
   summary: string;
+  /** The thresholds applied to the outputs, per dtype: "float32: abs < 0.005, rel < 0.1 (torch.onnx's); bfloat16: ...". */
+  thresholds: string;
   /** "seeded (seed 0)", "the archive's model/data/sample_inputs/model.pt", "inputs.npz". */
   inputsSource: string;
   inputLines: string[];
