@@ -55,21 +55,34 @@ absl::StatusOr<Conversion> ConvertPt2(ByteSpan file, const ConvertOptions& optio
 
 absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
                                       const ConvertOptions& options, const ProgressFn& progress) {
+  const uint64_t file_size = file->size();
+  PT2ONNX_ASSIGN_OR_RETURN(std::shared_ptr<const pt2::LoadedProgram> loaded,
+                           ReadPt2(std::move(file), options, progress));
+  return ConvertProgram(std::move(loaded), file_size, options, progress);
+}
+
+absl::StatusOr<std::shared_ptr<const pt2::LoadedProgram>> ReadPt2(std::shared_ptr<const InputFile> file,
+                                                                   const ConvertOptions& options,
+                                                                   const ProgressFn& progress) {
+  if (progress) progress("read", 0);
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name,
+                                                                options.verify_weight_crc));
+  if (progress) progress("read", 1);
+  return std::make_shared<const pt2::LoadedProgram>(std::move(loaded));
+}
+
+absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgram> program, uint64_t file_size,
+                                          const ConvertOptions& options, const ProgressFn& progress) {
   auto report = [&](absl::string_view stage, double fraction) {
     if (progress) progress(stage, fraction);
   };
-  report("read", 0);
-  const uint64_t loaded_size = file->size();
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::LoadedProgram loaded, pt2::LoadPt2(std::move(file), options.model_name,
-                                                                options.verify_weight_crc));
-  report("read", 1);
-
+  const pt2::LoadedProgram& loaded = *program;
   report("translate", 0);
   std::optional<ops::OpRegistry> own_registry;
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
   const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
   ops::TranslateOptions translate = options.translate;
-  translate.max_materialized_bytes = loaded_size + ops::kMaterializeSlackBytes;
+  translate.max_materialized_bytes = file_size + ops::kMaterializeSlackBytes;
   if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
@@ -106,8 +119,9 @@ absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
   s.initializer_bytes = onnx_writer::InitializerBytes(model);
   s.symbolic_dims = SymbolicDims(loaded.program, options.translate.dim_names);
   result.model = std::move(model);
-  result.warnings = std::move(loaded.warnings);
+  result.warnings = loaded.warnings;
   result.pass_stats = std::move(pass_stats);
+  result.program = std::move(program);
   return result;
 }
 

@@ -22,6 +22,7 @@
 #include "core/bytes.h"
 #include "core/io/input_file.h"
 #include "core/ir/graph.h"
+#include "core/pt2/pt2_reader.h"
 #include "core/pt2/schema.h"
 #include "passes/pass_manager.h"
 #include "translate/registry.h"
@@ -76,7 +77,22 @@ struct Conversion {
   ConversionSummary summary;
   std::vector<std::string> warnings;
   std::vector<passes::PassStats> pass_stats;  // empty without optimization
+  // The program as read (its weights are slices of the input file): --verify
+  // and the report use it, so the .pt2 is parsed once.
+  std::shared_ptr<const pt2::LoadedProgram> program;
 };
+
+// The first stage of ConvertPt2 alone: the .pt2 read ("read" progress). A
+// front end that reports on a failed translation (the report lists the
+// program's unsupported operators) reads first, then converts.
+absl::StatusOr<std::shared_ptr<const pt2::LoadedProgram>> ReadPt2(std::shared_ptr<const InputFile> file,
+                                                                   const ConvertOptions& options,
+                                                                   const ProgressFn& progress = nullptr);
+
+// The other stages: translate and optimize what ReadPt2 read from a file of
+// `file_size` bytes (the bound on bytes a translation may materialize).
+absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgram> loaded, uint64_t file_size,
+                                          const ConvertOptions& options, const ProgressFn& progress = nullptr);
 
 absl::StatusOr<Conversion> ConvertPt2(std::shared_ptr<const InputFile> file,
                                       const ConvertOptions& options,

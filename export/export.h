@@ -3,9 +3,10 @@
 // Export: the one conversion entry every front end calls. It sequences
 // read -> translate -> optimize -> check -> plan output -> write, reports the
 // conversion as lines, and classifies any failure with an exit code
-// (export/exit_codes.h). A front end supplies only what is its own: the input
-// file, where the bytes go (ExportSinks) and where the report goes
-// (ExportProgress).
+// (export/exit_codes.h). The checks every result passes before anything is
+// written are here, not in the front ends, so the CLI and the browser refuse
+// the same files. A front end supplies only what is its own: the input file,
+// where the bytes go (ExportSinks) and where the report goes (ExportProgress).
 //
 //   ExportOptions options;
 //   options.output_name = "model.onnx";
@@ -32,8 +33,8 @@
 
 namespace pt2onnx {
 
-// A check of the converted model before anything is written (the ONNX
-// arity, shape inference, the full checker); a failure ends the export with
+// A check of the converted model before anything is written, beyond the
+// built-in ones (a test's, an embedder's); a failure ends the export with
 // `exit_code`.
 struct ModelCheck {
   std::function<absl::Status(const ir::Model&)> run;
@@ -53,11 +54,32 @@ struct ExportOptions {
   // after output_name's file part.
   std::string input_name = "model.pt2";
   std::string output_name = "model.onnx";
+  // The full ONNX checker and its shape inference too (--check; JS
+  // check: true), after the two checks every result passes (operator arity
+  // per the ONNX schemas, strict shape inference). Skipped, with a report
+  // line, above the opsets the bundled checker knows.
+  bool onnx_checker = false;
+  // false: stop after the checks (verify() in the browser runs the model
+  // without writing it); the sinks are never opened.
+  bool write = true;
   // Called once the conversion succeeded, before the report lines and the
   // checks: a front end notes the time, a test seam may alter the model.
   std::function<void(Conversion&)> on_converted;
-  // Run in order after the conversion succeeded.
+  // Run in order after the built-in checks.
   std::vector<ModelCheck> checks;
+};
+
+// Where an export stopped (ExportResult::failed_at).
+enum class ExportStep {
+  kNone,         // it did not: the export succeeded
+  kRead,         // the .pt2 could not be read
+  kTranslate,    // translation or optimization failed
+  kArityCheck,   // an operator's inputs/outputs do not match its ONNX schema
+  kShapeCheck,   // declared shapes or dtypes differ from what the operators compute
+  kOnnxChecker,  // the ONNX checker refused the model (onnx_checker)
+  kOtherCheck,   // one of ExportOptions::checks
+  kPlan,         // the output plan cannot be honoured (weights too large for --no-external-data)
+  kWrite,        // the sinks failed
 };
 
 // Where the output goes. Open is called once the plan is known (so a front
@@ -89,14 +111,20 @@ class ExportProgress {
 struct ExportResult {
   absl::Status status;  // ok, or why the export stopped
   int exit_code = 0;    // export/exit_codes.h; kExitOk when status is ok
+  ExportStep failed_at = ExportStep::kNone;
+  // Set once the .pt2 was read (also when its translation failed: a report
+  // lists the operators it lacks).
+  std::shared_ptr<const pt2::LoadedProgram> program;
   // Set once the conversion succeeded (also when a later step failed).
   std::optional<Conversion> conversion;
+  // Whether the full ONNX checker ran (onnx_checker, at an opset it knows).
+  bool onnx_checker_ran = false;
   std::optional<OutputPlan> plan;
   onnx_writer::WriteSummary written;  // valid when status is ok
 };
 
-// `input` must stay alive while the result's model is used (initializers
-// are slices of it).
+// `input` is shared by the result's program and model (weights and
+// initializers are slices of it).
 ExportResult Export(std::shared_ptr<const InputFile> input, const ExportOptions& options,
                     ExportSinks& sinks, ExportProgress& progress);
 

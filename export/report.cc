@@ -5,9 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/version.h"
+#include "passes/pass_manager.h"
 #include "export/output_plan.h"
 
 namespace pt2onnx {
+
+std::string ProducerName() { return absl::StrCat("pt2onnx ", kPt2OnnxVersion); }
 
 std::string TranslatedLine(const ConversionSummary& s) {
   return absl::StrCat("translated ", s.fx_nodes, " FX nodes (", s.layout, ", torch ",
@@ -43,6 +47,12 @@ std::string OpsLine(const ConversionSummary& s) {
   std::vector<std::string> ops;
   for (const auto& [op, count] : s.op_histogram) ops.push_back(absl::StrCat(op, " ", count));
   return absl::StrCat("ops: ", absl::StrJoin(ops, ", "));
+}
+
+std::string PassStatsText(const Conversion& conversion) {
+  return absl::StrCat(passes::FormatPassStats(conversion.pass_stats), "nodes: ",
+                      conversion.summary.onnx_nodes_before_optimize, " translated, ",
+                      conversion.summary.onnx_nodes, " after optimization\n");
 }
 
 }  // namespace pt2onnx

@@ -14,6 +14,9 @@
 
 namespace pt2onnx {
 
+// "pt2onnx 0.2.0": what --version prints and the report names as producer.
+std::string ProducerName();
+
 // "translated 12 FX nodes (PT2 archive, torch 2.15.0, schema 8.20) into 14 ONNX nodes"
 std::string TranslatedLine(const ConversionSummary& summary);
 
@@ -30,6 +33,10 @@ std::string RangeText(const pt2::RangeConstraint& range);
 
 // "ops: Add 3, Conv 2, ..." (sorted by op type).
 std::string OpsLine(const ConversionSummary& summary);
+
+// --print-pass-stats: per pass, nodes removed and added and the time taken,
+// then "nodes: 120 translated, 96 after optimization"; one line each.
+std::string PassStatsText(const Conversion& conversion);
 
 }  // namespace pt2onnx
 

@@ -1,5 +1,6 @@
 #include "export/verify_run.h"
 
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -10,20 +11,25 @@
 #include "verify/inputs.h"
 #include "verify/sample_inputs.h"
 #include "export/exit_codes.h"
+#include "export/report_steps.h"
+#include "runtime/npz/npz.h"
 #include "translate/registry.h"
 
 namespace pt2onnx {
 namespace {
 
-constexpr char kRunStep[] = "Run in the ATen reference interpreter and the executor";
-constexpr char kAccuracyStep[] = "Output accuracy (torch's thresholds)";
+using report_steps::kAccuracy;
+using report_steps::kRunEngines;
 
 absl::StatusOr<verify::ChosenInputs> ChooseInputs(const std::shared_ptr<const InputFile>& file,
                                                   const pt2::LoadedProgram& loaded,
-                                                  const VerifyRunOptions& options) {
+                                                  const VerifyRunOptions& options,
+                                                  const std::vector<NamedTensor>& from_npz) {
   switch (options.inputs) {
     case VerifyInputs::kSeeded: return verify::SeededInputs(loaded.program);
-    case VerifyInputs::kGiven: return verify::GivenInputs(loaded.program, options.given, options.given_source);
+    case VerifyInputs::kGiven:
+      return verify::GivenInputs(loaded.program, options.given_npz ? from_npz : options.given,
+                                 options.given_source);
     case VerifyInputs::kDefault: break;
   }
   absl::StatusOr<std::optional<verify::ChosenInputs>> sample = verify::ArchiveSampleInputs(file, loaded);
@@ -36,9 +42,9 @@ absl::StatusOr<verify::ChosenInputs> ChooseInputs(const std::shared_ptr<const In
 
 VerifyOutcome Failed(int code, std::string message, verify::ReportData& report) {
   report.errors.push_back(message);
-  report.steps.push_back({kRunStep, code == verify::kExitVerificationFailed ? verify::StepStatus::kOk
-                                                                             : verify::StepStatus::kFailed});
-  report.steps.push_back({kAccuracyStep, verify::StepStatus::kFailed});
+  report.steps.push_back({kRunEngines, code == verify::kExitVerificationFailed ? verify::StepStatus::kOk
+                                                                                : verify::StepStatus::kFailed});
+  report.steps.push_back({kAccuracy, verify::StepStatus::kFailed});
   VerifyOutcome outcome;
   outcome.exit_code = code;
   outcome.message = std::move(message);
@@ -53,7 +59,17 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
   auto log = [&](const std::string& line) {
     if (options.log) options.log(line);
   };
-  absl::StatusOr<verify::ChosenInputs> inputs = ChooseInputs(file, loaded, options);
+  std::vector<NamedTensor> from_npz;
+  if (options.inputs == VerifyInputs::kGiven && options.given_npz) {
+    absl::StatusOr<std::string> npz = options.given_npz();
+    if (!npz.ok()) return Failed(kExitIo, std::string(npz.status().message()), report);
+    absl::StatusOr<std::vector<NamedTensor>> arrays = runtime::ReadNpz(AsBytes(*npz));
+    if (!arrays.ok()) {
+      return Failed(kExitInvalidInput, absl::StrCat(options.given_source, ": ", arrays.status().message()), report);
+    }
+    from_npz = *std::move(arrays);
+  }
+  absl::StatusOr<verify::ChosenInputs> inputs = ChooseInputs(file, loaded, options, from_npz);
   if (!inputs.ok()) return Failed(kExitInvalidInput, std::string(inputs.status().message()), report);
   log(absl::StrCat("verify: inputs ", inputs->source));
   for (const std::string& line : inputs->lines) log(absl::StrCat("  ", line));
@@ -114,8 +130,8 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
             ? absl::StrCat("; not compared (derived from random numbers): ", random_outputs, " outputs",
                            options.intermediates ? absl::StrCat(", ", random_values, " intermediate values") : "")
             : "");
-    report.steps.push_back({kRunStep, verify::StepStatus::kOk});
-    report.steps.push_back({kAccuracyStep, verify::StepStatus::kOk});
+    report.steps.push_back({kRunEngines, verify::StepStatus::kOk});
+    report.steps.push_back({kAccuracy, verify::StepStatus::kOk});
     return outcome;
   }
   std::string message = "verification failed: ";
@@ -134,12 +150,14 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
   return failed;
 }
 
-void FillReportCoverage(const pt2::LoadedProgram& loaded, verify::ReportData& report) {
-  const ops::OpRegistry registry = ops::CreateDefaultRegistry();
+void FillReportCoverage(const pt2::LoadedProgram& loaded, const ops::OpRegistry* registry,
+                        verify::ReportData& report) {
+  std::optional<ops::OpRegistry> built_in;
+  if (registry == nullptr) registry = &built_in.emplace(ops::CreateDefaultRegistry());
   std::set<std::string> unsupported;
   for (const pt2::Node& node : loaded.program.graph.nodes) {
     std::string key = ops::TargetToKey(node.target);
-    if (!registry.Contains(key)) unsupported.insert(key);
+    if (!registry->Contains(key)) unsupported.insert(key);
   }
   report.unsupported.assign(unsupported.begin(), unsupported.end());
   report.reference_missing = reference::MissingKernels(loaded.program, reference::CreateReferenceRegistry());

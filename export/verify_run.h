@@ -19,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "core/io/input_file.h"
 #include "core/ir/graph.h"
 #include "core/pt2/pt2_reader.h"
+#include "translate/registry.h"
 #include "verify/report.h"
 #include "verify/verifier.h"
 
@@ -37,6 +39,11 @@ struct VerifyRunOptions {
   bool intermediates = false;
   VerifyInputs inputs = VerifyInputs::kDefault;
   std::vector<NamedTensor> given;  // by placeholder name, for kGiven
+  // kGiven from an .npz instead of `given`: called when the inputs are
+  // chosen (after the model is written, so an unreadable file fails the
+  // verification, not the conversion). Its error is an I/O error (exit 3);
+  // bytes that are not an .npz are exit 4, named after given_source.
+  std::function<absl::StatusOr<std::string>()> given_npz;
   std::string given_source;                 // "x.npz", for messages and the report
   // Seconds since any fixed point, for the report's timings; null: none.
   std::function<double()> clock;
@@ -65,9 +72,11 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
                               const ir::Model& model, const VerifyRunOptions& options,
                               verify::ReportData& report);
 
-// The report's analysis lists: ATen overloads the translator and the
-// reference interpreter lack for this program.
-void FillReportCoverage(const pt2::LoadedProgram& loaded, verify::ReportData& report);
+// The report's analysis lists: ATen overloads the translator (`registry`;
+// null: the built-in translations) and the reference interpreter lack for
+// this program.
+void FillReportCoverage(const pt2::LoadedProgram& loaded, const ops::OpRegistry* registry,
+                        verify::ReportData& report);
 
 }  // namespace pt2onnx
 

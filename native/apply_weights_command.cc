@@ -9,6 +9,7 @@
 #include "export/exit_codes.h"
 #include "export/output_plan.h"
 #include "native/file_sinks.h"
+#include "native/translation_files.h"
 #include "native/weight_splice.h"
 
 namespace pt2onnx::native {
@@ -56,6 +57,11 @@ int RunApplyWeights(const CliFlags& flags, const std::string& model_path,
   options.model_name = flags.input;
   options.weights_name = flags.weights_from;
   options.output_name = flags.output;
+  // A model with operators a library translates gets its weights the same way.
+  int exit_code = kExitOk;
+  absl::StatusOr<std::unique_ptr<Translations>> translations = LoadTranslationFiles(flags, exit_code);
+  if (!translations.ok()) return fail(exit_code, translations.status());
+  if (*translations != nullptr) (*translations)->ApplyTo(options.convert, flags.translations_as_functions);
   LogProgress progress(flags.quiet);
   FileSinks sinks(output_path, flags.output, [&](const std::string& line) { progress.Line(line); },
                   !flags.quiet);

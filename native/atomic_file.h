@@ -20,14 +20,14 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "core/onnx/model_writer.h"
+#include "core/io/byte_sink.h"
 
 namespace pt2onnx::native {
 
 // See the file comment. Safe to call more than once.
 void InstallOutputSignalHandlers();
 
-class AtomicFile : public onnx_writer::ByteSink {
+class AtomicFile : public ByteSink {
  public:
   // PermissionDenied (an I/O error for the CLI) when `path` is not a regular
   // file or the temporary cannot be created.

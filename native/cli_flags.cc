@@ -8,8 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "passes/pass_manager.h"
-#include "translate/registry.h"
+#include "export/catalog.h"
 
 namespace pt2onnx::native {
 namespace {
@@ -35,8 +34,8 @@ std::string UsageText() {
       "\n"
       "options:\n"
       "  -o, --output PATH        output file (default: MODEL.onnx next to the input)\n"
-      "  --opset N                ONNX opset, ", ops::kMinOpset, "..", ops::kMaxOpset,
-      " (default ", ops::kDefaultOpset, ", as torch.onnx)\n"
+      "  --opset N                ONNX opset, ", MinOpset(), "..", MaxOpset(),
+      " (default ", DefaultOpset(), ", as torch.onnx)\n"
       "  --external-data          store weights in PATH.data beside the model (automatic\n"
       "                           above 1.5 GiB of weights; --no-external-data forbids it)\n"
       "  --no-weights             write the graph without its initializers (as torch.onnx's\n"
@@ -133,10 +132,9 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     } else if (name == "--opset") {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
-      if (!absl::SimpleAtoi(*v, &flags.opset) || flags.opset < ops::kMinOpset ||
-          flags.opset > ops::kMaxOpset) {
+      if (!absl::SimpleAtoi(*v, &flags.opset) || flags.opset < MinOpset() || flags.opset > MaxOpset()) {
         return absl::InvalidArgumentError(absl::StrCat("--opset '", *v, "' is not supported; use ",
-                                                       ops::kMinOpset, "..", ops::kMaxOpset));
+                                                       MinOpset(), "..", MaxOpset()));
       }
       flags.opset_given = true;
     } else if (name == "--no-weights") {
@@ -177,7 +175,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     } else if (name == "--passes") {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
-      std::vector<std::string> known = passes::PassNames();
+      std::vector<std::string> known = PassNames();
       for (const std::string& pass : SplitNames(*v)) {
         if (std::find(known.begin(), known.end(), pass) == known.end()) {
           return absl::InvalidArgumentError(absl::StrCat("--passes: unknown pass '", pass,

@@ -3,10 +3,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/io/input_file.h"
 #include "export/exit_codes.h"
 #include "export/inspect.h"
-#include "core/io/input_file.h"
 #include "native/mapped_file.h"
+#include "native/translation_files.h"
 
 namespace pt2onnx::native {
 
@@ -15,11 +16,16 @@ int RunInspect(const CliFlags& flags, const std::string& input_path) {
     std::fprintf(stderr, "pt2onnx: error: %s\n", std::string(status.message()).c_str());
     return code;
   };
+  // Operators a library translates are supported, as in a conversion.
+  int exit_code = kExitOk;
+  absl::StatusOr<std::unique_ptr<Translations>> translations = LoadTranslationFiles(flags, exit_code);
+  if (!translations.ok()) return fail(exit_code, translations.status());
   absl::StatusOr<MappedFile> file = MappedFile::Open(input_path);
   if (!file.ok()) return fail(kExitIo, file.status());
   InspectOptions options;
   options.opset = flags.opset;
   options.model_name = flags.model_name;
+  if (*translations != nullptr) options.registry = &(*translations)->registry();
   absl::StatusOr<Inspection> inspection =
       InspectPt2(std::make_shared<MemoryFile>(file->bytes()), options);
   if (!inspection.ok()) return fail(ExitCodeForConversion(inspection.status()), inspection.status());

@@ -1,8 +1,10 @@
 // File: native/inspect_command.h
 // -----------------------------------------------------------------------------
 // `pt2onnx MODEL.pt2 --inspect [--json]`: describe the program on stdout
-// (core/export/inspect.h) without converting it. Exits 0 even when operators
-// are unsupported; unreadable or invalid files fail as a conversion would.
+// (export/inspect.h) without converting it, the operators of --translations
+// libraries counted as supported (as the JS inspect() does). Exits 0 even
+// when operators are unsupported; unreadable or invalid files, and libraries
+// that do not load, fail as a conversion would.
 #ifndef PT2ONNX_NATIVE_INSPECT_COMMAND_H_
 #define PT2ONNX_NATIVE_INSPECT_COMMAND_H_
 

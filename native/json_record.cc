@@ -1,13 +1,8 @@
 #include "native/json_record.h"
 
-#include <optional>
-
-#include "absl/strings/cord.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "export/catalog.h"
 #include "export/exit_codes.h"
-#include "core/version.h"
-#include "translate/translator.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
 
@@ -24,7 +19,7 @@ void String(Writer& w, absl::string_view s) {
 void Start(Writer& w, const std::string& input, bool ok, int exit_code) {
   w.StartObject();
   Key(w, "pt2onnx");
-  String(w, kPt2OnnxVersion);
+  String(w, Version());
   Key(w, "input");
   String(w, input);
   Key(w, "ok");
@@ -96,11 +91,7 @@ std::string FailureRecord(const std::string& input, int exit_code, const absl::S
   String(w, status.message());
   Key(w, "unsupportedOps");
   w.StartArray();
-  if (std::optional<absl::Cord> listed = status.GetPayload(ops::kUnsupportedOpsPayload)) {
-    for (absl::string_view line : absl::StrSplit(std::string(*listed), '\n', absl::SkipEmpty())) {
-      String(w, line);
-    }
-  }
+  for (const std::string& op : UnsupportedOpsOf(status)) String(w, op);
   w.EndArray();
   return Finish(w, buffer, seconds);
 }

@@ -9,7 +9,6 @@
 
 #include "absl/status/status.h"
 #include "export/converter.h"
-#include "core/onnx/model_writer.h"
 
 namespace pt2onnx::native {
 

@@ -15,15 +15,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "absl/strings/numbers.h"
-#include "core/onnx/model_reader.h"
-#include "runtime/kernels/registry.h"
-#include "runtime/npz/npz.h"
-#include "runtime/plan/session.h"
+#include "export/engines.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "native/runner_flags.h"
 #include "native/tool_main_util.h"
 #include "native/user_path.h"
 #include "pthreadpool.h"
@@ -31,19 +30,39 @@
 namespace pt2onnx::native {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--portable] [-q]\n"
-    "  --inputs X.npz    input arrays by graph input name (np.savez)\n"
-    "  --outputs Y.npz   write the outputs, named as the graph outputs\n"
-    "  --threads N       worker threads (default 1)\n"
-    "  --bench N         run N more times after 3 warm-up runs and print latency\n"
-    "  --portable        portable kernels only (no XNNPACK)\n"
-    "  -q                print nothing on success\n"
-    "  --list-kernels    print the ONNX op types the executor runs, one per line\n";
+using ThreadPool = std::unique_ptr<std::remove_pointer_t<pthreadpool_t>, decltype(&pthreadpool_destroy)>;
+
+// MODEL.onnx read in blocks, not mapped: the model then holds the only copy
+// of the weights (a mapped file's pages would count as a second one). 0 or
+// the exit code, its error printed: 3 for the file, else ExitCodeFor.
+int ReadModelFile(const ToolMessages& tool, const std::string& path, absl::StatusOr<ir::Model>& model) {
+  const std::string resolved = ResolvePath(path);
+  const int fd = open(resolved.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return tool.Fail(3, "cannot open " + path + ": " + std::strerror(errno));
+  google::protobuf::io::FileInputStream stream(fd, 1 << 20);
+  stream.SetCloseOnDelete(true);
+  model = ReadOnnxModel(stream);
+  if (stream.GetErrno() != 0) return tool.Fail(3, "cannot read " + path + ": " + std::strerror(stream.GetErrno()));
+  if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
+  return 0;
+}
+
+// One run, then with --bench N: 3 warm-up runs and N timed ones, whose
+// latencies (ms) go to `times`; the outputs of the last run.
+absl::StatusOr<std::vector<NamedTensor>> RunTimed(runtime::Session& session, const std::vector<NamedTensor>& inputs,
+                                                  int bench, std::vector<double>& times) {
+  absl::StatusOr<std::vector<NamedTensor>> outputs = session.Run(inputs);
+  for (int i = 0; bench > 0 && i < 3 + bench && outputs.ok(); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    outputs = session.Run(inputs);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (i >= 3) times.push_back(ms);
+  }
+  return outputs;
+}
 
 int Main(int argc, char** argv) {
   const ToolMessages tool("onnxrun");
-  RunnerArgs args;
 #ifdef M_MMAP_THRESHOLD
   // A fixed threshold: glibc otherwise raises it to the size of each large
   // block freed, so once a weight is freed the next ones come from the heap,
@@ -51,73 +70,33 @@ int Main(int argc, char** argv) {
   // packs them: 857 -> 517 MiB peak for BERT-base).
   mallopt(M_MMAP_THRESHOLD, 256 << 10);
 #endif
-  int threads = 1, bench = 0;
-  bool portable = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--list-kernels") {
-      for (const std::string& op : runtime::KernelOpTypes()) std::printf("%s\n", op.c_str());
-      return 0;
-    } else if (arg == "--threads" || arg == "--bench") {
-      std::optional<std::string> text = OptionValue(argc, argv, i);
-      int n;
-      if (!text || !absl::SimpleAtoi(*text, &n) || n < (arg == "--threads" ? 1 : 0) || n > 100000) {
-        return tool.Fail(2, arg + " needs a count (threads >= 1)");
-      }
-      (arg == "--threads" ? threads : bench) = n;
-    } else if (arg == "--portable") {
-      portable = true;
-    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
-      return code;
-    }
+  absl::StatusOr<RunnerFlags> flags =
+      ParseRunnerFlags(RunnerTool::kOnnxrun, std::vector<std::string>(argv + 1, argv + argc));
+  if (!flags.ok()) return tool.Fail(2, flags.status().message());
+  if (flags->help) {
+    std::fputs(RunnerUsage(RunnerTool::kOnnxrun), stdout);
+    return 0;
   }
-  if (args.model_path.empty() || args.inputs_path.empty()) return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
-
+  if (flags->list_kernels) {
+    for (const std::string& op : ExecutorOpTypes()) std::printf("%s\n", op.c_str());
+    return 0;
+  }
+  const RunnerFlags& args = *flags;
   absl::StatusOr<ir::Model> model;
-  {
-    // Read in blocks, not mapped: the model then holds the only copy of the
-    // weights (a mapped file's pages would count as a second one).
-    const std::string resolved = ResolvePath(args.model_path);
-    const int fd = open(resolved.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return tool.Fail(3, "cannot open " + args.model_path + ": " + std::strerror(errno));
-    google::protobuf::io::FileInputStream stream(fd, 1 << 20);
-    stream.SetCloseOnDelete(true);
-    model = onnx_reader::ReadModel(stream);
-    if (stream.GetErrno() != 0) {
-      return tool.Fail(3, "cannot read " + args.model_path + ": " + std::strerror(stream.GetErrno()));
-    }
-  }
-  if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
+  if (int code = ReadModelFile(tool, args.model_path, model)) return code;
   std::vector<NamedTensor> inputs;
   if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
 
-  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  ThreadPool pool(args.threads > 1 ? pthreadpool_create(args.threads) : nullptr, &pthreadpool_destroy);
   runtime::SessionOptions options;
-  options.threadpool = pool;
-  options.accelerate = !portable;
+  options.threadpool = pool.get();
+  options.accelerate = !args.portable;
   // The session takes the model's weights (freed as they are packed).
-  auto session = runtime::Session::Create(std::move(*model), options);
-  if (!session.ok()) {
-    if (pool) pthreadpool_destroy(pool);
-    return tool.Fail(ExitCodeFor(session.status()), session.status().message());
-  }
-  auto outputs = (*session)->Run(inputs);
+  auto session = CreateExecutorSession(std::move(*model), options);
+  if (!session.ok()) return tool.Fail(ExitCodeFor(session.status()), session.status().message());
   std::vector<double> times;
-  if (outputs.ok() && bench > 0) {
-    for (int i = 0; i < 3 + bench && outputs.ok(); ++i) {
-      auto start = std::chrono::steady_clock::now();
-      outputs = (*session)->Run(inputs);
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      if (i >= 3) times.push_back(ms);
-    }
-  }
-  if (!outputs.ok()) {
-    if (pool) pthreadpool_destroy(pool);
-    return tool.Fail(ExitCodeFor(outputs.status()), outputs.status().message());
-  }
+  auto outputs = RunTimed(**session, inputs, args.bench, times);
+  if (!outputs.ok()) return tool.Fail(ExitCodeFor(outputs.status()), outputs.status().message());
   if (!args.quiet) {
     PrintTensorSummaries(*outputs);
     std::printf("nodes: %zu accelerated by XNNPACK; intermediate buffers: %.1f MiB\n",
@@ -125,10 +104,9 @@ int Main(int argc, char** argv) {
   }
   if (!times.empty()) {
     std::sort(times.begin(), times.end());
-    std::printf("latency over %zu runs (%d thread%s): median %.3f ms, min %.3f ms\n", times.size(), threads,
-                threads == 1 ? "" : "s", times[times.size() / 2], times.front());
+    std::printf("latency over %zu runs (%d thread%s): median %.3f ms, min %.3f ms\n", times.size(), args.threads,
+                args.threads == 1 ? "" : "s", times[times.size() / 2], times.front());
   }
-  if (pool) pthreadpool_destroy(pool);
   if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, *outputs);
   return 0;
 }

@@ -9,65 +9,47 @@
 // write a file, 4 invalid program or inputs, 5 an overload it has no kernel for.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "core/pt2/pt2_reader.h"
-#include "reference/interpreter.h"
-#include "runtime/npz/npz.h"
+#include "core/io/input_file.h"
+#include "export/converter.h"
+#include "export/engines.h"
 #include "native/mapped_file.h"
+#include "native/runner_flags.h"
 #include "native/tool_main_util.h"
 #include "native/user_path.h"
 
 namespace pt2onnx::native {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: refrun MODEL.pt2 --inputs X.npz [--outputs Y.npz] [--model NAME] [-q]\n"
-    "       refrun MODEL.pt2 --missing | refrun --list-kernels\n";
-
 int Main(int argc, char** argv) {
   const ToolMessages tool("refrun");
-  RunnerArgs args;
-  std::string model_name;
-  bool missing = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--list-kernels") {
-      for (const std::string& key : reference::CreateReferenceRegistry().Keys()) std::printf("%s\n", key.c_str());
-      return 0;
-    } else if (arg == "--model") {
-      std::optional<std::string> name = OptionValue(argc, argv, i);
-      if (!name) return tool.Fail(2, "--model needs a name");
-      model_name = *std::move(name);
-    } else if (arg == "--missing") {
-      missing = true;
-    } else if (int code = tool.TakeRunnerArg(argc, argv, i, kUsage, args)) {
-      return code;
-    }
+  absl::StatusOr<RunnerFlags> flags = ParseRunnerFlags(RunnerTool::kRefrun, std::vector<std::string>(argv + 1, argv + argc));
+  if (!flags.ok()) return tool.Fail(2, flags.status().message());
+  if (flags->help) {
+    std::fputs(RunnerUsage(RunnerTool::kRefrun), stdout);
+    return 0;
   }
-  if (args.model_path.empty() || (args.inputs_path.empty() && !missing)) {
-    return tool.Fail(2, std::string("a model and --inputs are required\n") + kUsage);
+  if (flags->list_kernels) {
+    for (const std::string& key : ReferenceKernels()) std::printf("%s\n", key.c_str());
+    return 0;
   }
+  const RunnerFlags& args = *flags;
   auto file = MappedFile::Open(ResolvePath(args.model_path));
   if (!file.ok()) return tool.Fail(3, file.status().message());
-  auto loaded = pt2::LoadPt2(file->bytes(), model_name);
+  ConvertOptions read_options;
+  read_options.model_name = args.model_name;
+  auto loaded = ReadPt2(std::make_shared<MemoryFile>(file->bytes()), read_options);
   if (!loaded.ok()) return tool.Fail(4, loaded.status().message());
-  reference::RefRegistry registry = reference::CreateReferenceRegistry();
-  if (missing) {
-    for (const std::string& key : reference::MissingKernels(loaded->program, registry)) {
-      std::printf("%s\n", key.c_str());
-    }
+  if (args.missing) {
+    for (const std::string& key : MissingReferenceKernels(**loaded)) std::printf("%s\n", key.c_str());
     return 0;
   }
   std::vector<NamedTensor> inputs;
   if (int code = tool.ReadNpzFile(args.inputs_path, inputs)) return code;
-  reference::InterpretOptions options;
-  options.registry = &registry;
-  auto run = reference::Interpret(loaded->program, loaded->weights, inputs, options);
+  auto run = RunReference(**loaded, inputs);
   if (!run.ok()) return tool.Fail(ExitCodeFor(run.status()), run.status().message());
   if (!args.quiet) {
     PrintTensorSummaries(run->outputs);

@@ -7,7 +7,7 @@
 #ifndef PT2ONNX_NATIVE_TEST_HOOKS_H_
 #define PT2ONNX_NATIVE_TEST_HOOKS_H_
 
-#include "core/ir/graph.h"
+#include "export/converter.h"  // ir::Model
 
 namespace pt2onnx::native {
 

@@ -25,40 +25,17 @@ int ToolMessages::Fail(int code, absl::string_view message) const {
   return code;
 }
 
-std::optional<std::string> OptionValue(int argc, char** argv, int& i) {
-  if (i + 1 >= argc) return std::nullopt;
-  return std::string(argv[++i]);
-}
-
-int ToolMessages::TakeRunnerArg(int argc, char** argv, int& i, const char* usage, RunnerArgs& args) const {
-  const std::string arg = argv[i];
-  if (arg == "--inputs" || arg == "--outputs") {
-    std::optional<std::string> path = OptionValue(argc, argv, i);
-    if (!path) return Fail(2, arg + " needs a file");
-    (arg == "--inputs" ? args.inputs_path : args.outputs_path) = *std::move(path);
-  } else if (arg == "-q" || arg == "--quiet") {
-    args.quiet = true;
-  } else if (!arg.empty() && arg[0] == '-') {
-    return Fail(2, "unknown option " + arg + "\n" + usage);
-  } else if (args.model_path.empty()) {
-    args.model_path = arg;
-  } else {
-    return Fail(2, "more than one model given");
-  }
-  return 0;
-}
-
 int ToolMessages::ReadNpzFile(const std::string& path, std::vector<NamedTensor>& tensors) const {
   auto file = MappedFile::Open(ResolvePath(path));
   if (!file.ok()) return Fail(3, file.status().message());
-  auto read = runtime::ReadNpz(file->bytes());
+  auto read = DecodeNpz(file->bytes());
   if (!read.ok()) return Fail(4, absl::StrCat(path, ": ", read.status().message()));
   tensors = *std::move(read);
   return 0;
 }
 
 int ToolMessages::WriteNpzFile(const std::string& path, const std::vector<NamedTensor>& tensors) const {
-  auto bytes = runtime::WriteNpz(tensors);
+  auto bytes = EncodeNpz(tensors);
   if (!bytes.ok()) return Fail(ExitCodeFor(bytes.status()), bytes.status().message());
   auto file = AtomicFile::Create(ResolvePath(path));
   if (!file.ok()) return Fail(3, file.status().message());

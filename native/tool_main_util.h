@@ -2,7 +2,8 @@
 // -----------------------------------------------------------------------------
 // What the runner tools (onnxrun, refrun) share around their own work: the
 // error line and exit codes, the --inputs .npz read, the one line printed per
-// output, and the --outputs .npz written atomically.
+// output, and the --outputs .npz written atomically. Their flags:
+// runner_flags.h.
 //
 // Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read or
 // write a file, 4 invalid model, program or inputs, 5 unsupported (an op,
@@ -14,26 +15,14 @@
 #ifndef PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
 #define PT2ONNX_NATIVE_TOOL_MAIN_UTIL_H_
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "runtime/npz/npz.h"
+#include "export/engines.h"
 
 namespace pt2onnx::native {
-
-// The command line both runners take: MODEL, --inputs, --outputs, -q.
-struct RunnerArgs {
-  std::string model_path;
-  std::string inputs_path;
-  std::string outputs_path;
-  bool quiet = false;
-};
-
-// The value after the option argv[i] (i moves to it), or nullopt when it is last.
-std::optional<std::string> OptionValue(int argc, char** argv, int& i);
 
 // The exit code for a failed load or run: 5 unsupported, 4 invalid model or
 // inputs (malformed, out of range, corrupt, too large), else 1.
@@ -49,11 +38,6 @@ class ToolMessages {
 
   // Prints the error line and returns `code`.
   int Fail(int code, absl::string_view message) const;
-
-  // Takes argv[i] as a shared argument of RunnerArgs (i moves past a value);
-  // a tool calls it for what its own options did not take. 0 when taken, else
-  // 2: a missing value, an unknown option (with `usage`), a second model.
-  int TakeRunnerArg(int argc, char** argv, int& i, const char* usage, RunnerArgs& args) const;
 
   // Reads the .npz at `path` (as the user wrote it) into `tensors`: 3 when the
   // file cannot be read, 4 when it is not a valid .npz.

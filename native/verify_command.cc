@@ -1,16 +1,12 @@
 #include "native/verify_command.h"
 
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "export/exit_codes.h"
-#include "runtime/npz/npz.h"
-#include "verify/node_data.h"
-#include "verify/verifier.h"
-#include "export/verify_run.h"
 #include "native/atomic_file.h"
 #include "native/mapped_file.h"
 #include "native/user_path.h"
@@ -18,17 +14,9 @@
 namespace pt2onnx::native {
 namespace {
 
-int Fail(int code, const std::string& message, verify::ReportData& report) {
+int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "pt2onnx: error: %s\n", message.c_str());
-  report.errors.push_back(message);
   return code;
-}
-
-// Before the engines ran: both verification steps fail in the report.
-int FailBeforeRun(int code, const std::string& message, verify::ReportData& report) {
-  report.steps.push_back({"Run in the ATen reference interpreter and the executor", verify::StepStatus::kFailed});
-  report.steps.push_back({"Output accuracy (torch's thresholds)", verify::StepStatus::kFailed});
-  return Fail(code, message, report);
 }
 
 std::string CheckLine(const verify::ValueCheck& c) {
@@ -52,49 +40,51 @@ absl::Status WriteTextFile(const std::string& path, const std::string& text) {
   return s;
 }
 
-int RunVerify(const CliFlags& flags, ByteSpan file_bytes, const pt2::LoadedProgram& loaded, const ir::Model& model,
-              const std::function<void(const std::string&)>& log, verify::ReportData& report) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point origin = Clock::now();
+VerifyRunOptions VerifyRunOptionsFor(const CliFlags& flags, std::function<void(const std::string&)> log) {
   VerifyRunOptions options;
   options.intermediates = flags.verify_intermediates;
-  options.log = log;
-  options.clock = [origin] { return std::chrono::duration<double>(Clock::now() - origin).count(); };
+  options.log = std::move(log);
   if (flags.verify_inputs == "seeded") {
     options.inputs = VerifyInputs::kSeeded;
   } else if (!flags.verify_inputs.empty()) {
-    absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(flags.verify_inputs));
-    if (!file.ok()) return FailBeforeRun(kExitIo, std::string(file.status().message()), report);
-    absl::StatusOr<std::vector<NamedTensor>> arrays = runtime::ReadNpz(file->bytes());
-    if (!arrays.ok()) return FailBeforeRun(kExitInvalidInput, absl::StrCat(flags.verify_inputs, ": ", arrays.status().message()), report);
     options.inputs = VerifyInputs::kGiven;
-    options.given = *std::move(arrays);
     options.given_source = flags.verify_inputs;
+    options.given_npz = [path = flags.verify_inputs]() -> absl::StatusOr<std::string> {
+      absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(path));
+      if (!file.ok()) return file.status();
+      ByteSpan bytes = file->bytes();
+      return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    };
   }
-  VerifyOutcome outcome = RunVerification(std::make_shared<MemoryFile>(file_bytes), loaded, model, options, report);
-  if (outcome.exit_code != kExitOk && !outcome.verification) {
-    std::fprintf(stderr, "pt2onnx: error: %s\n", outcome.message.c_str());
-    return outcome.exit_code;
-  }
-  const verify::Verification& v = *outcome.verification;
-  if (!flags.verify_node_data.empty()) {
-    for (auto [field, suffix] : {std::pair{verify::NodeDataField::kMaxAbsDiff, "_max_abs_diff.json"},
-                                 std::pair{verify::NodeDataField::kMaxRelDiff, "_max_rel_diff.json"}}) {
+  return options;
+}
+
+int PrintVerification(const CliFlags& flags, VerifyPt2Result& run,
+                      const std::function<void(const std::string&)>& log) {
+  const VerifyOutcome& outcome = *run.verified;
+  if (!outcome.verification.has_value()) return Fail(outcome.exit_code, outcome.message);
+  if (run.node_data.has_value()) {
+    for (auto [json, suffix] : {std::pair{&run.node_data->max_abs_diff, "_max_abs_diff.json"},
+                                std::pair{&run.node_data->max_rel_diff, "_max_rel_diff.json"}}) {
       const std::string path = absl::StrCat(flags.verify_node_data, suffix);
-      absl::Status written = WriteTextFile(path, verify::NodeDataJson(v, model, field));
-      if (!written.ok()) return Fail(kExitIo, std::string(written.message()), report);
+      absl::Status written = WriteTextFile(path, *json);
+      if (!written.ok()) {
+        run.report.errors.push_back(std::string(written.message()));
+        return Fail(kExitIo, std::string(written.message()));
+      }
       log(absl::StrCat("verify: wrote ", path));
     }
   }
   if (!flags.quiet) {
-    for (const verify::ValueCheck& c : v.outputs) std::fprintf(stderr, "         %s\n", CheckLine(c).c_str());
+    for (const verify::ValueCheck& c : outcome.verification->outputs) {
+      std::fprintf(stderr, "         %s\n", CheckLine(c).c_str());
+    }
   }
   if (outcome.exit_code == kExitOk) {
     log(absl::StrCat("verify: ", outcome.summary));
     return kExitOk;
   }
-  std::fprintf(stderr, "pt2onnx: error: %s\n", outcome.message.c_str());
-  return outcome.exit_code;
+  return Fail(outcome.exit_code, outcome.message);
 }
 
 }  // namespace pt2onnx::native

@@ -4,9 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_split.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "export/catalog.h"
 #include "export/exit_codes.h"
-#include "translate/translator.h"
 
 namespace pt2onnx::wasm {
 
@@ -14,11 +15,6 @@ using emscripten::val;
 
 bool Has(const val& object, const char* key) {
   return object.hasOwnProperty(key) && !object[key].isUndefined() && !object[key].isNull();
-}
-
-const ops::OpRegistry& DefaultRegistry() {
-  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
-  return *registry;
 }
 
 void ReadConvertOptions(const val& js, ConvertOptions& o) {
@@ -42,6 +38,50 @@ onnx_writer::WriteOptions::ExternalData ReadExternalData(const val& js) {
   return mode == "always" ? ExternalData::kAlways : mode == "never" ? ExternalData::kNever : ExternalData::kAuto;
 }
 
+namespace {
+
+// translations: Uint8Array[] of ONNX function libraries, as --translations
+// (overrideBuiltins = --override, translationsAsFunctions =
+// --translations-as-functions), loaded by export/translations.h as the CLI's.
+absl::Status ReadTranslations(const val& js, ApiOptions& api) {
+  const bool override_builtins = Has(js, "overrideBuiltins") && js["overrideBuiltins"].as<bool>();
+  const bool as_functions = Has(js, "translationsAsFunctions") && js["translationsAsFunctions"].as<bool>();
+  if (!Has(js, "translations")) {
+    if (as_functions) {
+      return absl::InvalidArgumentError("translationsAsFunctions needs a library (options.translations)");
+    }
+    return absl::OkStatus();
+  }
+  const val libraries = js["translations"];
+  const int count = libraries["length"].as<int>();
+  std::vector<std::vector<uint8_t>> bytes;  // alive while the libraries load
+  std::vector<TranslationLibrary> named;
+  bytes.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    bytes.push_back(emscripten::convertJSArrayToNumberVector<uint8_t>(libraries[i]));
+    named.push_back({absl::StrCat("translations[", i, "]"), ByteSpan(bytes.back().data(), bytes.back().size())});
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(api.translations, Translations::Load(named, override_builtins));
+  api.translations->ApplyTo(api.exported.convert, as_functions);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ApiOptions> ReadExportOptions(const val& js) {
+  ApiOptions api;
+  ExportOptions& o = api.exported;
+  o.convert.registry = &SharedDefaultRegistry();
+  ReadConvertOptions(js, o.convert);
+  o.external = ReadExternalData(js);
+  if (Has(js, "includeWeights")) o.include_weights = js["includeWeights"].as<bool>();
+  if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
+  if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
+  if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
+  PT2ONNX_RETURN_IF_ERROR(ReadTranslations(js, api));
+  return api;
+}
+
 val ErrorValue(int exit_code, const absl::Status& status) {
   val error = val::object();
   error.set("ok", false);
@@ -49,11 +89,7 @@ val ErrorValue(int exit_code, const absl::Status& status) {
   error.set("code", std::string(ExitCodeName(exit_code)));
   error.set("message", std::string(status.message()));
   val ops = val::array();
-  if (std::optional<absl::Cord> listed = status.GetPayload(ops::kUnsupportedOpsPayload)) {
-    for (absl::string_view line : absl::StrSplit(std::string(*listed), '\n', absl::SkipEmpty())) {
-      ops.call<void>("push", std::string(line));
-    }
-  }
+  for (const std::string& op : UnsupportedOpsOf(status)) ops.call<void>("push", op);
   error.set("unsupportedOps", ops);
   return error;
 }

@@ -6,13 +6,14 @@
 #ifndef PT2ONNX_WASM_API_VALUES_H_
 #define PT2ONNX_WASM_API_VALUES_H_
 
+#include <memory>
+
 #include <emscripten/val.h>
 
 #include "absl/status/status.h"
-#include "core/onnx/model_writer.h"
 #include "export/converter.h"
 #include "export/export.h"
-#include "translate/registry.h"
+#include "export/translations.h"
 #include "wasm/parts_sink.h"
 
 namespace pt2onnx::wasm {
@@ -20,9 +21,20 @@ namespace pt2onnx::wasm {
 // Whether `object[key]` is set (neither undefined nor null).
 bool Has(const emscripten::val& object, const char* key);
 
-// The built-in translations, built on first use and kept for the module's
-// life: a page or hub converts many models, and the table does not change.
-const ops::OpRegistry& DefaultRegistry();
+// The JS-side options, already type-checked by js/pt2onnx.mjs: Export()'s,
+// and the translation libraries they point at (heap-held: `exported` points
+// at them and ApiOptions moves).
+struct ApiOptions {
+  ExportOptions exported;
+  std::unique_ptr<Translations> translations;
+};
+
+// The ConvertOptions of pt2onnx.d.ts (ReadConvertOptions, externalData,
+// includeWeights, weightsAsInputs, outputName, inputName) and the
+// translations (a Uint8Array per library, overrideBuiltins,
+// translationsAsFunctions), loaded by export/translations.h as the CLI's.
+// InvalidArgument for a library that does not load (exit 2).
+absl::StatusOr<ApiOptions> ReadExportOptions(const emscripten::val& js);
 
 // opset, inputNames, outputNames, dimNames, modelName and optimize, already
 // type-checked by js/pt2onnx.mjs, into `options`.

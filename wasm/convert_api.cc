@@ -8,20 +8,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "export/catalog.h"
 #include "export/converter.h"
 #include "export/exit_codes.h"
 #include "export/export.h"
 #include "export/inspect.h"
 #include "export/output_plan.h"
 #include "export/report.h"
-#include "core/onnx/checker.h"
-#include "core/onnx/model_reader.h"
-#include "core/onnx/model_writer.h"
-#include "core/status_macros.h"
-#include "core/version.h"
-#include "translate/custom_translations.h"
-#include "translate/registry.h"
-#include "translate/translator.h"
+#include "export/translations.h"
 #include "wasm/api_values.h"
 #include "wasm/js_input_file.h"
 
@@ -29,63 +24,6 @@ namespace pt2onnx::wasm {
 namespace {
 
 using emscripten::val;
-
-// The JS-side options, already type-checked by js/pt2onnx.mjs: Export()'s,
-// and the translation libraries they point at (heap-held: `exported` points
-// at them and ApiOptions moves).
-struct ApiOptions {
-  ExportOptions exported;
-  std::unique_ptr<ops::OpRegistry> registry;
-  std::unique_ptr<ops::CustomFunctionTable> functions;
-};
-
-// translations: Uint8Array[] of ONNX function libraries, as --translations
-// (overrideBuiltins = --override, translationsAsFunctions =
-// --translations-as-functions).
-absl::Status ReadTranslations(const val& js, ApiOptions& api) {
-  ConvertOptions& o = api.exported.convert;
-  const bool override_builtins = Has(js, "overrideBuiltins") && js["overrideBuiltins"].as<bool>();
-  o.translate.custom_functions_as_local =
-      Has(js, "translationsAsFunctions") && js["translationsAsFunctions"].as<bool>();
-  if (!Has(js, "translations")) {
-    if (o.translate.custom_functions_as_local) {
-      return absl::InvalidArgumentError("translationsAsFunctions needs a library (options.translations)");
-    }
-    return absl::OkStatus();
-  }
-  api.registry = std::make_unique<ops::OpRegistry>(ops::CreateDefaultRegistry());
-  api.functions = std::make_unique<ops::CustomFunctionTable>();
-  const val libraries = js["translations"];
-  const int count = libraries["length"].as<int>();
-  for (int i = 0; i < count; ++i) {
-    const std::vector<uint8_t> bytes = emscripten::convertJSArrayToNumberVector<uint8_t>(libraries[i]);
-    absl::StatusOr<std::vector<ir::Function>> library =
-        onnx_reader::ReadFunctionLibrary(ByteSpan(bytes.data(), bytes.size()));
-    absl::Status added = library.ok()
-                             ? ops::AddCustomTranslations(*library, override_builtins, *api.registry, *api.functions)
-                             : library.status();
-    if (!added.ok()) {
-      return absl::Status(added.code(), absl::StrCat("translations[", i, "]: ", added.message()));
-    }
-  }
-  o.registry = api.registry.get();
-  o.translate.custom_functions = api.functions.get();
-  return absl::OkStatus();
-}
-
-absl::StatusOr<ApiOptions> ReadOptions(const val& js) {
-  ApiOptions api;
-  ExportOptions& o = api.exported;
-  o.convert.registry = &DefaultRegistry();
-  ReadConvertOptions(js, o.convert);
-  o.external = ReadExternalData(js);
-  if (Has(js, "includeWeights")) o.include_weights = js["includeWeights"].as<bool>();
-  if (Has(js, "weightsAsInputs")) o.weights_as_inputs = js["weightsAsInputs"].as<bool>();
-  if (Has(js, "outputName")) o.output_name = js["outputName"].as<std::string>();
-  if (Has(js, "inputName")) o.input_name = js["inputName"].as<std::string>();
-  PT2ONNX_RETURN_IF_ERROR(ReadTranslations(js, api));
-  return api;
-}
 
 // Report lines kept for the result's `report`; stages passed to the JS
 // progress callback.
@@ -164,14 +102,11 @@ val Summary(const Conversion& c, int opset) {
 }  // namespace
 
 val Convert(val reader, val js_options, val progress) {
-  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadExportOptions(js_options);
   if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
+  // Export() checks every result as the CLI's does, so a hostile file is
+  // refused alike.
   ExportOptions& options = read_options->exported;
-  // The CLI's always-on checks, so that a hostile file is refused alike:
-  // operator arity per the ONNX schemas, then strict shape inference (the
-  // shapes declared from the file's metadata must be what the operators compute).
-  options.checks.push_back({onnx_writer::CheckArity, kExitInternal});
-  options.checks.push_back({onnx_writer::CheckInferredShapes, kExitInvalidInput});
   auto file = std::make_shared<JsInputFile>(reader);
   PartsSinks sinks(file.get());
   JsProgress report(progress);
@@ -210,7 +145,7 @@ val Convert(val reader, val js_options, val progress) {
 }
 
 val Inspect(val reader, val js_options) {
-  absl::StatusOr<ApiOptions> read_options = ReadOptions(js_options);
+  absl::StatusOr<ApiOptions> read_options = ReadExportOptions(js_options);
   if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
   const ExportOptions& options = read_options->exported;
   InspectOptions inspect;
@@ -231,10 +166,10 @@ val Inspect(val reader, val js_options) {
 
 val SupportedOps() {
   val list = val::array();
-  for (const std::string& key : DefaultRegistry().Keys()) list.call<void>("push", key);
+  for (const std::string& key : pt2onnx::SupportedOps()) list.call<void>("push", key);
   return list;
 }
 
-val Version() { return val(std::string(kPt2OnnxVersion)); }
+val Version() { return val(std::string(pt2onnx::Version())); }
 
 }  // namespace pt2onnx::wasm

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
-#include "core/onnx/model_writer.h"
 
 namespace pt2onnx::wasm {
 
@@ -34,7 +34,7 @@ struct OutputPart {
   FileRange range;
 };
 
-class PartsSink : public onnx_writer::ByteSink {
+class PartsSink : public ByteSink {
  public:
   // Slices of `input` become slice parts; slices of any other file are
   // copied in (the base behaviour). `input` must outlive the sink.

@@ -10,8 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/onnx/model_reader.h"
-#include "runtime/plan/session.h"
+#include "export/engines.h"
 
 namespace pt2onnx::wasm {
 namespace {
@@ -121,10 +120,10 @@ val CreateSession(val bytes) {
       val(emscripten::typed_memory_view(model_bytes.size(), reinterpret_cast<uint8_t*>(&model_bytes[0])))
           .call<void>("set", bytes);
     }
-    model = onnx_reader::ReadModel(ByteSpan(reinterpret_cast<const uint8_t*>(model_bytes.data()), model_bytes.size()));
+    model = ReadOnnxModel(ByteSpan(reinterpret_cast<const uint8_t*>(model_bytes.data()), model_bytes.size()));
   }
   if (!model.ok()) return Error(model.status());
-  auto session = runtime::Session::Create(std::move(*model), runtime::SessionOptions{});
+  auto session = CreateExecutorSession(std::move(*model), runtime::SessionOptions{});
   if (!session.ok()) return Error(session.status());
   live->session = std::move(*session);
   static int next_id = 1;

@@ -13,7 +13,7 @@
 #include <emscripten/val.h>
 
 #include "absl/status/statusor.h"
-#include "runtime/plan/session.h"
+#include "export/engines.h"
 
 namespace pt2onnx::wasm {
 

@@ -1,23 +1,20 @@
 #include "wasm/verify_api.h"
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <emscripten/emscripten.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/npz/npz.h"
-#include "verify/node_data.h"
-#include "verify/report.h"
-#include "core/version.h"
-#include "export/converter.h"
+#include "core/io/byte_sink.h"
+#include "core/io/input_file.h"
 #include "export/exit_codes.h"
 #include "export/output_plan.h"
-#include "export/verify_run.h"
-#include "translate/registry.h"
-#include "translate/translator.h"
+#include "export/verify_pt2.h"
 #include "wasm/api_values.h"
 #include "wasm/run_api.h"
 
@@ -32,13 +29,6 @@ val Error(int exit_code, const std::string& message, const absl::Status& status 
   error.set("message", message);
   if (exit_code == verify::kExitVerificationUnavailable) error.set("code", std::string("verify_unavailable"));
   return error;
-}
-
-ConvertOptions ConvertOptionsOf(const val& js) {
-  ConvertOptions o;
-  o.registry = &DefaultRegistry();
-  ReadConvertOptions(js, o);
-  return o;
 }
 
 std::vector<uint8_t> CopyIn(const val& bytes) {
@@ -58,10 +48,11 @@ std::string ReadInputs(const val& js, VerifyRunOptions& options) {
   options.inputs = VerifyInputs::kGiven;
   if (Has(inputs, "npz")) {
     options.given_source = Has(inputs, "name") ? inputs["name"].as<std::string>() : "inputs.npz";
-    const std::vector<uint8_t> npz = CopyIn(inputs["npz"]);
-    absl::StatusOr<std::vector<NamedTensor>> arrays = runtime::ReadNpz(ByteSpan(npz.data(), npz.size()));
-    if (!arrays.ok()) return absl::StrCat(options.given_source, ": ", arrays.status().message());
-    options.given = *std::move(arrays);
+    // Decoded by the verification, as the CLI's --inputs file is.
+    std::vector<uint8_t> npz = CopyIn(inputs["npz"]);
+    options.given_npz = [npz = std::move(npz)]() -> absl::StatusOr<std::string> {
+      return std::string(npz.begin(), npz.end());
+    };
     return "";
   }
   options.given_source = "the inputs option";
@@ -119,6 +110,66 @@ val Checks(const std::vector<verify::ValueCheck>& checks) {
 
 double Seconds() { return emscripten_get_now() / 1000.0; }
 
+// verify() writes no model: Export() stops after its checks.
+class Unwritten : public ExportSinks {
+ public:
+  absl::Status Open(const OutputPlan&, const ConversionSummary&) override {
+    return absl::InternalError("verify() writes no model");
+  }
+  ByteSink& model() override { return unused_; }
+  ByteSink& data() override { return unused_; }
+
+ private:
+  StringSink unused_;
+};
+
+// The conversion stages, for the progress callback.
+class StageProgress : public ExportProgress {
+ public:
+  explicit StageProgress(std::function<void(const std::string&, double)> on_stage) : on_stage_(std::move(on_stage)) {}
+  void Stage(absl::string_view stage, double fraction) override { on_stage_(std::string(stage), fraction); }
+
+ private:
+  std::function<void(const std::string&, double)> on_stage_;
+};
+
+// The verification as the JavaScript result (see pt2onnx.d.ts).
+val ResultValue(VerifyPt2Result& run) {
+  const VerifyOutcome& outcome = *run.verified;
+  const verify::Verification& v = *outcome.verification;
+  val result = val::object();
+  result.set("ok", true);
+  result.set("passed", v.passed);
+  result.set("exitCode", outcome.exit_code);
+  result.set("message", outcome.message);
+  result.set("summary", outcome.summary);
+  result.set("thresholds", verify::ThresholdsSummary(v.outputs));
+  result.set("inputsSource", run.report.inputs_source);
+  val lines = val::array();
+  for (const std::string& line : run.report.inputs_lines) lines.call<void>("push", line);
+  result.set("inputLines", lines);
+  result.set("outputs", Checks(v.outputs));
+  result.set("intermediates", Checks(v.intermediates));
+  result.set("firstDivergence", v.first_divergence ? Check(*v.first_divergence) : val::null());
+  val edges = val::array();
+  for (double e : verify::kHistogramEdges) edges.call<void>("push", e);
+  result.set("histogramEdges", edges);
+  result.set("report", run.RenderReport());
+  val node_data = val::object();
+  node_data.set("max_abs_diff", run.node_data->max_abs_diff);
+  node_data.set("max_rel_diff", run.node_data->max_rel_diff);
+  result.set("nodeData", node_data);
+  val timings = val::array();
+  for (const auto& [stage, seconds] : run.report.timings) {
+    val t = val::object();
+    t.set("stage", stage);
+    t.set("seconds", seconds);
+    timings.call<void>("push", t);
+  }
+  result.set("timings", timings);
+  return result;
+}
+
 }  // namespace
 
 val Verify(val js_bytes, val js_options, val progress) {
@@ -133,83 +184,34 @@ val Verify(val js_bytes, val js_options, val progress) {
   auto on_progress = [&](const std::string& stage, double fraction) {
     if (!progress.isUndefined()) progress(stage, fraction);
   };
-  const std::string input_name = Has(js_options, "inputName") ? js_options["inputName"].as<std::string>() : "model.pt2";
-  verify::ReportData report;
-  report.model_path = input_name;
-  report.output_path = Has(js_options, "outputName") ? js_options["outputName"].as<std::string>() : "";
-  report.producer = absl::StrCat("pt2onnx ", kPt2OnnxVersion);
-
-  VerifyRunOptions options;
-  if (Has(js_options, "intermediates")) options.intermediates = js_options["intermediates"].as<bool>();
+  absl::StatusOr<ApiOptions> read_options = ReadExportOptions(js_options);
+  if (!read_options.ok()) return Error(kExitUsage, std::string(read_options.status().message()));
+  VerifyPt2Options options;
+  options.exported = read_options->exported;  // its translations stay in read_options
+  options.exported.write = false;
+  if (!Has(js_options, "outputName")) options.exported.output_name = "";  // none in the report
+  options.report = true;
+  options.node_data = true;
   options.clock = Seconds;
-  options.stage = [&](const std::string& stage) { on_progress(stage, 0); };
-  if (std::string bad = ReadInputs(js_options, options); !bad.empty()) return Error(kExitInvalidInput, bad);
+  if (Has(js_options, "intermediates")) options.run.intermediates = js_options["intermediates"].as<bool>();
+  options.run.stage = [&](const std::string& stage) { on_progress(stage, 0); };
+  if (std::string bad = ReadInputs(js_options, options.run); !bad.empty()) return Error(kExitInvalidInput, bad);
 
   // One copy in wasm memory that the program, the model and both engines view.
   const std::vector<uint8_t> file_bytes = CopyIn(js_bytes);
-  const ByteSpan file(file_bytes.data(), file_bytes.size());
-  const double started = Seconds();
-  ProgressFn convert_progress = [&](absl::string_view stage, double fraction) {
-    on_progress(std::string(stage), fraction);
-  };
-  absl::StatusOr<Conversion> conversion = ConvertPt2(file, ConvertOptionsOf(js_options), convert_progress);
-  absl::StatusOr<pt2::LoadedProgram> loaded = pt2::LoadPt2(file, Has(js_options, "modelName")
-                                                                      ? js_options["modelName"].as<std::string>()
-                                                                      : "");
-  report.timings.push_back({"read, translate, optimize", Seconds() - started});
-  report.steps.push_back({"Read the .pt2", loaded.ok() ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
-  report.steps.push_back({"Translate to ONNX (and optimize)",
-                          conversion.ok() ? verify::StepStatus::kOk : verify::StepStatus::kFailed});
-  if (loaded.ok()) report.program = &*loaded;
-  // A failure still renders the report, as the CLI's --report writes it then.
-  auto fail_with_report = [&](int exit_code, const absl::Status& status) {
-    if (report.errors.empty() || report.errors.back() != status.message()) report.errors.push_back(std::string(status.message()));
-    if (loaded.ok()) FillReportCoverage(*loaded, report);
-    val error = Error(exit_code, std::string(status.message()), status);
-    error.set("report", verify::RenderReport(report));
+  auto file = std::make_shared<MemoryFile>(ByteSpan(file_bytes.data(), file_bytes.size()));
+  Unwritten sinks;
+  StageProgress stages(on_progress);
+  VerifyPt2Result run = VerifyPt2(file, options, sinks, stages);
+  if (!run.verified.has_value() || !run.verified->verification.has_value()) {
+    // A failure still renders the report, as the CLI's --report writes it then.
+    const absl::Status status = run.exported.status.ok() ? absl::InternalError(run.message) : run.exported.status;
+    val error = Error(run.exit_code, run.message, status);
+    error.set("report", run.RenderReport());
     return error;
-  };
-  if (!conversion.ok()) return fail_with_report(ExitCodeForConversion(conversion.status()), conversion.status());
-  if (!loaded.ok()) return fail_with_report(kExitInvalidInput, loaded.status());
-  report.model = &conversion->model;
-  FillReportCoverage(*loaded, report);
-
-  VerifyOutcome outcome =
-      RunVerification(std::make_shared<MemoryFile>(file), *loaded, conversion->model, options, report);
-  if (!outcome.verification) return fail_with_report(outcome.exit_code, absl::InternalError(outcome.message));
-  on_progress("compare", 1);
-  const verify::Verification& v = *outcome.verification;
-  val result = val::object();
-  result.set("ok", true);
-  result.set("passed", v.passed);
-  result.set("exitCode", outcome.exit_code);
-  result.set("message", outcome.message);
-  result.set("summary", outcome.summary);
-  result.set("thresholds", verify::ThresholdsSummary(v.outputs));
-  result.set("inputsSource", report.inputs_source);
-  val lines = val::array();
-  for (const std::string& line : report.inputs_lines) lines.call<void>("push", line);
-  result.set("inputLines", lines);
-  result.set("outputs", Checks(v.outputs));
-  result.set("intermediates", Checks(v.intermediates));
-  result.set("firstDivergence", v.first_divergence ? Check(*v.first_divergence) : val::null());
-  val edges = val::array();
-  for (double e : verify::kHistogramEdges) edges.call<void>("push", e);
-  result.set("histogramEdges", edges);
-  result.set("report", verify::RenderReport(report));
-  val node_data = val::object();
-  node_data.set("max_abs_diff", verify::NodeDataJson(v, conversion->model, verify::NodeDataField::kMaxAbsDiff));
-  node_data.set("max_rel_diff", verify::NodeDataJson(v, conversion->model, verify::NodeDataField::kMaxRelDiff));
-  result.set("nodeData", node_data);
-  val timings = val::array();
-  for (const auto& [stage, seconds] : report.timings) {
-    val t = val::object();
-    t.set("stage", stage);
-    t.set("seconds", seconds);
-    timings.call<void>("push", t);
   }
-  result.set("timings", timings);
-  return result;
+  on_progress("compare", 1);
+  return ResultValue(run);
 }
 
 }  // namespace pt2onnx::wasm

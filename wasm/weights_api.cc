@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "export/apply_weights.h"
+#include "export/exit_codes.h"
 #include "wasm/api_values.h"
 #include "wasm/js_input_file.h"
 
@@ -26,9 +27,12 @@ class ReportLines : public ExportProgress {
 }  // namespace
 
 val ApplyWeights(val model_reader, val weights_reader, val js) {
+  // convert()'s options, translations included (the JS side allows only
+  // those apply-weights takes).
+  absl::StatusOr<ApiOptions> read_options = ReadExportOptions(js);
+  if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
   ApplyWeightsOptions options;
-  options.convert.registry = &DefaultRegistry();
-  ReadConvertOptions(js, options.convert);
+  options.convert = read_options->exported.convert;
   options.opset_given = Has(js, "opset");
   options.external = ReadExternalData(js);
   options.model_name = StringOr(js, "targetName", "model.onnx");

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
+#include "core/ir/graph.h"
 #include "export/exit_codes.h"
 #include "gtest/gtest.h"
 #include "tests/testing/fixtures.h"
@@ -187,6 +188,68 @@ TEST_F(ExportTest, FailuresCarryTheirExitCodeAndOpenNoSink) {
   result = Export(file_, ExportOptions{}, unwritable, quiet);
   EXPECT_EQ(result.exit_code, kExitIo);
   EXPECT_EQ(unwritable.committed, 0);
+}
+
+// The checks every front end relies on run inside Export(): a model whose
+// declared shapes contradict its operators, or whose operator has an input
+// too many, is refused before any sink opens, whatever the caller asked.
+TEST_F(ExportTest, TheBuiltInChecksRefuseBeforeWriting) {
+  ExportOptions options;
+  options.on_converted = [](Conversion& conversion) {
+    // cnn's output is 1x10; declared 1x11 it contradicts the Gemm before it.
+    conversion.model.graph.outputs[0].shape->back() = ir::Dim::Static(11);
+  };
+  RecordingSinks sinks;
+  ExportProgress quiet;
+  ExportResult result = Export(file_, options, sinks, quiet);
+  EXPECT_EQ(result.failed_at, ExportStep::kShapeCheck);
+  EXPECT_EQ(result.exit_code, kExitInvalidInput);
+  EXPECT_TRUE(absl::StrContains(result.status.message(), "metadata contradicts its operators")) << result.status;
+  EXPECT_EQ(sinks.opened, 0);
+
+  options.on_converted = [](Conversion& conversion) {
+    ir::Node& first = conversion.model.graph.nodes.front();  // not a variadic operator in cnn
+    for (int i = 0; i < 3; ++i) first.inputs.push_back(first.inputs.front());
+  };
+  result = Export(file_, options, sinks, quiet);
+  EXPECT_EQ(result.failed_at, ExportStep::kArityCheck);
+  EXPECT_EQ(result.exit_code, kExitInternal);
+  EXPECT_EQ(sinks.opened, 0);
+}
+
+TEST_F(ExportTest, WithoutWriteItStopsAfterTheChecksAndCarriesTheProgram) {
+  ExportOptions options;
+  options.write = false;
+  RecordingSinks sinks;
+  RecordingProgress progress;
+  ExportResult result = Export(file_, options, sinks, progress);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  EXPECT_EQ(result.failed_at, ExportStep::kNone);
+  EXPECT_EQ(sinks.opened, 0);
+  EXPECT_FALSE(result.plan.has_value());
+  ASSERT_TRUE(result.conversion.has_value());
+  // The program read once: the result's and the conversion's are the same.
+  ASSERT_NE(result.program, nullptr);
+  EXPECT_EQ(result.conversion->program, result.program);
+  EXPECT_GT(result.program->program.graph.nodes.size(), 0u);
+  EXPECT_EQ(progress.stages, (std::vector<std::string>{"read", "translate", "optimize"}));
+}
+
+TEST_F(ExportTest, AProgramThatDoesNotTranslateIsStillCarried) {
+  std::optional<std::string> bytes = testing::ReadFixture("unsupported_op");
+  ASSERT_TRUE(bytes.has_value());
+  RecordingSinks sinks;
+  ExportProgress quiet;
+  ExportResult result = Export(InMemory(*bytes), ExportOptions{}, sinks, quiet);
+  EXPECT_EQ(result.failed_at, ExportStep::kTranslate);
+  EXPECT_EQ(result.exit_code, kExitUnsupported);
+  EXPECT_NE(result.program, nullptr);  // a report lists its unsupported operators
+  EXPECT_FALSE(result.conversion.has_value());
+
+  const std::string garbage = "not a zip file";
+  result = Export(InMemory(garbage), ExportOptions{}, sinks, quiet);
+  EXPECT_EQ(result.failed_at, ExportStep::kRead);
+  EXPECT_EQ(result.program, nullptr);
 }
 
 }  // namespace

@@ -3,16 +3,18 @@
 // pt2onnx's ATen reference interpreter and its executor run the program and
 // the converted model on the same inputs (given, the archive's example
 // inputs, else the CLI's seeded ones) and compare them as torch.onnx does.
-// The C++ behind it is the CLI's (export/verify_run), so the numbers are too.
+// The C++ behind it is the CLI's (export/verify_pt2: the same conversion and
+// checks, then both engines), so the numbers and refusals are too.
 
 // wasm/verify_api.h: the whole .pt2 enters wasm memory, so there is a limit.
 export const MAX_VERIFY_BYTES = 1.5 * 1024 ** 3;
 
 const VERIFY_KEYS = new Set(["opset", "inputNames", "outputNames", "dimNames", "modelName", "optimize",
-  "outputName", "intermediates", "inputs", "onProgress", "signal", "workerUrl"]);
+  "outputName", "translations", "overrideBuiltins", "translationsAsFunctions", "intermediates", "inputs",
+  "onProgress", "signal", "workerUrl"]);
 // The converter's own options, checked as convert() checks them.
 const CONVERT_KEYS = ["opset", "inputNames", "outputNames", "dimNames", "modelName", "optimize", "outputName",
-  "onProgress", "signal", "workerUrl"];
+  "translations", "overrideBuiltins", "translationsAsFunctions", "onProgress", "signal", "workerUrl"];
 
 // The dtype a typed array holds unless the input says otherwise (Uint8Array
 // stands for uint8; a bool input says dtype: "bool").
@@ -28,7 +30,8 @@ function gib(bytes) {
 
 // The module's pieces it needs (pt2onnx.mjs): onPage says whether calls go to
 // the worker (a page's main thread), callCore makes one call into the core.
-export function makeVerify({ ConversionError, checkOptions, loadCore, callCore, runInWorker, inPlace, onPage }) {
+export function makeVerify({ ConversionError, checkOptions, translationLibraries, loadCore, callCore, runInWorker,
+  inPlace, onPage }) {
   const usage = (message) => new ConversionError("usage", message);
 
   function checkVerifyOptions(options) {
@@ -92,6 +95,7 @@ export function makeVerify({ ConversionError, checkOptions, loadCore, callCore, 
       : input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(await input.arrayBuffer());
     const core = await loadCore();
     const { onProgress, signal, workerUrl, inputs, ...rest } = options;
+    if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
     const coreOptions = { ...rest, inputs: await coreInputs(inputs),
       inputName: typeof input?.name === "string" && input.name ? input.name : "model.pt2" };
     const out = callCore((progress) => core.verify(bytes, coreOptions, progress),

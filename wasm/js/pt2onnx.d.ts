@@ -422,6 +422,10 @@ export interface VerifyOptions {
   optimize?: boolean;
   /** The converted model's name in the report. */
   outputName?: string;
+  /** As for convert() (CLI --translations, --override, --translations-as-functions). */
+  translations?: Uint8Array | ArrayBuffer | Array<Uint8Array | ArrayBuffer>;
+  overrideBuiltins?: boolean;
+  translationsAsFunctions?: boolean;
   /** Compare every intermediate value too (--verify-intermediates). Default false. */
   intermediates?: boolean;
   /**

@@ -231,6 +231,7 @@ async function applyHere({ model, weights }, options) {
   const source = await sourceOf(weights);
   const core = await loadCore();
   const { onProgress, signal, workerUrl, ...rest } = options;
+  if (rest.translations !== undefined) rest.translations = translationLibraries(rest.translations);
   const coreOptions = { ...rest, outputName: options.outputName ?? nameOf(model, "model.onnx"),
     targetName: nameOf(model, "model.onnx"), weightsName: nameOf(weights, "model.pt2") };
   const out = callCore(() => core.applyWeights(target.source, source.source, coreOptions));
@@ -334,7 +335,7 @@ export { RunError };
 
 // verify(): the CLI's --verify (pt2onnx-verify.mjs).
 export const verify = makeVerify({
-  ConversionError, checkOptions, loadCore, callCore, runInWorker, inPlace,
+  ConversionError, checkOptions, translationLibraries, loadCore, callCore, runInWorker, inPlace,
   onPage: onPageThread && !canReadBlobSync,
 });
 export { MAX_VERIFY_BYTES };
