@@ -17,7 +17,7 @@ absl::Status BroadcastTensors(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> tensors, call.Inputs("tensors"));
   Dims dims;
   for (const Tensor& t : tensors) {
-    PT2ONNX_ASSIGN_OR_RETURN(dims, BroadcastShapes(dims, t.dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(dims, BroadcastDims(dims, t.dims()));
   }
   std::vector<Tensor> outputs;
   for (const Tensor& t : tensors) {

@@ -20,7 +20,7 @@ namespace {
 absl::Status FromParts(RefCall& call, absl::string_view a_arg, absl::string_view b_arg, bool polar) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor abs, call.Input(a_arg));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor angle, call.Input(b_arg));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(abs.dims(), angle.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(abs.dims(), angle.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor ab, BroadcastTo(abs, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor an, BroadcastTo(angle, dims));
   const std::vector<double> r = ToDoubles(ab), theta = ToDoubles(an);

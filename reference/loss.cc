@@ -60,9 +60,9 @@ absl::StatusOr<Broadcast> ReadBroadcast(const RefCall& call, absl::string_view w
     PT2ONNX_ASSIGN_OR_RETURN(w, call.OptionalInput(weight_arg));
   }
   Broadcast b;
-  PT2ONNX_ASSIGN_OR_RETURN(b.dims, BroadcastShapes(x.dims(), y.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(b.dims, BroadcastDims(x.dims(), y.dims()));
   if (w.has_value()) {
-    PT2ONNX_ASSIGN_OR_RETURN(b.dims, BroadcastShapes(b.dims, w->dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(b.dims, BroadcastDims(b.dims, w->dims()));
   }
   PT2ONNX_ASSIGN_OR_RETURN(Tensor xb, BroadcastTo(x, b.dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor yb, BroadcastTo(y, b.dims));

@@ -120,8 +120,8 @@ using DoubleTernary = std::function<double(double, double, double)>;
 using IntTernary = std::function<int64_t(int64_t, int64_t, int64_t)>;
 absl::StatusOr<Tensor> TernaryMap(const Tensor& s, const Tensor& a, const Tensor& b, DataType dtype,
                                   const DoubleTernary& fd, const IntTernary& fi) {
-  PT2ONNX_ASSIGN_OR_RETURN(Dims ab, BroadcastShapes(a.dims(), b.dims()));
-  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastShapes(s.dims(), ab));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims ab, BroadcastDims(a.dims(), b.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(s.dims(), ab));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor sb, BroadcastTo(s, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor abt, BroadcastTo(a, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor bbt, BroadcastTo(b, dims));

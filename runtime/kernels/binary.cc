@@ -10,6 +10,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -201,33 +202,31 @@ absl::Status RunBinary(BinaryOp op, const char* name, const Tensor& a, const Ten
     return absl::InvalidArgumentError(absl::StrCat(name, ": input dtypes differ (", DataTypeName(a.dtype()),
                                                    " vs ", DataTypeName(b.dtype()), ")"));
   }
-  auto dims = BroadcastDims(a.dims(), b.dims());
-  if (!dims.ok()) return dims.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims(a.dims(), b.dims()));
   const bool to_bool = IsComparison(op) || IsLogical(op);
   DataType out_dtype = to_bool ? DataType::kBool : a.dtype();
   Tensor* out = out_slot;
   if (out == nullptr) {
-    auto allocated = ctx.AllocateOutput(out_index, out_dtype, *dims);
-    if (!allocated.ok()) return allocated.status();
-    out = *allocated;
+    PT2ONNX_ASSIGN_OR_RETURN(auto allocated, ctx.AllocateOutput(out_index, out_dtype, dims));
+    out = allocated;
   }
   unsigned set = IsLogical(op) ? kBools : (IsComparison(op) ? kAll : kFloats | kInts);
   bool div_by_zero = false;
-  absl::Status status = VisitDtype(a.dtype(), set, name, [&](auto tag) {
+  PT2ONNX_RETURN_IF_ERROR(VisitDtype(a.dtype(), set, name, [&](auto tag) {
     using T = decltype(tag);
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     if (to_bool) {
       bool* po = out->data<bool>();
-      std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), *dims), BroadcastStrides(b.dims(), *dims)};
-      ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) { po[i] = Compare(op, pa[o[0]], pb[o[1]]); });
+      std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), dims), BroadcastStrides(b.dims(), dims)};
+      ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) { po[i] = Compare(op, pa[o[0]], pb[o[1]]); });
       return;
     }
     if constexpr (!std::is_same_v<T, bool>) {
       T* po = out->data<T>();
       const int64_t n = out->numel();
       if constexpr (std::is_floating_point_v<T>) {
-        if (FloatArithFast(op, a, b, *dims, po, n)) return;
+        if (FloatArithFast(op, a, b, dims, po, n)) return;
       }
       if (op == BinaryOp::kAdd && a.numel() == n && b.numel() == n) {
         for (int64_t i = 0; i < n; ++i) po[i] = WrapAdd(pa[i], pb[i]);
@@ -239,14 +238,13 @@ absl::Status RunBinary(BinaryOp op, const char* name, const Tensor& a, const Ten
         const T s = pb[0];
         for (int64_t i = 0; i < n; ++i) po[i] = Arith(op, pa[i], s, &div_by_zero);
       } else {
-        std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), *dims), BroadcastStrides(b.dims(), *dims)};
-        ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
+        std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), dims), BroadcastStrides(b.dims(), dims)};
+        ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) {
           po[i] = Arith(op, pa[o[0]], pb[o[1]], &div_by_zero);
         });
       }
     }
-  });
-  if (!status.ok()) return status;
+  }));
   if (div_by_zero) return absl::InvalidArgumentError(absl::StrCat(name, ": integer division by zero"));
   return absl::OkStatus();
 }
@@ -274,9 +272,8 @@ class BinaryKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     const char* name = NameOf<kOp>::kName;
     if (ctx.num_inputs() == 1) {  // Max/Min of one tensor
-      auto in = ctx.RequiredInput(0);
-      if (!in.ok()) return in.status();
-      ctx.SetOutput(0, **in);
+      PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+      ctx.SetOutput(0, *in);
       return absl::OkStatus();
     }
     auto a = ctx.RequiredInput(0);
@@ -285,10 +282,9 @@ class BinaryKernel : public OpKernel {
     if (!b.ok()) return b.status();
     absl::Status status = RunBinary(op_, name, **a, **b, nullptr, ctx, 0);
     for (size_t i = 2; status.ok() && i < ctx.num_inputs(); ++i) {
-      auto next = ctx.RequiredInput(i);
-      if (!next.ok()) return next.status();
+      PT2ONNX_ASSIGN_OR_RETURN(auto next, ctx.RequiredInput(i));
       Tensor acc = ctx.outputs()[0];
-      status = RunBinary(op_, name, acc, **next, nullptr, ctx, 0);
+      status = RunBinary(op_, name, acc, *next, nullptr, ctx, 0);
     }
     return status;
   }
@@ -308,27 +304,24 @@ class WhereKernel : public OpKernel {
     if (!c.ok() || !x.ok() || !y.ok()) return absl::InvalidArgumentError("Where needs 3 inputs");
     if ((*c)->dtype() != DataType::kBool) return absl::InvalidArgumentError("Where: condition must be bool");
     if ((*x)->dtype() != (*y)->dtype()) return absl::InvalidArgumentError("Where: x and y dtypes differ");
-    auto xy = BroadcastDims((*x)->dims(), (*y)->dims());
-    if (!xy.ok()) return xy.status();
-    auto dims = BroadcastDims((*c)->dims(), *xy);
-    if (!dims.ok()) return dims.status();
-    auto out = ctx.AllocateOutput(0, (*x)->dtype(), *dims);
-    if (!out.ok()) return out.status();
-    std::vector<int64_t> strides[3] = {BroadcastStrides((*c)->dims(), *dims), BroadcastStrides((*x)->dims(), *dims),
-                                       BroadcastStrides((*y)->dims(), *dims)};
+    PT2ONNX_ASSIGN_OR_RETURN(auto xy, BroadcastDims((*x)->dims(), (*y)->dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims((*c)->dims(), xy));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, (*x)->dtype(), dims));
+    std::vector<int64_t> strides[3] = {BroadcastStrides((*c)->dims(), dims), BroadcastStrides((*x)->dims(), dims),
+                                       BroadcastStrides((*y)->dims(), dims)};
     const bool* pc = (*c)->data<bool>();
     const int size = ElementSize((*x)->dtype());
     // Whole elements of a fixed width (a per-element memcpy of a run-time size is not inlined).
     switch (size) {
-      case 1: Select<uint8_t>(*dims, strides, pc, **x, **y, **out); break;
-      case 2: Select<uint16_t>(*dims, strides, pc, **x, **y, **out); break;
-      case 4: Select<uint32_t>(*dims, strides, pc, **x, **y, **out); break;
-      case 8: Select<uint64_t>(*dims, strides, pc, **x, **y, **out); break;
+      case 1: Select<uint8_t>(dims, strides, pc, **x, **y, *out); break;
+      case 2: Select<uint16_t>(dims, strides, pc, **x, **y, *out); break;
+      case 4: Select<uint32_t>(dims, strides, pc, **x, **y, *out); break;
+      case 8: Select<uint64_t>(dims, strides, pc, **x, **y, *out); break;
       default: {
         const uint8_t* px = (*x)->raw();
         const uint8_t* py = (*y)->raw();
-        uint8_t* po = (*out)->raw();
-        ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
+        uint8_t* po = (out)->raw();
+        ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) {
           std::memcpy(po + i * size, pc[o[0]] ? px + o[1] * size : py + o[2] * size, size);
         });
       }

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -29,21 +30,19 @@ class BitShiftKernel : public OpKernel {
     PT2ONNX_INPUT(a, 0);
     PT2ONNX_INPUT(b, 1);
     if (a.dtype() != b.dtype()) return absl::InvalidArgumentError("BitShift: input dtypes differ");
-    auto dims = BroadcastDims(a.dims(), b.dims());
-    if (!dims.ok()) return dims.status();
-    auto out = ctx.AllocateOutput(0, a.dtype(), *dims);
-    if (!out.ok()) return out.status();
-    std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), *dims), BroadcastStrides(b.dims(), *dims)};
+    PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims(a.dims(), b.dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, a.dtype(), dims));
+    std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), dims), BroadcastStrides(b.dims(), dims)};
     absl::Status unsigned_only = absl::OkStatus();
-    absl::Status visited = VisitDtype(a.dtype(), kInts, "BitShift", [&](auto tag) {
+    PT2ONNX_RETURN_IF_ERROR(VisitDtype(a.dtype(), kInts, "BitShift", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
         constexpr T kWidth = static_cast<T>(8 * sizeof(T));
         const T* pa = a.data<T>();
         const T* pb = b.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         const bool left = left_;
-        ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
+        ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) {
           const T x = pa[o[0]], y = pb[o[1]];
           po[i] = y >= kWidth ? T{0} : static_cast<T>(left ? x << y : x >> y);
         });
@@ -51,8 +50,7 @@ class BitShiftKernel : public OpKernel {
         unsigned_only = absl::UnimplementedError(
             absl::StrCat("BitShift on ", DataTypeName(a.dtype()), " (ONNX defines it for unsigned integers)"));
       }
-    });
-    if (!visited.ok()) return visited;
+    }));
     return unsigned_only;
   }
 

@@ -7,6 +7,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -22,18 +23,16 @@ class BitwiseBinaryKernel : public OpKernel {
     PT2ONNX_INPUT(b, 1);
     const char* name = kOp == BitOp::kAnd ? "BitwiseAnd" : (kOp == BitOp::kOr ? "BitwiseOr" : "BitwiseXor");
     if (a.dtype() != b.dtype()) return absl::InvalidArgumentError(absl::StrCat(name, ": input dtypes differ"));
-    auto dims = BroadcastDims(a.dims(), b.dims());
-    if (!dims.ok()) return dims.status();
-    auto out = ctx.AllocateOutput(0, a.dtype(), *dims);
-    if (!out.ok()) return out.status();
-    std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), *dims), BroadcastStrides(b.dims(), *dims)};
+    PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims(a.dims(), b.dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, a.dtype(), dims));
+    std::vector<int64_t> strides[2] = {BroadcastStrides(a.dims(), dims), BroadcastStrides(b.dims(), dims)};
     return VisitDtype(a.dtype(), kInts, name, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         const T* pa = a.data<T>();
         const T* pb = b.data<T>();
-        T* po = (*out)->data<T>();
-        ForEachBroadcast(*dims, strides, [&](int64_t i, const int64_t* o) {
+        T* po = (out)->data<T>();
+        ForEachBroadcast(dims, strides, [&](int64_t i, const int64_t* o) {
           const T x = pa[o[0]], y = pb[o[1]];
           po[i] = static_cast<T>(kOp == BitOp::kAnd ? (x & y) : (kOp == BitOp::kOr ? (x | y) : (x ^ y)));
         });
@@ -47,13 +46,12 @@ class BitwiseNotKernel : public OpKernel {
   absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     return VisitDtype(x.dtype(), kInts, "BitwiseNot", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         for (int64_t i = 0; i < x.numel(); ++i) po[i] = static_cast<T>(~px[i]);
       }
     });

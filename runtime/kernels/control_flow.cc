@@ -95,14 +95,12 @@ class NestedGraph {
       SessionOptions options;
       options.threadpool = threadpool_;
       options.accelerate = false;
-      auto created = Session::Create(model, options);
-      if (!created.ok()) return created.status();
-      session = std::move(*created);
+      PT2ONNX_ASSIGN_OR_RETURN(auto created, Session::Create(model, options));
+      session = std::move(created);
     }
-    auto outputs = session->Run(feeds);
-    if (!outputs.ok()) return outputs.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto outputs, session->Run(feeds));
     std::vector<Tensor> result;
-    for (NamedTensor& t : *outputs) result.push_back(std::move(t.tensor));
+    for (NamedTensor& t : outputs) result.push_back(std::move(t.tensor));
     return result;
   }
 
@@ -142,8 +140,7 @@ absl::StatusOr<Tensor> Stack(const std::vector<Tensor>& parts, BufferPool* pool)
   if (parts.empty()) return absl::InternalError("no iteration to stack (see EmptyStack)");
   Dims dims = parts[0].dims();
   dims.insert(dims.begin(), static_cast<int64_t>(parts.size()));
-  auto out = Tensor::Allocate(parts[0].dtype(), dims, pool);
-  if (!out.ok()) return out.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto out, Tensor::Allocate(parts[0].dtype(), dims, pool));
   const size_t row = parts[0].byte_size();
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].dims() != parts[0].dims() || parts[i].dtype() != parts[0].dtype()) {
@@ -151,43 +148,38 @@ absl::StatusOr<Tensor> Stack(const std::vector<Tensor>& parts, BufferPool* pool)
                                                      DimsString(parts[0].dims()), " then ",
                                                      DimsString(parts[i].dims())));
     }
-    if (row > 0) std::memcpy(out->raw() + i * row, parts[i].raw(), row);
+    if (row > 0) std::memcpy(out.raw() + i * row, parts[i].raw(), row);
   }
-  return std::move(*out);
+  return std::move(out);
 }
 
 // Row `index` of `t` along axis 0, copied.
 absl::StatusOr<Tensor> Row(const Tensor& t, int64_t index, BufferPool* pool) {
   Dims dims(t.dims().begin() + 1, t.dims().end());
-  auto out = Tensor::Allocate(t.dtype(), dims, pool);
-  if (!out.ok()) return out.status();
-  const size_t row = out->byte_size();
-  if (row > 0) std::memcpy(out->raw(), t.raw() + static_cast<size_t>(index) * row, row);
-  return std::move(*out);
+  PT2ONNX_ASSIGN_OR_RETURN(auto out, Tensor::Allocate(t.dtype(), dims, pool));
+  const size_t row = out.byte_size();
+  if (row > 0) std::memcpy(out.raw(), t.raw() + static_cast<size_t>(index) * row, row);
+  return std::move(out);
 }
 
 class IfKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto then_graph = GraphAttribute(info, "then_branch");
-    if (!then_graph.ok()) return then_graph.status();
-    auto else_graph = GraphAttribute(info, "else_branch");
-    if (!else_graph.ok()) return else_graph.status();
-    then_ = std::move(*then_graph);
-    else_ = std::move(*else_graph);
+    PT2ONNX_ASSIGN_OR_RETURN(auto then_graph, GraphAttribute(info, "then_branch"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto else_graph, GraphAttribute(info, "else_branch"));
+    then_ = std::move(then_graph);
+    else_ = std::move(else_graph);
     num_inputs_ = info.node.inputs.size();
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(cond, 0);
-    auto taken = ReadBool(cond, "If condition");
-    if (!taken.ok()) return taken.status();
-    auto outputs = (*taken ? then_ : else_)->Run({}, Captured(ctx, num_inputs_));
-    if (!outputs.ok()) return outputs.status();
-    if (outputs->size() != ctx.num_outputs()) {
+    PT2ONNX_ASSIGN_OR_RETURN(auto taken, ReadBool(cond, "If condition"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto outputs, (taken ? then_ : else_)->Run({}, Captured(ctx, num_inputs_)));
+    if (outputs.size() != ctx.num_outputs()) {
       return absl::InvalidArgumentError("the branch returns another number of values than the node has outputs");
     }
-    for (size_t i = 0; i < outputs->size(); ++i) ctx.SetOutput(i, std::move((*outputs)[i]));
+    for (size_t i = 0; i < outputs.size(); ++i) ctx.SetOutput(i, std::move((outputs)[i]));
     return absl::OkStatus();
   }
 
@@ -201,9 +193,8 @@ class IfKernel : public OpKernel {
 class BodyKernel : public OpKernel {
  protected:
   absl::Status InitBody(const KernelCreateInfo& info) {
-    auto body = GraphAttribute(info, "body");
-    if (!body.ok()) return body.status();
-    body_ = std::move(*body);
+    PT2ONNX_ASSIGN_OR_RETURN(auto body, GraphAttribute(info, "body"));
+    body_ = std::move(body);
     num_inputs_ = info.node.inputs.size();
     return absl::OkStatus();
   }
@@ -214,10 +205,9 @@ class BodyKernel : public OpKernel {
                                  std::vector<std::vector<Tensor>>& stacks, size_t first_scanned_output) {
     for (size_t j = 0; j < state.size(); ++j) ctx.SetOutput(j, std::move(state[j]));
     for (size_t k = 0; k < stacks.size(); ++k) {
-      auto stacked = stacks[k].empty() ? body_->EmptyStack(first_scanned_output + k, ctx.pool())
-                                       : Stack(stacks[k], ctx.pool());
-      if (!stacked.ok()) return stacked.status();
-      ctx.SetOutput(state.size() + k, std::move(*stacked));
+      PT2ONNX_ASSIGN_OR_RETURN(auto stacked, stacks[k].empty() ? body_->EmptyStack(first_scanned_output + k, ctx.pool())
+                                       : Stack(stacks[k], ctx.pool()));
+      ctx.SetOutput(state.size() + k, std::move(stacked));
     }
     return absl::OkStatus();
   }
@@ -248,9 +238,8 @@ class LoopKernel : public BodyKernel {
     }
     bool keep_going = true;
     if (const Tensor* c = ctx.input(1)) {
-      auto b = ReadBool(*c, "Loop condition");
-      if (!b.ok()) return b.status();
-      keep_going = *b;
+      PT2ONNX_ASSIGN_OR_RETURN(auto b, ReadBool(*c, "Loop condition"));
+      keep_going = b;
     }
     std::vector<Tensor> state;
     for (size_t i = 0; i < carried; ++i) {
@@ -272,16 +261,14 @@ class LoopKernel : public BodyKernel {
       condition->raw()[0] = 1;
       std::vector<const Tensor*> declared = {&*iteration, &*condition};
       for (const Tensor& v : state) declared.push_back(&v);
-      auto outputs = body_->Run(declared, captured);
-      if (!outputs.ok()) return outputs.status();
-      if (outputs->size() != 1 + carried + scanned) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto outputs, body_->Run(declared, captured));
+      if (outputs.size() != 1 + carried + scanned) {
         return absl::InvalidArgumentError("Loop's body returns another number of values than expected");
       }
-      auto next = ReadBool((*outputs)[0], "Loop body condition");
-      if (!next.ok()) return next.status();
-      keep_going = *next;
-      for (size_t j = 0; j < carried; ++j) state[j] = std::move((*outputs)[1 + j]);
-      for (size_t k = 0; k < scanned; ++k) stacks[k].push_back(std::move((*outputs)[1 + carried + k]));
+      PT2ONNX_ASSIGN_OR_RETURN(auto next, ReadBool((outputs)[0], "Loop body condition"));
+      keep_going = next;
+      for (size_t j = 0; j < carried; ++j) state[j] = std::move((outputs)[1 + j]);
+      for (size_t k = 0; k < scanned; ++k) stacks[k].push_back(std::move((outputs)[1 + carried + k]));
     }
     return SetStateAndStacks(ctx, state, stacks, 1 + carried);
   }
@@ -331,20 +318,18 @@ class ScanKernel : public BodyKernel {
     for (int64_t t = 0; t < length; ++t) {
       std::vector<Tensor> slices;
       for (const Tensor* x : xs) {
-        auto row = Row(*x, t, ctx.pool());
-        if (!row.ok()) return row.status();
-        slices.push_back(std::move(*row));
+        PT2ONNX_ASSIGN_OR_RETURN(auto row, Row(*x, t, ctx.pool()));
+        slices.push_back(std::move(row));
       }
       std::vector<const Tensor*> declared;
       for (const Tensor& v : state) declared.push_back(&v);
       for (const Tensor& s : slices) declared.push_back(&s);
-      auto outputs = body_->Run(declared, captured);
-      if (!outputs.ok()) return outputs.status();
-      if (outputs->size() != states + scanned_out) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto outputs, body_->Run(declared, captured));
+      if (outputs.size() != states + scanned_out) {
         return absl::InvalidArgumentError("Scan's body returns another number of values than expected");
       }
-      for (size_t j = 0; j < states; ++j) state[j] = std::move((*outputs)[j]);
-      for (size_t k = 0; k < scanned_out; ++k) stacks[k].push_back(std::move((*outputs)[states + k]));
+      for (size_t j = 0; j < states; ++j) state[j] = std::move((outputs)[j]);
+      for (size_t k = 0; k < scanned_out; ++k) stacks[k].push_back(std::move((outputs)[states + k]));
     }
     return SetStateAndStacks(ctx, state, stacks, states);
   }

@@ -9,6 +9,7 @@
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -72,9 +73,8 @@ absl::Status CheckBias(const Tensor* bias, int64_t channels, DataType dtype, con
 class ConvKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto attrs = ReadWindowAttrs(info.node);
-    if (!attrs.ok()) return attrs.status();
-    attrs_ = *attrs;
+    PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(info.node));
+    attrs_ = attrs;
     group_ = AttrInt(info.node, "group", 1);
     if (group_ < 1) return absl::InvalidArgumentError("Conv: group must be >= 1");
     return absl::OkStatus();
@@ -95,26 +95,23 @@ class ConvKernel : public OpKernel {
       return absl::InvalidArgumentError(absl::StrCat("Conv: ", c, " input channels, W ", DimsString(w.dims()),
                                                      " and group ", group_, " do not match"));
     }
-    absl::Status bs = CheckBias(bias, m, x.dtype(), "Conv");
-    if (!bs.ok()) return bs;
+    PT2ONNX_RETURN_IF_ERROR(CheckBias(bias, m, x.dtype(), "Conv"));
     Dims in(x.dims().begin() + 2, x.dims().end()), kernel(w.dims().begin() + 2, w.dims().end());
     if (!attrs_.kernel_shape.empty() && attrs_.kernel_shape != kernel) {
       return absl::InvalidArgumentError("Conv: kernel_shape differs from W's spatial dims");
     }
-    auto window = ResolveWindow(attrs_, in, kernel, "Conv");
-    if (!window.ok()) return window.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto window, ResolveWindow(attrs_, in, kernel, "Conv"));
     Dims out_dims = {n, m};
-    for (const WindowDim& d : *window) out_dims.push_back(d.out);
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
-    const Spatial3 s = ToSpatial3(*window);
+    for (const WindowDim& d : window) out_dims.push_back(d.out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
+    const Spatial3 s = ToSpatial3(window);
     const int64_t mg = m / group_;
     return VisitDtype(x.dtype(), kFloats | kInts, "Conv", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
         const T* pw = w.data<T>();
-        T* py = (*out)->data<T>();
+        T* py = (out)->data<T>();
         for (int64_t b = 0; b < n; ++b) {
           for (int64_t oc = 0; oc < m; ++oc) {
             const int64_t g = oc / mg;
@@ -144,9 +141,8 @@ class ConvKernel : public OpKernel {
 class ConvTransposeKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto attrs = ReadWindowAttrs(info.node);
-    if (!attrs.ok()) return attrs.status();
-    attrs_ = *attrs;
+    PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(info.node));
+    attrs_ = attrs;
     group_ = AttrInt(info.node, "group", 1);
     output_padding_ = AttrInts(info.node, "output_padding");
     output_shape_ = AttrInts(info.node, "output_shape");
@@ -167,8 +163,7 @@ class ConvTransposeKernel : public OpKernel {
     }
     const size_t nsp = x.rank() - 2;
     const int64_t n = x.dim(0), c = x.dim(1), mg = w.dim(1), m = mg * group_, cg = c / group_;
-    absl::Status bs = CheckBias(bias, m, x.dtype(), "ConvTranspose");
-    if (!bs.ok()) return bs;
+    PT2ONNX_RETURN_IF_ERROR(CheckBias(bias, m, x.dtype(), "ConvTranspose"));
     auto vec = [&](const std::vector<int64_t>& v, size_t i, int64_t fallback) { return v.empty() ? fallback : v[i]; };
     for (auto* v : {&attrs_.strides, &attrs_.dilations, &output_padding_, &output_shape_}) {
       if (!v->empty() && v->size() != nsp) return absl::InvalidArgumentError("ConvTranspose: attribute length mismatch");
@@ -201,14 +196,13 @@ class ConvTransposeKernel : public OpKernel {
       if (s.out[j] < 0) return absl::InvalidArgumentError("ConvTranspose: pads larger than the output");
       out_dims.push_back(s.out[j]);
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     return VisitDtype(x.dtype(), kFloats | kInts, "ConvTranspose", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
         const T* pw = w.data<T>();
-        T* py = (*out)->data<T>();
+        T* py = (out)->data<T>();
         for (int64_t b = 0; b < n; ++b) {
           for (int64_t oc = 0; oc < m; ++oc) {
             T* yplane = py + (b * m + oc) * s.out_size();

@@ -10,6 +10,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -46,15 +47,14 @@ class DetKernel : public OpKernel {
     }
     const int64_t m = x.dim(x.rank() - 1);
     Dims out_dims(x.dims().begin(), x.dims().end() - 2);
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     return VisitDtype(x.dtype(), kFloats, "Det", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         std::vector<double> a(static_cast<size_t>(m * m));
-        for (int64_t b = 0; b < (*out)->numel(); ++b) {
+        for (int64_t b = 0; b < (out)->numel(); ++b) {
           for (int64_t i = 0; i < m * m; ++i) a[i] = px[b * m * m + i];
           po[b] = static_cast<T>(Determinant(a, m));
         }

@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -76,23 +77,20 @@ class RoiAlignKernel : public OpKernel {
     PT2ONNX_INPUT(rois, 1);
     PT2ONNX_INPUT(batch, 2);
     for (const Tensor* t : {&x, &rois}) {
-      absl::Status s = NeedFloat("RoiAlign", *t);
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(NeedFloat("RoiAlign", *t));
     }
     if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 4 || batch.rank() != 1 || batch.dim(0) != rois.dim(0)) {
       return absl::InvalidArgumentError("RoiAlign: expects X (N, C, H, W), rois (K, 4) and batch_indices (K)");
     }
-    auto indices = ReadInts(batch, "RoiAlign batch_indices");
-    if (!indices.ok()) return indices.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto indices, ReadInts(batch, "RoiAlign batch_indices"));
     const int64_t k = rois.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {k, c, out_h_, out_w_});
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {k, c, out_h_, out_w_}));
     const float* px = x.data<float>();
     const float* pr = rois.data<float>();
-    float* po = (*out)->data<float>();
+    float* po = (out)->data<float>();
     const float offset = half_pixel_ ? 0.5f : 0.0f;
     for (int64_t n = 0; n < k; ++n) {
-      const int64_t b = (*indices)[static_cast<size_t>(n)];
+      const int64_t b = (indices)[static_cast<size_t>(n)];
       if (b < 0 || b >= x.dim(0)) {
         return absl::InvalidArgumentError(absl::StrCat("RoiAlign: batch index ", b, " outside [0, ", x.dim(0), ")"));
       }
@@ -150,17 +148,15 @@ class MaxRoiPoolKernel : public OpKernel {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(rois, 1);
     for (const Tensor* t : {&x, &rois}) {
-      absl::Status s = NeedFloat("MaxRoiPool", *t);
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(NeedFloat("MaxRoiPool", *t));
     }
     if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 5) {
       return absl::InvalidArgumentError("MaxRoiPool: expects X (N, C, H, W) and rois (K, 5)");
     }
     const int64_t k = rois.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {k, c, out_h_, out_w_});
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {k, c, out_h_, out_w_}));
     const float* px = x.data<float>();
-    float* po = (*out)->data<float>();
+    float* po = (out)->data<float>();
     for (int64_t n = 0; n < k; ++n) {
       const float* r = rois.data<float>() + n * 5;
       const int64_t b = static_cast<int64_t>(r[0]);
@@ -226,8 +222,7 @@ class NonMaxSuppressionKernel : public OpKernel {
     PT2ONNX_INPUT(boxes, 0);
     PT2ONNX_INPUT(scores, 1);
     for (const Tensor* t : {&boxes, &scores}) {
-      absl::Status s = NeedFloat("NonMaxSuppression", *t);
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(NeedFloat("NonMaxSuppression", *t));
     }
     if (boxes.rank() != 3 || boxes.dim(2) != 4 || scores.rank() != 3 || scores.dim(0) != boxes.dim(0) ||
         scores.dim(2) != boxes.dim(1)) {
@@ -271,9 +266,8 @@ class NonMaxSuppressionKernel : public OpKernel {
       }
     }
     const int64_t count = static_cast<int64_t>(selected.size() / 3);
-    auto out = ctx.AllocateOutput(0, DataType::kInt64, {count, 3});
-    if (!out.ok()) return out.status();
-    std::copy(selected.begin(), selected.end(), (*out)->data<int64_t>());
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt64, {count, 3}));
+    std::copy(selected.begin(), selected.end(), (out)->data<int64_t>());
     return absl::OkStatus();
   }
 

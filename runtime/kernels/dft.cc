@@ -12,6 +12,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -38,10 +39,9 @@ class DftKernel : public OpKernel {
     }
     int64_t axis = axis_;
     if (axis_input_ && ctx.input(2) != nullptr) {
-      auto read = ReadInts(*ctx.input(2), "DFT axis");
-      if (!read.ok()) return read.status();
-      if (read->size() != 1) return absl::InvalidArgumentError("DFT: axis must be a scalar");
-      axis = (*read)[0];
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(2), "DFT axis"));
+      if (read.size() != 1) return absl::InvalidArgumentError("DFT: axis must be a scalar");
+      axis = (read)[0];
     }
     // The signal dims are all but the last (real, imaginary) one.
     if (axis < -rank || axis >= rank - 1 || axis == -1) {
@@ -51,20 +51,18 @@ class DftKernel : public OpKernel {
     const int64_t n_in = x.dim(axis);
     int64_t n = n_in;
     if (ctx.input(1) != nullptr && ctx.input(1)->numel() > 0) {
-      auto read = ReadInts(*ctx.input(1), "DFT dft_length");
-      if (!read.ok()) return read.status();
-      if (read->size() != 1 || (*read)[0] < 1 || (*read)[0] > kMaxLength) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "DFT dft_length"));
+      if (read.size() != 1 || (read)[0] < 1 || (read)[0] > kMaxLength) {
         return absl::InvalidArgumentError(absl::StrCat("DFT: dft_length must be in [1, ", kMaxLength, "]"));
       }
-      n = (*read)[0];
+      n = (read)[0];
     }
     if (n < 1) return absl::InvalidArgumentError("DFT: the transformed length is 0");
     const int64_t n_out = onesided_ ? n / 2 + 1 : n;
     Dims out_dims = x.dims();
     out_dims[axis] = n_out;
     out_dims[rank - 1] = 2;
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     const bool complex_in = x.dim(rank - 1) == 2;
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
@@ -81,7 +79,7 @@ class DftKernel : public OpKernel {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         const int64_t c_in = complex_in ? 2 : 1;
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t in = 0; in < inner; ++in) {

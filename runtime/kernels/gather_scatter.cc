@@ -9,6 +9,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -21,9 +22,8 @@ absl::StatusOr<int64_t> CheckIndex(int64_t index, int64_t size, const char* op) 
 }
 
 absl::StatusOr<std::vector<int64_t>> Indices(KernelContext& ctx, size_t i, const char* op) {
-  auto t = ctx.RequiredInput(i);
-  if (!t.ok()) return t.status();
-  return ReadInts(**t, op);
+  PT2ONNX_ASSIGN_OR_RETURN(auto t, ctx.RequiredInput(i));
+  return ReadInts(*t, op);
 }
 
 // Input 0 (data), input 1 read as indices, and the indices' dims: what every
@@ -35,11 +35,9 @@ struct IndexedData {
 };
 
 absl::StatusOr<IndexedData> DataAndIndices(KernelContext& ctx, const char* op) {
-  auto data = ctx.RequiredInput(0);
-  if (!data.ok()) return data.status();
-  auto indices = Indices(ctx, 1, op);
-  if (!indices.ok()) return indices.status();
-  return IndexedData{*data, std::move(*indices), &ctx.input(1)->dims()};
+  PT2ONNX_ASSIGN_OR_RETURN(auto data, ctx.RequiredInput(0));
+  PT2ONNX_ASSIGN_OR_RETURN(auto indices, Indices(ctx, 1, op));
+  return IndexedData{data, std::move(indices), &ctx.input(1)->dims()};
 }
 
 // GatherElements / ScatterElements: the checked axis, with indices of data's
@@ -62,9 +60,8 @@ absl::StatusOr<int64_t> TupleOffset(const std::vector<int64_t>& indices, int64_t
                                     int64_t first_dim, const std::vector<int64_t>& strides, const char* op) {
   int64_t offset = 0;
   for (int64_t j = 0; j < k; ++j) {
-    auto idx = CheckIndex(indices[t * k + j], x.dim(first_dim + j), op);
-    if (!idx.ok()) return idx.status();
-    offset += *idx * strides[j];
+    PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex(indices[t * k + j], x.dim(first_dim + j), op));
+    offset += idx * strides[j];
   }
   return offset;
 }
@@ -76,32 +73,27 @@ class GatherKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto data = ctx.RequiredInput(0);
-    if (!data.ok()) return data.status();
-    const Tensor& x = **data;
-    auto indices = Indices(ctx, 1, "Gather indices");
-    if (!indices.ok()) return indices.status();
-    auto axis = NormalizeAxis(axis_, x.rank(), "Gather axis");
-    if (!axis.ok()) return axis.status();
-    Dims dims(x.dims().begin(), x.dims().begin() + *axis);
+    PT2ONNX_ASSIGN_OR_RETURN(auto data, ctx.RequiredInput(0));
+    const Tensor& x = *data;
+    PT2ONNX_ASSIGN_OR_RETURN(auto indices, Indices(ctx, 1, "Gather indices"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "Gather axis"));
+    Dims dims(x.dims().begin(), x.dims().begin() + axis);
     for (int64_t d : ctx.input(1)->dims()) dims.push_back(d);
-    for (int64_t d = *axis + 1; d < x.rank(); ++d) dims.push_back(x.dim(d));
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
+    for (int64_t d = axis + 1; d < x.rank(); ++d) dims.push_back(x.dim(d));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     int64_t outer = 1, inner = ElementSize(x.dtype());
-    for (int64_t d = 0; d < *axis; ++d) outer *= x.dim(d);
-    for (int64_t d = *axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
-    const int64_t len = x.dim(*axis);
-    uint8_t* po = (*out)->raw();
-    const size_t n = indices->size();
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
+    for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+    const int64_t len = x.dim(axis);
+    uint8_t* po = (out)->raw();
+    const size_t n = indices.size();
     for (size_t k = 0; k < n; ++k) {
-      auto idx = CheckIndex((*indices)[k], len, "Gather");
-      if (!idx.ok()) return idx.status();
-      (*indices)[k] = *idx;
+      PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex((indices)[k], len, "Gather"));
+      (indices)[k] = idx;
     }
     for (int64_t o = 0; o < outer; ++o) {
       for (size_t k = 0; k < n; ++k) {
-        std::memcpy(po + (o * n + k) * inner, x.raw() + (o * len + (*indices)[k]) * inner, inner);
+        std::memcpy(po + (o * n + k) * inner, x.raw() + (o * len + (indices)[k]) * inner, inner);
       }
     }
     return absl::OkStatus();
@@ -135,17 +127,14 @@ class GatherElementsKernel : public OpKernel {
     const Tensor& x = *in->data;
     const std::vector<int64_t>* indices = &in->indices;
     const Dims& idims = *in->index_dims;
-    auto axis = ElementsAxis(axis_, x, idims, "GatherElements");
-    if (!axis.ok()) return axis.status();
-    auto out = ctx.AllocateOutput(0, x.dtype(), idims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, ElementsAxis(axis_, x, idims, "GatherElements"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), idims));
     const int size = ElementSize(x.dtype());
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
     for (size_t k = 0; k < indices->size(); ++k) {
-      auto idx = CheckIndex((*indices)[k], x.dim(*axis), "GatherElements");
-      if (!idx.ok()) return idx.status();
-      int64_t src = ReplaceAxis(static_cast<int64_t>(k), idims, *axis, *idx, strides);
-      std::memcpy((*out)->raw() + k * size, x.raw() + src * size, size);
+      PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex((*indices)[k], x.dim(axis), "GatherElements"));
+      int64_t src = ReplaceAxis(static_cast<int64_t>(k), idims, axis, idx, strides);
+      std::memcpy((out)->raw() + k * size, x.raw() + src * size, size);
     }
     return absl::OkStatus();
   }
@@ -190,9 +179,8 @@ class ScatterElementsKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
     axis_ = AttrInt(info.node, "axis", 0);
-    auto r = ParseReduction(info.node);
-    if (!r.ok()) return r.status();
-    reduction_ = *r;
+    PT2ONNX_ASSIGN_OR_RETURN(auto r, ParseReduction(info.node));
+    reduction_ = r;
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
@@ -206,20 +194,16 @@ class ScatterElementsKernel : public OpKernel {
     if ((*updates)->dims() != idims || (*updates)->dtype() != x.dtype()) {
       return absl::InvalidArgumentError("ScatterElements: indices/updates shape or dtype mismatch");
     }
-    auto axis = ElementsAxis(axis_, x, idims, "ScatterElements");
-    if (!axis.ok()) return axis.status();
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
-    if (x.byte_size() > 0) std::memcpy((*out)->raw(), x.raw(), x.byte_size());
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, ElementsAxis(axis_, x, idims, "ScatterElements"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
+    if (x.byte_size() > 0) std::memcpy((out)->raw(), x.raw(), x.byte_size());
     const int size = ElementSize(x.dtype());
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
     for (size_t k = 0; k < indices->size(); ++k) {
-      auto idx = CheckIndex((*indices)[k], x.dim(*axis), "ScatterElements");
-      if (!idx.ok()) return idx.status();
-      int64_t dst = ReplaceAxis(static_cast<int64_t>(k), idims, *axis, *idx, strides);
-      absl::Status s = Combine(reduction_, x.dtype(), (*out)->raw() + dst * size, (*updates)->raw() + k * size,
-                               "ScatterElements");
-      if (!s.ok()) return s;
+      PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex((*indices)[k], x.dim(axis), "ScatterElements"));
+      int64_t dst = ReplaceAxis(static_cast<int64_t>(k), idims, axis, idx, strides);
+      PT2ONNX_RETURN_IF_ERROR(Combine(reduction_, x.dtype(), (out)->raw() + dst * size, (*updates)->raw() + k * size,
+                               "ScatterElements"));
     }
     return absl::OkStatus();
   }
@@ -254,8 +238,7 @@ class GatherNDKernel : public OpKernel {
     }
     Dims dims(idims.begin(), idims.end() - 1);
     for (int64_t d = b + k; d < x.rank(); ++d) dims.push_back(x.dim(d));
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     int64_t slice = ElementSize(x.dtype());
     for (int64_t d = b + k; d < x.rank(); ++d) slice *= x.dim(d);
     int64_t batch = 1, per_batch_data = 1;
@@ -266,11 +249,10 @@ class GatherNDKernel : public OpKernel {
     const int64_t per_batch_tuples = batch > 0 ? tuples / batch : 0;
     std::vector<int64_t> strides = ContiguousStrides(Dims(x.dims().begin() + b, x.dims().end()));
     for (int64_t t = 0; t < tuples; ++t) {
-      auto element = TupleOffset(*indices, t, k, x, b, strides, "GatherND");
-      if (!element.ok()) return element.status();
+      PT2ONNX_ASSIGN_OR_RETURN(auto element, TupleOffset(*indices, t, k, x, b, strides, "GatherND"));
       const int64_t offset =
-          (per_batch_tuples > 0 ? t / per_batch_tuples : 0) * per_batch_data + *element * ElementSize(x.dtype());
-      std::memcpy((*out)->raw() + t * slice, x.raw() + offset, slice);
+          (per_batch_tuples > 0 ? t / per_batch_tuples : 0) * per_batch_data + element * ElementSize(x.dtype());
+      std::memcpy((out)->raw() + t * slice, x.raw() + offset, slice);
     }
     return absl::OkStatus();
   }
@@ -282,9 +264,8 @@ class GatherNDKernel : public OpKernel {
 class ScatterNDKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto r = ParseReduction(info.node);
-    if (!r.ok()) return r.status();
-    reduction_ = *r;
+    PT2ONNX_ASSIGN_OR_RETURN(auto r, ParseReduction(info.node));
+    reduction_ = r;
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
@@ -303,22 +284,19 @@ class ScatterNDKernel : public OpKernel {
     if ((*updates)->dims() != expected || (*updates)->dtype() != x.dtype()) {
       return absl::InvalidArgumentError("ScatterND: updates shape or dtype mismatch");
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
-    if (x.byte_size() > 0) std::memcpy((*out)->raw(), x.raw(), x.byte_size());
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
+    if (x.byte_size() > 0) std::memcpy((out)->raw(), x.raw(), x.byte_size());
     const int size = ElementSize(x.dtype());
     int64_t slice = 1;
     for (int64_t d = k; d < x.rank(); ++d) slice *= x.dim(d);
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
     const int64_t tuples = k > 0 ? static_cast<int64_t>(indices->size()) / k : 0;
     for (int64_t t = 0; t < tuples; ++t) {
-      auto offset_or = TupleOffset(*indices, t, k, x, 0, strides, "ScatterND");
-      if (!offset_or.ok()) return offset_or.status();
-      const int64_t offset = *offset_or;
+      PT2ONNX_ASSIGN_OR_RETURN(auto offset_or, TupleOffset(*indices, t, k, x, 0, strides, "ScatterND"));
+      const int64_t offset = offset_or;
       for (int64_t e = 0; e < slice; ++e) {
-        absl::Status s = Combine(reduction_, x.dtype(), (*out)->raw() + (offset + e) * size,
-                                 (*updates)->raw() + (t * slice + e) * size, "ScatterND");
-        if (!s.ok()) return s;
+        PT2ONNX_RETURN_IF_ERROR(Combine(reduction_, x.dtype(), (out)->raw() + (offset + e) * size,
+                                 (*updates)->raw() + (t * slice + e) * size, "ScatterND"));
       }
     }
     return absl::OkStatus();

@@ -10,6 +10,7 @@
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
 #include "core/tensor/convert.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -26,11 +27,9 @@ class CastKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    auto out = ctx.AllocateOutput(0, to_, (*in)->dims());
-    if (!out.ok()) return out.status();
-    return CastInto(**in, **out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, to_, (in)->dims()));
+    return CastInto(*in, *out);
   }
 
  private:
@@ -40,9 +39,8 @@ class CastKernel : public OpKernel {
 class ConstantKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto value = ConstantNodeValue(info.node);
-    if (!value.ok()) return value.status();
-    value_ = std::move(*value);
+    PT2ONNX_ASSIGN_OR_RETURN(auto value, ConstantNodeValue(info.node));
+    value_ = std::move(value);
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
@@ -90,23 +88,20 @@ class TriluKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
     if (x.rank() < 2) return absl::InvalidArgumentError("Trilu: input rank must be >= 2");
     int64_t k = 0;
     if (ctx.input(1) != nullptr) {
-      auto read = ReadInts(*ctx.input(1), "Trilu k");
-      if (!read.ok()) return read.status();
-      if (read->size() != 1) return absl::InvalidArgumentError("Trilu: k must be a scalar");
-      k = (*read)[0];
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "Trilu k"));
+      if (read.size() != 1) return absl::InvalidArgumentError("Trilu: k must be a scalar");
+      k = (read)[0];
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     const int64_t rows = x.dim(x.rank() - 2), cols = x.dim(x.rank() - 1);
     const int size = ElementSize(x.dtype());
     const int64_t matrices = rows * cols > 0 ? x.numel() / (rows * cols) : 0;
-    std::memset((*out)->raw(), 0, (*out)->byte_size());
+    std::memset((out)->raw(), 0, (out)->byte_size());
     for (int64_t m = 0; m < matrices; ++m) {
       for (int64_t i = 0; i < rows; ++i) {
         for (int64_t j = 0; j < cols; ++j) {
@@ -114,7 +109,7 @@ class TriluKernel : public OpKernel {
           const bool keep = upper_ ? (j - i >= k) : (j - i <= k);
           if (!keep) continue;
           const int64_t e = (m * rows + i) * cols + j;
-          std::memcpy((*out)->raw() + e * size, x.raw() + e * size, size);
+          std::memcpy((out)->raw() + e * size, x.raw() + e * size, size);
         }
       }
     }
@@ -137,22 +132,19 @@ class CumSumKernel : public OpKernel {
     auto axis_t = ctx.RequiredInput(1);
     if (!in.ok() || !axis_t.ok()) return absl::InvalidArgumentError("CumSum needs 2 inputs");
     const Tensor& x = **in;
-    auto axis_v = ReadInts(**axis_t, "CumSum axis");
-    if (!axis_v.ok()) return axis_v.status();
-    if (axis_v->size() != 1) return absl::InvalidArgumentError("CumSum: axis must be a scalar");
-    auto axis = NormalizeAxis((*axis_v)[0], x.rank(), "CumSum axis");
-    if (!axis.ok()) return axis.status();
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis_v, ReadInts(**axis_t, "CumSum axis"));
+    if (axis_v.size() != 1) return absl::InvalidArgumentError("CumSum: axis must be a scalar");
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis((axis_v)[0], x.rank(), "CumSum axis"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < *axis; ++d) outer *= x.dim(d);
-    for (int64_t d = *axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
-    const int64_t len = x.dim(*axis);
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
+    for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+    const int64_t len = x.dim(axis);
     return VisitDtype(x.dtype(), kFloats | kInts, "CumSum", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t i = 0; i < inner; ++i) {
             T acc = 0;

@@ -1,6 +1,7 @@
 #include "runtime/kernels/kernel.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 
@@ -12,9 +13,8 @@ absl::StatusOr<const Tensor*> KernelContext::RequiredInput(size_t i) const {
 
 absl::StatusOr<Tensor*> KernelContext::AllocateOutput(size_t i, DataType dtype, Dims dims) {
   if (i >= outputs_.size()) return absl::InternalError(absl::StrCat("output ", i, " out of range"));
-  auto t = Tensor::Allocate(dtype, std::move(dims), pool_);
-  if (!t.ok()) return t.status();
-  outputs_[i] = std::move(*t);
+  PT2ONNX_ASSIGN_OR_RETURN(auto t, Tensor::Allocate(dtype, std::move(dims), pool_));
+  outputs_[i] = std::move(t);
   return &outputs_[i];
 }
 

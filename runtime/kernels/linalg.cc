@@ -14,6 +14,7 @@
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/linalg.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 
@@ -45,12 +46,11 @@ absl::StatusOr<MatMulShape> PlanMatMul(const Dims& a, const Dims& b) {
         absl::StrCat("MatMul: inner dims differ: ", DimsString(a), " x ", DimsString(b)));
   }
   Dims abatch(ad.begin(), ad.end() - 2), bbatch(bd.begin(), bd.end() - 2);
-  auto batch = BroadcastDims(abatch, bbatch);
-  if (!batch.ok()) return batch.status();
-  s.batch = *batch;
-  s.a_batch_strides = BroadcastStrides(abatch, *batch);
-  s.b_batch_strides = BroadcastStrides(bbatch, *batch);
-  s.out = *batch;
+  PT2ONNX_ASSIGN_OR_RETURN(auto batch, BroadcastDims(abatch, bbatch));
+  s.batch = batch;
+  s.a_batch_strides = BroadcastStrides(abatch, batch);
+  s.b_batch_strides = BroadcastStrides(bbatch, batch);
+  s.out = batch;
   if (!a_vec) s.out.push_back(s.m);
   if (!b_vec) s.out.push_back(s.n);
   return s;
@@ -94,19 +94,17 @@ class MatMulKernel : public OpKernel {
     auto b = ctx.RequiredInput(1);
     if (!a.ok() || !b.ok()) return absl::InvalidArgumentError("MatMul needs 2 inputs");
     if ((*a)->dtype() != (*b)->dtype()) return absl::InvalidArgumentError("MatMul: input dtypes differ");
-    auto plan = PlanMatMul((*a)->dims(), (*b)->dims());
-    if (!plan.ok()) return plan.status();
-    auto out = ctx.AllocateOutput(0, (*a)->dtype(), plan->out);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto plan, PlanMatMul((*a)->dims(), (*b)->dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, (*a)->dtype(), plan.out));
     const DataType dtype = (*a)->dtype();
     if (dtype == DataType::kFloat16 || dtype == DataType::kBFloat16) {
-      const int64_t m = plan->m, k = plan->k, n = plan->n;
-      std::vector<int64_t> strides[2] = {plan->a_batch_strides, plan->b_batch_strides};
+      const int64_t m = plan.m, k = plan.k, n = plan.n;
+      std::vector<int64_t> strides[2] = {plan.a_batch_strides, plan.b_batch_strides};
       const uint16_t* pa = (*a)->data<uint16_t>();
       const uint16_t* pb = (*b)->data<uint16_t>();
-      uint16_t* pc = (*out)->data<uint16_t>();
+      uint16_t* pc = (out)->data<uint16_t>();
       std::vector<float> a_row, b_row, acc;
-      ForEachBroadcast(plan->batch, strides, [&](int64_t i, const int64_t* o) {
+      ForEachBroadcast(plan.batch, strides, [&](int64_t i, const int64_t* o) {
         MatMulHalfBlock(dtype, pa + o[0] * m * k, pb + o[1] * k * n, pc + i * m * n, m, k, n, a_row, b_row, acc);
       });
       return absl::OkStatus();
@@ -114,12 +112,12 @@ class MatMulKernel : public OpKernel {
     return VisitDtype((*a)->dtype(), kFloats | kInts, "MatMul", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
-        const int64_t m = plan->m, k = plan->k, n = plan->n;
-        std::vector<int64_t> strides[2] = {plan->a_batch_strides, plan->b_batch_strides};
+        const int64_t m = plan.m, k = plan.k, n = plan.n;
+        std::vector<int64_t> strides[2] = {plan.a_batch_strides, plan.b_batch_strides};
         const T* pa = (*a)->data<T>();
         const T* pb = (*b)->data<T>();
-        T* pc = (*out)->data<T>();
-        ForEachBroadcast(plan->batch, strides, [&](int64_t i, const int64_t* o) {
+        T* pc = (out)->data<T>();
+        ForEachBroadcast(plan.batch, strides, [&](int64_t i, const int64_t* o) {
           MatMulBlock(pa + o[0] * m * k, pb + o[1] * k * n, pc + i * m * n, m, k, n);
         });
       }
@@ -156,14 +154,13 @@ class GemmKernel : public OpKernel {
       if (!bd.ok() || *bd != Dims{m, n}) return absl::InvalidArgumentError("Gemm: C does not broadcast to [M, N]");
       c_strides = BroadcastStrides(c->dims(), {m, n});
     }
-    auto out = ctx.AllocateOutput(0, ta.dtype(), {m, n});
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, ta.dtype(), {m, n}));
     return VisitDtype(ta.dtype(), kFloats | kInts, "Gemm", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* pa = ta.data<T>();
         const T* pb = tb.data<T>();
-        T* py = (*out)->data<T>();
+        T* py = (out)->data<T>();
         for (int64_t i = 0; i < m; ++i) {
           for (int64_t j = 0; j < n; ++j) {
             T acc = 0;
@@ -279,8 +276,7 @@ class EinsumKernel : public OpKernel {
     Dims out_dims, loop_dims;
     for (char ch : output) out_dims.push_back(size[ch]);
     for (char ch : letters) loop_dims.push_back(size[ch]);
-    auto out = ctx.AllocateOutput(0, dtype, out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, dtype, out_dims));
     // Strides of each operand and of the output over the loop letters (0 where a dim of 1 broadcasts).
     std::vector<std::vector<int64_t>> strides(terms.size() + 1, std::vector<int64_t>(letters.size(), 0));
     for (size_t t = 0; t <= terms.size(); ++t) {
@@ -295,8 +291,8 @@ class EinsumKernel : public OpKernel {
     return VisitDtype(dtype, kFloats | kInts, "Einsum", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
-        T* po = (*out)->data<T>();
-        for (int64_t i = 0; i < (*out)->numel(); ++i) po[i] = 0;
+        T* po = (out)->data<T>();
+        for (int64_t i = 0; i < (out)->numel(); ++i) po[i] = 0;
         int64_t total = 1;
         for (int64_t d : loop_dims) total *= d;
         std::vector<int64_t> index(loop_dims.size(), 0);

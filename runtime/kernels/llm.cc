@@ -12,6 +12,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -35,8 +36,7 @@ class RotaryEmbeddingKernel : public OpKernel {
     PT2ONNX_INPUT(sin, 2);
     const Tensor* positions = ctx.input(3);
     for (const Tensor* t : {&x, &cos, &sin}) {
-      absl::Status s = RequireFloat(*t, "RotaryEmbedding");
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(RequireFloat(*t, "RotaryEmbedding"));
     }
     int64_t batch, heads, seq, head;
     bool bhsd;  // 4-D (batch, heads, seq, head); else 3-D (batch, seq, heads*head)
@@ -60,10 +60,9 @@ class RotaryEmbeddingKernel : public OpKernel {
                cos.dim(2) != half) {
       return absl::InvalidArgumentError("RotaryEmbedding: caches must be (batch, seq, rot/2) without position_ids");
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     const float* xs = x.data<float>();
-    float* ys = (*out)->data<float>();
+    float* ys = (out)->data<float>();
     std::memcpy(ys, xs, x.byte_size());
     for (int64_t b = 0; b < batch; ++b) {
       for (int64_t s = 0; s < seq; ++s) {
@@ -130,16 +129,13 @@ class AttentionKernel : public OpKernel {
     for (const Tensor* t : {&q, &k_in, &v_in, past_k, past_v}) {
       if (t == nullptr) continue;
       if (t->rank() != 4) return absl::UnimplementedError("Attention: only 4-D Q/K/V and caches");
-      absl::Status s = RequireFloat(*t, "Attention");
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(RequireFloat(*t, "Attention"));
     }
     if ((past_k == nullptr) != (past_v == nullptr)) return absl::InvalidArgumentError("Attention: past_key without past_value");
-    auto present_k = Concat(past_k, k_in, ctx, 1);
-    if (!present_k.ok()) return present_k.status();
-    auto present_v = Concat(past_v, v_in, ctx, 2);
-    if (!present_v.ok()) return present_v.status();
-    const Tensor& k = *present_k;
-    const Tensor& v = *present_v;
+    PT2ONNX_ASSIGN_OR_RETURN(auto present_k, Concat(past_k, k_in, ctx, 1));
+    PT2ONNX_ASSIGN_OR_RETURN(auto present_v, Concat(past_v, v_in, ctx, 2));
+    const Tensor& k = present_k;
+    const Tensor& v = present_v;
     const int64_t B = q.dim(0), Hq = q.dim(1), L = q.dim(2), E = q.dim(3);
     const int64_t Hk = k.dim(1), S = k.dim(2), Ev = v.dim(3);
     if (k.dim(0) != B || v.dim(0) != B || k.dim(3) != E || v.dim(1) != Hk || v.dim(2) != S || Hk <= 0 || Hq % Hk != 0) {
@@ -155,13 +151,11 @@ class AttentionKernel : public OpKernel {
       }
     }
     const float scale = has_scale_ ? scale_ : 1.0f / std::sqrt(static_cast<float>(E));
-    auto y = ctx.AllocateOutput(0, DataType::kFloat, {B, Hq, L, Ev});
-    if (!y.ok()) return y.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto y, ctx.AllocateOutput(0, DataType::kFloat, {B, Hq, L, Ev}));
     Tensor* qk_out = nullptr;
     if (ctx.num_outputs() > 3) {
-      auto t = ctx.AllocateOutput(3, DataType::kFloat, {B, Hq, L, S});
-      if (!t.ok()) return t.status();
-      qk_out = *t;
+      PT2ONNX_ASSIGN_OR_RETURN(auto t, ctx.AllocateOutput(3, DataType::kFloat, {B, Hq, L, S}));
+      qk_out = t;
     }
     std::vector<float> scores(S);
     const float sqrt_scale = std::sqrt(scale);
@@ -202,7 +196,7 @@ class AttentionKernel : public OpKernel {
           if (qk_out && qk_mode_ == 3) {
             std::memcpy(qk_out->data<float>() + ((b * Hq + h) * L + l) * S, scores.data(), S * sizeof(float));
           }
-          float* out = (*y)->data<float>() + ((b * Hq + h) * L + l) * Ev;
+          float* out = (y)->data<float>() + ((b * Hq + h) * L + l) * Ev;
           for (int64_t e = 0; e < Ev; ++e) out[e] = 0;
           for (int64_t s = 0; s < S; ++s) {
             const float* vrow = v.data<float>() + ((b * Hk + hk) * S + s) * Ev;
@@ -223,17 +217,16 @@ class AttentionKernel : public OpKernel {
       if (past->dim(0) != current.dim(0) || past->dim(1) != current.dim(1) || past->dim(3) != current.dim(3)) {
         return absl::InvalidArgumentError("Attention: past and current key/value shapes differ");
       }
-      auto t = Tensor::Allocate(DataType::kFloat, {current.dim(0), current.dim(1), past->dim(2) + current.dim(2),
-                                                   current.dim(3)}, ctx.pool());
-      if (!t.ok()) return t.status();
+      PT2ONNX_ASSIGN_OR_RETURN(auto t, Tensor::Allocate(DataType::kFloat, {current.dim(0), current.dim(1), past->dim(2) + current.dim(2),
+                                                   current.dim(3)}, ctx.pool()));
       const int64_t rows = current.dim(0) * current.dim(1);
       const size_t past_bytes = past->dim(2) * past->dim(3) * sizeof(float);
       const size_t cur_bytes = current.dim(2) * current.dim(3) * sizeof(float);
       for (int64_t r = 0; r < rows; ++r) {
-        std::memcpy(t->raw() + r * (past_bytes + cur_bytes), past->raw() + r * past_bytes, past_bytes);
-        std::memcpy(t->raw() + r * (past_bytes + cur_bytes) + past_bytes, current.raw() + r * cur_bytes, cur_bytes);
+        std::memcpy(t.raw() + r * (past_bytes + cur_bytes), past->raw() + r * past_bytes, past_bytes);
+        std::memcpy(t.raw() + r * (past_bytes + cur_bytes) + past_bytes, current.raw() + r * cur_bytes, cur_bytes);
       }
-      result = std::move(*t);
+      result = std::move(t);
     }
     if (slot < ctx.num_outputs()) ctx.SetOutput(slot, result);
     return result;

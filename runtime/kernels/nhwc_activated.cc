@@ -11,6 +11,7 @@
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registry.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -20,16 +21,14 @@ class ActivatedKernel : public OpKernel {
   ActivatedKernel(std::unique_ptr<OpKernel> inner, bool relu, float lo, float hi)
       : inner_(std::move(inner)), relu_(relu), lo_(lo), hi_(hi) {}
   absl::Status Run(KernelContext& ctx) override {
-    absl::Status s = inner_->Run(ctx);
-    if (!s.ok()) return s;
+    PT2ONNX_RETURN_IF_ERROR(inner_->Run(ctx));
     Tensor& y = ctx.outputs()[0];
     if (y.dtype() != DataType::kFloat) return absl::InvalidArgumentError("a fused activation needs float32 values");
     const float* src = y.data<float>();
     if (y.buffer().use_count() > 1) {  // the output aliases a value: write a new one
-      auto fresh = Tensor::Allocate(DataType::kFloat, y.dims(), ctx.pool());
-      if (!fresh.ok()) return fresh.status();
-      Apply(src, fresh->data<float>(), y.numel());
-      y = std::move(*fresh);
+      PT2ONNX_ASSIGN_OR_RETURN(auto fresh, Tensor::Allocate(DataType::kFloat, y.dims(), ctx.pool()));
+      Apply(src, fresh.data<float>(), y.numel());
+      y = std::move(fresh);
       return absl::OkStatus();
     }
     Apply(src, y.data<float>(), y.numel());

@@ -10,6 +10,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -94,17 +95,14 @@ class BatchNormKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.rank() < 2) return absl::InvalidArgumentError("BatchNormalization: rank must be >= 2");
     const int64_t c = x.dim(1);
     for (size_t i = 1; i < 5; ++i) {
-      absl::Status s = CheckVector(ctx.input(i), c, x.dtype(), "BatchNormalization scale/B/mean/var");
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(CheckVector(ctx.input(i), c, x.dtype(), "BatchNormalization scale/B/mean/var"));
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     int64_t inner = 1;
     for (int64_t d = 2; d < x.rank(); ++d) inner *= x.dim(d);
     return VisitDtype(x.dtype(), kFloats, "BatchNormalization", [&](auto tag) {
@@ -116,7 +114,7 @@ class BatchNormKernel : public OpKernel {
                                  std::sqrt(static_cast<double>(ctx.input(4)->data<T>()[ch]) + epsilon_);
             const double shift = ctx.input(2)->data<T>()[ch] - ctx.input(3)->data<T>()[ch] * scale;
             const T* px = x.data<T>() + (b * c + ch) * inner;
-            T* py = (*out)->data<T>() + (b * c + ch) * inner;
+            T* py = (out)->data<T>() + (b * c + ch) * inner;
             for (int64_t i = 0; i < inner; ++i) py[i] = static_cast<T>(px[i] * scale + shift);
           }
         }
@@ -141,20 +139,17 @@ class GroupNormKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.rank() < 2) return absl::InvalidArgumentError("normalization input rank must be >= 2");
     const int64_t n = x.dim(0), c = x.dim(1);
     const int64_t groups = kGroup ? groups_ : c;
     if (c % groups != 0) return absl::InvalidArgumentError("GroupNormalization: channels not divisible by num_groups");
     const int64_t affine = per_group_scale_ ? groups : c;
     for (size_t i = 1; i < 3; ++i) {
-      absl::Status s = CheckVector(ctx.input(i), affine, x.dtype(), "normalization scale/bias");
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(CheckVector(ctx.input(i), affine, x.dtype(), "normalization scale/bias"));
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     int64_t spatial = 1;
     for (int64_t d = 2; d < x.rank(); ++d) spatial *= x.dim(d);
     const int64_t per_group = c / groups;
@@ -171,7 +166,7 @@ class GroupNormKernel : public OpKernel {
               const int64_t a = per_group_scale_ ? g : ch;
               const double scale = ctx.input(1)->data<T>()[a], bias = ctx.input(2)->data<T>()[a];
               const T* px = x.data<T>() + base + cc * spatial;
-              T* py = (*out)->data<T>() + base + cc * spatial;
+              T* py = (out)->data<T>() + base + cc * spatial;
               for (int64_t i = 0; i < spatial; ++i) py[i] = static_cast<T>((px[i] - mean) * inv_std * scale + bias);
             }
           }
@@ -201,11 +196,10 @@ class LayerNormKernel : public OpKernel {
     auto si = ctx.RequiredInput(1);
     if (!xi.ok() || !si.ok()) return absl::InvalidArgumentError("normalization needs X and Scale");
     const Tensor& x = **xi;
-    auto axis = NormalizeAxis(axis_, x.rank(), "normalization axis");
-    if (!axis.ok()) return axis.status();
-    Dims norm_dims(x.dims().begin() + *axis, x.dims().end());
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "normalization axis"));
+    Dims norm_dims(x.dims().begin() + axis, x.dims().end());
     int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < x.rank(); ++d) (d < *axis ? outer : inner) *= x.dim(d);
+    for (int64_t d = 0; d < x.rank(); ++d) (d < axis ? outer : inner) *= x.dim(d);
     const Tensor* bias = kRms ? nullptr : ctx.input(2);
     for (const Tensor* t : {*si, bias}) {
       if (t == nullptr) continue;
@@ -214,21 +208,18 @@ class LayerNormKernel : public OpKernel {
         return absl::InvalidArgumentError("normalization: Scale/B do not broadcast to the normalized dims");
       }
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     Dims stat_dims = x.dims();
-    for (int64_t d = *axis; d < x.rank(); ++d) stat_dims[d] = 1;
+    for (int64_t d = axis; d < x.rank(); ++d) stat_dims[d] = 1;
     float* mean_out = nullptr;
     float* inv_out = nullptr;
     if (!kRms && ctx.num_outputs() > 1) {
-      auto m = ctx.AllocateOutput(1, DataType::kFloat, stat_dims);
-      if (!m.ok()) return m.status();
-      mean_out = (*m)->data<float>();
+      PT2ONNX_ASSIGN_OR_RETURN(auto m, ctx.AllocateOutput(1, DataType::kFloat, stat_dims));
+      mean_out = (m)->data<float>();
     }
     if (!kRms && ctx.num_outputs() > 2) {
-      auto v = ctx.AllocateOutput(2, DataType::kFloat, stat_dims);
-      if (!v.ok()) return v.status();
-      inv_out = (*v)->data<float>();
+      PT2ONNX_ASSIGN_OR_RETURN(auto v, ctx.AllocateOutput(2, DataType::kFloat, stat_dims));
+      inv_out = (v)->data<float>();
     }
     // Scale and B of the normalized block's own size (the usual case): no
     // broadcast offsets, float arithmetic.
@@ -240,7 +231,7 @@ class LayerNormKernel : public OpKernel {
         double mean, inv_std;
         FloatMoments(px, inner, epsilon_, kRms, &mean, &inv_std);
         NormalizeFloatRow(px, inner, static_cast<float>(mean), static_cast<float>(inv_std), ps, pb,
-                          (*out)->data<float>() + r * inner);
+                          (out)->data<float>() + r * inner);
         if (mean_out) mean_out[r] = static_cast<float>(mean);
         if (inv_out) inv_out[r] = static_cast<float>(inv_std);
       }
@@ -259,7 +250,7 @@ class LayerNormKernel : public OpKernel {
         const T* pb = bias ? bias->data<T>() : nullptr;
         for (int64_t r = 0; r < outer; ++r) {
           const T* px = x.data<T>() + r * inner;
-          T* py = (*out)->data<T>() + r * inner;
+          T* py = (out)->data<T>() + r * inner;
           double mean, inv_std;
           Moments(px, inner, epsilon_, kRms, &mean, &inv_std);
           for (int64_t i = 0; i < inner; ++i) {

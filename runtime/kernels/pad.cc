@@ -10,6 +10,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -49,29 +50,26 @@ class PadKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(pads_tensor, 1);
-    auto pads = ReadInts(pads_tensor, "Pad pads");
-    if (!pads.ok()) return pads.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto pads, ReadInts(pads_tensor, "Pad pads"));
     const int64_t rank = x.rank();
     std::vector<int64_t> axes;
     if (ctx.input(3) != nullptr) {
-      auto read = ReadInts(*ctx.input(3), "Pad axes");
-      if (!read.ok()) return read.status();
-      for (int64_t a : *read) {
-        auto axis = NormalizeAxis(a, rank, "Pad axis");
-        if (!axis.ok()) return axis.status();
-        axes.push_back(*axis);
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(3), "Pad axes"));
+      for (int64_t a : read) {
+        PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(a, rank, "Pad axis"));
+        axes.push_back(axis);
       }
     } else {
       for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
     }
     const int64_t k = static_cast<int64_t>(axes.size());
-    if (static_cast<int64_t>(pads->size()) != 2 * k) {
-      return absl::InvalidArgumentError(absl::StrCat("Pad: pads has ", pads->size(), " values for ", k, " axes"));
+    if (static_cast<int64_t>(pads.size()) != 2 * k) {
+      return absl::InvalidArgumentError(absl::StrCat("Pad: pads has ", pads.size(), " values for ", k, " axes"));
     }
     std::vector<int64_t> begin(rank, 0);
     Dims out_dims = x.dims();
     for (int64_t j = 0; j < k; ++j) {
-      const int64_t d = axes[j], lo = (*pads)[j], hi = (*pads)[j + k];
+      const int64_t d = axes[j], lo = (pads)[j], hi = (pads)[j + k];
       constexpr int64_t kLimit = int64_t{1} << 40;
       if (lo < -kLimit || lo > kLimit || hi < -kLimit || hi > kLimit) {
         return absl::InvalidArgumentError("Pad: a pad is out of range");
@@ -83,8 +81,7 @@ class PadKernel : public OpKernel {
         return absl::InvalidArgumentError("Pad: cannot pad an empty dim in reflect/edge/wrap mode");
       }
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     const int size = ElementSize(x.dtype());
     std::vector<uint8_t> fill(size, 0);
     const Tensor* value = ctx.input(2);
@@ -92,11 +89,11 @@ class PadKernel : public OpKernel {
       if (value->dtype() != x.dtype()) return absl::InvalidArgumentError("Pad: constant_value dtype differs from data");
       std::memcpy(fill.data(), value->raw(), size);
     }
-    const int64_t total = (*out)->numel();
+    const int64_t total = (out)->numel();
     if (total == 0) return absl::OkStatus();
     const std::vector<int64_t> in_strides = ContiguousStrides(x.dims());
     std::vector<int64_t> index(rank, 0);
-    uint8_t* po = (*out)->raw();
+    uint8_t* po = (out)->raw();
     const uint8_t* px = x.raw();
     for (int64_t linear = 0; linear < total; ++linear) {
       int64_t src = 0;

@@ -10,6 +10,7 @@
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -18,9 +19,8 @@ template <bool kMax>
 class PoolKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
-    auto attrs = ReadWindowAttrs(info.node);
-    if (!attrs.ok()) return attrs.status();
-    attrs_ = *attrs;
+    PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(info.node));
+    attrs_ = attrs;
     if (attrs_.kernel_shape.empty()) return absl::InvalidArgumentError("pooling needs kernel_shape");
     count_include_pad_ = AttrInt(info.node, "count_include_pad", 0) != 0;
     if (AttrInt(info.node, "storage_order", 0) != 0) {
@@ -29,27 +29,23 @@ class PoolKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.rank() < 3) return absl::InvalidArgumentError("pooling input must have rank >= 3");
     Dims in(x.dims().begin() + 2, x.dims().end());
-    auto window = ResolveWindow(attrs_, in, attrs_.kernel_shape, kMax ? "MaxPool" : "AveragePool");
-    if (!window.ok()) return window.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto window, ResolveWindow(attrs_, in, attrs_.kernel_shape, kMax ? "MaxPool" : "AveragePool"));
     Dims out_dims = {x.dim(0), x.dim(1)};
-    for (const WindowDim& d : *window) out_dims.push_back(d.out);
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    for (const WindowDim& d : window) out_dims.push_back(d.out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     int64_t* indices = nullptr;
     if (kMax && ctx.num_outputs() > 1) {
-      auto idx = ctx.AllocateOutput(1, DataType::kInt64, out_dims);
-      if (!idx.ok()) return idx.status();
-      indices = (*idx)->data<int64_t>();
+      PT2ONNX_ASSIGN_OR_RETURN(auto idx, ctx.AllocateOutput(1, DataType::kInt64, out_dims));
+      indices = (idx)->data<int64_t>();
     }
     // Pad the geometry to 3 spatial dims.
     WindowDim w[3];
-    const size_t off = 3 - window->size();
-    for (size_t i = 0; i < window->size(); ++i) w[off + i] = (*window)[i];
+    const size_t off = 3 - window.size();
+    for (size_t i = 0; i < window.size(); ++i) w[off + i] = (window)[i];
     for (size_t i = 0; i < off; ++i) w[i] = WindowDim{1, 1, 1, 1, 0, 0, 1};
     const int64_t planes = x.dim(0) * x.dim(1);
     const int64_t in_size = w[0].in * w[1].in * w[2].in, out_size = w[0].out * w[1].out * w[2].out;
@@ -57,7 +53,7 @@ class PoolKernel : public OpKernel {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* py = (*out)->data<T>();
+        T* py = (out)->data<T>();
         for (int64_t p = 0; p < planes; ++p) {
           const T* xplane = px + p * in_size;
           for (int64_t o0 = 0; o0 < w[0].out; ++o0)
@@ -125,9 +121,8 @@ class GlobalPoolKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.rank() < 3) return absl::InvalidArgumentError("global pooling input must have rank >= 3");
     Dims dims = {x.dim(0), x.dim(1)};
     int64_t size = 1;
@@ -135,8 +130,7 @@ class GlobalPoolKernel : public OpKernel {
       dims.push_back(1);
       size *= x.dim(d);
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     const int64_t planes = x.dim(0) * x.dim(1);
     return VisitDtype(x.dtype(), kFloats, "GlobalPool", [&](auto tag) {
       using T = decltype(tag);
@@ -145,7 +139,7 @@ class GlobalPoolKernel : public OpKernel {
           const T* row = x.data<T>() + p * size;
           double acc = kMax ? -INFINITY : 0;
           for (int64_t i = 0; i < size; ++i) acc = kMax ? (std::isnan(row[i]) || row[i] > acc ? row[i] : acc) : acc + row[i];
-          (*out)->data<T>()[p] = static_cast<T>(kMax ? acc : acc / static_cast<double>(size));
+          (out)->data<T>()[p] = static_cast<T>(kMax ? acc : acc / static_cast<double>(size));
         }
       }
     });

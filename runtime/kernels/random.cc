@@ -13,6 +13,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -82,13 +83,12 @@ class RandomLikeKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(like, 0);
     const DataType dtype = has_dtype_ ? dtype_ : like.dtype();
-    auto out = ctx.AllocateOutput(0, dtype, like.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, dtype, like.dims()));
     return VisitDtype(dtype, kFloats, kNormal ? "RandomNormalLike" : "RandomUniformLike", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
-        T* po = (*out)->data<T>();
-        const int64_t n = (*out)->numel();
+        T* po = (out)->data<T>();
+        const int64_t n = (out)->numel();
         for (int64_t i = 0; i < n; ++i) {
           T v = static_cast<T>(Draw());
           // Narrowing can round a uniform draw up to `high`: draw again.

@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -108,12 +109,11 @@ class RecurrentKernel : public OpKernel {
     }
     std::vector<int64_t> seq_lens(static_cast<size_t>(batch), seq);
     if (lens != nullptr) {
-      auto v = ReadInts(*lens, "sequence_lens");
-      if (!v.ok()) return v.status();
-      if (static_cast<int64_t>(v->size()) != batch) return Error("sequence_lens must hold one length per batch entry");
-      for (size_t i = 0; i < v->size(); ++i) {
-        if ((*v)[i] < 0 || (*v)[i] > seq) return Error(absl::StrCat("sequence length ", (*v)[i], " outside [0, ", seq, "]"));
-        seq_lens[i] = (*v)[i];
+      PT2ONNX_ASSIGN_OR_RETURN(auto v, ReadInts(*lens, "sequence_lens"));
+      if (static_cast<int64_t>(v.size()) != batch) return Error("sequence_lens must hold one length per batch entry");
+      for (size_t i = 0; i < v.size(); ++i) {
+        if ((v)[i] < 0 || (v)[i] > seq) return Error(absl::StrCat("sequence length ", (v)[i], " outside [0, ", seq, "]"));
+        seq_lens[i] = (v)[i];
       }
     }
     Dims ydims = layout_ == 0 ? Dims{seq, dirs_, batch, hidden_} : Dims{batch, seq, dirs_, hidden_};
@@ -124,9 +124,8 @@ class RecurrentKernel : public OpKernel {
     const Dims* shapes[3] = {&ydims, &state, &state};
     const size_t outputs = std::min<size_t>(ctx.num_outputs(), kCell == Cell::kLstm ? 3 : 2);
     for (size_t i = 0; i < outputs; ++i) {
-      auto out = ctx.AllocateOutput(i, x.dtype(), *shapes[i]);
-      if (!out.ok()) return out.status();
-      *slots[i] = *out;
+      PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(i, x.dtype(), *shapes[i]));
+      *slots[i] = out;
     }
     return VisitDtype(x.dtype(), kFloats, Name(kCell), [&](auto tag) {
       using T = decltype(tag);

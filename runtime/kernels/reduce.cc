@@ -9,6 +9,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -57,14 +58,12 @@ class ReduceKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
     std::vector<int64_t> axes = attr_axes_;
     if (ctx.input(1) != nullptr) {
-      auto read = ReadInts(*ctx.input(1), "axes");
-      if (!read.ok()) return read.status();
-      axes = *read;
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "axes"));
+      axes = read;
     }
     auto plan = PlanReduce(x.dims(), axes, keepdims_, noop_empty_);
     if (!plan.ok()) return plan.status();
@@ -73,13 +72,12 @@ class ReduceKernel : public OpKernel {
       for (int64_t d : plan->out_dims) any_output &= d > 0;
       if (any_output) return absl::InvalidArgumentError("ReduceMax/ReduceMin over an empty axis");
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), plan->final_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), plan->final_dims));
     if (x.dtype() == DataType::kBool && (kOp == ReduceOp::kMax || kOp == ReduceOp::kMin)) {
       // Opset 20 compares bools with False < True: any / all.
       const bool init = kOp == ReduceOp::kMin;
-      bool* po = (*out)->data<bool>();
-      std::fill(po, po + (*out)->numel(), init);
+      bool* po = (out)->data<bool>();
+      std::fill(po, po + (out)->numel(), init);
       const bool* px = x.data<bool>();
       std::vector<int64_t> strides[1] = {plan->out_strides};
       ForEachBroadcast(x.dims(), strides, [&](int64_t i, const int64_t* o) {
@@ -94,7 +92,7 @@ class ReduceKernel : public OpKernel {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-        const int64_t n_out = (*out)->numel();
+        const int64_t n_out = (out)->numel();
         std::vector<Acc> acc(n_out);
         Acc init = 0;
         if (kOp == ReduceOp::kProd) init = 1;
@@ -134,7 +132,7 @@ class ReduceKernel : public OpKernel {
               break;
           }
         });
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         for (int64_t i = 0; i < n_out; ++i) {
           Acc a = acc[i];
           if constexpr (std::is_floating_point_v<T>) {
@@ -165,24 +163,21 @@ class ArgKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
-    auto axis = NormalizeAxis(axis_, x.rank(), "ArgMax/ArgMin axis");
-    if (!axis.ok()) return axis.status();
-    const int64_t len = x.dim(*axis);
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "ArgMax/ArgMin axis"));
+    const int64_t len = x.dim(axis);
     if (len == 0) return absl::InvalidArgumentError("ArgMax/ArgMin over an empty axis");
     Dims dims;
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < x.rank(); ++d) {
-      if (d < *axis) outer *= x.dim(d);
-      if (d > *axis) inner *= x.dim(d);
-      if (d != *axis) dims.push_back(x.dim(d));
+      if (d < axis) outer *= x.dim(d);
+      if (d > axis) inner *= x.dim(d);
+      if (d != axis) dims.push_back(x.dim(d));
       else if (keepdims_) dims.push_back(1);
     }
-    auto out = ctx.AllocateOutput(0, DataType::kInt64, dims);
-    if (!out.ok()) return out.status();
-    int64_t* po = (*out)->data<int64_t>();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt64, dims));
+    int64_t* po = (out)->data<int64_t>();
     return VisitDtype(x.dtype(), kFloats | kInts | kBools, "ArgMax/ArgMin", [&](auto tag) {
       using T = decltype(tag);
       const T* px = x.data<T>();
@@ -218,22 +213,19 @@ class SoftmaxKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
-    auto axis = NormalizeAxis(axis_, x.rank(), "Softmax axis");
-    if (!axis.ok()) return axis.status();
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "Softmax axis"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < *axis; ++d) outer *= x.dim(d);
-    for (int64_t d = *axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
-    const int64_t len = x.dim(*axis);
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
+    for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
+    const int64_t len = x.dim(axis);
     return VisitDtype(x.dtype(), kFloats, kLog ? "LogSoftmax" : "Softmax", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t i = 0; i < inner; ++i) {
             const int64_t base = o * len * inner + i;

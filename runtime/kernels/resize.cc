@@ -17,6 +17,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -83,20 +84,18 @@ class ResizeKernel : public OpKernel {
         out_dims[d] = static_cast<int64_t>(size);
       }
     } else {
-      auto sizes = ReadInts(*sizes_t, "Resize sizes");
-      if (!sizes.ok()) return sizes.status();
-      if (static_cast<int64_t>(sizes->size()) != rank) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto sizes, ReadInts(*sizes_t, "Resize sizes"));
+      if (static_cast<int64_t>(sizes.size()) != rank) {
         return absl::InvalidArgumentError("Resize: sizes must have one value per dim");
       }
       for (int64_t d = 0; d < rank; ++d) {
-        out_dims[d] = (*sizes)[d];
+        out_dims[d] = (sizes)[d];
         if (out_dims[d] < 0 || out_dims[d] > (int64_t{1} << 40)) return absl::InvalidArgumentError("Resize: a size is out of range");
         scales[d] = x.dim(d) == 0 ? 1.0f : static_cast<float>(out_dims[d]) / static_cast<float>(x.dim(d));
       }
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0) return absl::OkStatus();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
+    if ((out)->numel() == 0) return absl::OkStatus();
     for (int64_t d = 0; d < rank; ++d) {
       if (x.dim(d) == 0) return absl::InvalidArgumentError("Resize: cannot resize an empty input to a non-empty one");
     }
@@ -135,8 +134,8 @@ class ResizeKernel : public OpKernel {
           cur.swap(next);
           cur_dims[d] = out_dims[d];
         }
-        T* po = (*out)->data<T>();
-        for (int64_t i = 0; i < (*out)->numel(); ++i) po[i] = static_cast<T>(cur[i]);
+        T* po = (out)->data<T>();
+        for (int64_t i = 0; i < (out)->numel(); ++i) po[i] = static_cast<T>(cur[i]);
       }
     });
   }

@@ -13,6 +13,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -93,15 +94,14 @@ class GridSampleKernel : public OpKernel {
       points *= grid.dim(1 + d);
       plane *= x.dim(2 + d);
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     const std::vector<int64_t> strides = ContiguousStrides(Dims(x.dims().begin() + 2, x.dims().end()));
     return VisitDtype(x.dtype(), kFloats, "GridSample", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
         const T* px = x.data<T>();
         const T* pg = grid.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         std::vector<Tap> taps;
         for (int64_t n = 0; n < batch; ++n) {
           for (int64_t p = 0; p < points; ++p) {
@@ -175,12 +175,10 @@ class Col2ImKernel : public OpKernel {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(image_tensor, 1);
     PT2ONNX_INPUT(block_tensor, 2);
-    auto image = ReadInts(image_tensor, "Col2Im image_shape");
-    if (!image.ok()) return image.status();
-    auto block = ReadInts(block_tensor, "Col2Im block_shape");
-    if (!block.ok()) return block.status();
-    const size_t dims = image->size();
-    if (dims == 0 || block->size() != dims || x.rank() != 3) {
+    PT2ONNX_ASSIGN_OR_RETURN(auto image, ReadInts(image_tensor, "Col2Im image_shape"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto block, ReadInts(block_tensor, "Col2Im block_shape"));
+    const size_t dims = image.size();
+    if (dims == 0 || block.size() != dims || x.rank() != 3) {
       return absl::InvalidArgumentError("Col2Im: input must be (N, C*prod(block), L) with matching image/block ranks");
     }
     auto attr = [&](const std::vector<int64_t>& v, size_t i, int64_t fallback) {
@@ -194,7 +192,7 @@ class Col2ImKernel : public OpKernel {
     std::vector<int64_t> counts(dims);
     constexpr int64_t kLimit = int64_t{1} << 31;
     for (size_t i = 0; i < dims; ++i) {
-      const int64_t img = (*image)[i], k = (*block)[i], dil = attr(dilations_, i, 1), stride = attr(strides_, i, 1);
+      const int64_t img = (image)[i], k = (block)[i], dil = attr(dilations_, i, 1), stride = attr(strides_, i, 1);
       const int64_t span = attr(pads_, i, 0) + attr(pads_, i + dims, 0) + img;
       if (img < 0 || img > kLimit || k < 1 || k > kLimit || dil < 1 || dil > kLimit || stride < 1 || stride > kLimit ||
           attr(pads_, i, 0) < 0 || attr(pads_, i + dims, 0) < 0 || span > 2 * kLimit + kLimit) {
@@ -212,25 +210,24 @@ class Col2ImKernel : public OpKernel {
     }
     const int64_t batch = x.dim(0), channels = x.dim(1) / block_size;
     Dims out_dims = {batch, channels};
-    for (int64_t v : *image) out_dims.push_back(v);
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
-    const std::vector<int64_t> image_strides = ContiguousStrides(*image);
+    for (int64_t v : image) out_dims.push_back(v);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
+    const std::vector<int64_t> image_strides = ContiguousStrides(image);
     int64_t plane = 1;
-    for (int64_t v : *image) plane *= v;
+    for (int64_t v : image) plane *= v;
     return VisitDtype(x.dtype(), kFloats | kInts, "Col2Im", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         const T* px = x.data<T>();
-        for (int64_t i = 0; i < (*out)->numel(); ++i) po[i] = T(0);
+        for (int64_t i = 0; i < (out)->numel(); ++i) po[i] = T(0);
         std::vector<int64_t> kidx(dims), lidx(dims);
         for (int64_t n = 0; n < batch; ++n) {
           for (int64_t c = 0; c < channels; ++c) {
             for (int64_t kb = 0; kb < block_size; ++kb) {
               for (int64_t rem = kb, i = static_cast<int64_t>(dims) - 1; i >= 0; --i) {
-                kidx[i] = rem % (*block)[i];
-                rem /= (*block)[i];
+                kidx[i] = rem % (block)[i];
+                rem /= (block)[i];
               }
               const T* column = px + ((n * channels + c) * block_size + kb) * expected_l;
               for (int64_t l = 0; l < expected_l; ++l) {
@@ -242,7 +239,7 @@ class Col2ImKernel : public OpKernel {
                 }
                 for (size_t i = 0; i < dims && inside; ++i) {
                   const int64_t pos = lidx[i] * attr(strides_, i, 1) + kidx[i] * attr(dilations_, i, 1) - attr(pads_, i, 0);
-                  inside = pos >= 0 && pos < (*image)[i];
+                  inside = pos >= 0 && pos < (image)[i];
                   offset += pos * image_strides[i];
                 }
                 if (inside) po[(n * channels + c) * plane + offset] += column[l];

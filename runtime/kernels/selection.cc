@@ -13,6 +13,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -55,25 +56,22 @@ class TopKKernel : public OpKernel {
     PT2ONNX_INPUT(k_tensor, 1);
     auto axis = NormalizeAxis(axis_, x.rank(), "TopK axis");
     if (!axis.ok()) return axis.status();
-    auto ks = ReadInts(k_tensor, "TopK k");
-    if (!ks.ok()) return ks.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto ks, ReadInts(k_tensor, "TopK k"));
     const AxisBlocks b = BlocksAround(x.dims(), *axis);
-    if (ks->size() != 1 || (*ks)[0] < 0 || (*ks)[0] > b.length) {
+    if (ks.size() != 1 || (ks)[0] < 0 || (ks)[0] > b.length) {
       return absl::InvalidArgumentError(absl::StrCat("TopK: k must be one value in [0, ", b.length, "]"));
     }
-    const int64_t k = (*ks)[0];
+    const int64_t k = (ks)[0];
     Dims out_dims = x.dims();
     out_dims[*axis] = k;
-    auto values = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!values.ok()) return values.status();
-    auto indices = ctx.AllocateOutput(1, DataType::kInt64, out_dims);
-    if (!indices.ok()) return indices.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto values, ctx.AllocateOutput(0, x.dtype(), out_dims));
+    PT2ONNX_ASSIGN_OR_RETURN(auto indices, ctx.AllocateOutput(1, DataType::kInt64, out_dims));
     return VisitDtype(x.dtype(), kFloats | kInts, "TopK", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* pv = (*values)->data<T>();
-        int64_t* pi = (*indices)->data<int64_t>();
+        T* pv = (values)->data<T>();
+        int64_t* pi = (indices)->data<int64_t>();
         std::vector<int64_t> order(b.length);
         for (int64_t o = 0; o < b.outer; ++o) {
           for (int64_t in = 0; in < b.inner; ++in) {
@@ -117,15 +115,14 @@ class UniqueKernel : public OpKernel {
     int64_t axis = 0;
     Dims dims = has_axis_ ? x.dims() : Dims{x.numel()};
     if (has_axis_) {
-      auto a = NormalizeAxis(axis_, x.rank(), "Unique axis");
-      if (!a.ok()) return a.status();
-      axis = *a;
+      PT2ONNX_ASSIGN_OR_RETURN(auto a, NormalizeAxis(axis_, x.rank(), "Unique axis"));
+      axis = a;
     }
     const AxisBlocks b = BlocksAround(dims, axis);
     std::vector<int64_t> order(b.length);
     std::iota(order.begin(), order.end(), 0);
     std::vector<int64_t> group_of(b.length);  // position in order -> unique id
-    absl::Status status = VisitDtype(x.dtype(), kAll, "Unique", [&](auto tag) {
+    PT2ONNX_RETURN_IF_ERROR(VisitDtype(x.dtype(), kAll, "Unique", [&](auto tag) {
       using T = decltype(tag);
       const T* px = x.data<T>();
       // -1 / 0 / 1 comparison of slices i and j.
@@ -145,26 +142,21 @@ class UniqueKernel : public OpKernel {
         if (p == 0 || compare(order[p - 1], order[p]) != 0) ++id;
         group_of[p] = id;
       }
-    });
-    if (!status.ok()) return status;
+    }));
     const int64_t num_unique = b.length == 0 ? 0 : group_of.back() + 1;
     Dims y_dims = dims;
     y_dims[axis] = num_unique;
-    auto y = ctx.AllocateOutput(0, x.dtype(), y_dims);
-    if (!y.ok()) return y.status();
-    auto first = ctx.AllocateOutput(1, DataType::kInt64, {num_unique});
-    if (!first.ok()) return first.status();
-    auto inverse = ctx.AllocateOutput(2, DataType::kInt64, {b.length});
-    if (!inverse.ok()) return inverse.status();
-    auto counts = ctx.AllocateOutput(3, DataType::kInt64, {num_unique});
-    if (!counts.ok()) return counts.status();
-    int64_t* pf = (*first)->data<int64_t>();
-    int64_t* pinv = (*inverse)->data<int64_t>();
-    int64_t* pc = (*counts)->data<int64_t>();
+    PT2ONNX_ASSIGN_OR_RETURN(auto y, ctx.AllocateOutput(0, x.dtype(), y_dims));
+    PT2ONNX_ASSIGN_OR_RETURN(auto first, ctx.AllocateOutput(1, DataType::kInt64, {num_unique}));
+    PT2ONNX_ASSIGN_OR_RETURN(auto inverse, ctx.AllocateOutput(2, DataType::kInt64, {b.length}));
+    PT2ONNX_ASSIGN_OR_RETURN(auto counts, ctx.AllocateOutput(3, DataType::kInt64, {num_unique}));
+    int64_t* pf = (first)->data<int64_t>();
+    int64_t* pinv = (inverse)->data<int64_t>();
+    int64_t* pc = (counts)->data<int64_t>();
     std::fill(pc, pc + num_unique, 0);
     const int size = ElementSize(x.dtype());
     const uint8_t* px = x.raw();
-    uint8_t* py = (*y)->raw();
+    uint8_t* py = (y)->raw();
     for (int64_t p = 0; p < b.length; ++p) {
       const int64_t id = group_of[p], src = order[p];
       pinv[src] = id;
@@ -207,9 +199,8 @@ class NonZeroKernel : public OpKernel {
     }
     if (!status.ok()) return status;
     const int64_t rank = x.rank(), n = static_cast<int64_t>(hits.size());
-    auto out = ctx.AllocateOutput(0, DataType::kInt64, {rank, n});
-    if (!out.ok()) return out.status();
-    int64_t* po = (*out)->data<int64_t>();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt64, {rank, n}));
+    int64_t* po = (out)->data<int64_t>();
     for (int64_t j = 0; j < n; ++j) {
       int64_t linear = hits[j];
       for (int64_t d = rank - 1; d >= 0; --d) {
@@ -239,9 +230,8 @@ class CompressKernel : public OpKernel {
     Dims dims = has_axis_ ? x.dims() : Dims{x.numel()};
     int64_t axis = 0;
     if (has_axis_) {
-      auto a = NormalizeAxis(axis_, x.rank(), "Compress axis");
-      if (!a.ok()) return a.status();
-      axis = *a;
+      PT2ONNX_ASSIGN_OR_RETURN(auto a, NormalizeAxis(axis_, x.rank(), "Compress axis"));
+      axis = a;
     }
     const AxisBlocks b = BlocksAround(dims, axis);
     const bool* pc = condition.data<bool>();
@@ -256,13 +246,12 @@ class CompressKernel : public OpKernel {
     }
     Dims out_dims = dims;
     out_dims[axis] = static_cast<int64_t>(kept.size());
-    auto out = ctx.AllocateOutput(0, x.dtype(), out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), out_dims));
     const int size = ElementSize(x.dtype());
     const int64_t m = static_cast<int64_t>(kept.size());
     for (int64_t o = 0; o < b.outer; ++o) {
       for (int64_t r = 0; r < m; ++r) {
-        std::memcpy((*out)->raw() + ((o * m + r) * b.inner) * size, x.raw() + ((o * b.length + kept[r]) * b.inner) * size,
+        std::memcpy((out)->raw() + ((o * m + r) * b.inner) * size, x.raw() + ((o * b.length + kept[r]) * b.inner) * size,
                     static_cast<size_t>(b.inner) * size);
       }
     }

@@ -9,6 +9,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -33,9 +34,8 @@ class ReshapeKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(shape_t, 1);
-    auto shape = ReadInts(shape_t, "Reshape shape");
-    if (!shape.ok()) return shape.status();
-    Dims dims = *shape;
+    PT2ONNX_ASSIGN_OR_RETURN(auto shape, ReadInts(shape_t, "Reshape shape"));
+    Dims dims = shape;
     int64_t infer = -1, known = 1;
     for (size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] == 0 && !allow_zero_) {
@@ -55,14 +55,14 @@ class ReshapeKernel : public OpKernel {
     if (infer >= 0) {
       if (known == 0 || x.numel() % known != 0) {
         return absl::InvalidArgumentError(absl::StrCat("Reshape: cannot reshape ", DimsString(x.dims()), " to ",
-                                                       DimsString(*shape)));
+                                                       DimsString(shape)));
       }
       dims[infer] = x.numel() / known;
     }
     auto n = CheckedNumel(dims);
     if (!n.ok() || *n != x.numel()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Reshape: cannot reshape ", DimsString(x.dims()), " to ", DimsString(*shape)));
+          absl::StrCat("Reshape: cannot reshape ", DimsString(x.dims()), " to ", DimsString(shape)));
     }
     ctx.SetOutput(0, x.Alias(dims));
     return absl::OkStatus();
@@ -81,9 +81,8 @@ class SqueezeKernel : public OpKernel {
     PT2ONNX_INPUT(x, 0);
     std::vector<int64_t> axes;
     if (ctx.input(1) != nullptr) {
-      auto read = ReadInts(*ctx.input(1), "axes");
-      if (!read.ok()) return read.status();
-      axes = *read;
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "axes"));
+      axes = read;
     }
     Dims dims;
     if (kUnsqueeze) {
@@ -144,9 +143,8 @@ class TransposeKernel : public OpKernel {
       dims.push_back(x.dim(*axis));
       strides.push_back(in_strides[*axis]);
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
-    StridedCopy(x, 0, strides, **out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
+    StridedCopy(x, 0, strides, *out);
     return absl::OkStatus();
   }
 
@@ -160,13 +158,10 @@ class ExpandKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(shape_t, 1);
-    auto shape = ReadInts(shape_t, "Expand shape");
-    if (!shape.ok()) return shape.status();
-    auto dims = BroadcastDims(x.dims(), *shape);
-    if (!dims.ok()) return dims.status();
-    auto out = ctx.AllocateOutput(0, x.dtype(), *dims);
-    if (!out.ok()) return out.status();
-    StridedCopy(x, 0, BroadcastStrides(x.dims(), *dims), **out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto shape, ReadInts(shape_t, "Expand shape"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims(x.dims(), shape));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
+    StridedCopy(x, 0, BroadcastStrides(x.dims(), dims), *out);
     return absl::OkStatus();
   }
 };
@@ -177,25 +172,23 @@ class TileKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(repeats_t, 1);
-    auto repeats = ReadInts(repeats_t, "Tile repeats");
-    if (!repeats.ok()) return repeats.status();
-    if (static_cast<int64_t>(repeats->size()) != x.rank()) {
+    PT2ONNX_ASSIGN_OR_RETURN(auto repeats, ReadInts(repeats_t, "Tile repeats"));
+    if (static_cast<int64_t>(repeats.size()) != x.rank()) {
       return absl::InvalidArgumentError("Tile: repeats length differs from the input's rank");
     }
     Dims dims(x.rank());
     for (int64_t i = 0; i < x.rank(); ++i) {
-      if ((*repeats)[i] < 0 || (x.dim(i) > 0 && (*repeats)[i] > (int64_t{1} << 40) / x.dim(i))) {
+      if ((repeats)[i] < 0 || (x.dim(i) > 0 && (repeats)[i] > (int64_t{1} << 40) / x.dim(i))) {
         return absl::InvalidArgumentError("Tile: repeat negative or too large");
       }
-      dims[i] = x.dim(i) * (*repeats)[i];
+      dims[i] = x.dim(i) * (repeats)[i];
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     const int size = ElementSize(x.dtype());
     std::vector<int64_t> in_strides = ContiguousStrides(x.dims());
     std::vector<int64_t> index(dims.size(), 0);
-    uint8_t* po = (*out)->raw();
-    for (int64_t i = 0; i < (*out)->numel(); ++i) {
+    uint8_t* po = (out)->raw();
+    for (int64_t i = 0; i < (out)->numel(); ++i) {
       int64_t offset = 0;
       for (size_t d = 0; d < dims.size(); ++d) offset += (index[d] % x.dim(d)) * in_strides[d];
       std::memcpy(po + i * size, x.raw() + offset * size, size);
@@ -234,8 +227,7 @@ class ConcatKernel : public OpKernel {
       }
       dims[*axis] += t.dim(*axis);
     }
-    auto out = ctx.AllocateOutput(0, first.dtype(), dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, first.dtype(), dims));
     int64_t outer = 1;
     for (int64_t d = 0; d < *axis; ++d) outer *= dims[d];
     int64_t inner = ElementSize(first.dtype());
@@ -246,7 +238,7 @@ class ConcatKernel : public OpKernel {
       const Tensor& t = *ctx.input(i);
       const int64_t row = t.dim(*axis) * inner;
       for (int64_t o = 0; o < outer && row > 0; ++o) {
-        std::memcpy((*out)->raw() + o * out_row + column, t.raw() + o * row, row);
+        std::memcpy((out)->raw() + o * out_row + column, t.raw() + o * row, row);
       }
       column += row;
     }
@@ -271,9 +263,8 @@ class SplitKernel : public OpKernel {
     std::vector<int64_t> sizes;
     const int64_t total = x.dim(*axis);
     if (ctx.input(1) != nullptr) {
-      auto read = ReadInts(*ctx.input(1), "Split sizes");
-      if (!read.ok()) return read.status();
-      sizes = *read;
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "Split sizes"));
+      sizes = read;
       int64_t sum = 0;
       for (int64_t s : sizes) {
         if (s < 0) return absl::InvalidArgumentError("Split: negative size");
@@ -290,9 +281,8 @@ class SplitKernel : public OpKernel {
     for (int64_t i = 0; i < num_outputs_; ++i) {
       Dims dims = x.dims();
       dims[*axis] = sizes[i];
-      auto out = ctx.AllocateOutput(i, x.dtype(), dims);
-      if (!out.ok()) return out.status();
-      StridedCopy(x, start * ContiguousStrides(x.dims())[*axis], ContiguousStrides(x.dims()), **out);
+      PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(i, x.dtype(), dims));
+      StridedCopy(x, start * ContiguousStrides(x.dims())[*axis], ContiguousStrides(x.dims()), *out);
       start += sizes[i];
     }
     return absl::OkStatus();

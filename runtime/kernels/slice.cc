@@ -7,6 +7,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -26,14 +27,12 @@ class SliceKernel : public OpKernel {
     std::vector<int64_t> axes(n), steps(n, 1);
     for (size_t i = 0; i < n; ++i) axes[i] = static_cast<int64_t>(i);
     if (ctx.input(3) != nullptr) {
-      auto read = ReadInts(*ctx.input(3), "Slice axes");
-      if (!read.ok()) return read.status();
-      axes = *read;
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(3), "Slice axes"));
+      axes = read;
     }
     if (ctx.input(4) != nullptr) {
-      auto read = ReadInts(*ctx.input(4), "Slice steps");
-      if (!read.ok()) return read.status();
-      steps = *read;
+      PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(4), "Slice steps"));
+      steps = read;
     }
     if (ends->size() != n || axes.size() != n || steps.size() != n) {
       return absl::InvalidArgumentError("Slice: starts, ends, axes and steps differ in length");
@@ -69,9 +68,8 @@ class SliceKernel : public OpKernel {
       offset += dims[*axis] > 0 ? s * in_strides[*axis] : 0;
       strides[*axis] = in_strides[*axis] * step;
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), dims);
-    if (!out.ok()) return out.status();
-    StridedCopy(x, offset, strides, **out);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
+    StridedCopy(x, offset, strides, *out);
     return absl::OkStatus();
   }
 };
@@ -88,9 +86,8 @@ class ShapeKernel : public OpKernel {
     const int64_t rank = x.rank();
     auto clamp = [&](int64_t v) { return std::max<int64_t>(0, std::min(rank, v < 0 ? v + rank : v)); };
     const int64_t s = clamp(start_), e = clamp(end_);
-    auto out = ctx.AllocateOutput(0, DataType::kInt64, {std::max<int64_t>(0, e - s)});
-    if (!out.ok()) return out.status();
-    for (int64_t i = s; i < e; ++i) (*out)->data<int64_t>()[i - s] = x.dim(i);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt64, {std::max<int64_t>(0, e - s)}));
+    for (int64_t i = s; i < e; ++i) (out)->data<int64_t>()[i - s] = x.dim(i);
     return absl::OkStatus();
   }
 

@@ -9,6 +9,7 @@
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -121,13 +122,11 @@ class UnaryKernel : public OpKernel {
   }
 
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
     if (kOp == UnaryOp::kIsNaN || kOp == UnaryOp::kNot || kOp == UnaryOp::kIsInf) {
-      auto out = ctx.AllocateOutput(0, DataType::kBool, x.dims());
-      if (!out.ok()) return out.status();
-      bool* po = (*out)->data<bool>();
+      PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kBool, x.dims()));
+      bool* po = (out)->data<bool>();
       if (kOp == UnaryOp::kNot) {
         if (x.dtype() != DataType::kBool) return UnsupportedDtype("Not", x.dtype());
         for (int64_t i = 0; i < x.numel(); ++i) po[i] = !x.data<bool>()[i];
@@ -149,13 +148,12 @@ class UnaryKernel : public OpKernel {
     }
     const bool int_ok = kOp == UnaryOp::kAbs || kOp == UnaryOp::kNeg || kOp == UnaryOp::kSign ||
                         kOp == UnaryOp::kRelu;
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     return VisitDtype(x.dtype(), int_ok ? (kFloats | kInts) : kFloats, kName(), [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         const int64_t n = x.numel();
         if constexpr (std::is_integral_v<T>) {
           for (int64_t i = 0; i < n; ++i) {
@@ -199,9 +197,8 @@ class ClipKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = ctx.RequiredInput(0);
-    if (!in.ok()) return in.status();
-    const Tensor& x = **in;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    const Tensor& x = *in;
     const Tensor* lo = ctx.input(1);
     const Tensor* hi = ctx.input(2);
     for (const Tensor* bound : {lo, hi}) {
@@ -209,13 +206,12 @@ class ClipKernel : public OpKernel {
         return absl::InvalidArgumentError("Clip: min/max must be scalars of the input's dtype");
       }
     }
-    auto out = ctx.AllocateOutput(0, x.dtype(), x.dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     return VisitDtype(x.dtype(), kFloats | kInts, "Clip", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
-        T* po = (*out)->data<T>();
+        T* po = (out)->data<T>();
         const bool has_lo = lo != nullptr, has_hi = hi != nullptr;
         const T vlo = has_lo ? lo->data<T>()[0] : T(0);
         const T vhi = has_hi ? hi->data<T>()[0] : T(0);

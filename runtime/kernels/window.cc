@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 
@@ -32,8 +33,7 @@ absl::StatusOr<std::vector<WindowDim>> ResolveWindow(const WindowAttrs& attrs, c
   };
   for (auto [v, want, name] : {std::tuple{&attrs.strides, n, "strides"}, {&attrs.dilations, n, "dilations"},
                                {&attrs.pads, 2 * n, "pads"}}) {
-    absl::Status s = check_len(*v, want, name);
-    if (!s.ok()) return s;
+    PT2ONNX_RETURN_IF_ERROR(check_len(*v, want, name));
   }
   std::vector<WindowDim> dims(n);
   for (size_t i = 0; i < n; ++i) {

@@ -15,6 +15,7 @@
 #include "runtime/kernels/registry.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -43,20 +44,18 @@ class XnnBinaryKernel : public OpKernel {
         std::max(a->numel(), b->numel()) < kSmall) {
       return fallback_->Run(ctx);
     }
-    auto dims = BroadcastDims(a->dims(), b->dims());
-    if (!dims.ok()) return dims.status();
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, *dims);
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0) return absl::OkStatus();
+    PT2ONNX_ASSIGN_OR_RETURN(auto dims, BroadcastDims(a->dims(), b->dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, dims));
+    if ((out)->numel() == 0) return absl::OkStatus();
     if (a->dims() != a_dims_ || b->dims() != b_dims_) {
       std::vector<size_t> ad(a->dims().begin(), a->dims().end()), bd(b->dims().begin(), b->dims().end());
-      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()), kMinParallelElements);
+      pool_ = ctx.threadpool_for(static_cast<double>((out)->numel()), kMinParallelElements);
       xnn_status s = xnn_reshape_binary_elementwise_nd(op_.get(), ad.size(), ad.data(), bd.size(), bd.data(), pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape binary");
       a_dims_ = a->dims();
       b_dims_ = b->dims();
     }
-    xnn_status s = xnn_setup_binary_elementwise_nd(op_.get(), a->data<float>(), b->data<float>(), (*out)->data<float>());
+    xnn_status s = xnn_setup_binary_elementwise_nd(op_.get(), a->data<float>(), b->data<float>(), (out)->data<float>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "binary");
   }
@@ -88,8 +87,7 @@ class XnnRowKernel : public OpKernel {
         (softmax_ && axis_ != -1 && axis_ != x->rank() - 1)) {
       return fallback_->Run(ctx);
     }
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, x->dims());
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, x->dims()));
     const size_t channels = softmax_ ? static_cast<size_t>(x->dims().back()) : static_cast<size_t>(x->numel());
     const size_t rows = softmax_ ? static_cast<size_t>(x->numel()) / channels : 1;
     if (rows != rows_ || channels != channels_) {
@@ -101,7 +99,7 @@ class XnnRowKernel : public OpKernel {
       channels_ = channels;
     }
     const float* in = x->data<float>();
-    float* o = (*out)->data<float>();
+    float* o = (out)->data<float>();
     const size_t n = static_cast<size_t>(x->numel());
     if (tanh_gelu_) {
       const float k2 = 2.0f * 0.7978845608028654f;  // 2 sqrt(2/pi)
@@ -151,10 +149,9 @@ class XnnTransposeKernel : public OpKernel {
       dims.push_back(x->dim(p));
     }
     for (int64_t d : x->dims()) shape.push_back(static_cast<size_t>(d));
-    auto out = ctx.AllocateOutput(0, x->dtype(), dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x->dtype(), dims));
     const void* in = x->raw();
-    void* o = (*out)->raw();
+    void* o = (out)->raw();
     const size_t n = shape.size();
     pthreadpool_t pool = ctx.threadpool_for(static_cast<double>(x->numel()), kMinParallelElements);
     xnn_status s = size == 1   ? xnn_run_transpose_nd_x8(in, o, n, shape.data(), perm.data(), 0, pool)
@@ -173,8 +170,7 @@ class XnnTransposeKernel : public OpKernel {
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
-  auto fallback = FindKernel(op)->factory(info);
-  if (!fallback.ok()) return fallback.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto fallback, FindKernel(op)->factory(info));
   xnn_operator_t raw = nullptr;
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     const xnn_binary_operator type = op == "Add"   ? xnn_binary_add
@@ -185,12 +181,12 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const Kerne
         xnn_status_success) {
       return std::unique_ptr<OpKernel>();
     }
-    return std::unique_ptr<OpKernel>(new XnnBinaryKernel(XnnOperator(raw), std::move(*fallback)));
+    return std::unique_ptr<OpKernel>(new XnnBinaryKernel(XnnOperator(raw), std::move(fallback)));
   }
   if (op == "Softmax" && info.opset >= 13) {
     if (xnn_create_softmax_nc_f32(0, &raw) != xnn_status_success) return std::unique_ptr<OpKernel>();
     return std::unique_ptr<OpKernel>(
-        new XnnRowKernel(XnnOperator(raw), true, AttrInt(info.node, "axis", -1), std::move(*fallback)));
+        new XnnRowKernel(XnnOperator(raw), true, AttrInt(info.node, "axis", -1), std::move(fallback)));
   }
   const std::string approximate = op == "Gelu" ? AttrString(info.node, "approximate", "none") : "";
   if (op == "Gelu" && (approximate == "none" || approximate == "tanh")) {
@@ -199,10 +195,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const Kerne
                                         xnn_datatype_fp32, nullptr, nullptr, nullptr, 0, &raw) != xnn_status_success) {
       return std::unique_ptr<OpKernel>();
     }
-    return std::unique_ptr<OpKernel>(new XnnRowKernel(XnnOperator(raw), false, -1, std::move(*fallback), tanh_gelu));
+    return std::unique_ptr<OpKernel>(new XnnRowKernel(XnnOperator(raw), false, -1, std::move(fallback), tanh_gelu));
   }
   if (op == "Transpose") {
-    return std::unique_ptr<OpKernel>(new XnnTransposeKernel(AttrInts(info.node, "perm"), std::move(*fallback)));
+    return std::unique_ptr<OpKernel>(new XnnTransposeKernel(AttrInts(info.node, "perm"), std::move(fallback)));
   }
   return std::unique_ptr<OpKernel>();
 }

@@ -21,6 +21,7 @@
 #include "runtime/plan/nhwc_layout.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -48,9 +49,8 @@ class FullyConnectedKernel : public OpKernel {
  public:
   FullyConnectedKernel(int64_t k, int64_t n, XnnOperator op, bool gemm) : k_(k), n_(n), op_(std::move(op)), gemm_(gemm) {}
   absl::Status Run(KernelContext& ctx) override {
-    auto a = ctx.RequiredInput(0);
-    if (!a.ok()) return a.status();
-    const Tensor& x = **a;
+    PT2ONNX_ASSIGN_OR_RETURN(auto a, ctx.RequiredInput(0));
+    const Tensor& x = *a;
     if (x.dtype() != DataType::kFloat || x.rank() < 1 || x.dims().back() != k_ || (gemm_ && x.rank() != 2)) {
       return absl::InvalidArgumentError(absl::StrCat("input ", DimsString(x.dims()), " does not match weights with ",
                                                      k_, " rows"));
@@ -58,8 +58,7 @@ class FullyConnectedKernel : public OpKernel {
     Dims out_dims = x.dims();
     out_dims.back() = n_;
     if (x.rank() == 1) out_dims = {n_};
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, out_dims);
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, out_dims));
     const size_t batch = k_ > 0 ? static_cast<size_t>(x.numel() / k_) : 0;
     if (batch == 0) return absl::OkStatus();
     if (batch != batch_) {
@@ -68,7 +67,7 @@ class FullyConnectedKernel : public OpKernel {
       if (s != xnn_status_success) return XnnError(s, "reshape fully connected");
       batch_ = batch;
     }
-    xnn_status s = xnn_setup_fully_connected_nc_f32(op_.get(), x.data<float>(), (*out)->data<float>());
+    xnn_status s = xnn_setup_fully_connected_nc_f32(op_.get(), x.data<float>(), (out)->data<float>());
     if (s != xnn_status_success) return XnnError(s, "setup fully connected");
     s = xnn_run_operator(op_.get(), pool_);
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "run fully connected");
@@ -98,16 +97,14 @@ class BatchMatMulKernel : public OpKernel {
     if (ta.dtype() != DataType::kFloat || tb.dtype() != DataType::kFloat || ta.rank() < 2 || tb.rank() < 2) {
       return fallback_->Run(ctx);
     }
-    auto plan = PlanMatMul(ta.dims(), tb.dims());
-    if (!plan.ok()) return plan.status();
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, plan->out);
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0) return absl::OkStatus();
-    if (plan->k == 0) {
-      std::memset((*out)->raw(), 0, (*out)->byte_size());
+    PT2ONNX_ASSIGN_OR_RETURN(auto plan, PlanMatMul(ta.dims(), tb.dims()));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, plan.out));
+    if ((out)->numel() == 0) return absl::OkStatus();
+    if (plan.k == 0) {
+      std::memset((out)->raw(), 0, (out)->byte_size());
       return absl::OkStatus();
     }
-    const size_t nb = plan->batch.size();
+    const size_t nb = plan.batch.size();
     std::vector<size_t> ba(nb, 1), bb(nb, 1);
     Dims adims = ta.rank() >= 2 ? Dims(ta.dims().begin(), ta.dims().end() - 2) : Dims{};
     Dims bdims = tb.rank() >= 2 ? Dims(tb.dims().begin(), tb.dims().end() - 2) : Dims{};
@@ -115,23 +112,23 @@ class BatchMatMulKernel : public OpKernel {
     for (size_t i = 0; i < bdims.size(); ++i) bb[nb - bdims.size() + i] = bdims[i];
     std::vector<size_t> key = ba;
     key.insert(key.end(), bb.begin(), bb.end());
-    key.push_back(plan->m);
-    key.push_back(plan->k);
-    key.push_back(plan->n);
+    key.push_back(plan.m);
+    key.push_back(plan.k);
+    key.push_back(plan.n);
     if (key != shape_key_) {
-      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()) * plan->k, kMinParallelMacs);
+      pool_ = ctx.threadpool_for(static_cast<double>((out)->numel()) * plan.k, kMinParallelMacs);
       // XNNPACK memcpy's the batch dims: no null pointer even for zero of them.
       static const size_t kNoBatchDims[1] = {1};
       xnn_status s = xnn_reshape_batch_matrix_multiply_nc_f32(op_.get(), nb, nb == 0 ? kNoBatchDims : ba.data(),
-                                                              nb == 0 ? kNoBatchDims : bb.data(), plan->m, plan->k,
-                                                              plan->n, &workspace_size_, &workspace_alignment_,
+                                                              nb == 0 ? kNoBatchDims : bb.data(), plan.m, plan.k,
+                                                              plan.n, &workspace_size_, &workspace_alignment_,
                                                               pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape batch matrix multiply");
       shape_key_ = key;
     }
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
     xnn_status s = xnn_setup_batch_matrix_multiply_nc_f32(op_.get(), workspace ? workspace->data() : nullptr,
-                                                          ta.data<float>(), tb.data<float>(), (*out)->data<float>());
+                                                          ta.data<float>(), tb.data<float>(), (out)->data<float>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     ctx.pool()->Release(std::move(workspace));
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "batch matrix multiply");
@@ -153,9 +150,8 @@ class ConvKernel : public OpKernel {
       : op_(std::move(op)), c_(c), m_(m), macs_per_output_(macs_per_output), one_d_(one_d), nhwc_(nhwc) {}
   bool PackedInput(size_t i) const override { return i == 1 || i == 2; }
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     const int64_t want_rank = one_d_ ? 3 : 4;
     if (x.dtype() != DataType::kFloat || x.rank() != want_rank || x.dim(nhwc_ ? 3 : 1) != c_) {
       return absl::InvalidArgumentError(absl::StrCat("Conv: input ", DimsString(x.dims()), " does not match ", c_,
@@ -163,14 +159,12 @@ class ConvKernel : public OpKernel {
     }
     if (nhwc_) return RunNhwc(ctx, x);
     const int64_t n = x.dim(0), h = one_d_ ? 1 : x.dim(2), w = x.dim(want_rank - 1);
-    absl::Status reshaped = Reshape(ctx, n, h, w);
-    if (!reshaped.ok()) return reshaped;
+    PT2ONNX_RETURN_IF_ERROR(Reshape(ctx, n, h, w));
     Dims out_dims = one_d_ ? Dims{n, m_, ow_} : Dims{n, m_, oh_, ow_};
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, out_dims);
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, out_dims));
+    if ((out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
     std::shared_ptr<Buffer> nhwc_in = ctx.pool()->Acquire(x.byte_size());
-    std::shared_ptr<Buffer> nhwc_out = ctx.pool()->Acquire((*out)->byte_size());
+    std::shared_ptr<Buffer> nhwc_out = ctx.pool()->Acquire((out)->byte_size());
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
     const int64_t hw = h * w, ohw = oh_ * ow_;
     float* in = reinterpret_cast<float*>(nhwc_in->data());
@@ -187,7 +181,7 @@ class ConvKernel : public OpKernel {
       const float* res = reinterpret_cast<const float*>(nhwc_out->data());
       for (int64_t b = 0; b < n; ++b) {
         const float* src = res + b * m_ * ohw;
-        float* dst = (*out)->data<float>() + b * m_ * ohw;
+        float* dst = (out)->data<float>() + b * m_ * ohw;
         for (int64_t p = 0; p < ohw; ++p)
           for (int64_t ch = 0; ch < m_; ++ch) dst[ch * ohw + p] = src[p * m_ + ch];
       }
@@ -224,14 +218,12 @@ class ConvKernel : public OpKernel {
   }
 
   absl::Status RunNhwc(KernelContext& ctx, const Tensor& x) {
-    absl::Status reshaped = Reshape(ctx, x.dim(0), x.dim(1), x.dim(2));
-    if (!reshaped.ok()) return reshaped;
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {x.dim(0), oh_, ow_, m_});
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
+    PT2ONNX_RETURN_IF_ERROR(Reshape(ctx, x.dim(0), x.dim(1), x.dim(2)));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {x.dim(0), oh_, ow_, m_}));
+    if ((out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
     xnn_status s = xnn_setup_convolution2d_nhwc_f32(op_.get(), workspace ? workspace->data() : nullptr,
-                                                    x.data<float>(), (*out)->data<float>());
+                                                    x.data<float>(), (out)->data<float>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     ctx.pool()->Release(std::move(workspace));
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "convolution");
@@ -339,11 +331,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateConv(const KernelCreateInfo& inf
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateBatchMatMul(const KernelCreateInfo& info) {
-  auto fallback = FindKernel("MatMul")->factory(info);
-  if (!fallback.ok()) return fallback.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto fallback, FindKernel("MatMul")->factory(info));
   xnn_operator_t op = nullptr;
   if (xnn_create_batch_matrix_multiply_nc_f32(0, &op) != xnn_status_success) return std::unique_ptr<OpKernel>();
-  return std::unique_ptr<OpKernel>(new BatchMatMulKernel(XnnOperator(op), std::move(*fallback)));
+  return std::unique_ptr<OpKernel>(new BatchMatMulKernel(XnnOperator(op), std::move(fallback)));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "runtime/kernels/registry.h"
 #include "runtime/kernels/window.h"
 #include "xnnpack.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -83,24 +84,21 @@ class NhwcMaxPoolKernel : public OpKernel {
       : attrs_(std::move(attrs)), portable_(std::move(portable)) {}
 
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.dtype() != DataType::kFloat || x.rank() != 4) {
       return absl::InvalidArgumentError(absl::StrCat("MaxPool (NHWC): input ", DimsString(x.dims()), " is not float32 4-D"));
     }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     if (h != height_ || w != width_) {
-      absl::Status s = Prepare(h, w);
-      if (!s.ok()) return s;
+      PT2ONNX_RETURN_IF_ERROR(Prepare(h, w));
     }
     if (op_ == nullptr) return RunPortable(ctx, x);
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {n, out_h_, out_w_, c});
-    if (!out.ok()) return out.status();
-    if ((*out)->numel() == 0) return absl::OkStatus();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {n, out_h_, out_w_, c}));
+    if ((out)->numel() == 0) return absl::OkStatus();
     if (n != batch_ || c != channels_) {
       size_t oh = 0, ow = 0;
-      pool_ = ctx.threadpool_for(static_cast<double>((*out)->numel()) * taps_, kMinParallelElements);
+      pool_ = ctx.threadpool_for(static_cast<double>((out)->numel()) * taps_, kMinParallelElements);
       xnn_status s = xnn_reshape_max_pooling2d_nhwc_f32(op_.get(), n, h, w, c, c, c, &oh, &ow, pool_);
       if (s != xnn_status_success || static_cast<int64_t>(oh) != out_h_ || static_cast<int64_t>(ow) != out_w_) {
         return absl::InternalError(absl::StrCat("XNNPACK reshape max pooling failed (status ", static_cast<int>(s), ")"));
@@ -108,7 +106,7 @@ class NhwcMaxPoolKernel : public OpKernel {
       batch_ = n;
       channels_ = c;
     }
-    xnn_status s = xnn_setup_max_pooling2d_nhwc_f32(op_.get(), x.data<float>(), (*out)->data<float>());
+    xnn_status s = xnn_setup_max_pooling2d_nhwc_f32(op_.get(), x.data<float>(), (out)->data<float>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     if (s != xnn_status_success) {
       return absl::InternalError(absl::StrCat("XNNPACK max pooling failed (status ", static_cast<int>(s), ")"));
@@ -124,16 +122,15 @@ class NhwcMaxPoolKernel : public OpKernel {
     height_ = h;
     width_ = w;
     batch_ = channels_ = -1;
-    auto window = ResolveWindow(attrs_, {h, w}, attrs_.kernel_shape, "MaxPool");
-    if (!window.ok()) return window.status();
-    const WindowDim& dh = (*window)[0];
-    const WindowDim& dw = (*window)[1];
+    PT2ONNX_ASSIGN_OR_RETURN(auto window, ResolveWindow(attrs_, {h, w}, attrs_.kernel_shape, "MaxPool"));
+    const WindowDim& dh = (window)[0];
+    const WindowDim& dw = (window)[1];
     out_h_ = dh.out;
     out_w_ = dw.out;
     taps_ = dh.kernel * dw.kernel;
     constexpr int64_t kMax = int64_t{1} << 24;
     const bool any_dilation = dh.dilation > 1 || dw.dilation > 1;
-    for (const WindowDim& d : *window) {
+    for (const WindowDim& d : window) {
       // (The tap check walks out x kernel taps: bounded, for hostile attributes.)
       if (d.stride > d.kernel || d.kernel > kMax || d.dilation > kMax || d.pad_begin > kMax || d.in > kMax ||
           d.out > kMax || d.out * d.kernel > kMax || !XnnTapsMatch(d, any_dilation)) {
@@ -159,18 +156,16 @@ class NhwcMaxPoolKernel : public OpKernel {
 
   absl::Status RunPortable(KernelContext& ctx, const Tensor& x) {
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
-    auto nchw = Tensor::Allocate(DataType::kFloat, {n, c, h, w}, ctx.pool());
-    if (!nchw.ok()) return nchw.status();
-    ToNchw(x.data<float>(), nchw->data<float>(), n, h * w, c);
-    KernelContext inner({&*nchw}, 1, ctx.pool(), ctx.threadpool());
+    PT2ONNX_ASSIGN_OR_RETURN(auto nchw, Tensor::Allocate(DataType::kFloat, {n, c, h, w}, ctx.pool()));
+    ToNchw(x.data<float>(), nchw.data<float>(), n, h * w, c);
+    KernelContext inner({&nchw}, 1, ctx.pool(), ctx.threadpool());
     absl::Status s = portable_->Run(inner);
-    ctx.pool()->Release(nchw->buffer());
-    *nchw = Tensor();
+    ctx.pool()->Release(nchw.buffer());
+    nchw = Tensor();
     if (!s.ok()) return s;
     Tensor& y = inner.outputs()[0];
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {n, y.dim(2), y.dim(3), c});
-    if (!out.ok()) return out.status();
-    ToNhwc(y.data<float>(), (*out)->data<float>(), n, y.dim(2) * y.dim(3), c);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {n, y.dim(2), y.dim(3), c}));
+    ToNhwc(y.data<float>(), (out)->data<float>(), n, y.dim(2) * y.dim(3), c);
     ctx.pool()->Release(y.buffer());
     y = Tensor();
     return absl::OkStatus();
@@ -188,23 +183,21 @@ class NhwcMaxPoolKernel : public OpKernel {
 class NhwcGlobalAveragePoolKernel : public OpKernel {
  public:
   absl::Status Run(KernelContext& ctx) override {
-    auto xi = ctx.RequiredInput(0);
-    if (!xi.ok()) return xi.status();
-    const Tensor& x = **xi;
+    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    const Tensor& x = *xi;
     if (x.dtype() != DataType::kFloat || x.rank() != 4) {
       return absl::InvalidArgumentError(
           absl::StrCat("GlobalAveragePool (NHWC): input ", DimsString(x.dims()), " is not float32 4-D"));
     }
     const int64_t n = x.dim(0), hw = x.dim(1) * x.dim(2), c = x.dim(3);
-    auto out = ctx.AllocateOutput(0, DataType::kFloat, {n, 1, 1, c});
-    if (!out.ok()) return out.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {n, 1, 1, c}));
     sums_.resize(static_cast<size_t>(c));
     for (int64_t b = 0; b < n; ++b) {
       std::fill(sums_.begin(), sums_.end(), 0.0);
       const float* px = x.data<float>() + b * hw * c;
       for (int64_t p = 0; p < hw; ++p)
         for (int64_t ch = 0; ch < c; ++ch) sums_[ch] += px[p * c + ch];
-      float* py = (*out)->data<float>() + b * c;
+      float* py = (out)->data<float>() + b * c;
       for (int64_t ch = 0; ch < c; ++ch) py[ch] = static_cast<float>(sums_[ch] / static_cast<double>(hw));
     }
     return absl::OkStatus();
@@ -220,12 +213,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcPoolKernel(const KernelCreat
   const std::string& op = info.node.op_type;
   if (op == "GlobalAveragePool") return std::unique_ptr<OpKernel>(new NhwcGlobalAveragePoolKernel());
   if (op != "MaxPool") return std::unique_ptr<OpKernel>();
-  auto attrs = ReadWindowAttrs(info.node);
-  if (!attrs.ok()) return attrs.status();
-  if (attrs->kernel_shape.size() != 2) return absl::InvalidArgumentError("MaxPool (NHWC) needs a 2-D kernel_shape");
-  auto portable = FindKernel("MaxPool")->factory(info);
-  if (!portable.ok()) return portable.status();
-  return std::unique_ptr<OpKernel>(new NhwcMaxPoolKernel(*std::move(attrs), std::move(*portable)));
+  PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(info.node));
+  if (attrs.kernel_shape.size() != 2) return absl::InvalidArgumentError("MaxPool (NHWC) needs a 2-D kernel_shape");
+  PT2ONNX_ASSIGN_OR_RETURN(auto portable, FindKernel("MaxPool")->factory(info));
+  return std::unique_ptr<OpKernel>(new NhwcMaxPoolKernel(std::move(attrs), std::move(portable)));
 }
 
 }  // namespace pt2onnx::runtime

@@ -14,6 +14,7 @@
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/control_flow.h"
 #include "runtime/plan/session.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 
@@ -50,10 +51,9 @@ absl::StatusOr<int> Session::FuseBiasAdd(const ir::Graph& graph, size_t matmul,
   if (other == product || other_slot == slots.end()) return -1;
   const Tensor* bias = constant(other_slot->second);
   if (bias == nullptr || bias->dtype() != DataType::kFloat || bias->rank() != 1 || bias->numel() != w->dim(1)) return -1;
-  auto kernel = CreateFullyConnectedWithBias(*w, *bias);
-  if (!kernel.ok()) return kernel.status();
-  if (*kernel == nullptr) return -1;
-  step.kernel = std::move(*kernel);
+  PT2ONNX_ASSIGN_OR_RETURN(auto kernel, CreateFullyConnectedWithBias(*w, *bias));
+  if (kernel == nullptr) return -1;
+  step.kernel = std::move(kernel);
   step.op_type = "MatMul+Add";
   step.inputs.push_back(other_slot->second);  // packed, like the weights (PackedInput)
   return static_cast<int>(j);

@@ -13,6 +13,7 @@
 #include "runtime/plan/fold_batchnorm.h"
 #include "runtime/plan/nhwc_layout.h"
 #include "core/tensor/convert.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -57,14 +58,12 @@ ir::Graph PlannedGraph(const ir::Graph& graph, const SessionOptions& options) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(const ir::Model& model, const SessionOptions& options) {
-  absl::Status kernels = CheckKernels(model.graph);
-  if (!kernels.ok()) return kernels;
+  PT2ONNX_RETURN_IF_ERROR(CheckKernels(model.graph));
   return Build(PlannedGraph(model.graph, options), model.OnnxOpset(), options);
 }
 
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(ir::Model&& model, const SessionOptions& options) {
-  absl::Status kernels = CheckKernels(model.graph);
-  if (!kernels.ok()) return kernels;
+  PT2ONNX_RETURN_IF_ERROR(CheckKernels(model.graph));
   ir::Graph graph = PlannedGraph(model.graph, options);
   const int64_t opset = model.OnnxOpset();
   model = ir::Model();  // the planned graph now holds the only reference to each weight
@@ -102,10 +101,9 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Build(ir::Graph g, int64_t ops
   }
   for (const ir::ValueInfo& in : g.inputs) {
     if (slot.count(in.name)) continue;  // an input with an initializer default: the initializer
-    auto id = define(in.name);
-    if (!id.ok()) return id.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto id, define(in.name));
     s.inputs_.push_back(in);
-    s.input_slots_.push_back(*id);
+    s.input_slots_.push_back(id);
   }
   std::set<size_t> fused_adds;  // nodes whose work a fused MatMul+Add step does
   for (size_t node_index = 0; node_index < g.nodes.size(); ++node_index) {
@@ -136,9 +134,8 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Build(ir::Graph g, int64_t ops
         out_slots.push_back(-1);
         continue;
       }
-      auto id = define(name);
-      if (!id.ok()) return id.status();
-      out_slots.push_back(*id);
+      PT2ONNX_ASSIGN_OR_RETURN(auto id, define(name));
+      out_slots.push_back(id);
     }
     // Constant nodes are values, not steps.
     if (node.op_type == "Constant" && out_slots.size() == 1 && out_slots[0] >= 0) {
@@ -198,9 +195,8 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Build(ir::Graph g, int64_t ops
         if (*fused >= 0) {
           fused_adds.insert(static_cast<size_t>(*fused));
           const ir::Node& add = g.nodes[static_cast<size_t>(*fused)];
-          auto id = define(add.outputs[0]);
-          if (!id.ok()) return id.status();
-          step.outputs[0] = *id;
+          PT2ONNX_ASSIGN_OR_RETURN(auto id, define(add.outputs[0]));
+          step.outputs[0] = id;
           for (const std::string& name : NodeReads(add)) planned_reads.push_back(name);
         }
       }
@@ -331,9 +327,8 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
     if (id >= 0 && t == nullptr) return absl::InternalError("an input was released before its last use");
     if (t != nullptr && step.half_mode == HalfMode::kViaFloat32 && IsHalf(t->dtype())) {
       half = t->dtype();
-      auto f = CastTo(*t, DataType::kFloat, &pool_);
-      if (!f.ok()) return f.status();
-      converted.push_back(std::move(*f));
+      PT2ONNX_ASSIGN_OR_RETURN(auto f, CastTo(*t, DataType::kFloat, &pool_));
+      converted.push_back(std::move(f));
       t = &converted.back();
     }
     in.push_back(t);
@@ -341,8 +336,7 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
   std::vector<Tensor> out = std::move(step.out_scratch);
   out.resize(step.outputs.size());
   KernelContext ctx(std::move(in), std::move(out), &pool_, options_.threadpool);
-  absl::Status status = step.kernel->Run(ctx);
-  if (!status.ok()) return status;
+  PT2ONNX_RETURN_IF_ERROR(step.kernel->Run(ctx));
   for (size_t i = 0; i < step.outputs.size(); ++i) {
     if (step.outputs[i] < 0) continue;
     Tensor& t = ctx.outputs()[i];
@@ -350,10 +344,9 @@ absl::Status Session::RunStep(Step& step, std::vector<Tensor>& slots) {
       return absl::InternalError(absl::StrCat("output ", i, " was not produced"));
     }
     if (half != DataType::kUndefined && t.dtype() == DataType::kFloat) {
-      auto h = CastTo(t, half, &pool_);
-      if (!h.ok()) return h.status();
+      PT2ONNX_ASSIGN_OR_RETURN(auto h, CastTo(t, half, &pool_));
       pool_.Release(t.buffer());
-      t = std::move(*h);
+      t = std::move(h);
     }
     slots[step.outputs[i]] = std::move(t);
   }

@@ -70,10 +70,20 @@ def binary_sources(package_dir):
 
 
 def cli_options(root=ROOT):
-    """{section title in docs/cli.md: options its binary accepts}."""
-    options = {}
-    for binary, files in binary_sources(root / "native").items():
-        options[f"`{binary}`"] = set().union(*(options_in(f.read_text()) for f in files if f.exists()))
+    """{section title in docs/cli.md: options its binary accepts}. Options of a source file that
+    several binaries compile (a parser shared by the runners) are keyed by the tuple of their
+    sections: each must be documented in at least one of them."""
+    sources = binary_sources(root / "native")
+    users = {}
+    for binary, files in sources.items():
+        for f in files:
+            users.setdefault(f, []).append(f"`{binary}`")
+    options = {f"`{binary}`": set() for binary in sources}
+    for f, binaries in users.items():
+        if not f.exists():
+            continue
+        key = binaries[0] if len(binaries) == 1 else tuple(sorted(binaries))
+        options.setdefault(key, set()).update(options_in(f.read_text()))
     node = sorted((root / "wasm" / "js").glob("cli*.mjs"))
     options["`npx pt2onnx`"] = set().union(*(options_in(f.read_text()) for f in node))
     return options
@@ -99,10 +109,13 @@ def undocumented_options(options_by_section, markdown):
     (`--opset`, `--opset N`, `--report[=PATH]`, `-o, --output PATH`)."""
     by_title = sections(markdown)
     missing = []
-    for section, options in sorted(options_by_section.items()):
-        # "## `pt2onnx` ..." and its subcommands' "## `pt2onnx apply-weights` ...".
+    for key, options in sorted(options_by_section.items(), key=lambda kv: str(kv[0])):
+        # "## `pt2onnx` ..." and its subcommands' "## `pt2onnx apply-weights` ..."; a tuple of
+        # sections (a shared source) is satisfied by any of them.
+        keys = key if isinstance(key, tuple) else (key,)
+        section = " or ".join(keys)
         matches = [text for title, text in by_title.items()
-                   if title.startswith(section) or title.startswith(section.rstrip("`") + " ")]
+                   if any(title.startswith(k) or title.startswith(k.rstrip("`") + " ") for k in keys)]
         if not matches:
             missing.append(f"{section}: no '## {section} ...' section")
             continue

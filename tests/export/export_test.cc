@@ -236,8 +236,8 @@ TEST_F(ExportTest, WithoutWriteItStopsAfterTheChecksAndCarriesTheProgram) {
 }
 
 TEST_F(ExportTest, AProgramThatDoesNotTranslateIsStillCarried) {
-  std::optional<std::string> bytes = testing::ReadFixture("unsupported_op");
-  ASSERT_TRUE(bytes.has_value());
+  absl::StatusOr<std::string> bytes = testing::ReadFixture("unsupported_op");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
   RecordingSinks sinks;
   ExportProgress quiet;
   ExportResult result = Export(InMemory(*bytes), ExportOptions{}, sinks, quiet);

@@ -37,8 +37,8 @@ class DiscardingSinks : public ExportSinks {
 class VerifyPt2Test : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::optional<std::string> bytes = testing::ReadFixture("cnn");
-    if (!bytes) GTEST_SKIP() << "fixture not in this test's runfiles";
+    absl::StatusOr<std::string> bytes = testing::ReadFixture("cnn");
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
     storage_ = *std::move(bytes);
     file_ = std::make_shared<MemoryFile>(AsBytes(storage_));
   }
