@@ -9,7 +9,7 @@
 // amounts take torch's values (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp,
 // lshift_kernel / rshift_kernel): a left shift by a negative amount or by
 // the width or more gives 0; a right shift by those gives a >> (width - 1),
-// the sign fill. Right shifts of negative values are arithmetic:
+// the sign fill (0 for unsigned types). Right shifts of negative values are arithmetic:
 // ~(~a >> b).
 #include <string>
 
@@ -58,7 +58,9 @@ absl::Status Shift(TranslateContext& ctx, bool left) {
   if (left) {
     result = ctx.Op("Where", {in_range, shift(a), zero});
   } else if (IsUnsigned(dtype)) {
-    result = shift(a);  // logical, also for uint64 values of 2^63 and more
+    // Logical, also for uint64 values of 2^63 and more; no sign to fill, so
+    // an amount of the width or more gives 0, as torch's rshift_kernel does.
+    result = ctx.Op("Where", {in_range, shift(a), zero});
   } else {
     // Arithmetic: a negative value is shifted as its complement, ~(~a >> b).
     std::string negative = ctx.Op("Less", {a, zero});

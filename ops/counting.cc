@@ -123,7 +123,10 @@ absl::Status AtenRepeatInterleaveSelfInt(TranslateContext& ctx) {
     return ctx.Op("Concat", std::move(parts), {ir::Attribute::Int("axis", 0)});
   };
   std::string expanded = ctx.Op("Expand", {Unsqueeze(ctx, x, {axis + 1}), cat({before, at, r, after})});
-  return ctx.SetOutput(0, ctx.Op("Reshape", {expanded, cat({before, ctx.Op("Mul", {at, r}), after})}));
+  // Every entry is a real size (a zero count gives a zero-length axis), so
+  // allowzero=1: Reshape's default would read a 0 as "copy the input's dim".
+  return ctx.SetOutput(0, ctx.Op("Reshape", {expanded, cat({before, ctx.Op("Mul", {at, r}), after})},
+                                 {ir::Attribute::Int("allowzero", 1)}));
 }
 
 // aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor

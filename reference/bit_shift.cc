@@ -4,7 +4,7 @@
 // Tensor_Scalar, Scalar_Tensor), with ATen's handling of out-of-range shift
 // amounts (aten/src/ATen/native/cpu/BinaryOpsKernel.cpp): a left shift by a
 // negative amount or by the width or more gives 0, a right shift by those
-// gives a >> (width - 1). Values are shifted at the dtype's own width.
+// gives a >> (width - 1) (0 for unsigned types). Values are shifted at the dtype's own width.
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -32,6 +32,8 @@ absl::Status ShiftImpl(RefCall& call, bool in_place, bool left) {
   auto shift = [width, is_unsigned, left](int64_t a, int64_t b) -> absl::StatusOr<int64_t> {
     const bool out_of_range = (!is_unsigned && b < 0) || static_cast<uint64_t>(b) >= static_cast<uint64_t>(width);
     if (left) return out_of_range ? 0 : static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+    // Unsigned: no sign to fill, so the width or more shifts everything out.
+    if (out_of_range && is_unsigned) return 0;
     // a holds the value at its dtype (unsigned ones non-negative), so an
     // arithmetic shift of the int64 is the dtype's shift.
     return a >> (out_of_range ? width - 1 : b);

