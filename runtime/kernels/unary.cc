@@ -24,6 +24,9 @@ struct UnaryParams {
   bool tanh_gelu = false;
 };
 
+// Transcendental functions are computed in double and rounded once: the float
+// versions of glibc (native) and musl (WebAssembly) differ in the last bit,
+// and constant folding must write the same bytes in the CLI and the browser.
 template <typename T>
 T Apply(UnaryOp op, T x, const UnaryParams& p) {
   using F = std::conditional_t<std::is_same_v<T, double>, double, float>;
@@ -36,22 +39,22 @@ T Apply(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kFloor: return std::floor(v);
     case UnaryOp::kRound: return std::nearbyint(v);  // ties to even (default rounding mode)
     case UnaryOp::kSqrt: return std::sqrt(v);
-    case UnaryOp::kExp: return std::exp(v);
-    case UnaryOp::kLog: return std::log(v);
-    case UnaryOp::kSin: return std::sin(v);
-    case UnaryOp::kCos: return std::cos(v);
-    case UnaryOp::kTanh: return std::tanh(v);
-    case UnaryOp::kTan: return std::tan(v);
-    case UnaryOp::kAsin: return std::asin(v);
-    case UnaryOp::kAcos: return std::acos(v);
-    case UnaryOp::kAtan: return std::atan(v);
-    case UnaryOp::kSinh: return std::sinh(v);
-    case UnaryOp::kCosh: return std::cosh(v);
-    case UnaryOp::kAsinh: return std::asinh(v);
-    case UnaryOp::kAcosh: return std::acosh(v);
-    case UnaryOp::kAtanh: return std::atanh(v);
+    case UnaryOp::kExp: return static_cast<F>(std::exp(static_cast<double>(v)));
+    case UnaryOp::kLog: return static_cast<F>(std::log(static_cast<double>(v)));
+    case UnaryOp::kSin: return static_cast<F>(std::sin(static_cast<double>(v)));
+    case UnaryOp::kCos: return static_cast<F>(std::cos(static_cast<double>(v)));
+    case UnaryOp::kTanh: return static_cast<F>(std::tanh(static_cast<double>(v)));
+    case UnaryOp::kTan: return static_cast<F>(std::tan(static_cast<double>(v)));
+    case UnaryOp::kAsin: return static_cast<F>(std::asin(static_cast<double>(v)));
+    case UnaryOp::kAcos: return static_cast<F>(std::acos(static_cast<double>(v)));
+    case UnaryOp::kAtan: return static_cast<F>(std::atan(static_cast<double>(v)));
+    case UnaryOp::kSinh: return static_cast<F>(std::sinh(static_cast<double>(v)));
+    case UnaryOp::kCosh: return static_cast<F>(std::cosh(static_cast<double>(v)));
+    case UnaryOp::kAsinh: return static_cast<F>(std::asinh(static_cast<double>(v)));
+    case UnaryOp::kAcosh: return static_cast<F>(std::acosh(static_cast<double>(v)));
+    case UnaryOp::kAtanh: return static_cast<F>(std::atanh(static_cast<double>(v)));
     case UnaryOp::kSigmoid: return v >= 0 ? F(1) / (F(1) + std::exp(-v)) : std::exp(v) / (F(1) + std::exp(v));
-    case UnaryOp::kErf: return std::erf(v);
+    case UnaryOp::kErf: return static_cast<F>(std::erf(static_cast<double>(v)));
     case UnaryOp::kReciprocal: return F(1) / v;
     case UnaryOp::kRelu: return v > 0 ? v : (std::isnan(v) ? v : F(0));
     case UnaryOp::kLeakyRelu: return v >= 0 ? v : static_cast<F>(p.alpha) * v;

@@ -40,7 +40,7 @@ const shownCount = (page, text) => page.evaluate((t) => document.body.innerText.
 test("an empty file: the CLI's cause (the file is empty), said once, and no conversion offered", async () => {
   const empty = join(work, "empty.pt2");
   writeFileSync(empty, "");
-  const cli = spawnSync(CLI, [empty, "-o", join(work, "empty.onnx")], { encoding: "utf8" });
+  const cli = spawnSync(CLI, [empty, "-q", "-o", join(work, "empty.onnx")], { encoding: "utf8" });
   assert.equal(cli.status, 4);
   const cause = cli.stderr.trim().replace(/^pt2onnx: error: /, "");
   assert.match(cause, /the file is empty \(0 bytes\)/);
