@@ -27,15 +27,6 @@ test("the fixtures are found", () => {
   assert.ok(ZOO.length >= 40, `only ${ZOO.length} real-model fixtures`);
 });
 
-// Fail in the browser, pass natively: strict, so an entry that starts passing must go.
-const BROWSER_BEYOND_THRESHOLDS = {
-  // One ill-conditioned element (docs/verify.md, "In JavaScript and on a page"): output (0, 1, 10, 33) is -6.77e-6, a bilinear
-  // mix of flows (coords + delta) - coords, so one coordinate sum rounded 1 ulp off torch's moves it past
-  // 0.1 x (|expected| + 1e-7). Every float32 convolution order decides it by chance (wasm SIMD 0.123, the
-  // native portable kernels 0.124, torch with oneDNN off 0.237; tools/fixtures/verify_sensitivity.py).
-  "models/tv_raft": "upsample_bilinear2d_1",
-};
-
 const dir = mkdtempSync(join(tmpdir(), "pt2onnx-page-verify-all-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -80,14 +71,6 @@ for (const fixture of [...TOP_LEVEL, ...ZOO.map((name) => `models/${name}`)]) {
       return;
     }
     assert.equal(r.error, undefined, JSON.stringify(r));
-    const known = BROWSER_BEYOND_THRESHOLDS[fixture];
-    if (known !== undefined) {
-      assert.equal(r.passed, false, `${fixture} passes now: remove it from BROWSER_BEYOND_THRESHOLDS`);
-      assert.equal(r.first, known);
-      for (const c of r.outputs) assert.ok(c.abs < 1e-4, JSON.stringify(c));
-      assert.equal(nativeVerify(join(FIXTURES, fixture, "model.pt2")).status, 0);
-      return;
-    }
     assert.equal(r.passed, true, r.message);
     assert.ok(r.outputs.length > 0);
     for (const c of r.outputs) assert.ok(c.passed && c.abs < 5e-3 && c.rel < 1e-1, JSON.stringify(c));
