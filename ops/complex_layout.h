@@ -11,7 +11,10 @@
 #ifndef PT2ONNX_OPS_COMPLEX_LAYOUT_H_
 #define PT2ONNX_OPS_COMPLEX_LAYOUT_H_
 
+#include <string>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -20,6 +23,15 @@ namespace pt2onnx::ops {
 // (imaginary part 0). Unimplemented when `self` is complex, or when a reader
 // of the result is not an op that understands the layout (see fft.cc).
 absl::Status BindRealAsComplex(TranslateContext& ctx);
+
+// Unimplemented unless every reader of the node's output 0 understands the
+// layout (FFT ops, view_as_real, the complex views of complex_views.cc) and
+// it is no program output. A translation producing a complex value calls it.
+absl::Status CheckComplexLayoutReaders(const TranslateContext& ctx);
+
+// Tensor argument `self` as a complex value in the layout; Unimplemented
+// unless an op that writes the layout produced it.
+absl::StatusOr<std::string> ComplexLayoutOperand(TranslateContext& ctx);
 
 }  // namespace pt2onnx::ops
 

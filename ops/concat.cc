@@ -77,7 +77,6 @@ absl::Status AtenStackDefault(TranslateContext& ctx) {
 
 void RegisterConcatOps(OpRegistry& r) {
   r.Add("aten::cat.default", &AtenCatDefault);
-  r.Add("aten::concat.default", &AtenCatDefault);
   r.Add("aten::concatenate.default", &AtenCatDefault);
   r.Add("aten::stack.default", &AtenStackDefault);
 }

@@ -48,14 +48,21 @@ using ir::Attribute;
 constexpr absl::string_view kComplexReaders[] = {
     "torch.ops.aten._fft_c2c.default", "torch.ops.aten._fft_c2r.default",
     "torch.ops.aten.fft_fft.default",  "torch.ops.aten.fft_ifft.default",
-    "torch.ops.aten.fft_irfft.default", "torch.ops.aten.view_as_real.default"};
+    "torch.ops.aten.fft_irfft.default", "torch.ops.aten.view_as_real.default",
+    // complex_views.cc
+    "torch.ops.aten.view_as_real_copy.default", "torch.ops.aten.resolve_conj.default",
+    "torch.ops.aten.resolve_neg.default", "torch.ops.aten.conj.default", "torch.ops.aten._conj.default"};
 // Real -> complex conversions go through BindRealAsComplex (conversion.cc).
 constexpr absl::string_view kComplexWriters[] = {
     "torch.ops.aten._fft_r2c.default", "torch.ops.aten._fft_c2c.default",
     "torch.ops.aten.fft_rfft.default", "torch.ops.aten.fft_fft.default",
     "torch.ops.aten.fft_ifft.default", "torch.ops.aten._to_copy.default",
     "torch.ops.aten.to.dtype",         "torch.ops.aten.to.dtype_layout",
-    "torch.ops.aten.to.device",        "torch.ops.aten.type_as.default"};
+    "torch.ops.aten.to.device",        "torch.ops.aten.type_as.default",
+    // complex_views.cc
+    "torch.ops.aten.polar.default", "torch.ops.aten.complex.default", "torch.ops.aten.view_as_complex.default",
+    "torch.ops.aten.view_as_complex_copy.default", "torch.ops.aten.resolve_conj.default",
+    "torch.ops.aten.resolve_neg.default", "torch.ops.aten.conj.default", "torch.ops.aten._conj.default"};
 
 bool ArgumentNames(const pt2::Argument& arg, const std::string& name) {
   if (arg.kind == pt2::Argument::Kind::kTensor) return arg.name == name;
@@ -360,6 +367,10 @@ absl::Status AtenViewAsReal(TranslateContext& ctx) {
 }
 
 }  // namespace
+
+absl::Status CheckComplexLayoutReaders(const TranslateContext& ctx) { return CheckComplexReaders(ctx); }
+
+absl::StatusOr<std::string> ComplexLayoutOperand(TranslateContext& ctx) { return ComplexOperand(ctx); }
 
 absl::Status BindRealAsComplex(TranslateContext& ctx) {
   PT2ONNX_RETURN_IF_ERROR(CheckComplexReaders(ctx));

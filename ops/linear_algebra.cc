@@ -256,7 +256,6 @@ void RegisterLinearAlgebraOps(OpRegistry& r) {
   r.Add("aten::bmm.default", &AtenMm);
   r.Add("aten::bmm.dtype", &AtenMm);
   r.Add("aten::matmul.default", &AtenMatmul);
-  r.Add("aten::linalg_matmul.default", &AtenMatmul);
   r.Add("aten::vdot.default", &AtenMatmul);
   r.Add("aten::mv.default", &AtenMv);
   r.Add("aten::dot.default", &AtenDot);

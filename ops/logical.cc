@@ -95,6 +95,9 @@ void RegisterLogicalOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::bitwise_xor", "Tensor", &AtenBitwiseXor);
   AddWithInPlace(r, "aten::bitwise_xor", "Scalar", &AtenBitwiseXor);
   AddWithInPlace(r, "aten::bitwise_not", "default", &AtenBitwiseNot);
+  r.Add("aten::bitwise_and.Scalar_Tensor", &AtenBitwiseAnd);
+  r.Add("aten::bitwise_or.Scalar_Tensor", &AtenBitwiseOr);
+  r.Add("aten::bitwise_xor.Scalar_Tensor", &AtenBitwiseXor);
   r.Add("aten::__and__.Tensor", &AtenDunderAnd);
   r.Add("aten::__and__.Scalar", &AtenDunderAnd);
   r.Add("aten::__or__.Tensor", &AtenDunderOr);

@@ -264,6 +264,9 @@ void RegisterComparisonRef(RefRegistry& r) {
   r.Add("aten::logical_not_.default", LogicalNotInPlace);
   r.Add("aten::bitwise_and.Tensor", BitAnd);
   r.Add("aten::bitwise_and.Scalar", BitAnd);
+  r.Add("aten::bitwise_and.Scalar_Tensor", BitAnd);
+  r.Add("aten::bitwise_or.Scalar_Tensor", BitOr);
+  r.Add("aten::bitwise_xor.Scalar_Tensor", BitXor);
   r.Add("aten::bitwise_and_.Tensor", BitAndInPlace);
   r.Add("aten::bitwise_and_.Scalar", BitAndInPlace);
   r.Add("aten::__and__.Tensor", BitAnd);

@@ -67,7 +67,9 @@ absl::Status CheckComplexReader(const pt2::Node& node, const std::string& key, c
   static const std::set<std::string>* aware = new std::set<std::string>{
       "aten::_fft_c2c.default", "aten::_fft_c2r.default", "aten::fft_fft.default", "aten::fft_ifft.default",
       "aten::fft_irfft.default", "aten::view_as_real.default", "aten::_to_copy.default", "aten::to.dtype",
-      "aten::to.dtype_layout", "aten::to.device", "aten::clone.default", "aten::alias.default"};
+      "aten::to.dtype_layout", "aten::to.device", "aten::clone.default", "aten::alias.default",
+      "aten::view_as_real_copy.default", "aten::resolve_conj.default", "aten::resolve_neg.default",
+      "aten::conj.default", "aten::_conj.default"};
   if (aware->count(key) > 0) return absl::OkStatus();
   for (const pt2::NamedArgument& a : node.inputs) {
     std::vector<std::string> names = a.arg.names;

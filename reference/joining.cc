@@ -288,8 +288,6 @@ void RegisterJoiningRef(RefRegistry& r) {
   r.Add("aten::meshgrid.default", Meshgrid);
   r.Add("aten::meshgrid.indexing", Meshgrid);
   r.Add("aten::cat.default", Cat);
-  r.Add("aten::concat.default", Cat);
-  r.Add("aten::concatenate.default", Cat);
   r.Add("aten::stack.default", Stack);
   r.Add("aten::split.Tensor", Split);
   r.Add("aten::split_copy.Tensor", Split);

@@ -281,31 +281,6 @@ absl::Status ChainMatmul(RefCall& call) {
   return call.SetTensor(std::move(acc));
 }
 
-// aten::linalg_matmul(Tensor self, Tensor other) -> Tensor: torch.matmul
-// (1-D operands gain and lose a dim; batch dims broadcast).
-absl::Status LinalgMatmul(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor a, call.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor b, call.Input("other"));
-  PT2ONNX_RETURN_IF_ERROR(SameDtype(call, a, b));
-  if (a.rank() == 0 || b.rank() == 0) return call.Invalid("both arguments to matmul need to be at least 1D");
-  const int ra = static_cast<int>(a.rank()), rb = static_cast<int>(b.rank());
-  const int batch = std::max(ra, rb) - 2 > 0 ? std::max(ra, rb) - 2 : 0;
-  // Labels: batch dims 0..batch-1 (right-aligned), n = 100, k = 101, m = 102.
-  std::vector<int> la, lb, out;
-  for (int d = 0; d < ra - 2; ++d) la.push_back(batch - (ra - 2) + d);
-  for (int d = 0; d < rb - 2; ++d) lb.push_back(batch - (rb - 2) + d);
-  out = Range(0, batch);
-  if (ra >= 2) la.push_back(100);
-  la.push_back(101);
-  lb.push_back(101);
-  if (rb >= 2) lb.push_back(102);
-  if (ra >= 2) out.push_back(100);
-  if (rb >= 2) out.push_back(102);
-  if (a.dims().back() != b.dims()[rb >= 2 ? rb - 2 : 0]) return call.Invalid("matmul: the inner dims do not match");
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, Contract({a, b}, {la, lb}, out, a.dtype()));
-  return call.SetTensor(std::move(result));
-}
-
 }  // namespace
 
 void RegisterProductsRef(RefRegistry& r) {
@@ -323,7 +298,6 @@ void RegisterProductsRef(RefRegistry& r) {
   r.Add("aten::tensordot.default", Tensordot);
   r.Add("aten::bilinear.default", Bilinear);
   r.Add("aten::chain_matmul.default", ChainMatmul);
-  r.Add("aten::linalg_matmul.default", LinalgMatmul);
 }
 
 }  // namespace pt2onnx::reference

@@ -13,6 +13,14 @@ void OpRegistry::Add(absl::string_view key, TranslateFn fn, int min_opset,
   entries_[std::string(key)].push_back(OpEntry{fn, min_opset, max_opset});
 }
 
+bool OpRegistry::AddAlias(absl::string_view alias, absl::string_view canonical) {
+  auto it = entries_.find(canonical);
+  if (it == entries_.end()) return false;
+  std::vector<OpEntry> copy = it->second;
+  entries_[std::string(alias)] = std::move(copy);
+  return true;
+}
+
 void OpRegistry::Remove(absl::string_view key) {
   auto it = entries_.find(key);
   if (it != entries_.end()) entries_.erase(it);

@@ -47,6 +47,10 @@ class OpRegistry {
   void Add(absl::string_view key, TranslateFn fn, int min_opset = kMinOpset,
            int max_opset = kMaxOpset);
 
+  // Registers under `alias` every entry of `canonical` (ATen's alias
+  // overloads, core/aten/aliases.h); false when `canonical` has none.
+  bool AddAlias(absl::string_view alias, absl::string_view canonical);
+
   // Drops every entry of `key` (user translations that override a built-in).
   void Remove(absl::string_view key);
 
