@@ -46,12 +46,18 @@ absl::Status Window(TranslateContext& ctx, WindowTerms terms) {
   const double denominator = static_cast<double>(periodic ? length : length - 1);
   std::string n = ctx.Op("Range", {ctx.ConstantScalar(compute, 0), ctx.ConstantScalar(compute, static_cast<double>(length)),
                                    ctx.ConstantScalar(compute, 1)});
-  std::string w = ctx.Op("Add", {ctx.ConstantScalar(compute, terms.a0),
-                                 ctx.Op("Mul", {ctx.ConstantScalar(compute, terms.a1),
-                                                ctx.Op("Cos", {ctx.Op("Mul", {n, ctx.ConstantScalar(compute, 2 * kPi / denominator)})})})});
-  if (terms.a2 != 0) {
-    std::string cos2 = ctx.Op("Cos", {ctx.Op("Mul", {n, ctx.ConstantScalar(compute, 4 * kPi / denominator)})});
-    w = ctx.Op("Add", {w, ctx.Op("Mul", {ctx.ConstantScalar(compute, terms.a2), cos2})});
+  // torch's order of steps (reference/windows.cc): the ends of a blackman
+  // window cancel to a float residue that another order rounds differently.
+  const auto scalar = [&](double v) { return ctx.ConstantScalar(compute, v); };
+  std::string w;
+  if (terms.a2 == 0) {
+    std::string c = ctx.Op("Cos", {ctx.Op("Mul", {n, scalar(2 * kPi / denominator)})});
+    w = ctx.Op("Add", {ctx.Op("Mul", {c, scalar(terms.a1)}), scalar(terms.a0)});
+  } else {
+    std::string b = ctx.Op("Mul", {n, scalar(kPi / denominator)});
+    std::string four = ctx.Op("Mul", {ctx.Op("Cos", {ctx.Op("Mul", {b, scalar(4)})}), scalar(terms.a2)});
+    std::string two = ctx.Op("Mul", {ctx.Op("Cos", {ctx.Op("Mul", {b, scalar(2)})}), scalar(-terms.a1)});
+    w = ctx.Op("Add", {ctx.Op("Sub", {four, two}), scalar(terms.a0)});
   }
   return ctx.SetOutput(0, ctx.CastTo(w, compute, dtype));
 }

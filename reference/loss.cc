@@ -227,7 +227,9 @@ absl::Status SetNll(RefCall& call, const Nll& nll, DataType dtype, bool with_tot
     for (double w : nll.weight) total += w;
   }
   PT2ONNX_ASSIGN_OR_RETURN(Tensor total_weight, ScalarTensor(dtype, total));
-  return call.SetTensors({std::move(out), std::move(total_weight)});
+  // A tuple return: one result per output (SetTensors would make one Tensor[]).
+  PT2ONNX_RETURN_IF_ERROR(call.SetTensor(std::move(out)));
+  return call.SetTensor(std::move(total_weight));
 }
 
 // aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction,

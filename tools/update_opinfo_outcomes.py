@@ -18,6 +18,7 @@ stays the same. --check exits 1 when the table is stale; --summary prints the co
 committed table without running anything. The tests import the checking code from here.
 """
 import argparse
+import atexit
 import collections
 import concurrent.futures
 import json
@@ -27,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 import numpy as np
 
@@ -166,20 +168,92 @@ def convert(bins, sample, out, opset, work):
     return f"exit {result.returncode}: {first_line(message, work)}"
 
 
-def run_ort(model, sample):
-    import onnxruntime as ort
+# ONNX Runtime runs in a worker process of its own (one per thread, reused across samples): a crash
+# inside it on one model (it has happened) is that sample's outcome, not the end of the run.
+ORT_WORKER = r"""
+import json, sys
+import numpy as np
+import onnxruntime as ort
+options = ort.SessionOptions()
+options.intra_op_num_threads = 1
+options.log_severity_level = 3
+for line in sys.stdin:
+    job = json.loads(line)
     try:
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.log_severity_level = 3
-        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        feeds = {i.name: sample.inputs[i.name] for i in session.get_inputs() if i.name in sample.inputs}
-        missing = [i.name for i in session.get_inputs() if i.name not in sample.inputs]
+        session = ort.InferenceSession(job["model"], options, providers=["CPUExecutionProvider"])
+        with np.load(job["inputs"]) as npz:
+            given = {k: npz[k] for k in npz.files}
+        missing = [i.name for i in session.get_inputs() if i.name not in given]
         if missing:
-            return f"model inputs {missing} are not the program's"
-        return mismatch(session.run(None, feeds), sample.expected, sample.random)
-    except Exception as error:  # noqa: BLE001  (ONNX Runtime refuses or fails on the model)
-        return f"fails: {first_line(str(error))}"
+            reply = {"error": f"model inputs {missing} are not the program's"}
+        else:
+            outputs = session.run(None, {i.name: given[i.name] for i in session.get_inputs()})
+            np.savez(job["outputs"], **{f"o{n}": np.asarray(o) for n, o in enumerate(outputs)})
+            reply = {"ok": True}
+    except Exception as error:  # ONNX Runtime refuses or fails on the model
+        reply = {"error": "fails: " + (str(error).strip().splitlines() or [""])[0]}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+class OrtWorker:
+    """One ONNX Runtime process answering one model at a time; restarted after it dies."""
+
+    def __init__(self):
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen([sys.executable, "-c", ORT_WORKER], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def run(self, model, inputs, outputs):
+        """{"ok": True} or {"error": reason}."""
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        job = json.dumps({"model": str(model), "inputs": str(inputs), "outputs": str(outputs)})
+        try:
+            self.process.stdin.write(job + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if line:
+            return json.loads(line)
+        code = self.process.wait()
+        self.process = None
+        return {"error": f"crashes (exit {code})"}
+
+    def close(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait()
+
+
+_workers = threading.local()
+_all_workers = []
+
+
+def ort_worker():
+    if not hasattr(_workers, "worker"):
+        _workers.worker = OrtWorker()
+        _all_workers.append(_workers.worker)
+    return _workers.worker
+
+
+@atexit.register
+def _close_workers():
+    for worker in _all_workers:
+        worker.close()
+
+
+def run_ort(model, inputs, sample, work):
+    out = work / "ort.npz"
+    reply = ort_worker().run(model, inputs, out)
+    if "error" in reply:
+        return first_line(reply["error"], work)
+    with np.load(out) as npz:
+        actual = [npz[f"o{n}"] for n in range(len(npz.files))]
+    return mismatch(actual, sample.expected, sample.random)
 
 
 def run_tool(cmd, out, sample, work):
@@ -204,7 +278,7 @@ def check_sample(bins, sample, opset=DEFAULT_OPSET, engines=ENGINES):
             outcome["convert"] = reason
         else:
             if "ort" in engines:
-                outcome["ort"] = run_ort(model, sample)
+                outcome["ort"] = run_ort(model, inputs, sample, work)
             if "onnxrun" in engines:
                 outcome["onnxrun"] = run_tool([bins["onnxrun"], model, "--inputs", inputs, "--outputs",
                                                work / "onnxrun.npz", "-q"], work / "onnxrun.npz", sample, work)
