@@ -5,9 +5,11 @@
 #   3. the core, engine, ops, export and runtime suites compiled to WebAssembly
 #      (from the package's own -O3 objects: tools/toolchain/wasm/node_test.bzl),
 #      run under node
-#   4. end-to-end: every fixture converted by the CLI, checked by onnx's
-#      checker and run in ONNX Runtime against torch's recorded outputs
-#      (run in step 7 with the sanitized binaries; here only with --no-sanitizers)
+#   4. PyTorch's OpInfo samples (tests/e2e/test_opinfo.py) with the plain
+#      binaries, each outcome asserted against its table; then end-to-end: every
+#      fixture converted by the CLI, checked by onnx's checker and run in ONNX
+#      Runtime against torch's recorded outputs (run in step 7 with the
+#      sanitized binaries; here only with --no-sanitizers)
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
@@ -219,10 +221,14 @@ if [ "$wasm" = 1 ]; then
   [ "$rc" = 0 ]
 fi
 
-# tests/e2e/test_opinfo.py (PyTorch's OpInfo samples) is not run here yet: its
-# outcome table (tests/fixtures/opinfo/expected_outcomes.json) has not been
-# written, and ONNX Runtime run in-process crashed on one of the samples while
-# writing it (tools/update_opinfo_outcomes.py). docs/building.md says so.
+# PyTorch's OpInfo samples, each with its outcome asserted against
+# tests/fixtures/opinfo/expected_outcomes.json, with the plain binaries (the
+# sanitized e2e step leaves them out: 1,800 samples, four engines each).
+step opinfo "PyTorch's OpInfo samples: convert, ONNX Runtime, executor, reference interpreter (tests/e2e/test_opinfo.py)"
+PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" \
+  e2e opinfo tests/e2e/test_opinfo.py
+.venv/bin/python tools/update_opinfo_outcomes.py --summary
+
 # With the sanitizers on, step 7 runs the e2e suite (once, under them).
 if [ "$sanitizers" = 0 ]; then
   step e2e "fixtures through the CLI, onnx checker, ONNX Runtime"

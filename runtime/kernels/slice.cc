@@ -1,7 +1,7 @@
 // File: runtime/kernels/slice.cc
 // -----------------------------------------------------------------------------
-// Slice (negative starts/ends/steps, clamped as the ONNX spec says) and Shape
-// (start/end attributes).
+// Slice (negative starts/ends/steps, clamped as the ONNX spec says), Shape
+// (start/end attributes) and Size.
 #include <algorithm>
 #include <cstdint>
 
@@ -95,11 +95,24 @@ class ShapeKernel : public OpKernel {
   int64_t start_ = 0, end_ = INT64_MAX;
 };
 
+// Size: the element count as a 0-d INT64 (ONNX Size-13/21).
+class SizeKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo&) { return absl::OkStatus(); }
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_INPUT(x, 0);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt64, {}));
+    out->data<int64_t>()[0] = x.numel();
+    return absl::OkStatus();
+  }
+};
+
 }  // namespace
 
 extern const KernelRegistration kSliceKernels[] = {
     {"Slice", MakeKernel<SliceKernel>, HalfMode::kNative},
     {"Shape", MakeKernel<ShapeKernel>, HalfMode::kNative},
+    {"Size", MakeKernel<SizeKernel>, HalfMode::kNative},
 };
 extern const size_t kNumSliceKernels = sizeof(kSliceKernels) / sizeof(kSliceKernels[0]);
 

@@ -126,7 +126,25 @@ def run_onnx(model_path: pathlib.Path, inputs: dict):
             def _run(self, a, b):
                 return (np.matmul(a, b).astype(a.dtype),)
 
-        evaluator = ReferenceEvaluator(str(model_path), new_ops=[MatMul])
+        class MaxRoiPool(OpRun):  # onnx.reference has none: the spec's (Caffe's) binning, in numpy
+            def _run(self, x, rois, pooled_shape=None, spatial_scale=1.0):
+                ph, pw = pooled_shape
+                out = np.zeros((rois.shape[0], x.shape[1], ph, pw), x.dtype)
+                for r, (b, *box) in enumerate(rois):
+                    # C's round (half away from zero), not numpy's half-to-even
+                    x1, y1, x2, y2 = (int(np.copysign(np.floor(abs(v * spatial_scale) + 0.5), v)) for v in box)
+                    bin_h, bin_w = max(y2 - y1 + 1, 1) / ph, max(x2 - x1 + 1, 1) / pw
+                    for i in range(ph):
+                        h0 = min(max(int(np.floor(i * bin_h)) + y1, 0), x.shape[2])
+                        h1 = min(max(int(np.ceil((i + 1) * bin_h)) + y1, 0), x.shape[2])
+                        for j in range(pw):
+                            w0 = min(max(int(np.floor(j * bin_w)) + x1, 0), x.shape[3])
+                            w1 = min(max(int(np.ceil((j + 1) * bin_w)) + x1, 0), x.shape[3])
+                            if h1 > h0 and w1 > w0:
+                                out[r, :, i, j] = x[int(b), :, h0:h1, w0:w1].max(axis=(1, 2))
+                return (out,)
+
+        evaluator = ReferenceEvaluator(str(model_path), new_ops=[MatMul, MaxRoiPool])
         names = list(evaluator.input_names)
         return evaluator.run(None, {n: inputs[n] for n in names}), str(error).splitlines()[0]
     names = [i.name for i in session.get_inputs()]

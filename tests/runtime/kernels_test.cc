@@ -123,6 +123,16 @@ TEST(Shape, SliceWithNegativeStepAndClampedEnds) {
   EXPECT_EQ(Values<float>((*out)[0].tensor), (std::vector<float>{4, 2, 0}));
 }
 
+TEST(Shape, SizeCountsElementsAsAScalar) {
+  auto out = RunOp("Size", {}, {{F32({2, 3}, Iota(6))}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor.dims(), (Dims{}));
+  EXPECT_EQ(Values<int64_t>((*out)[0].tensor), (std::vector<int64_t>{6}));
+  auto empty = RunOp("Size", {}, {{F32({0, 4}, {})}});
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(Values<int64_t>((*empty)[0].tensor), (std::vector<int64_t>{0}));
+}
+
 TEST(Shape, ConcatNegativeAxisAndTranspose) {
   auto cat = RunOp("Concat", {Int("axis", -1)}, {{F32({2, 1}, {1, 2})}, {F32({2, 2}, {3, 4, 5, 6})}});
   EXPECT_EQ(Values<float>((*cat)[0].tensor), (std::vector<float>{1, 3, 4, 2, 5, 6}));

@@ -1,0 +1,271 @@
+// File: runtime/kernels/recurrent.cc
+// -----------------------------------------------------------------------------
+// LSTM, GRU and RNN as the ONNX spec defines them (gate orders i,o,f,c for
+// LSTM and z,r,h for GRU; B = [Wb, Rb]; both layouts; sequence_lens;
+// peepholes; GRU's linear_before_reset both ways). Activations are the
+// spec's defaults or any of Sigmoid / Tanh / Relu per position; clip and
+// input_forget=1 are refused. Portable loops: the input products of every
+// time step are computed first, then the recurrence, accumulating in double.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "runtime/kernels/kernel.h"
+#include "runtime/kernels/kernel_util.h"
+#include "core/status_macros.h"
+
+namespace pt2onnx::runtime {
+namespace {
+
+enum class Cell { kLstm, kGru, kRnn };
+enum class Act { kSigmoid, kTanh, kRelu };
+
+double Apply(Act a, double v) {
+  switch (a) {
+    case Act::kSigmoid: return 1.0 / (1.0 + std::exp(-v));
+    case Act::kTanh: return std::tanh(v);
+    case Act::kRelu: return v > 0 ? v : 0.0;
+  }
+  return v;
+}
+
+const char* Name(Cell c) { return c == Cell::kLstm ? "LSTM" : c == Cell::kGru ? "GRU" : "RNN"; }
+int64_t GateCount(Cell c) { return c == Cell::kLstm ? 4 : c == Cell::kGru ? 3 : 1; }
+size_t ActsPerDirection(Cell c) { return c == Cell::kLstm ? 3 : c == Cell::kGru ? 2 : 1; }
+
+template <Cell kCell>
+class RecurrentKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo& info) {
+    const ir::Node& node = info.node;
+    hidden_ = AttrInt(node, "hidden_size", 0);
+    if (hidden_ <= 0) return Error("hidden_size must be a positive attribute");
+    std::string direction = AttrString(node, "direction", "forward");
+    if (direction == "bidirectional") dirs_ = 2;
+    else if (direction == "reverse") reverse_ = true;
+    else if (direction != "forward") return Error(absl::StrCat("unknown direction '", direction, "'"));
+    layout_ = AttrInt(node, "layout", 0);
+    if (layout_ != 0 && layout_ != 1) return Error(absl::StrCat("layout must be 0 or 1, got ", layout_));
+    if (HasAttr(node, "clip")) return Unsupported("the clip attribute");
+    if (AttrInt(node, "input_forget", 0) != 0) return Unsupported("input_forget=1");
+    linear_before_reset_ = AttrInt(node, "linear_before_reset", 0) != 0;
+    const size_t per = ActsPerDirection(kCell);
+    std::vector<Act> defaults = kCell == Cell::kLstm  ? std::vector<Act>{Act::kSigmoid, Act::kTanh, Act::kTanh}
+                                : kCell == Cell::kGru ? std::vector<Act>{Act::kSigmoid, Act::kTanh}
+                                                      : std::vector<Act>{Act::kTanh};
+    acts_ = defaults;
+    if (dirs_ == 2) acts_.insert(acts_.end(), defaults.begin(), defaults.end());
+    if (HasAttr(node, "activations")) {
+      const ir::Attribute* attr = node.FindAttribute("activations");
+      std::vector<std::string> names = attr != nullptr && attr->type() == ir::Attribute::Type::kStrings ? attr->strings() : std::vector<std::string>{};
+      if (names.size() != per * static_cast<size_t>(dirs_) && names.size() != per) {
+        return Error(absl::StrCat("activations lists ", names.size(), " functions; expected ", per * dirs_));
+      }
+      acts_.clear();
+      for (size_t d = 0; d < static_cast<size_t>(dirs_); ++d) {
+        for (size_t k = 0; k < per; ++k) {
+          const std::string& n = names[names.size() == per ? k : d * per + k];
+          if (n == "Sigmoid") acts_.push_back(Act::kSigmoid);
+          else if (n == "Tanh") acts_.push_back(Act::kTanh);
+          else if (n == "Relu") acts_.push_back(Act::kRelu);
+          else return Unsupported(absl::StrCat("activation '", n, "' (Sigmoid, Tanh and Relu are)"));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_INPUT(x, 0);
+    PT2ONNX_INPUT(w, 1);
+    PT2ONNX_INPUT(r, 2);
+    if (x.rank() != 3 || w.rank() != 3 || r.rank() != 3) return Error("X, W and R must be 3-D");
+    const int64_t seq = layout_ == 0 ? x.dim(0) : x.dim(1);
+    const int64_t batch = layout_ == 0 ? x.dim(1) : x.dim(0);
+    const int64_t in = x.dim(2);
+    const int64_t gh = GateCount(kCell) * hidden_;
+    if (w.dim(0) != dirs_ || w.dim(1) != gh || w.dim(2) != in) {
+      return Error(absl::StrCat("W is ", DimsString(w.dims()), "; expected [", dirs_, ", ", gh, ", ", in, "]"));
+    }
+    if (r.dim(0) != dirs_ || r.dim(1) != gh || r.dim(2) != hidden_) {
+      return Error(absl::StrCat("R is ", DimsString(r.dims()), "; expected [", dirs_, ", ", gh, ", ", hidden_, "]"));
+    }
+    const Tensor* b = ctx.input(3);
+    const Tensor* lens = ctx.input(4);
+    const Tensor* h0 = ctx.input(5);
+    const Tensor* c0 = kCell == Cell::kLstm ? ctx.input(6) : nullptr;
+    const Tensor* p = kCell == Cell::kLstm ? ctx.input(7) : nullptr;
+    for (const Tensor* t : {&w, &r, b, h0, c0, p}) {
+      if (t != nullptr && t->dtype() != x.dtype()) return Error("inputs must share X's dtype");
+    }
+    if (b != nullptr && (b->numel() != dirs_ * 2 * gh)) return Error("B must be [num_directions, 2 * gates * hidden]");
+    if (p != nullptr && p->numel() != dirs_ * 3 * hidden_) return Error("P must be [num_directions, 3 * hidden]");
+    const Dims state = layout_ == 0 ? Dims{dirs_, batch, hidden_} : Dims{batch, dirs_, hidden_};
+    for (const Tensor* t : {h0, c0}) {
+      if (t != nullptr && t->dims() != state) return Error(absl::StrCat("initial states must be ", DimsString(state)));
+    }
+    std::vector<int64_t> seq_lens(static_cast<size_t>(batch), seq);
+    if (lens != nullptr) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto v, ReadInts(*lens, "sequence_lens"));
+      if (static_cast<int64_t>(v.size()) != batch) return Error("sequence_lens must hold one length per batch entry");
+      for (size_t i = 0; i < v.size(); ++i) {
+        if ((v)[i] < 0 || (v)[i] > seq) return Error(absl::StrCat("sequence length ", (v)[i], " outside [0, ", seq, "]"));
+        seq_lens[i] = (v)[i];
+      }
+    }
+    Dims ydims = layout_ == 0 ? Dims{seq, dirs_, batch, hidden_} : Dims{batch, seq, dirs_, hidden_};
+    Tensor* y = nullptr;
+    Tensor* yh = nullptr;
+    Tensor* yc = nullptr;
+    Tensor** slots[3] = {&y, &yh, &yc};
+    const Dims* shapes[3] = {&ydims, &state, &state};
+    const size_t outputs = std::min<size_t>(ctx.num_outputs(), kCell == Cell::kLstm ? 3 : 2);
+    for (size_t i = 0; i < outputs; ++i) {
+      PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(i, x.dtype(), *shapes[i]));
+      *slots[i] = out;
+    }
+    return VisitDtype(x.dtype(), kFloats, Name(kCell), [&](auto tag) {
+      using T = decltype(tag);
+      Problem<T> pr{x.data<T>(), w.data<T>(), r.data<T>(), b ? b->data<T>() : nullptr,
+                    h0 ? h0->data<T>() : nullptr, c0 ? c0->data<T>() : nullptr, p ? p->data<T>() : nullptr,
+                    y ? y->data<T>() : nullptr, yh ? yh->data<T>() : nullptr, yc ? yc->data<T>() : nullptr,
+                    seq, batch, in, &seq_lens};
+      for (int64_t d = 0; d < dirs_; ++d) Direction(pr, d);
+    });
+  }
+
+ private:
+  template <typename T>
+  struct Problem {
+    const T* x; const T* w; const T* r; const T* b; const T* h0; const T* c0; const T* p;
+    T* y; T* yh; T* yc;
+    int64_t seq, batch, in;
+    const std::vector<int64_t>* lens;
+  };
+
+  // Element offsets in layout 0 / 1.
+  int64_t XAt(int64_t t, int64_t n, int64_t seq, int64_t batch, int64_t in) const {
+    return (layout_ == 0 ? t * batch + n : n * seq + t) * in;
+  }
+  int64_t StateAt(int64_t d, int64_t n, int64_t batch) const {
+    return (layout_ == 0 ? d * batch + n : n * dirs_ + d) * hidden_;
+  }
+  int64_t YAt(int64_t t, int64_t d, int64_t n, int64_t seq, int64_t batch) const {
+    return (layout_ == 0 ? (t * dirs_ + d) * batch + n : (n * seq + t) * dirs_ + d) * hidden_;
+  }
+
+  template <typename T>
+  void Direction(const Problem<T>& pr, int64_t d) {
+    const int64_t H = hidden_, G = GateCount(kCell) * H;
+    const bool backward = reverse_ || d == 1;
+    const T* w = pr.w + d * G * pr.in;
+    const T* r = pr.r + d * G * H;
+    const T* wb = pr.b ? pr.b + d * 2 * G : nullptr;
+    const T* rb = pr.b ? wb + G : nullptr;
+    const T* peep = pr.p ? pr.p + d * 3 * H : nullptr;
+    const size_t per = ActsPerDirection(kCell);
+    const Act f = acts_[static_cast<size_t>(d) * per];
+    const Act g = per > 1 ? acts_[static_cast<size_t>(d) * per + 1] : f;
+    const Act h_act = per > 2 ? acts_[static_cast<size_t>(d) * per + 2] : g;
+    std::vector<double> xg(static_cast<size_t>(G)), hg(static_cast<size_t>(G));
+    std::vector<double> h(static_cast<size_t>(H)), c(static_cast<size_t>(H)), rh(static_cast<size_t>(H));
+    for (int64_t n = 0; n < pr.batch; ++n) {
+      const int64_t len = (*pr.lens)[static_cast<size_t>(n)];
+      for (int64_t j = 0; j < H; ++j) {
+        h[j] = pr.h0 ? static_cast<double>(pr.h0[StateAt(d, n, pr.batch) + j]) : 0.0;
+        c[j] = pr.c0 ? static_cast<double>(pr.c0[StateAt(d, n, pr.batch) + j]) : 0.0;
+      }
+      if (pr.y) {
+        for (int64_t t = len; t < pr.seq; ++t) {
+          std::fill_n(pr.y + YAt(t, d, n, pr.seq, pr.batch), H, T(0));  // padding steps read 0
+        }
+      }
+      for (int64_t s = 0; s < len; ++s) {
+        const int64_t t = backward ? len - 1 - s : s;
+        const T* xt = pr.x + XAt(t, n, pr.seq, pr.batch, pr.in);
+        for (int64_t k = 0; k < G; ++k) {
+          double acc = wb ? static_cast<double>(wb[k]) : 0.0;
+          for (int64_t i = 0; i < pr.in; ++i) acc += static_cast<double>(w[k * pr.in + i]) * xt[i];
+          xg[k] = acc;
+          double racc = rb ? static_cast<double>(rb[k]) : 0.0;
+          for (int64_t i = 0; i < H; ++i) racc += static_cast<double>(r[k * H + i]) * h[i];
+          hg[k] = racc;
+        }
+        Step(f, g, h_act, peep, r, rb, xg, hg, h, c, rh);
+        if (pr.y) {
+          T* yt = pr.y + YAt(t, d, n, pr.seq, pr.batch);
+          for (int64_t j = 0; j < H; ++j) yt[j] = static_cast<T>(h[j]);
+        }
+      }
+      if (pr.yh) for (int64_t j = 0; j < H; ++j) pr.yh[StateAt(d, n, pr.batch) + j] = static_cast<T>(h[j]);
+      if (pr.yc) for (int64_t j = 0; j < H; ++j) pr.yc[StateAt(d, n, pr.batch) + j] = static_cast<T>(c[j]);
+    }
+  }
+
+  // One time step of one batch entry: xg/hg hold W x + Wb and R h + Rb.
+  template <typename T>
+  void Step(Act f, Act g, Act h_act, const T* peep, const T* r, const T* rb, const std::vector<double>& xg,
+            const std::vector<double>& hg, std::vector<double>& h, std::vector<double>& c,
+            std::vector<double>& rh) const {
+    const int64_t H = hidden_;
+    if constexpr (kCell == Cell::kRnn) {
+      for (int64_t j = 0; j < H; ++j) h[j] = Apply(f, xg[j] + hg[j]);
+    } else if constexpr (kCell == Cell::kLstm) {
+      for (int64_t j = 0; j < H; ++j) {  // gate blocks i, o, f, c; peepholes i, o, f
+        const double pi = peep ? static_cast<double>(peep[j]) * c[j] : 0.0;
+        const double pf = peep ? static_cast<double>(peep[2 * H + j]) * c[j] : 0.0;
+        const double i = Apply(f, xg[j] + hg[j] + pi);
+        const double fg = Apply(f, xg[2 * H + j] + hg[2 * H + j] + pf);
+        const double cand = Apply(g, xg[3 * H + j] + hg[3 * H + j]);
+        c[j] = fg * c[j] + i * cand;
+        const double po = peep ? static_cast<double>(peep[H + j]) * c[j] : 0.0;
+        const double o = Apply(f, xg[H + j] + hg[H + j] + po);
+        h[j] = o * Apply(h_act, c[j]);
+      }
+    } else {  // GRU: blocks z, r, h
+      for (int64_t j = 0; j < H; ++j) rh[j] = Apply(f, xg[H + j] + hg[H + j]) * h[j];  // r * h_prev
+      for (int64_t j = 0; j < H; ++j) {
+        const double z = Apply(f, xg[j] + hg[j]);
+        const double reset = Apply(f, xg[H + j] + hg[H + j]);
+        double recur;
+        if (linear_before_reset_) {
+          recur = reset * hg[2 * H + j];
+        } else {  // (r * h_prev) R_h^T + Rb_h
+          recur = rb ? static_cast<double>(rb[2 * H + j]) : 0.0;
+          for (int64_t i = 0; i < H; ++i) recur += static_cast<double>(r[(2 * H + j) * H + i]) * rh[i];
+        }
+        const double cand = Apply(g, xg[2 * H + j] + recur);
+        c[j] = (1 - z) * cand + z * h[j];  // c is scratch for the new h
+      }
+      for (int64_t j = 0; j < H; ++j) h[j] = c[j];
+    }
+  }
+
+  absl::Status Error(const std::string& what) const {
+    return absl::InvalidArgumentError(absl::StrCat(Name(kCell), ": ", what));
+  }
+  absl::Status Unsupported(const std::string& what) const {
+    return absl::UnimplementedError(absl::StrCat(Name(kCell), ": ", what, " is not supported"));
+  }
+
+  int64_t hidden_ = 0;
+  int64_t dirs_ = 1;
+  bool reverse_ = false;
+  int64_t layout_ = 0;
+  bool linear_before_reset_ = false;
+  std::vector<Act> acts_;
+};
+
+}  // namespace
+
+extern const KernelRegistration kRecurrentKernels[] = {
+    {"LSTM", MakeKernel<RecurrentKernel<Cell::kLstm>>, HalfMode::kViaFloat32},
+    {"GRU", MakeKernel<RecurrentKernel<Cell::kGru>>, HalfMode::kViaFloat32},
+    {"RNN", MakeKernel<RecurrentKernel<Cell::kRnn>>, HalfMode::kViaFloat32},
+};
+extern const size_t kNumRecurrentKernels = sizeof(kRecurrentKernels) / sizeof(kRecurrentKernels[0]);
+
+}  // namespace pt2onnx::runtime
