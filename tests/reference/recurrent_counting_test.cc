@@ -13,6 +13,7 @@
 #include "reference/ref_call.h"
 #include "reference/ref_tensor.h"
 #include "reference/registry.h"
+#include "tests/reference/kernel_runner.h"
 #include "tests/testing/op_test_util.h"
 
 namespace pt2onnx::reference {
@@ -25,53 +26,11 @@ using ::pt2onnx::testing::IntArg;
 using ::pt2onnx::testing::TensorArg;
 using ::pt2onnx::testing::TensorsArg;
 
-Tensor F32(const Dims& dims, const std::vector<double>& v) { return *FromDoubles(DataType::kFloat, dims, v); }
-Tensor I64(const Dims& dims, const std::vector<int64_t>& v) { return *FromInts(DataType::kInt64, dims, v); }
-
 // The generator's deterministic values: round(((i * 7) % 11 - 5) * scale + off, 4).
 std::vector<double> Vals(int n, double scale, double off) {
   std::vector<double> v;
   for (int i = 0; i < n; ++i) v.push_back(std::round((((i * 7) % 11 - 5) * scale + off) * 1e4) / 1e4);
   return v;
-}
-
-struct KernelRun {
-  absl::Status status;
-  std::vector<RefValue> results;
-};
-
-KernelRun RunKernel(const std::string& overload, std::vector<pt2::NamedArgument> args, ValueMap values,
-                    int num_outputs = 1) {
-  static const RefRegistry* registry = new RefRegistry(CreateReferenceRegistry());
-  pt2::Node node;
-  const size_t sep = overload.find("::");
-  node.target = "torch.ops." + overload.substr(0, sep) + "." + overload.substr(sep + 2);
-  node.inputs = std::move(args);
-  for (int i = 0; i < num_outputs; ++i) {
-    pt2::Argument out;
-    out.kind = Kind::kTensor;
-    out.name = "out" + std::to_string(i);
-    node.outputs.push_back(out);
-  }
-  pt2::Graph graph;
-  RefCall call(node, aten::SchemaTable::Default().Find(overload), graph, values);
-  KernelRun run;
-  RefKernel kernel = registry->Find(overload);
-  if (kernel == nullptr) {
-    run.status = absl::NotFoundError(overload);
-    return run;
-  }
-  run.status = kernel(call);
-  run.results = call.results();
-  return run;
-}
-
-void ExpectValues(const RefValue& v, const Dims& dims, const std::vector<double>& want) {
-  ASSERT_EQ(v.kind, RefValue::Kind::kTensor);
-  EXPECT_EQ(v.tensor.dims(), dims);
-  const std::vector<double> got = ToDoubles(v.tensor);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-6 * std::fabs(want[i]) + 1e-6) << "at " << i;
 }
 
 std::vector<pt2::NamedArgument> RnnArgs(bool lstm, std::vector<std::string> params, bool biases, bool bidirectional,
