@@ -19,7 +19,6 @@
 namespace pt2onnx::reference {
 namespace {
 
-using Kind = pt2::Argument::Kind;
 using ::pt2onnx::testing::BoolArg;
 using ::pt2onnx::testing::FloatArg;
 using ::pt2onnx::testing::IntArg;
