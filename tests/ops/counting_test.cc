@@ -21,8 +21,8 @@ int Count(const ir::Model& model, const std::string& op) {
   return n;
 }
 
-// An int count repeats each slice by Expand + Reshape, with static shapes inferred.
-TEST(Counting, IntRepeatsExpandAndMerge) {
+// An int count repeats each slice by Tile + Reshape, with static shapes inferred.
+TEST(Counting, IntRepeatsTileAndMerge) {
   std::vector<pt2::ExportedProgram> programs = {
       OneNodeProgram({{"x", kF32, {3, 4, 2}}}, "repeat_interleave.self_int",
                      {TensorArg("self", "x"), IntArg("repeats", 2), IntArg("dim", 1)}, {{"y", kF32, {3, 8, 2}}})
@@ -35,7 +35,7 @@ TEST(Counting, IntRepeatsExpandAndMerge) {
     absl::StatusOr<Converted> got = ConvertAndCheck(program);
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_TRUE(OutputsMatchProgram(program, *got, {true}));
-    EXPECT_EQ(Count(got->model, "Expand"), 1);
+    EXPECT_EQ(Count(got->model, "Tile"), 1);
     EXPECT_EQ(Count(got->model, "ScatterElements"), 0);
   }
 }

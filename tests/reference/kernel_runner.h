@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "core/pt2/program.h"
+#include "core/pt2/schema.h"
 #include "reference/ref_call.h"
 #include "reference/ref_tensor.h"
 
