@@ -142,6 +142,8 @@ absl::Status AtenTensordot(TranslateContext& ctx) {
   if (rank_a == 0 || rank_b == 0) {
     if (!dims_a.empty()) return ctx.Invalid("tensordot contracts a dim of a 0-d tensor");
   }
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta_a, ctx.InputMeta("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta_b, ctx.InputMeta("other"));
   std::string sub_a(rank_a, ' '), sub_b(rank_b, ' '), out;
   int next = 0;
   for (size_t i = 0; i < dims_a.size(); ++i) {
@@ -150,6 +152,17 @@ absl::Status AtenTensordot(TranslateContext& ctx) {
     if (da < 0 || da >= rank_a || db < 0 || db >= rank_b) return ctx.Invalid("dim out of range");
     sub_a[da] = c;
     sub_b[db] = c;
+    // A pair whose one side is 1: torch sums the other side over it alone
+    // (aten/src/ATen/native/Linear.cpp, tensordot), so the two get letters
+    // of their own, both summed (Einsum letters that meet must match).
+    const pt2::SymInt& sa = meta_a->sizes[da];
+    const pt2::SymInt& sb = meta_b->sizes[db];
+    if (sa.is_symbolic || sb.is_symbolic || sa.value == sb.value) continue;
+    if (sa.value != 1 && sb.value != 1) {
+      return ctx.Invalid(absl::StrCat("contracted dimensions need to match, but first has size ", sa.value,
+                                      " in dim ", da, " and second has size ", sb.value, " in dim ", db));
+    }
+    sub_b[db] = Letter(next++);
   }
   for (char& c : sub_a) {
     if (c == ' ') out.push_back(c = Letter(next++));

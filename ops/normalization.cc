@@ -47,11 +47,61 @@ absl::StatusOr<std::string> ScaleOrOnes(TranslateContext& ctx, DataType dtype) {
   return ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1.0), shape});
 }
 
+// True when normalized_shape is static with one element in all. ONNX
+// Runtime refuses LayerNormalization and RMSNormalization there ("Size of
+// X.shape[axis:] must be larger than 1"), so those norms are decomposed.
+bool NormalizesOneElement(const TranslateContext& ctx) {
+  if (!ctx.IsStaticInts("normalized_shape")) return false;
+  absl::StatusOr<std::vector<int64_t>> shape = ctx.Ints("normalized_shape");
+  if (!shape.ok()) return false;
+  int64_t count = 1;
+  for (int64_t d : *shape) count *= d;
+  return count == 1;
+}
+
 // ---- layer norm ----------------------------------------------------------------------
+
+// Layer norm as its formula, in float (double for double): mean, centred
+// values, their mean square, y = d / sqrt(var + eps) * weight + bias, and
+// for native_layer_norm the mean and rstd (keepdims, as torch's).
+absl::Status LayerNormDecomposed(TranslateContext& ctx, bool stats) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k, NormalizedDimCount(ctx, rank));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  const DataType ct = ComputeType(dtype);
+  std::vector<int64_t> axes;
+  for (int64_t i = rank - k; i < rank; ++i) axes.push_back(i);
+  std::string xc = ctx.CastTo(x, dtype, ct);
+  std::string mean = ctx.Op("ReduceMean", {xc, ctx.ConstantInt64s(axes)});
+  std::string centred = ctx.Op("Sub", {xc, mean});
+  std::string variance = ctx.Op("ReduceMean", {ctx.Op("Mul", {centred, centred}), ctx.ConstantInt64s(axes)});
+  std::string rstd = ctx.Op(
+      "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {variance, ctx.ConstantScalar(ct, eps)})})});
+  std::string y = ctx.Op("Mul", {centred, rstd});
+  if (ctx.Has("weight")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string w, ctx.InputAs("weight", ct));
+    y = ctx.Op("Mul", {y, w});
+  }
+  if (ctx.Has("bias")) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputAs("bias", ct));
+    y = ctx.Op("Add", {y, b});
+  }
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(y, ct, ctx.OutputDtype(0))));
+  if (stats && ctx.OutputUsed(1)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, ctx.CastTo(mean, ct, ctx.OutputDtype(1))));
+  }
+  if (stats && ctx.OutputUsed(2)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, ctx.CastTo(rstd, ct, ctx.OutputDtype(2))));
+  }
+  return absl::OkStatus();
+}
 
 // LayerNormalization over the last len(normalized_shape) dims. Scale is
 // required by ONNX: ones when torch has no weight.
 absl::Status LayerNormImpl(TranslateContext& ctx, bool stats) {
+  if (NormalizesOneElement(ctx)) return LayerNormDecomposed(ctx, stats);
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
@@ -278,8 +328,9 @@ absl::Status AtenRmsNorm(TranslateContext& ctx) { return RmsNormDecomposed(ctx, 
 // Opset 23+: RMSNormalization (stash_type float, like torch's upcast).
 absl::Status AtenRmsNormOpset23(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  // RMSNormalization's stash type is float; keep double exact by decomposing.
-  if (dtype == DataType::kDouble) return RmsNormDecomposed(ctx, false);
+  // RMSNormalization's stash type is float; keep double exact by decomposing
+  // (and a single normalized element, which ONNX Runtime refuses).
+  if (dtype == DataType::kDouble || NormalizesOneElement(ctx)) return RmsNormDecomposed(ctx, false);
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t k, NormalizedDimCount(ctx, rank));

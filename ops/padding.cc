@@ -1,8 +1,9 @@
 // File: ops/padding.cc
 // -----------------------------------------------------------------------------
 // Padding: constant_pad_nd, pad, and the reflection_pad* / replication_pad*
-// family, each as one ONNX Pad node. Resampling (upsample_*) is in
+// family, each as one ONNX Pad node (replicate padding that crops: gathers). Resampling (upsample_*) is in
 // resample.cc.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,55 @@ absl::Status EmitPad(TranslateContext& ctx, absl::string_view pad_arg, const std
                                  {ir::Attribute::String("mode", mode)}));
 }
 
+// Replicate padding with a negative (cropping) amount, static pads only.
+// torch reads output j of a padded dim from input clamp(j - begin, 0, W - 1)
+// (aten/src/ATen/native/ReplicationPadding.cpp), so a crop that removes the
+// whole dim still repeats its original edge; ONNX Pad crops first and has no
+// edge left to repeat (ONNX Runtime gives other numbers). One Gather per dim
+// with those indices reproduces torch for any signs.
+absl::Status EmitReplicateByGather(TranslateContext& ctx, const std::vector<int64_t>& pads) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  for (size_t i = 0; 2 * i + 1 < pads.size(); ++i) {
+    const int64_t begin = pads[2 * i], end = pads[2 * i + 1];
+    if (begin == 0 && end == 0) continue;
+    const int64_t axis = rank - 1 - static_cast<int64_t>(i);
+    const pt2::SymInt& dim = meta->sizes[axis];
+    if (!dim.is_symbolic) {  // the indices as a constant, so the shape stays static
+      const int64_t length = dim.value + begin + end;
+      if (dim.value <= 0 || length < 0 || length > kMaxFoldedElements) {
+        return ctx.Invalid(absl::StrCat("replicate padding of a dim of ", dim.value, " by (", begin, ", ", end, ")"));
+      }
+      std::vector<int64_t> source(length);
+      for (int64_t j = 0; j < length; ++j) source[j] = std::clamp<int64_t>(j - begin, 0, dim.value - 1);
+      x = ctx.Op("Gather", {x, ctx.ConstantInt64s(source)}, {ir::Attribute::Int("axis", axis)});
+      continue;
+    }
+    std::string width = Squeeze(ctx, ShapeSlice(ctx, x, axis, axis + 1), {0});
+    std::string length = ctx.Op("Add", {width, ctx.ConstantInt64(begin + end)});
+    std::string positions = ctx.Op("Range", {ctx.ConstantInt64(0), length, ctx.ConstantInt64(1)});
+    std::string shifted = ctx.Op("Sub", {positions, ctx.ConstantInt64(begin)});
+    std::string last = ctx.Op("Sub", {width, ctx.ConstantInt64(1)});
+    std::string source = ctx.Op("Max", {ctx.Op("Min", {shifted, last}), ctx.ConstantInt64(0)});
+    x = ctx.Op("Gather", {x, source}, {ir::Attribute::Int("axis", axis)});
+  }
+  return ctx.SetOutput(0, x);
+}
+
+// Replicate padding: one Pad(edge), or the gathers above when a static pad crops.
+absl::Status EmitReplicate(TranslateContext& ctx, absl::string_view pad_arg) {
+  if (ctx.IsStaticInts(pad_arg)) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> pads, ctx.Ints(pad_arg));
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+    const bool crops = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; });
+    if (crops && pads.size() % 2 == 0 && static_cast<int64_t>(pads.size()) / 2 <= rank) {
+      return EmitReplicateByGather(ctx, pads);
+    }
+  }
+  return EmitPad(ctx, pad_arg, "edge", std::nullopt);
+}
+
 // aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
 absl::Status AtenConstantPadNd(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(ScalarValue value, ctx.Scalar("value"));
@@ -73,7 +123,7 @@ absl::Status AtenPad(TranslateContext& ctx) {
     return EmitPad(ctx, "pad", "constant", value.value_or(0.0));
   }
   if (mode == "reflect") return EmitPad(ctx, "pad", "reflect", std::nullopt);
-  if (mode == "replicate") return EmitPad(ctx, "pad", "edge", std::nullopt);
+  if (mode == "replicate") return EmitReplicate(ctx, "pad");
   if (mode == "circular") {
     // Pad's "wrap" mode arrived in opset 19.
     if (ctx.opset() < 19) {
@@ -92,9 +142,7 @@ absl::Status AtenReflectionPad(TranslateContext& ctx) {
 }
 
 // aten::replication_pad{1,2,3}d(Tensor self, SymInt[2|4|6] padding) -> Tensor
-absl::Status AtenReplicationPad(TranslateContext& ctx) {
-  return EmitPad(ctx, "padding", "edge", std::nullopt);
-}
+absl::Status AtenReplicationPad(TranslateContext& ctx) { return EmitReplicate(ctx, "padding"); }
 
 }  // namespace
 

@@ -199,6 +199,7 @@ std::optional<NormCore> MatchNormCore(FusionMatch& match, size_t norm_index) {
   if (!axis || !rank) return std::nullopt;
   std::optional<double> epsilon = match.Scalar(eps, *rank);
   if (!epsilon || *epsilon < 0) return std::nullopt;
+
   const ir::Node* square = match.Take(mean->inputs[0], "Pow");
   if (square != nullptr) {
     if (square->inputs.size() != 2 || square->inputs[0] != core.numerator) return std::nullopt;
@@ -243,6 +244,14 @@ bool IsNormParameter(const FusionMatch& match, const std::string& value, const s
     if (!d.is_static() || d.value != (*p)[k]) return false;
   }
   return true;
+}
+
+bool NormalizesOneElement(const FusionMatch& match, const std::string& x, int64_t axis) {
+  std::optional<std::vector<int64_t>> dims = match.index().StaticShape(x);
+  if (!dims || axis < 0 || static_cast<size_t>(axis) > dims->size()) return false;
+  int64_t count = 1;
+  for (size_t d = static_cast<size_t>(axis); d < dims->size(); ++d) count *= (*dims)[d];
+  return count == 1;
 }
 
 std::string AddOnesScale(FusionMatch& match, const std::string& x, int64_t axis) {

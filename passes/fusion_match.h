@@ -101,6 +101,11 @@ bool IsNormParameter(const FusionMatch& match, const std::string& value, const s
 std::string AbsorbNormParameter(FusionMatch& match, const char* op_type, const std::string& x,
                                 int64_t axis, std::string* result, size_t* root);
 
+// True if x's dims from `axis` are static and hold one element in all:
+// ONNX Runtime refuses LayerNormalization and RMSNormalization there ("Size
+// of X.shape[axis:] must be larger than 1"), so such a norm stays decomposed.
+bool NormalizesOneElement(const FusionMatch& match, const std::string& x, int64_t axis);
+
 // Adds a float32 initializer of ones shaped like x's dims from `axis` (the
 // scale of a norm written without one) and returns its name; "" (nothing
 // added) if those dims are not static, or over `kMaxOnesElements`.

@@ -14,7 +14,8 @@
 // the first ReduceMean's.
 // Non-rules: other axes for the two means, non-trailing axes, a dynamic eps,
 // an intermediate (mean, variance, ...) read elsewhere or as a graph output,
-// a scale or bias that broadcasts the result to a larger shape, float16/double.
+// a scale or bias that broadcasts the result to a larger shape, float16/double,
+// normalized dims of one element in all (ONNX Runtime refuses those).
 #include "passes/fusion_match.h"
 #include "passes/pass_manager.h"
 
@@ -38,7 +39,7 @@ class LayerNormFusionPass : public Pass {
     const std::string& x = sub->inputs[0];
     const ir::Node* mean = match.Take(sub->inputs[1], "ReduceMean");
     if (mean == nullptr || mean->inputs.empty() || mean->inputs[0] != x ||
-        TrailingReduceAxis(*mean, match) != core->axis) {
+        TrailingReduceAxis(*mean, match) != core->axis || NormalizesOneElement(match, x, core->axis)) {
       return;
     }
     size_t root = i;

@@ -10,7 +10,8 @@
 // every intermediate is read only inside the pattern. Without a scale, one
 // of ones is added (static normalized dims). Metadata as layer_norm_fusion.
 // Non-rules: non-trailing axes, a dynamic eps, an exponent other than 2,
-// the mean square or the reciprocal read elsewhere, float16/double; a mean
+// the mean square or the reciprocal read elsewhere, float16/double, a
+// normalized shape of one element in all (ONNX Runtime refuses it); a mean
 // subtracted first is layer_norm_fusion's (which runs before).
 #include "passes/fusion_match.h"
 #include "passes/pass_manager.h"
@@ -31,6 +32,7 @@ class RmsNormFusionPass : public Pass {
     if (!core) return;
     const ir::Node& norm = editor.graph().nodes[i];
     const std::string& x = core->numerator;
+    if (NormalizesOneElement(match, x, core->axis)) return;
     size_t root = i;
     std::string result = norm.outputs[0];
     std::string scale = AbsorbNormParameter(match, "Mul", x, core->axis, &result, &root);

@@ -134,6 +134,7 @@ absl::Status Linspace(RefCall& call) {
   // torch fills the second half from the end, so the last value is exact.
   const int64_t half = steps / 2;
   for (int64_t i = 0; i < steps; ++i) v[i] = i < half ? start + step * i : end - step * (steps - 1 - i);
+  if (steps == 1) v[0] = start;  // one step is `start`, not `end`
   PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(dtype.value_or(DataType::kFloat), {steps}, v));
   return call.SetTensor(std::move(t));
 }

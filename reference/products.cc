@@ -224,9 +224,14 @@ absl::Status Tensordot(RefCall& call) {
     PT2ONNX_ASSIGN_OR_RETURN(int64_t a, WrapDim(ds[k], ra));
     PT2ONNX_ASSIGN_OR_RETURN(int64_t b, WrapDim(dt[k], rb));
     if (ra == 0 || rb == 0 || contracted_a[a] || contracted_b[b]) return call.Invalid("tensordot: repeated or invalid dim");
-    if (self.dims()[a] != other.dims()[b]) return call.Invalid("contracted dimensions need to match");
     contracted_a[a] = contracted_b[b] = true;
-    lb[b] = la[a];
+    if (self.dims()[a] == other.dims()[b]) {
+      lb[b] = la[a];
+    } else if (self.dims()[a] != 1 && other.dims()[b] != 1) {
+      return call.Invalid("contracted dimensions need to match");
+    }
+    // else: one side is 1 and torch sums the other over it alone
+    // (aten/src/ATen/native/Linear.cpp, tensordot): own labels, both summed.
   }
   std::vector<int> out_labels;
   for (int d = 0; d < ra; ++d) {

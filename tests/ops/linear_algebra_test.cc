@@ -134,6 +134,11 @@ std::vector<Case> Cases() {
           {TensorArg("self", "a"), TensorArg("other", "b"), IntsArg("dims_self", {1, 2}),
            IntsArg("dims_other", {1, 0})},
           {{"y", kF32, {2, 5}}}, {"Einsum"}));
+  // A contracted pair of sizes 1 and 2: torch sums the 2 alone (own Einsum letters).
+  add(One("tensordot_size_one_pair", {{"a", kF32, {1, 1, 1}}, {"b", kF32, {2, 1, 2}}}, "tensordot.default",
+          {TensorArg("self", "a"), TensorArg("other", "b"), IntsArg("dims_self", {0, 1}),
+           IntsArg("dims_other", {2, 0})},
+          {{"y", kF32, {1, 1}}}, {"Einsum"}));
   add(One("inner", {{"a", kF32, {2, 4}}, {"b", kF32, {3, 4}}}, "inner.default",
           {TensorArg("self", "a"), TensorArg("other", "b")}, {{"y", kF32, {2, 3}}}, {"Einsum"}));
   add(One("bilinear", {{"p", kF32, {2, 3}}, {"q", kF32, {2, 4}}, {"w", kF32, {5, 3, 4}}, b5},
@@ -184,6 +189,8 @@ std::vector<ErrorCase> ErrorCases() {
        "dims_self: dimension"},
       {"tensordot_dim_repeated", tensordot({1, 2}, {0, 0}), absl::StatusCode::kInvalidArgument,
        "dims_other: dimension"},
+      {"tensordot_sizes_differ", tensordot({2}, {2}), absl::StatusCode::kInvalidArgument,
+       "contracted dimensions need to match, but first has size 4 in dim 2 and second has size 2"},
       {"vecdot_dim_out_of_range",
        One("v", {{"x", kF32, {3, 4}}, {"z", kF32, {3, 4}}}, "linalg_vecdot.default",
            {TensorArg("x", "x"), TensorArg("y", "z"), IntArg("dim", 2)}, {{"y", kF32, {3}}}, {})

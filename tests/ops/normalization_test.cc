@@ -131,6 +131,13 @@ std::vector<Case> Cases() {
           {TensorArg("input", "x"), IntsArg("normalized_shape", {5}), TensorArg("weight", "w"),
            TensorArg("bias", "b")},
           {{"y", kF32, {2, 4, 5}}}, {"LayerNormalization"}));
+  // One normalized element: decomposed (ONNX Runtime refuses LayerNormalization there).
+  add(One("layer_norm_one_element", {{"x", kF32, {3, 1}}, {"w", kF32, {1}}, {"b", kF32, {1}}},
+          "layer_norm.default",
+          {TensorArg("input", "x"), IntsArg("normalized_shape", {1}), TensorArg("weight", "w"),
+           TensorArg("bias", "b")},
+          {{"y", kF32, {3, 1}}},
+          {"ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Reciprocal", "Mul", "Mul", "Add"}));
   add(One("layer_norm_no_affine", {x245}, "layer_norm.default",
           {TensorArg("input", "x"), IntsArg("normalized_shape", {4, 5})},
           {{"y", kF32, {2, 4, 5}}}, {"Expand", "LayerNormalization"}));

@@ -204,6 +204,10 @@ std::vector<Case> Cases() {
   add(Unary("pad_replicate", x23, "pad.default",
             {IntsArg("pad", {1, 0}), StringArg("mode", "replicate")}, {{"y", kF32, {1, 2, 3, 5}}},
             {"Pad"}));
+  // A crop that removes the whole dim still repeats its edge in torch: gathers.
+  add(Unary("pad_replicate_crop", x23, "pad.default",
+            {IntsArg("pad", {-4, 5}), StringArg("mode", "replicate")}, {{"y", kF32, {1, 2, 3, 5}}},
+            {"Gather"}));
   add(AtOpset(Unary("pad_circular", x23, "pad.default",
                     {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
                     {{"y", kF32, {1, 2, 3, 6}}}, {"Pad"}),
