@@ -156,7 +156,8 @@ NodeMetadata BuildNodeMetadata(const pt2::Node& node,
       std::string path = absl::StrJoin(fields.begin() + 1, fields.end() - 1, ",");
       meta.name_scopes.push_back(path);
       meta.class_hierarchy.push_back(type);
-      namespaces.push_back(path.empty() ? type : absl::StrCat(path, ": ", type));
+      // The root module's path is empty: torch.onnx still writes ": <type>".
+      namespaces.push_back(absl::StrCat(path, ": ", type));
     }
   }
   std::string target(absl::StripPrefix(node.target, "torch.ops."));
@@ -203,7 +204,8 @@ ir::Metadata GraphMetadata(const pt2::ExportedProgram& program) {
         range.max_val ? absl::StrCat(*range.max_val) : "int_oo", "]"));
   }
   return {
-      {"pkg.torch.export.ExportedProgram.graph_signature", absl::StrJoin(lines, "\n")},
+      // str(ExportGraphSignature) opens and closes with a newline.
+      {"pkg.torch.export.ExportedProgram.graph_signature", absl::StrCat("\n", absl::StrJoin(lines, "\n"), "\n")},
       {"pkg.torch.export.ExportedProgram.range_constraints",
        absl::StrCat("{", absl::StrJoin(ranges, ", "), "}")},
   };
