@@ -47,6 +47,12 @@ const AliasRow kAliasRows[] = {
     {"ger", "outer", {"default"}, false},
     {"broadcast_to", "expand", {"default"}, false},
     {"linalg_matmul", "matmul", {"default"}, false},
+    // Same values under another name for real tensors (complex ones are
+    // refused by the operator they name, except conj, which handles them).
+    {"sgn", "sign", {"default"}, false},
+    {"positive", "alias", {"default"}, false},
+    {"conj_physical", "conj", {"default"}, false},
+    {"matrix_H", "mH", {"default"}, false},
     // torch.special's names for the plain operators.
     {"special_erf", "erf", {"default"}, false},
     {"special_erfc", "erfc", {"default"}, false},
@@ -78,6 +84,7 @@ const AtenAlias kRenamedOverloads[] = {
     // The functional copies of views compute what the view shows.
     {"aten::view_as_real_copy.default", "aten::view_as_real.default"},
     {"aten::view_as_complex_copy.default", "aten::view_as_complex.default"},
+    {"aten::unfold_copy.default", "aten::unfold.default"},
 };
 // clang-format on
 
