@@ -73,11 +73,19 @@ absl::Status EmitReplicateByGather(TranslateContext& ctx, const std::vector<int6
   for (size_t i = 0; 2 * i + 1 < pads.size(); ++i) {
     const int64_t begin = pads[2 * i], end = pads[2 * i + 1];
     if (begin == 0 && end == 0) continue;
+    // Bounded before any sum: the amounts come from the file.
+    const auto out_of_range = [](int64_t p) { return p < -kMaxFoldedElements || p > kMaxFoldedElements; };
+    if (out_of_range(begin) || out_of_range(end)) {
+      return ctx.Invalid(absl::StrCat("replicate padding by (", begin, ", ", end, ") is out of range"));
+    }
     const int64_t axis = rank - 1 - static_cast<int64_t>(i);
     const pt2::SymInt& dim = meta->sizes[axis];
     if (!dim.is_symbolic) {  // the indices as a constant, so the shape stays static
+      if (dim.value <= 0 || dim.value > kMaxFoldedElements) {
+        return ctx.Invalid(absl::StrCat("replicate padding of a dim of ", dim.value));
+      }
       const int64_t length = dim.value + begin + end;
-      if (dim.value <= 0 || length < 0 || length > kMaxFoldedElements) {
+      if (length < 0 || length > kMaxFoldedElements) {
         return ctx.Invalid(absl::StrCat("replicate padding of a dim of ", dim.value, " by (", begin, ", ", end, ")"));
       }
       std::vector<int64_t> source(length);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
 #include "reference/registry.h"
@@ -47,6 +48,8 @@ std::vector<double> WindowValues(int64_t length, bool periodic, const WindowShap
 absl::Status Window(RefCall& call, const WindowShape& shape) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t length, call.Int("window_length"));
   if (length < 0) return call.Invalid("window_length is negative");
+  // Bounded before the values are allocated: the length comes from the file.
+  if (length > (int64_t{1} << 30)) return call.Invalid(absl::StrCat("window_length ", length, " is too large"));
   bool periodic = true;
   if (call.Has("periodic")) {
     PT2ONNX_ASSIGN_OR_RETURN(periodic, call.Bool("periodic"));

@@ -275,6 +275,11 @@ INSTANTIATE_TEST_SUITE_P(Cases, PoolingOpsTest, ::testing::ValuesIn(Cases()), Ca
 std::vector<ErrorCase> ErrorCases() {
   const TensorSpec x{"x", kF32, {1, 2, 5, 5}};
   return {
+      // Amounts from a hostile file: refused before any sum could overflow.
+      {"pad_replicate_crop_out_of_range",
+       Unary("p", x, "pad.default", {IntsArg("pad", {INT64_MIN, 5}), StringArg("mode", "replicate")},
+             {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "is out of range"},
       {"adaptive_uneven_with_indices",
        Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {3, 3})},
              {{"y", kF32, {1, 2, 3, 3}}, {"i", kI64, {1, 2, 3, 3}}}, {}).program,
