@@ -59,6 +59,10 @@ std::string RepeatIndices(TranslateContext& ctx, const std::string& repeats, std
 absl::StatusOr<std::optional<std::string>> OutputSize(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("output_size"));
   if (arg.kind == pt2::Argument::Kind::kNone) return std::optional<std::string>();
+  absl::StatusOr<int64_t> fixed = ctx.Int("output_size");
+  if (fixed.ok() && *fixed < 0) {
+    return ctx.Invalid(absl::StrCat("output_size must be non-negative, got ", *fixed));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string size, ctx.SymIntAsTensor("output_size"));
   return std::optional<std::string>(Reshape(ctx, size, {1}));
 }

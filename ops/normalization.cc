@@ -7,6 +7,7 @@
 // Auxiliary outputs (saved mean / inverse std) are computed only when the
 // program reads them (TranslateContext::OutputUsed).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,9 +55,8 @@ bool NormalizesOneElement(const TranslateContext& ctx) {
   if (!ctx.IsStaticInts("normalized_shape")) return false;
   absl::StatusOr<std::vector<int64_t>> shape = ctx.Ints("normalized_shape");
   if (!shape.ok()) return false;
-  int64_t count = 1;
-  for (int64_t d : *shape) count *= d;
-  return count == 1;
+  // One element in all: every dim is 1 (no product: the dims come from the file).
+  return std::all_of(shape->begin(), shape->end(), [](int64_t d) { return d == 1; });
 }
 
 // ---- layer norm ----------------------------------------------------------------------

@@ -249,9 +249,8 @@ bool IsNormParameter(const FusionMatch& match, const std::string& value, const s
 bool NormalizesOneElement(const FusionMatch& match, const std::string& x, int64_t axis) {
   std::optional<std::vector<int64_t>> dims = match.index().StaticShape(x);
   if (!dims || axis < 0 || static_cast<size_t>(axis) > dims->size()) return false;
-  int64_t count = 1;
-  for (size_t d = static_cast<size_t>(axis); d < dims->size(); ++d) count *= (*dims)[d];
-  return count == 1;
+  // Every normalized dim is 1 (no product: shapes come from the file).
+  return std::all_of(dims->begin() + axis, dims->end(), [](int64_t d) { return d == 1; });
 }
 
 std::string AddOnesScale(FusionMatch& match, const std::string& x, int64_t axis) {
