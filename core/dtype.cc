@@ -89,6 +89,8 @@ bool IsInteger(DataType dtype) {
   }
 }
 
+bool IsHalfFloat(DataType dtype) { return dtype == DataType::kFloat16 || dtype == DataType::kBFloat16; }
+
 bool IsComplex(DataType dtype) {
   return dtype == DataType::kComplex64 || dtype == DataType::kComplex128;
 }

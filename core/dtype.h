@@ -48,6 +48,7 @@ absl::string_view DataTypeName(DataType dtype);
 bool IsFloatingPoint(DataType dtype);
 bool IsInteger(DataType dtype);  // signed or unsigned, not bool
 bool IsComplex(DataType dtype);
+bool IsHalfFloat(DataType dtype);  // float16 or bfloat16
 
 // Maps torch.export's serialized ScalarType (torch/_export/serde/schema.py:
 // BYTE=1 ... FLOAT=7, BOOL=12, BFLOAT16=13, UINT16=28, FLOAT8* = 29..32,

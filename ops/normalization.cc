@@ -160,6 +160,18 @@ absl::Status CheckGroups(const TranslateContext& ctx, int64_t groups) {
   }
   return absl::OkStatus();
 }
+
+// The input's shape as a value for the Reshape back from the grouped view: a
+// constant when every dim is static (shape inference stays exact), else Shape.
+std::string InputShape(TranslateContext& ctx, const pt2::TensorMeta& meta, const std::string& x) {
+  std::vector<int64_t> dims;
+  for (const pt2::SymInt& d : meta.sizes) {
+    if (d.is_symbolic) return ctx.Op("Shape", {x});
+    dims.push_back(d.value);
+  }
+  return ctx.ConstantInt64s(dims);
+}
+
 absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64_t groups,
                                                     double eps, bool stats) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
@@ -176,14 +188,7 @@ absl::StatusOr<GroupNormResult> GroupNormDecomposed(TranslateContext& ctx, int64
   std::string rstd = ctx.Op(
       "Reciprocal", {ctx.Op("Sqrt", {ctx.Op("Add", {var, ctx.ConstantScalar(ct, eps)})})});
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("input"));
-  std::vector<int64_t> dims;
-  for (const pt2::SymInt& d : meta->sizes) {
-    if (d.is_symbolic) break;
-    dims.push_back(d.value);
-  }
-  // A constant target shape keeps shape inference exact for static inputs.
-  std::string shape = static_cast<int64_t>(dims.size()) == rank ? ctx.ConstantInt64s(dims)
-                                                                : ctx.Op("Shape", {x});
+  std::string shape = InputShape(ctx, *meta, x);
   std::string normalized = ctx.Op("Reshape", {ctx.Op("Mul", {centered, rstd}), shape});
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ChannelAffine(ctx, normalized, rank, ct));
   GroupNormResult r;
@@ -221,13 +226,7 @@ absl::StatusOr<std::string> GroupNormByInstanceNorm(TranslateContext& ctx, int64
   std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(ct, 1.0), per_group});
   std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(ct, 0.0), per_group});
   std::string normalized = ctx.Op("InstanceNormalization", {grouped, ones, zeros}, {epsilon});
-  std::vector<int64_t> dims;
-  for (const pt2::SymInt& d : meta->sizes) {
-    if (d.is_symbolic) break;
-    dims.push_back(d.value);
-  }
-  std::string shape = static_cast<int64_t>(dims.size()) == rank ? ctx.ConstantInt64s(dims)
-                                                                : ctx.Op("Shape", {x});
+  std::string shape = InputShape(ctx, *meta, x);
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ChannelAffine(ctx, ctx.Op("Reshape", {normalized, shape}), rank, ct));
   return ctx.CastTo(y, ct, dtype);
 }

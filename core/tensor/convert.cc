@@ -29,8 +29,6 @@ bool VisitStorage(DataType dtype, F&& f) {
   }
 }
 
-bool IsHalf(DataType d) { return d == DataType::kFloat16 || d == DataType::kBFloat16; }
-
 // Float to integer as x86's truncating conversions (and so ONNX Runtime's
 // static_cast) behave, without C++'s undefined behaviour out of range: NaN
 // and out-of-range values give the "integer indefinite" (the minimum of the
@@ -63,7 +61,7 @@ absl::Status CastInto(const Tensor& src, Tensor& dst) {
     return absl::OkStatus();
   }
   // Half types go through float32 on either side.
-  if (IsHalf(src.dtype())) {
+  if (IsHalfFloat(src.dtype())) {
     auto f = Tensor::Allocate(DataType::kFloat, src.dims(), nullptr);
     if (!f.ok()) return f.status();
     const uint16_t* ps = src.data<uint16_t>();
@@ -73,7 +71,7 @@ absl::Status CastInto(const Tensor& src, Tensor& dst) {
     }
     return CastInto(*f, dst);
   }
-  if (IsHalf(dst.dtype())) {
+  if (IsHalfFloat(dst.dtype())) {
     Tensor f32 = src;
     if (src.dtype() != DataType::kFloat) {
       auto f = Tensor::Allocate(DataType::kFloat, src.dims(), nullptr);

@@ -60,7 +60,10 @@ class Session {
     std::vector<const Tensor*> in_scratch;
     std::vector<Tensor> out_scratch;
   };
+  class Planner;  // session_planner.cc
+
   Session() = default;
+  static absl::Status NodeError(const std::string& name, const std::string& op, const absl::Status& s);
   static absl::StatusOr<std::unique_ptr<Session>> Build(ir::Graph graph, int64_t opset, const SessionOptions& options);
   absl::Status BindInputs(const std::vector<NamedTensor>& inputs, std::vector<Tensor>& slots) const;
   absl::Status RunStep(Step& step, std::vector<Tensor>& slots);
