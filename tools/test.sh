@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The one test command (README "Quick start"; CI runs it via .ci/run):
 #   1. set-up (idempotent): Debian packages, source tarballs, Python checkers
-#   2. native build + every googletest suite          (bazel test //...)
+#   2. the native build in the optimized mode `bazel run` builds for users
+#      (--config=opt, so a quick start's objects serve here), every googletest
+#      suite (bazel test --config=opt //...), and the CLI, onnxrun, refrun and
+#      the broken-translation CLI of that build copied to out/bin
 #   3. the core, engine, ops, export and runtime suites compiled to WebAssembly
 #      (from the package's own -O3 objects: tools/toolchain/wasm/node_test.bzl),
 #      run under node
-#   4. PyTorch's OpInfo samples (tests/e2e/test_opinfo.py) with the plain
-#      binaries, each outcome asserted against its table; then end-to-end: every
-#      fixture converted by the CLI, checked by onnx's checker and run in ONNX
-#      Runtime against torch's recorded outputs (run in step 7 with the
-#      sanitized binaries; here only with --no-sanitizers)
+#   4. PyTorch's OpInfo samples (tests/e2e/test_opinfo.py), each outcome
+#      asserted against its table; then end-to-end (pytest tests/e2e): every
+#      fixture converted by the optimized CLI at every opset, checked by onnx's
+#      checker and run in ONNX Runtime, the executor and the reference
+#      interpreter against torch's recorded outputs
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
@@ -17,13 +20,13 @@
 #      (clang 14, ASan + UBSan over all code), then every hostile input of
 #      the suite (13,000+ dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
-#   7. sanitizers: every googletest suite again and the whole e2e suite, built
-#      with --config=asan_ubsan (clang 14's ASan + UBSan over all code, the
-#      fuzz build's objects); any sanitizer report fails the run. After step 6
-#      the dim sweep's variants run the plain CLI (step 6 replayed them sanitized),
-#      and so does test_runtime's op/kernel coverage check (test_fixtures makes
-#      the same conversions with the sanitized CLI). XNNPACK and pthreadpool are
-#      compiled without instrumentation (.bazelrc)
+#   7. sanitizers: every googletest suite again and the e2e suite, built with
+#      --config=asan_ubsan (clang 14's ASan + UBSan over all code, the fuzz
+#      build's objects); any sanitizer report fails the run. The e2e tests
+#      marked opt_only (tests/e2e/conftest.py: the opset sweep, the dim sweep,
+#      the op-type listing) are left to step 4: their sanitized counterpart
+#      already ran (the default opset here, the dim sweep in step 6). XNNPACK
+#      and pthreadpool are compiled without instrumentation (.bazelrc)
 # Every step is timed and its tests counted (tools/test_report.py): a summary
 # of passed / failed / skipped tests and wall time per step closes the run,
 # pass or fail, and a skip not listed in tests/expected_skips.json (or a
@@ -37,6 +40,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
 BAZEL_FLAGS=(--color=no --curses=no)
+# The native build users run (.bazelrc: `bazel run` builds with --config=opt).
+NATIVE=--config=opt
 
 # Step accounting: step NAME "what it does" closes the previous step (its wall
 # time, ok: set -e got past it) and opens the next; the EXIT trap closes the
@@ -126,7 +131,7 @@ sanitized() {
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$suppress" \
     PT2ONNX_BIN="$ROOT/out/$cfg/pt2onnx" ONNXRUN_BIN="$ROOT/out/$cfg/onnxrun" \
     REFRUN_BIN="$ROOT/out/$cfg/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/$cfg/pt2onnx_broken" \
-    e2e "$cfg e2e" tests/e2e --ignore=tests/e2e/test_opinfo.py
+    e2e "$cfg e2e" tests/e2e --ignore=tests/e2e/test_opinfo.py -m "not opt_only"
   if [ -n "$(ls -A "$reports")" ]; then
     echo "$cfg: sanitizer reports during the e2e suite:" >&2
     head -n 40 "$reports"/* >&2
@@ -177,19 +182,19 @@ for rule in "//core/...:runtime reference verify translate ops passes export nat
   if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
 done
 
-step googletest "native build and C++ tests (bazel test //...)"
+step googletest "the optimized native build and the C++ tests (bazel test $NATIVE //...)"
 rc=0
-bazel test "${BAZEL_FLAGS[@]}" //... || rc=$?
+bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" //... || rc=$?
 # shellcheck disable=SC2046
-count_gtest googletest "" $(test_targets //...) || rc=1
+count_gtest googletest "$NATIVE" $(test_targets //...) || rc=1
 [ "$rc" = 0 ]
 
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
-step cli "the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
+step cli "the optimized CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
 mkdir -p out/bin
-bazel build "${BAZEL_FLAGS[@]}" //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
-BIN=$(bazel info "${BAZEL_FLAGS[@]}" bazel-bin)
+bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
+BIN=$(bazel info "${BAZEL_FLAGS[@]}" "$NATIVE" bazel-bin)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
 cp -f "$BIN/native/onnxrun" out/bin/onnxrun
 cp -f "$BIN/native/refrun" out/bin/refrun
@@ -197,7 +202,7 @@ cp -f "$BIN/tests/verify/pt2onnx_broken" out/bin/pt2onnx_broken
 
 if [ "$wasm" = 1 ]; then
   step "wasm package" "WebAssembly package, page and npm pack"
-  bazel build "${BAZEL_FLAGS[@]}" //wasm:package //wasm:npm_pack //web:site
+  bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" //wasm:package //wasm:npm_pack //web:site
   rm -rf out/wasm out/web
   mkdir -p out/wasm out/web
   cp -rL "$BIN/wasm/package" out/wasm/package
@@ -215,25 +220,23 @@ if [ "$wasm" = 1 ]; then
   [ -n "$wasm_tests" ] || { echo "no wasm_node_test targets found" >&2; exit 1; }
   rc=0
   # shellcheck disable=SC2086
-  bazel test "${BAZEL_FLAGS[@]}" $wasm_tests || rc=$?
+  bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" $wasm_tests || rc=$?
   # shellcheck disable=SC2086
-  count_gtest "wasm googletest" "" $wasm_tests || rc=1
+  count_gtest "wasm googletest" "$NATIVE" $wasm_tests || rc=1
   [ "$rc" = 0 ]
 fi
 
 # PyTorch's OpInfo samples, each with its outcome asserted against
-# tests/fixtures/opinfo/expected_outcomes.json, with the plain binaries (the
+# tests/fixtures/opinfo/expected_outcomes.json, with the optimized binaries (the
 # sanitized e2e step leaves them out: 1,800 samples, four engines each).
 step opinfo "PyTorch's OpInfo samples: convert, ONNX Runtime, executor, reference interpreter (tests/e2e/test_opinfo.py)"
 PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" \
   e2e opinfo tests/e2e/test_opinfo.py
 .venv/bin/python tools/update_opinfo_outcomes.py --summary
 
-# With the sanitizers on, step 7 runs the e2e suite (once, under them).
-if [ "$sanitizers" = 0 ]; then
-  step e2e "fixtures through the CLI, onnx checker, ONNX Runtime"
-  PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e e2e tests/e2e --ignore=tests/e2e/test_opinfo.py
-fi
+step e2e "fixtures through the optimized CLI at every opset: onnx checker, ONNX Runtime, executor, reference"
+PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_BIN="$ROOT/out/bin/refrun" \
+  PT2ONNX_BROKEN_BIN="$ROOT/out/bin/pt2onnx_broken" e2e e2e tests/e2e --ignore=tests/e2e/test_opinfo.py
 
 if [ "$wasm" = 1 ]; then
   step node "WebAssembly API under node, and the page in headless Chromium (node --test)"
@@ -259,12 +262,5 @@ if [ "$fuzz" = 1 ]; then
 fi
 
 if [ "$sanitizers" = 1 ]; then
-  # The dim sweep's 13,000+ variants went through the sanitized pipeline in
-  # replay_hostile just above: the e2e sweep (exit codes, valid models) then
-  # runs the plain CLI, 2.4 times faster.
-  [ "$fuzz" = 1 ] && export PT2ONNX_SWEEP_BIN="$ROOT/out/bin/pt2onnx"
-  # test_runtime's kernel-coverage check only lists the op types of every
-  # fixture's conversion, which test_fixtures makes with the sanitized CLI.
-  export PT2ONNX_PLAIN_BIN="$ROOT/out/bin/pt2onnx"
   sanitized asan_ubsan
 fi

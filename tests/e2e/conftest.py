@@ -13,6 +13,20 @@ FIXTURES = ROOT / "tests" / "fixtures"
 TIMEOUT_S = float(os.environ.get("PT2ONNX_E2E_TIMEOUT", "300"))
 
 
+# Tests whose work only the optimized pass needs to do: the sanitized pass of tools/test.sh
+# deselects them (-m "not opt_only") because it already did that work elsewhere: the fixtures at
+# every opset (test_runtime.py converts every fixture with the sanitized CLI at the default opset and
+# compares with torch and ONNX Runtime; the fuzz replay converts every .pt2 too),
+# the dim sweep (tools/fuzz/replay_hostile.sh sends the same 13,000+ variants through the sanitized
+# pipeline) and the op-type listing of every conversion (test_fixtures makes them with the same CLI).
+OPT_ONLY = pytest.mark.opt_only
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "opt_only: covered by the sanitized pass elsewhere; "
+                                       "tools/test.sh runs it with the optimized binaries only")
+
+
 def run_process(args, timeout=None, **kwargs) -> subprocess.CompletedProcess:
     """subprocess.run with the suite's timeout; text output captured unless the caller says otherwise.
     The one way the e2e tests start a process (a hang is a test failure naming the command)."""

@@ -23,7 +23,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conftest import FIXTURES, FIXTURE_RUNS, ROOT, ORT_FALLBACKS
+from conftest import FIXTURES, FIXTURE_RUNS, OPT_ONLY, ROOT, ORT_FALLBACKS
 
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tools" / "fixtures"))
@@ -173,6 +173,9 @@ def declared_dtypes(model: onnx.ModelProto) -> list:
 
 
 @pytest.mark.parametrize("folder", positive_fixtures())
+# opt_only: the sanitized pass converts every fixture with the sanitized CLI and compares with torch
+# and ONNX Runtime in test_runtime.py's test_fixture_runs_in_executor (default opset).
+@OPT_ONLY
 @pytest.mark.parametrize("opset", OPSETS, ids=lambda o: f"opset{o}")
 def test_fixture_converts_and_matches_torch(folder, opset, pt2onnx, tmp_path):
     meta = json.loads((folder / "meta.json").read_text())

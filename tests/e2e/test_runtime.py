@@ -19,7 +19,7 @@ import numpy as np
 import onnx
 import pytest
 
-from conftest import FIXTURES, ROOT, cli_path, run_process
+from conftest import FIXTURES, OPT_ONLY, ROOT, cli_path, run_process
 from test_fixtures import assert_matches, opset_limits, positive_fixtures, run_onnx
 
 
@@ -55,13 +55,8 @@ def model_op_types(model: onnx.ModelProto) -> set:
     return ops
 
 
-def plain_cli() -> str:
-    # tools/test.sh points this at the unsanitized CLI in the sanitized run: test_fixtures.py converts
-    # the same fixtures at the same opsets with the sanitized one, so here only the op list matters.
-    return os.environ.get("PT2ONNX_PLAIN_BIN") or str(cli_path())
-
-
 # One test per opset, so pytest-xdist spreads them over its workers.
+@OPT_ONLY
 @pytest.mark.parametrize("opset", (18, 20, 23), ids=lambda o: f"opset{o}")
 def test_every_emitted_op_has_a_kernel(opset, onnxrun, tmp_path):
     kernels = set(onnxrun("--list-kernels").stdout.split())
@@ -72,7 +67,7 @@ def test_every_emitted_op_has_a_kernel(opset, onnxrun, tmp_path):
     converted = 0
     for pt2 in sorted(FIXTURES.glob("**/model.pt2")):
         # --no-weights: the same graph without its initializers, which nothing here reads.
-        result = run_process([plain_cli(), pt2, "-o", out, "-q", "--opset", opset, "--no-weights"])
+        result = run_process([cli_path(), pt2, "-o", out, "-q", "--opset", opset, "--no-weights"])
         if result.returncode != 0:
             # Only the refusals the suite expects (negative fixtures, operators listed in blocked_by,
             # opsets below a fixture's minimum): any other failure would hide the ops that fixture emits.
