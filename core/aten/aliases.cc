@@ -53,6 +53,8 @@ const AliasRow kAliasRows[] = {
     {"positive", "alias", {"default"}, false},
     {"conj_physical", "conj", {"default"}, false},
     {"matrix_H", "mH", {"default"}, false},
+    // torch.argwhere is torch.nonzero (native_functions.yaml: argwhere(Tensor self)).
+    {"argwhere", "nonzero", {"default"}, false},
     // torch.special's names for the plain operators.
     {"special_erf", "erf", {"default"}, false},
     {"special_erfc", "erfc", {"default"}, false},
