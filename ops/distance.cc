@@ -1,7 +1,9 @@
 // File: ops/distance.cc
 // -----------------------------------------------------------------------------
 // Pairwise p-norm distances: _cdist_forward (torch.cdist) and _pdist_forward
-// (torch.pdist), as torch's CPU kernels compute them:
+// (torch.pdist), as torch's CPU kernels compute them; pairwise_distance, dist
+// and cosine_similarity as aten/src/ATen/native/Distance.cpp composes them
+// (and triplet_margin_loss, Loss.cpp's loss over pairwise distances):
 //   p = 0: the count of differing coordinates; p = 1: sum |d|;
 //   p = 2: sqrt(sum d^2); p = inf: max |d|; otherwise (sum |d|^p)^(1/p).
 // cdist with p = 2 uses the matrix-product form
@@ -9,6 +11,7 @@
 // when compute_mode is 1, or when it is None/0 and either point count
 // exceeds 25 (aten/src/ATen/native/Distance.cpp); it rounds differently, so
 // the same choice is made here (at run time when the counts are symbolic).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -21,6 +24,8 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/loss_helpers.h"
+#include "ops/reduce_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -30,22 +35,34 @@ namespace {
 
 using ir::Attribute;
 
-std::string SumLast(TranslateContext& ctx, absl::string_view op, const std::string& x) {
-  return ctx.Op(op, {x, ctx.ConstantInt64s({-1})}, {Attribute::Int("keepdims", 0)});
+// torch's vector p-norm of `x` over `axes` (every axis when empty):
+// p = 0 counts the nonzeros, +-inf is the largest / smallest magnitude,
+// otherwise (sum |x|^p)^(1/p).
+std::string PNormOver(TranslateContext& ctx, const std::string& x, double p,
+                      const std::vector<int64_t>& axes, bool keepdim, DataType dtype) {
+  std::string magnitude = ctx.Op("Abs", {x});
+  if (p == 0) {
+    std::string differs = ctx.Op("Not", {ctx.Op("Equal", {x, ctx.ConstantScalar(dtype, 0)})});
+    return Reduce(ctx, "ReduceSum", ctx.CastTo(differs, DataType::kBool, dtype), axes, keepdim);
+  }
+  if (p == 1) return Reduce(ctx, "ReduceSum", magnitude, axes, keepdim);
+  if (p == 2) return ctx.Op("Sqrt", {Reduce(ctx, "ReduceSum", ctx.Op("Mul", {x, x}), axes, keepdim)});
+  if (std::isinf(p)) return Reduce(ctx, p > 0 ? "ReduceMax" : "ReduceMin", magnitude, axes, keepdim);
+  std::string powered = ctx.Op("Pow", {magnitude, ctx.ConstantScalar(dtype, p)});
+  return ctx.Op("Pow", {Reduce(ctx, "ReduceSum", powered, axes, keepdim), ctx.ConstantScalar(dtype, 1.0 / p)});
 }
 
 // The p-norm over the last axis of the differences `diff`.
 std::string PNorm(TranslateContext& ctx, const std::string& diff, double p, DataType dtype) {
-  std::string magnitude = ctx.Op("Abs", {diff});
-  if (p == 0) {
-    std::string differs = ctx.Op("Not", {ctx.Op("Equal", {diff, ctx.ConstantScalar(dtype, 0)})});
-    return SumLast(ctx, "ReduceSum", ctx.CastTo(differs, DataType::kBool, dtype));
+  return PNormOver(ctx, diff, p, {-1}, false, dtype);
+}
+
+absl::StatusOr<DataType> FloatingOutDtype(const TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (!IsFloatingPoint(dtype)) {
+    return ctx.Invalid(absl::StrCat("norms of ", DataTypeName(dtype), " tensors; torch computes them in floating point"));
   }
-  if (p == 1) return SumLast(ctx, "ReduceSum", magnitude);
-  if (p == 2) return ctx.Op("Sqrt", {SumLast(ctx, "ReduceSum", ctx.Op("Mul", {diff, diff}))});
-  if (std::isinf(p)) return SumLast(ctx, "ReduceMax", magnitude);
-  std::string powered = ctx.Op("Pow", {magnitude, ctx.ConstantScalar(dtype, p)});
-  return ctx.Op("Pow", {SumLast(ctx, "ReduceSum", powered), ctx.ConstantScalar(dtype, 1.0 / p)});
+  return dtype;
 }
 
 absl::StatusOr<double> CheckedP(const TranslateContext& ctx) {
@@ -137,6 +154,105 @@ absl::Status AtenPdistForward(TranslateContext& ctx) {
                                  {Attribute::Int("axis", 0)}));
 }
 
+// norm(x1 - x2 + eps, p) over the last dim of the broadcast rank: eps is
+// added to the difference, not to the norm (Distance.cpp).
+// aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=1e-06, bool keepdim=False) -> Tensor
+absl::Status AtenPairwiseDistance(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatingOutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(double p, FloatOr(ctx, "p", 2.0));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, FloatOr(ctx, "eps", 1e-6));
+  bool keepdim = false;
+  if (ctx.Has("keepdim")) {
+    PT2ONNX_ASSIGN_OR_RETURN(keepdim, ctx.Bool("keepdim"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank1, ctx.InputRank("x1"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank2, ctx.InputRank("x2"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("x1", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("x2", dtype));
+  std::string diff = ctx.Op("Add", {ctx.Op("Sub", {x1, x2}), ctx.ConstantScalar(dtype, eps)});
+  // Two 0-d operands: torch's dim -1 of a 0-d tensor is the whole of it.
+  std::vector<int64_t> axes;
+  if (std::max(rank1, rank2) > 0) axes = {-1};
+  return ctx.SetOutput(0, PNormOver(ctx, diff, p, axes, keepdim, dtype));
+}
+
+// The p-norm of every element of self - other (broadcast), a 0-d result.
+// aten::dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+absl::Status AtenDist(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatingOutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(double p, FloatOr(ctx, "p", 2.0));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputAs("other", dtype));
+  return ctx.SetOutput(0, PNormOver(ctx, ctx.Op("Sub", {a, b}), p, {}, false, dtype));
+}
+
+// sum((x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps))) over dim, each operand
+// broadcast to the common shape first (its norm counts the repeats) and
+// each norm clamped on its own (Distance.cpp, torch 2.x).
+// aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+absl::Status AtenCosineSimilarity(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatingOutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, FloatOr(ctx, "eps", 1e-8));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank1, ctx.InputRank("x1"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank2, ctx.InputRank("x2"));
+  const int64_t rank = std::max(rank1, rank2);
+  // A 0-d pair reduces over everything with dim 0 or -1, as torch wraps it.
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
+  std::vector<int64_t> axes;
+  if (rank > 0) axes = {axis};
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("x1", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("x2", dtype));
+  // Expand broadcasts both ways, so each operand takes the common shape.
+  std::string e1 = ctx.Op("Expand", {x1, ctx.Op("Shape", {x2})});
+  std::string e2 = ctx.Op("Expand", {x2, ctx.Op("Shape", {x1})});
+  std::string floor = ctx.ConstantScalar(dtype, eps);
+  auto unit = [&](const std::string& x) {
+    std::string norm = ctx.Op("Max", {PNormOver(ctx, x, 2, axes, true, dtype), floor});
+    return ctx.Op("Div", {x, norm});
+  };
+  return ctx.SetOutput(0, Reduce(ctx, "ReduceSum", ctx.Op("Mul", {unit(e1), unit(e2)}), axes, false));
+}
+
+// max(margin + d(a, p) - d(a, n), 0) with d = pairwise_distance; swap
+// takes min(d(a, n), d(p, n)) as the negative distance (Loss.cpp).
+// aten::triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2.,
+//     float eps=1e-06, bool swap=False, int reduction=1) -> Tensor
+absl::Status AtenTripletMarginLoss(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatingOutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(double margin, FloatOr(ctx, "margin", 1.0));
+  PT2ONNX_ASSIGN_OR_RETURN(double p, FloatOr(ctx, "p", 2.0));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, FloatOr(ctx, "eps", 1e-6));
+  bool swap = false;
+  if (ctx.Has("swap")) {
+    PT2ONNX_ASSIGN_OR_RETURN(swap, ctx.Bool("swap"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(LossReduction reduction, ReadLossReduction(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("anchor"));
+  for (const char* arg : {"positive", "negative"}) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t other_rank, ctx.InputRank(arg));
+    if (other_rank != rank) {
+      return ctx.Invalid(absl::StrCat("anchor, positive and negative must have the same rank; anchor is ", rank,
+                                      "-D, ", arg, " ", other_rank, "-D"));
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("anchor", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string pos, ctx.InputAs("positive", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string neg, ctx.InputAs("negative", dtype));
+  std::vector<int64_t> axes;
+  if (rank > 0) axes = {-1};
+  auto distance = [&](const std::string& x1, const std::string& x2) {
+    std::string diff = ctx.Op("Add", {ctx.Op("Sub", {x1, x2}), ctx.ConstantScalar(dtype, eps)});
+    return PNormOver(ctx, diff, p, axes, false, dtype);
+  };
+  std::string d_pos = distance(a, pos);
+  std::string d_neg = distance(a, neg);
+  if (swap) d_neg = ctx.Op("Min", {d_neg, distance(pos, neg)});
+  std::string v = ctx.Op("Sub", {ctx.Op("Add", {ctx.ConstantScalar(dtype, margin), d_pos}), d_neg});
+  std::string zero = ctx.ConstantScalar(dtype, 0);
+  std::string loss = ctx.Op("Where", {ctx.Op("Less", {v, zero}), zero, v});  // NaN kept
+  return ctx.SetOutput(0, ApplyLossReduction(ctx, loss, reduction));
+}
+
 }  // namespace
 
 void RegisterDistanceOps(OpRegistry& r) {
@@ -144,6 +260,10 @@ void RegisterDistanceOps(OpRegistry& r) {
   r.Add("aten::_pdist_forward.default", &AtenPdistForward);
   r.Add("aten::cdist.default", &AtenCdistForward);  // same arguments
   r.Add("aten::pdist.default", &AtenPdistForward);
+  r.Add("aten::pairwise_distance.default", &AtenPairwiseDistance);
+  r.Add("aten::dist.default", &AtenDist);
+  r.Add("aten::cosine_similarity.default", &AtenCosineSimilarity);
+  r.Add("aten::triplet_margin_loss.default", &AtenTripletMarginLoss);
 }
 
 }  // namespace pt2onnx::ops

@@ -1,7 +1,8 @@
 // File: ops/loss.cc
 // -----------------------------------------------------------------------------
 // Elementwise losses with torch's `reduction` (none / mean / sum): mse, l1,
-// huber, smooth_l1, soft_margin, binary_cross_entropy(_with_logits), kl_div.
+// huber, smooth_l1, soft_margin, binary_cross_entropy(_with_logits), kl_div,
+// poisson_nll.
 // torch.export keeps them as single ATen nodes (after a broadcast_tensors of
 // input and target for the regression losses); the formulas are ATen's
 // (aten/src/ATen/native/Loss.cpp, BinaryOps.cpp, PointwiseOps.cpp), cited at
@@ -164,6 +165,33 @@ absl::Status AtenKlDiv(TranslateContext& ctx) {
   return Bind(ctx, ops, ctx.Op("Sub", {ylogy, ctx.Op("Mul", {y, x})}));
 }
 
+// log_input: exp(x) - y x, else x - y log(x + eps); full adds Stirling's
+// y log y - y + log(2 pi y) / 2 where y > 1 (Loss.cpp).
+// aten::poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+absl::Status AtenPoissonNllLoss(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (!IsFloatingPoint(dtype)) {
+    return ctx.Invalid(absl::StrCat("the loss is typed ", DataTypeName(dtype), "; torch computes losses in floating point"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(bool log_input, ctx.Bool("log_input"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool full, ctx.Bool("full"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, ctx.Float("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(LossReduction reduction, ReadLossReduction(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("input", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("target", dtype));
+  std::string loss =
+      log_input ? ctx.Op("Sub", {ctx.Op("Exp", {x}), ctx.Op("Mul", {y, x})})
+                : ctx.Op("Sub", {x, ctx.Op("Mul", {y, ctx.Op("Log", {ctx.Op("Add", {x, ctx.ConstantScalar(dtype, eps)})})})});
+  if (full) {
+    std::string stirling = ctx.Op(
+        "Add", {ctx.Op("Sub", {ctx.Op("Mul", {y, ctx.Op("Log", {y})}), y}),
+                ctx.Op("Mul", {Half(ctx, dtype), ctx.Op("Log", {ctx.Op("Mul", {ctx.ConstantScalar(dtype, 6.283185307179586), y})})})});
+    std::string small = ctx.Op("LessOrEqual", {y, ctx.ConstantScalar(dtype, 1)});
+    loss = ctx.Op("Add", {loss, ctx.Op("Where", {small, Zero(ctx, dtype), stirling})});
+  }
+  return ctx.SetOutput(0, ApplyLossReduction(ctx, loss, reduction));
+}
+
 }  // namespace
 
 void RegisterLossOps(OpRegistry& r) {
@@ -175,6 +203,7 @@ void RegisterLossOps(OpRegistry& r) {
   r.Add("aten::binary_cross_entropy.default", &AtenBinaryCrossEntropy);
   r.Add("aten::binary_cross_entropy_with_logits.default", &AtenBinaryCrossEntropyWithLogits);
   r.Add("aten::kl_div.default", &AtenKlDiv);
+  r.Add("aten::poisson_nll_loss.default", &AtenPoissonNllLoss);
 }
 
 }  // namespace pt2onnx::ops

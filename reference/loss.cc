@@ -2,8 +2,8 @@
 // -----------------------------------------------------------------------------
 // Reference kernels for the losses (ops/loss.cc, ops/classification_loss.cc):
 // mse, l1, huber, smooth_l1, soft_margin, binary_cross_entropy(_with_logits),
-// kl_div, nll_loss (all overloads) and cross_entropy_loss, in double, with
-// the loops of aten/src/ATen/native/Loss.cpp and LossNLL.cpp.
+// kl_div, poisson_nll, nll_loss (all overloads) and cross_entropy_loss, in
+// double, with the loops of aten/src/ATen/native/Loss.cpp and LossNLL.cpp.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -153,6 +153,28 @@ absl::Status KlDiv(RefCall& call) {
     const double ylogy = std::isnan(y) ? y : (y == 0 ? 0.0 : y * std::log(y));
     return ylogy - y * x;
   });
+}
+
+// aten::poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+absl::Status PoissonNllLoss(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor x, call.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor y, call.Input("target"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool log_input, call.Bool("log_input"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool full, call.Bool("full"));
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(x.dims(), y.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor xb, BroadcastTo(x, dims));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor yb, BroadcastTo(y, dims));
+  const std::vector<double> xs = ToDoubles(xb), ys = ToDoubles(yb);
+  std::vector<double> v(xs.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const double a = xs[i], t = ys[i];
+    v[i] = log_input ? std::exp(a) - t * a : a - t * std::log(a + eps);
+    // Stirling's approximation of log(t!), only where t > 1 (NaN kept).
+    if (full && !(t <= 1)) v[i] += t * std::log(t) - t + 0.5 * std::log(6.283185307179586 * t);
+  }
+  return SetReduced(call, call.OutputDtype(), dims, v, reduction);
 }
 
 // nll_loss over log-probabilities `logp` (N, C, d...) or (C): per-target
@@ -336,6 +358,7 @@ void RegisterLossRef(RefRegistry& r) {
   r.Add("aten::nll_loss2d.default", NllLoss);
   r.Add("aten::nll_loss_nd.default", NllLoss);
   r.Add("aten::cross_entropy_loss.default", CrossEntropyLoss);
+  r.Add("aten::poisson_nll_loss.default", PoissonNllLoss);
 }
 
 }  // namespace pt2onnx::reference

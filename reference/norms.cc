@@ -1,7 +1,7 @@
 // Reference kernels: torch.linalg.norm and torch.linalg.matrix_norm as
 // torch/_refs/linalg defines them (ord ±1 / ±inf as sums then extrema,
 // 'fro' as the 2-norm of the entries, 2 / -2 / 'nuc' from the singular
-// values), in double, rounded once to the result dtype.
+// values), in double, rounded once to the result dtype; and renorm.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -229,9 +229,44 @@ absl::Status LinalgNorm(RefCall& call) {
   return call.SetTensor(std::move(t));
 }
 
+// aten::renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+// Each slice along dim whose p-norm exceeds maxnorm is scaled by
+// maxnorm / (norm + 1e-7) (torch's renorm_out).
+absl::Status Renorm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(RefScalar p_arg, call.Scalar("p"));
+  PT2ONNX_ASSIGN_OR_RETURN(RefScalar maxnorm_arg, call.Scalar("maxnorm"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  const double p = p_arg.AsDouble(), maxnorm = maxnorm_arg.AsDouble();
+  if (!(p > 0)) return call.Invalid("renorm: non-positive-norm not supported");
+  if (!(maxnorm >= 0)) return call.Invalid("renorm: expected maxnorm to be >= 0");
+  if (self.rank() < 2) return call.Invalid("renorm: input needs at least 2 dimensions");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, self.rank()));
+  const int64_t n = self.dims()[dim];
+  int64_t inner = 1;
+  for (int64_t k = dim + 1; k < self.rank(); ++k) inner *= self.dims()[k];
+  const std::vector<double> x = ToDoubles(self);
+  std::vector<double> acc(n, 0.0);
+  for (int64_t i = 0; i < self.numel(); ++i) {
+    const double m = std::fabs(x[i]);
+    double& a = acc[(i / inner) % n];
+    a = std::isinf(p) ? std::max(a, m) : a + std::pow(m, p);
+  }
+  std::vector<double> factor(n, 1.0);
+  for (int64_t k = 0; k < n; ++k) {
+    const double norm = std::isinf(p) ? acc[k] : std::pow(acc[k], 1 / p);
+    if (norm > maxnorm) factor[k] = maxnorm / (norm + 1e-7);
+  }
+  std::vector<double> out(x.size());
+  for (int64_t i = 0; i < self.numel(); ++i) out[i] = x[i] * factor[(i / inner) % n];
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(call.OutputDtype(), self.dims(), out));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterNormsRef(RefRegistry& r) {
+  r.Add("aten::renorm.default", Renorm);
   r.Add("aten::linalg_matrix_norm.default", LinalgMatrixNorm);
   r.Add("aten::linalg_matrix_norm.str_ord", LinalgMatrixNormStr);
   r.Add("aten::linalg_norm.default", LinalgNorm);

@@ -60,5 +60,25 @@ TEST(Loss, BadArgumentsAreRefused) {
                         absl::StatusCode::kInvalidArgument, "negative values for beta"));
 }
 
+TEST(Loss, PoissonNllLossEveryVariant) {
+  for (bool log_input : {false, true}) {
+    for (bool full : {false, true}) {
+      for (int64_t reduction : {0, 1, 2}) {
+        std::vector<int64_t> out = reduction == 0 ? std::vector<int64_t>{4, 5} : std::vector<int64_t>{};
+        pt2::ExportedProgram program =
+            OneNodeProgram({{"x", kF32, {4, 5}}, {"t", kF32, {4, 5}}}, "poisson_nll_loss.default",
+                           {TensorArg("input", "x"), TensorArg("target", "t"), BoolArg("log_input", log_input),
+                            BoolArg("full", full), FloatArg("eps", 1e-8), IntArg("reduction", reduction)},
+                           {{"y", kF32, out}})
+                .Build();
+        absl::StatusOr<Converted> got = ConvertAndCheck(program);
+        ASSERT_TRUE(got.ok()) << got.status();
+        EXPECT_TRUE(OutputsMatchProgram(program, *got));
+        EXPECT_EQ(FindNode(got->model, "LessOrEqual") != nullptr, full);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

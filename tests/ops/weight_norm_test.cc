@@ -1,5 +1,7 @@
 // Tests for ops/weight_norm.cc: shapes, dim = -1 (whole-tensor norm) and an
-// out-of-range dim. Numerics: tests/fixtures/ops/weight_norm.
+// out-of-range dim; renorm's p and maxnorm checks. Numerics:
+// tests/fixtures/ops/{weight_norm,renorm}.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,31 @@ TEST(WeightNorm, DimOutOfRangeIsRefused) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(WeightNorm(3, {1, 1, 1}).Build()),
                         absl::StatusCode::kInvalidArgument,
                         "dim of aten::_weight_norm"));
+}
+
+ProgramBuilder Renorm(double p, int64_t dim, double maxnorm, std::vector<int64_t> shape = {4, 3, 2}) {
+  return OneNodeProgram({{"x", kF32, shape}}, "renorm.default",
+                        {TensorArg("self", "x"), FloatArg("p", p), IntArg("dim", dim), FloatArg("maxnorm", maxnorm)},
+                        {{"y", kF32, shape}});
+}
+
+TEST(Renorm, ConvertsForEveryKindOfP) {
+  for (double p : {1.0, 2.0, 3.0, std::numeric_limits<double>::infinity()}) {
+    pt2::ExportedProgram program = Renorm(p, -1, 0.5).Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << p << ": " << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got)) << p;
+  }
+}
+
+TEST(Renorm, BadArgumentsAreRefused) {
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(Renorm(0, 0, 1).Build()), absl::StatusCode::kInvalidArgument,
+                        "non-positive-norm"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(Renorm(2, 0, -1).Build()), absl::StatusCode::kInvalidArgument,
+                        "maxnorm to be >= 0"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(Renorm(2, 0, 1, {5}).Build()), absl::StatusCode::kInvalidArgument,
+                        "at least 2 dimensions"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(Renorm(2, 3, 1).Build()), absl::StatusCode::kInvalidArgument, "dim"));
 }
 
 }  // namespace
