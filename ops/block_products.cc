@@ -2,10 +2,11 @@
 // -----------------------------------------------------------------------------
 // block_diag (each input a block on the diagonal, zeros beside it) and
 // cartesian_prod (every combination of the inputs' elements, first input
-// slowest), with sizes read at run time. Semantics:
+// slowest), with sizes read at run time, and linalg_vander (powers of x). Semantics:
 // aten/src/ATen/native/TensorShape.cpp (block_diag) and
 // aten/src/ATen/native/Itertools.cpp (cartesian_prod).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ namespace pt2onnx::ops {
 namespace {
 
 using ir::Attribute;
+
+// One Mul per column: more columns than this are refused.
+constexpr int64_t kMaxVanderColumns = 1024;
 
 // The `tensors` list cast to the output dtype, with each element's rank.
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> CastParts(TranslateContext& ctx, DataType dtype) {
@@ -92,11 +96,46 @@ absl::Status AtenCartesianProd(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Concat", columns, {Attribute::Int("axis", 1)}));
 }
 
+// aten::linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor
+// Columns 1, x, x*x, ... (N of them, N defaults to x's last size), each the
+// previous times x as torch's cumprod computes them, so the values match
+// exactly (aten/src/ATen/native/LinearAlgebra.cpp, linalg_vander).
+absl::Status AtenLinalgVander(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("x"));
+  if (meta->dtype == DataType::kBool) return ctx.Invalid("linalg.vander does not take bool tensors");
+  int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> given, ctx.OptionalInt("N"));
+  int64_t n = 0;
+  if (given) {
+    n = *given;
+  } else if (rank == 0) {
+    n = 1;
+  } else if (!meta->sizes.back().is_symbolic) {
+    n = meta->sizes.back().value;
+  } else {
+    return ctx.Unsupported("linalg.vander with N taken from a symbolic size; pass N");
+  }
+  if (n <= 1) return ctx.Invalid(absl::StrCat("N must be greater than 1, got ", n));
+  if (n > kMaxVanderColumns) return ctx.Unsupported(absl::StrCat("linalg.vander with ", n, " columns"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("x", dtype));
+  if (rank == 0) {
+    x = Reshape(ctx, x, {1});
+    rank = 1;
+  }
+  std::string column = Unsqueeze(ctx, x, {rank});
+  std::vector<std::string> columns = {ctx.Op("Expand", {ctx.ConstantScalar(dtype, 1), ctx.Op("Shape", {column})}),
+                                      column};
+  for (int64_t j = 2; j < n; ++j) columns.push_back(ctx.Op("Mul", {columns.back(), column}));
+  return ctx.SetOutput(0, ctx.Op("Concat", columns, {Attribute::Int("axis", rank)}));
+}
+
 }  // namespace
 
 void RegisterBlockProductOps(OpRegistry& r) {
   r.Add("aten::block_diag.default", &AtenBlockDiag);
   r.Add("aten::cartesian_prod.default", &AtenCartesianProd);
+  r.Add("aten::linalg_vander.default", &AtenLinalgVander);
 }
 
 }  // namespace pt2onnx::ops

@@ -3,7 +3,7 @@
 // Reference kernels for ops/block_products.cc: block_diag copies each input's
 // rows at its running (row, column) corner of a zero matrix; cartesian_prod
 // enumerates combinations with the last input fastest, as
-// itertools.product does.
+// itertools.product does; linalg_vander multiplies powers one at a time.
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -20,6 +20,9 @@
 
 namespace pt2onnx::reference {
 namespace {
+
+// Columns linalg_vander computes at most (the translation's bound).
+constexpr int64_t kMaxVanderColumns = 1024;
 
 // The inputs cast to the output dtype (or their promoted one).
 absl::StatusOr<std::vector<Tensor>> CastInputs(RefCall& call, DataType* dtype) {
@@ -91,11 +94,50 @@ absl::Status CartesianProd(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor
+// out[..., i, j] = x[..., i]^j as a running product (torch's cumprod).
+absl::Status LinalgVander(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor x, call.Input("x"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> given, call.OptionalInt("N"));
+  if (x.dtype() == DataType::kBool) return call.Invalid("linalg.vander does not take bool tensors");
+  if (x.rank() == 0) x = x.Alias({1});
+  const int64_t n = given ? *given : x.dim(x.rank() - 1);
+  if (n <= 1) return call.Invalid("N must be greater than 1");
+  if (n > kMaxVanderColumns) return call.Invalid("linalg.vander: too many columns");
+  DataType dtype = call.OutputDtype();
+  if (dtype == DataType::kUndefined) dtype = IsFloatLike(x.dtype()) ? x.dtype() : DataType::kInt64;
+  Dims dims = x.dims();
+  dims.push_back(n);
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(dtype, dims));
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (IsFloatLike(dtype)) {
+      // Rounded to the result dtype after each product, as torch's cumprod is.
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor one, ScalarTensor(dtype, 1.0));
+      double power = 1.0;
+      StoreDouble(out, i * n, power);
+      for (int64_t j = 1; j < n; ++j) {
+        StoreDouble(one, 0, power * LoadDouble(x, i));
+        power = LoadDouble(one, 0);
+        StoreDouble(out, i * n + j, power);
+      }
+    } else {
+      uint64_t power = 1;
+      StoreInt(out, i * n, 1);
+      for (int64_t j = 1; j < n; ++j) {
+        power *= static_cast<uint64_t>(LoadInt(x, i));  // wraps as int64 products do
+        StoreInt(out, i * n + j, static_cast<int64_t>(power));
+      }
+    }
+  }
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterBlockProductsRef(RefRegistry& r) {
   r.Add("aten::block_diag.default", BlockDiag);
   r.Add("aten::cartesian_prod.default", CartesianProd);
+  r.Add("aten::linalg_vander.default", LinalgVander);
 }
 
 }  // namespace pt2onnx::reference

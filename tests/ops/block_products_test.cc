@@ -1,6 +1,7 @@
 // Tests for ops/block_products.cc: block_diag of 2-d, 1-d and 0-d blocks
 // (promoted), cartesian_prod of two and three vectors and of one (returned
-// as is); other ranks are refused. Numerics: tests/fixtures/ops/block_products.
+// as is), linalg_vander (N given and defaulted, int32 to int64); other ranks
+// and N <= 1 are refused. Numerics: tests/fixtures/ops/block_products.
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ TEST(BlockProducts, Shapes) {
       Listed("cartesian_prod.default", {{"a", kF32, {2}}, {"b", kF32, {3}}}, {"y", kF32, {6, 2}}),
       Listed("cartesian_prod.default", {{"a", kI64, {2}}, {"b", kI64, {3}}, {"c", kI64, {0}}}, {"y", kI64, {0, 3}}),
       Listed("cartesian_prod.default", {{"a", kF32, {4}}}, {"y", kF32, {4}}),
+      OneNodeProgram({{"x", kF32, {2, 3}}}, "linalg_vander.default", {TensorArg("x", "x")}, {{"y", kF32, {2, 3, 3}}})
+          .Build(),
+      OneNodeProgram({{"x", kI32, {}}}, "linalg_vander.default", {TensorArg("x", "x"), IntArg("N", 4)},
+                     {{"y", kI64, {1, 4}}})
+          .Build(),
   };
   for (const auto& program : programs) {
     absl::StatusOr<Converted> got = ConvertAndCheck(program);
@@ -40,6 +46,10 @@ TEST(BlockProducts, Refusals) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(Listed("cartesian_prod.default", {{"a", kF32, {2, 2}}, {"b", kF32, {2}}},
                                                {"y", kF32, {8, 2}})),
                         absl::StatusCode::kInvalidArgument, "expects 1-d tensors"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(OneNodeProgram({{"x", kF32, {3}}}, "linalg_vander.default",
+                                                       {TensorArg("x", "x"), IntArg("N", 1)}, {{"y", kF32, {3, 1}}})
+                                            .Build()),
+                        absl::StatusCode::kInvalidArgument, "N must be greater than 1"));
 }
 
 }  // namespace
