@@ -1,8 +1,8 @@
 // File: ops/special_math.cc
 // -----------------------------------------------------------------------------
 // Inverse hyperbolic functions (ONNX operators) and the special functions
-// ONNX has no operator for: erfinv, lgamma (and mvlgamma), digamma, as
-// composites.
+// ONNX has no operator for: erfinv, lgamma (and mvlgamma), digamma, the
+// Hurwitz zeta and polygamma, as composites.
 //
 // Accuracy of the composites, against torch's CPU results for float32 (the
 // op-zoo case `special` checks them at atol 1e-5, rtol 1e-4):
@@ -16,6 +16,9 @@
 //   series with torch's coefficients). They are at least as accurate as
 //   torch's float32 kernels; near the roots of lgamma (1, 2) and digamma
 //   (1.4616...) the differences are absolute, of order 1e-7.
+// * zeta(x, q) repeats Cephes' method as torch does (in double for float
+//   inputs): 30 direct terms, so it matches for q > -20 (torch keeps adding
+//   terms past that); polygamma(n >= 1) is (-1)^(n+1) n! zeta(n + 1, x).
 // Poles and special values follow torch: lgamma is +inf at 0, the negative
 // integers and +-inf; digamma is -inf at +0, +inf at -0, NaN at the negative
 // integers; erfinv is +-inf at +-1 and NaN outside [-1, 1].

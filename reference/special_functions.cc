@@ -3,7 +3,9 @@
 // Reference kernels for ops/special_functions.cc: i0 (and
 // special_modified_bessel_i0), i0e, erfcx, ndtr, log_ndtr and xlog1py, in
 // double from <cmath>'s std::cyl_bessel_i, std::erfc and std::log1p (not the
-// series the translation evaluates), rounded once to the result dtype.
+// series the translation evaluates), rounded once to the result dtype; and
+// for ops/special_math.cc's special_zeta, polygamma and mvlgamma (a direct
+// sum to 30 with an Euler-Maclaurin remainder, std::lgamma).
 #include <cfloat>
 #include <cmath>
 #include <functional>
