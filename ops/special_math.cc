@@ -1,7 +1,8 @@
 // File: ops/special_math.cc
 // -----------------------------------------------------------------------------
 // Inverse hyperbolic functions (ONNX operators) and the special functions
-// ONNX has no operator for: erfinv, lgamma, digamma, as composites.
+// ONNX has no operator for: erfinv, lgamma (and mvlgamma), digamma, the
+// Hurwitz zeta and polygamma, as composites.
 //
 // Accuracy of the composites, against torch's CPU results for float32 (the
 // op-zoo case `special` checks them at atol 1e-5, rtol 1e-4):
@@ -15,6 +16,9 @@
 //   series with torch's coefficients). They are at least as accurate as
 //   torch's float32 kernels; near the roots of lgamma (1, 2) and digamma
 //   (1.4616...) the differences are absolute, of order 1e-7.
+// * zeta(x, q) repeats Cephes' method as torch does (in double for float
+//   inputs): 30 direct terms, so it matches for q > -20 (torch keeps adding
+//   terms past that); polygamma(n >= 1) is (-1)^(n+1) n! zeta(n + 1, x).
 // Poles and special values follow torch: lgamma is +inf at 0, the negative
 // integers and +-inf; digamma is -inf at +0, +inf at -0, NaN at the negative
 // integers; erfinv is +-inf at +-1 and NaN outside [-1, 1].
@@ -135,11 +139,8 @@ std::string LanczosLgamma(Math& m, const std::string& w) {
   return m.add({m.add({main, m.c(0.5 * std::log(2 * kPi))}), m.op("Log", series)});
 }
 
-// aten::lgamma(Tensor self) -> Tensor
-absl::Status AtenLgamma(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
-  const std::string& x = in.x;
+// lgamma(x) in float64, poles and infinities included.
+std::string LgammaF64(Math& m, const std::string& x) {
   std::string reflect = m.lt({x, m.c(0.5)});
   std::string w = m.where({reflect, m.sub({m.c(1), x}), x});
   std::string direct = LanczosLgamma(m, w);
@@ -147,10 +148,37 @@ absl::Status AtenLgamma(TranslateContext& ctx) {
   std::string sine = m.op("Abs", m.op("Sin", m.mul({m.c(kPi), x})));
   std::string reflected = m.sub({m.sub({m.c(std::log(kPi)), m.op("Log", sine)}), direct});
   std::string y = m.where({reflect, reflected, direct});
-  std::string pole = m.both({ctx.Op("LessOrEqual", {x, m.c(0)}), m.eq({m.op("Floor", x), x})});
+  std::string pole = m.both({m.ctx.Op("LessOrEqual", {x, m.c(0)}), m.eq({m.op("Floor", x), x})});
   std::string infinite = m.eq({m.op("Abs", x), m.c(kInf)});
-  y = m.where({ctx.Op("Or", {pole, infinite}), m.c(kInf), y});
-  return BindResult(ctx, ctx.CastTo(y, DataType::kDouble, in.out));
+  return m.where({m.ctx.Op("Or", {pole, infinite}), m.c(kInf), y});
+}
+
+// aten::lgamma(Tensor self) -> Tensor
+absl::Status AtenLgamma(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
+  Math m{ctx, DataType::kDouble};
+  return BindResult(ctx, ctx.CastTo(LgammaF64(m, in.x), DataType::kDouble, in.out));
+}
+
+// Above this p, mvlgamma would emit too many lgamma terms (p comes from the file).
+constexpr int64_t kMaxMvlgammaP = 64;
+
+// aten::mvlgamma(Tensor self, int p) -> Tensor
+// sum_{j < p} lgamma(x - j / 2) + p (p - 1) / 4 log(pi). torch also checks
+// every x > (p - 1) / 2 at run time; an ONNX graph cannot raise, so smaller
+// x give the formula's value.
+absl::Status AtenMvlgamma(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t p, ctx.Int("p"));
+  if (p < 1) return ctx.Invalid(absl::StrCat("p has to be greater than or equal to 1; got ", p));
+  if (p > kMaxMvlgammaP) return ctx.Unsupported(absl::StrCat("mvlgamma with p = ", p, " (at most 64)"));
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
+  Math m{ctx, DataType::kDouble};
+  std::string sum = m.c(static_cast<double>(p) * static_cast<double>(p - 1) / 4 * std::log(kPi));
+  for (int64_t j = 0; j < p; ++j) {
+    std::string shifted = j == 0 ? in.x : m.sub({in.x, m.c(static_cast<double>(j) / 2)});
+    sum = m.add({sum, LgammaF64(m, shifted)});
+  }
+  return BindResult(ctx, ctx.CastTo(sum, DataType::kDouble, in.out));
 }
 
 // digamma(v) for v >= 0 (v == 0 handled by the caller): recurrence to 10,
@@ -195,6 +223,85 @@ absl::Status AtenDigamma(TranslateContext& ctx) {
   return BindResult(ctx, ctx.CastTo(y, DataType::kDouble, in.out));
 }
 
+// Bernoulli-number divisors of the Euler-Maclaurin tail of Cephes' zeta,
+// as in aten/src/ATen/native/Math.h zeta(): (2k)! / B_2k.
+constexpr double kZetaTail[] = {12.0,
+                                -720.0,
+                                30240.0,
+                                -1209600.0,
+                                47900160.0,
+                                -1.8924375803183791606e9,
+                                7.47242496e10,
+                                -2.950130727918164224e12,
+                                1.1646782814350067249e14,
+                                -4.5979787224074726105e15,
+                                1.8152105401943546773e17,
+                                -7.1661652561756670113e18};
+
+// Hurwitz zeta(x, q) = sum_k (q + k)^-x in float64, as Cephes computes it: a
+// direct sum (here a fixed 30 terms, so q > -20 reaches Cephes' w > 9), then
+// the Euler-Maclaurin tail unless the last term is already below 1e-16 of
+// the sum. x == 1 is +inf, x < 1 NaN; q a non-positive integer +inf, and
+// q <= 0 with a non-integer x NaN, as torch.
+std::string Zeta(Math& m, const std::string& x, const std::string& q) {
+  constexpr int kDirectTerms = 30;
+  std::string neg_x = m.op("Neg", x);
+  std::string sum = m.ctx.Op("Pow", {q, neg_x});
+  std::string last;
+  for (int i = 1; i < kDirectTerms; ++i) {
+    last = m.ctx.Op("Pow", {m.add({q, m.c(i)}), neg_x});
+    sum = m.add({sum, last});
+  }
+  std::string w = m.add({q, m.c(kDirectTerms - 1)});
+  std::string tail = m.sub({m.div({m.mul({last, w}), m.sub({x, m.c(1)})}), m.mul({m.c(0.5), last})});
+  std::string rising = m.c(1);
+  std::string power = last;
+  for (int i = 0; i < 12; ++i) {
+    rising = m.mul({rising, m.add({x, m.c(2 * i)})});
+    power = m.div({power, w});
+    tail = m.add({tail, m.div({m.mul({rising, power}), m.c(kZetaTail[i])})});
+    rising = m.mul({rising, m.add({x, m.c(2 * i + 1)})});
+    power = m.div({power, w});
+  }
+  std::string converged = m.lt({m.op("Abs", last), m.mul({m.c(1.11022302462515654042E-16), m.op("Abs", sum)})});
+  std::string y = m.where({converged, sum, m.add({sum, tail})});
+  std::string non_positive_q = m.ctx.Op("LessOrEqual", {q, m.c(0)});
+  std::string nan = m.c(std::numeric_limits<double>::quiet_NaN());
+  std::string fractional_x = m.ctx.Op("Not", {m.eq({m.op("Floor", x), x})});
+  y = m.where({m.both({non_positive_q, fractional_x}), nan, y});
+  y = m.where({m.both({non_positive_q, m.eq({m.op("Floor", q), q})}), m.c(kInf), y});
+  y = m.where({m.lt({x, m.c(1)}), nan, y});
+  return m.where({m.eq({x, m.c(1)}), m.c(kInf), y});
+}
+
+// aten::special_zeta(Tensor self, Tensor other) -> Tensor (and the
+// self_scalar / other_scalar overloads): Hurwitz zeta(self, other).
+absl::Status AtenSpecialZeta(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
+  if (!IsFloatingPoint(out)) {
+    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", DataType::kDouble));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string q, ctx.InputOrScalarAs("other", DataType::kDouble));
+  Math m{ctx, DataType::kDouble};
+  return BindResult(ctx, ctx.CastTo(Zeta(m, x, q), DataType::kDouble, out));
+}
+
+// aten::polygamma(int n, Tensor self) -> Tensor (special_polygamma alike)
+// digamma for n = 0, else (-1)^(n + 1) n! zeta(n + 1, x) as torch's
+// calc_polygamma (Math.h).
+absl::Status AtenPolygamma(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t n, ctx.Int("n"));
+  if (n < 0) return ctx.Invalid(absl::StrCat("polygamma(n, x) does not support negative n; got ", n));
+  if (n == 0) return AtenDigamma(ctx);
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
+  Math m{ctx, DataType::kDouble};
+  const double order = static_cast<double>(n);
+  const double scale = (n % 2 == 1 ? 1.0 : -1.0) * std::tgamma(order + 1);
+  std::string y = m.mul({m.c(scale), Zeta(m, m.c(order + 1), in.x)});
+  return BindResult(ctx, ctx.CastTo(y, DataType::kDouble, in.out));
+}
+
 }  // namespace
 
 void RegisterSpecialMathOps(OpRegistry& r) {
@@ -204,6 +311,12 @@ void RegisterSpecialMathOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::erfinv", "default", &AtenErfinv);
   AddWithInPlace(r, "aten::lgamma", "default", &AtenLgamma);
   AddWithInPlace(r, "aten::digamma", "default", &AtenDigamma);
+  r.Add("aten::mvlgamma.default", &AtenMvlgamma);
+  r.Add("aten::special_zeta.default", &AtenSpecialZeta);
+  r.Add("aten::special_zeta.self_scalar", &AtenSpecialZeta);
+  r.Add("aten::special_zeta.other_scalar", &AtenSpecialZeta);
+  r.Add("aten::polygamma.default", &AtenPolygamma);
+  r.Add("aten::special_polygamma.default", &AtenPolygamma);
 }
 
 }  // namespace pt2onnx::ops

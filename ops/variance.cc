@@ -54,11 +54,12 @@ absl::StatusOr<std::string> ReducedCount(TranslateContext& ctx, const std::strin
 }
 
 // sum((x - mean)^2) / max(N - correction, 0), as torch's var kernel divides
-// (aten/src/ATen/native/ReduceOps.cpp, std_var_kernel). Returns {var, mean}
-// with `mean` kept at keepdim=True.
+// (aten/src/ATen/native/ReduceOps.cpp, std_var_kernel). Returns var with
+// self (in the output dtype) and N, from which the *_mean overloads divide.
 struct VarResult {
   std::string var;
-  std::string mean_keepdim;
+  std::string x;      // self in the output dtype
+  std::string count;  // N
 };
 absl::StatusOr<VarResult> Variance(TranslateContext& ctx, const std::vector<int64_t>& axes,
                                    double correction, bool keepdim) {
@@ -71,7 +72,7 @@ absl::StatusOr<VarResult> Variance(TranslateContext& ctx, const std::vector<int6
   PT2ONNX_ASSIGN_OR_RETURN(std::string n, ReducedCount(ctx, x, axes, dtype));
   std::string denom = ctx.Op("Sub", {n, ctx.ConstantScalar(dtype, correction)});
   denom = ctx.Op("Max", {denom, ctx.ConstantScalar(dtype, 0)});
-  return VarResult{ctx.Op("Div", {sum, denom}), mean};
+  return VarResult{ctx.Op("Div", {sum, denom}), x, n};
 }
 
 // Correction of the var/std overloads: `Scalar? correction` (None = 1) or
@@ -103,14 +104,9 @@ absl::Status VarStd(TranslateContext& ctx, bool take_sqrt, bool with_mean) {
   std::string result = take_sqrt ? ctx.Op("Sqrt", {r.var}) : r.var;
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, result));
   if (!with_mean) return absl::OkStatus();
-  std::string mean = r.mean_keepdim;
-  if (!keepdim && rank > 0) {
-    std::vector<int64_t> squeezed = axes;
-    if (squeezed.empty()) {
-      for (int64_t i = 0; i < rank; ++i) squeezed.push_back(i);
-    }
-    mean = Squeeze(ctx, mean, squeezed);
-  }
+  // sum / N rather than ReduceMean: ONNX Runtime's ReduceMean of an empty
+  // slice is 0 where torch's mean is 0 / 0 = NaN.
+  std::string mean = ctx.Op("Div", {Reduce(ctx, "ReduceSum", r.x, axes, keepdim), r.count});
   return ctx.SetOutput(1, mean);
 }
 
@@ -136,6 +132,10 @@ absl::Status AtenStdMeanCorrection(TranslateContext& ctx) { return VarStd(ctx, t
 absl::Status AtenVarMeanDim(TranslateContext& ctx) { return VarStd(ctx, false, true); }
 // aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
 absl::Status AtenStdMeanDim(TranslateContext& ctx) { return VarStd(ctx, true, true); }
+// aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+absl::Status AtenVarMeanDefault(TranslateContext& ctx) { return VarStd(ctx, false, true); }
+// aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+absl::Status AtenStdMeanDefault(TranslateContext& ctx) { return VarStd(ctx, true, true); }
 
 }  // namespace
 
@@ -150,6 +150,8 @@ void RegisterVarianceOps(OpRegistry& r) {
   r.Add("aten::std_mean.correction", &AtenStdMeanCorrection);
   r.Add("aten::var_mean.dim", &AtenVarMeanDim);
   r.Add("aten::std_mean.dim", &AtenStdMeanDim);
+  r.Add("aten::var_mean.default", &AtenVarMeanDefault);
+  r.Add("aten::std_mean.default", &AtenStdMeanDefault);
 }
 
 }  // namespace pt2onnx::ops

@@ -232,6 +232,9 @@ absl::Status VarMeanCorrection(RefCall& c) { return VarStd(c, false, true, true,
 absl::Status StdMeanCorrection(RefCall& c) { return VarStd(c, true, true, true, true); }
 absl::Status VarMeanDim(RefCall& c) { return VarStd(c, false, true, false, true); }
 absl::Status StdMeanDim(RefCall& c) { return VarStd(c, true, true, false, true); }
+// aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+absl::Status VarMeanAll(RefCall& c) { return VarStd(c, false, true, false, false); }
+absl::Status StdMeanAll(RefCall& c) { return VarStd(c, true, true, false, false); }
 
 // any/all: bool results (uint8 input keeps uint8, as torch does).
 absl::Status AnyAll(RefCall& call, bool any, const char* dim_name) {
@@ -362,6 +365,8 @@ void RegisterReductionRef(RefRegistry& r) {
   r.Add("aten::std_mean.correction", StdMeanCorrection);
   r.Add("aten::var_mean.dim", VarMeanDim);
   r.Add("aten::std_mean.dim", StdMeanDim);
+  r.Add("aten::var_mean.default", VarMeanAll);
+  r.Add("aten::std_mean.default", StdMeanAll);
   r.Add("aten::all.default", All);
   r.Add("aten::all.dim", AllDim);
   r.Add("aten::all.dims", AllDim);

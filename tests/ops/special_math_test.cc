@@ -1,7 +1,7 @@
 // Tests for ops/special_math.cc: the inverse hyperbolic functions map to their
 // ONNX operators, the composites convert (checker + shape inference) for
 // float16, float32 and integer inputs with the dtypes torch gives. Numerics:
-// tests/fixtures/ops/inverse_hyperbolic, special.
+// tests/fixtures/ops/inverse_hyperbolic, special, zeta_polygamma.
 #include <string>
 #include <vector>
 
@@ -44,6 +44,50 @@ TEST(SpecialFunctions, ConvertWithTorchsDtypes) {
       }
     }
   }
+}
+
+TEST(SpecialFunctions, ZetaPolygammaMvlgammaConvert) {
+  std::vector<pt2::ExportedProgram> programs = {
+      OneNodeProgram({{"x", kF32, {2, 3}}, {"q", kF32, {3}}}, "special_zeta.default",
+                     {TensorArg("self", "x"), TensorArg("other", "q")}, {{"y", kF32, {2, 3}}})
+          .Build(),
+      OneNodeProgram({{"q", kF32, {3}}}, "special_zeta.self_scalar", {FloatArg("self", 2.0), TensorArg("other", "q")},
+                     {{"y", kF32, {3}}})
+          .Build(),
+      OneNodeProgram({{"x", kI64, {3}}}, "special_zeta.other_scalar", {TensorArg("self", "x"), FloatArg("other", 1.5)},
+                     {{"y", kF32, {3}}})
+          .Build(),
+      OneNodeProgram({{"x", kF32, {2, 3}}}, "polygamma.default", {IntArg("n", 2), TensorArg("self", "x")},
+                     {{"y", kF32, {2, 3}}})
+          .Build(),
+      OneNodeProgram({{"x", kF32, {2, 3}}}, "special_polygamma.default", {IntArg("n", 0), TensorArg("self", "x")},
+                     {{"y", kF32, {2, 3}}})
+          .Build(),
+      OneNodeProgram({{"x", kF32, {2, 3}}}, "mvlgamma.default", {TensorArg("self", "x"), IntArg("p", 3)},
+                     {{"y", kF32, {2, 3}}})
+          .Build(),
+  };
+  for (const pt2::ExportedProgram& program : programs) {
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  }
+}
+
+TEST(SpecialFunctions, BadOrdersAreRefused) {
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(OneNodeProgram({{"x", kF32, {3}}}, "polygamma.default",
+                                                       {IntArg("n", -1), TensorArg("self", "x")}, {{"y", kF32, {3}}})
+                                            .Build()),
+                        absl::StatusCode::kInvalidArgument, "negative n"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(OneNodeProgram({{"x", kF32, {3}}}, "mvlgamma.default",
+                                                       {TensorArg("self", "x"), IntArg("p", 0)}, {{"y", kF32, {3}}})
+                                            .Build()),
+                        absl::StatusCode::kInvalidArgument, "greater than or equal to 1"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(OneNodeProgram({{"x", kF32, {3}}}, "mvlgamma.default",
+                                                       {TensorArg("self", "x"), IntArg("p", 1000000)},
+                                                       {{"y", kF32, {3}}})
+                                            .Build()),
+                        absl::StatusCode::kUnimplemented, "at most 64"));
 }
 
 TEST(SpecialFunctions, IntegerResultIsRefused) {

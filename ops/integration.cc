@@ -1,0 +1,118 @@
+// File: ops/integration.cc
+// -----------------------------------------------------------------------------
+// The trapezoidal rule along one dim: trapezoid / trapz (sums) and
+// cumulative_trapezoid (running sums), with sample points `x` or a constant
+// spacing `dx`. All translations hold for opsets 18..23.
+//
+// As torch (aten/src/ATen/native/Integration.cpp): each interval contributes
+// dx * (y[i] + y[i + 1]) / 2; a 1-D `x` lies along `dim`, a lower-rank `x`
+// broadcasts from the right; fewer than two samples give 0 (an empty running
+// sum). Integer inputs give the default float result.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "translate/op_helpers.h"
+#include "translate/registry.h"
+#include "translate/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+using ir::Attribute;
+
+constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max();
+
+std::string SliceAxis(TranslateContext& ctx, const std::string& v, int64_t axis, int64_t start, int64_t end) {
+  return ctx.Op("Slice", {v, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}), ctx.ConstantInt64s({axis})});
+}
+
+struct Intervals {
+  std::string contributions;  // dx * (y[i] + y[i + 1]) / 2 along `axis`
+  int64_t axis = 0;
+};
+
+// The per-interval areas, in the output dtype. `with_x`: the `x` overload.
+absl::StatusOr<Intervals> IntervalAreas(TranslateContext& ctx, bool with_x) {
+  DataType dtype = ctx.OutputDtype(0);
+  if (!IsFloatingPoint(dtype)) {
+    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(dtype), " result"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("y"));
+  if (rank == 0) return ctx.Invalid("y must have at least one dimension");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("y", dtype));
+  std::string pair_sums = ctx.Op("Add", {SliceAxis(ctx, y, axis, 0, -1), SliceAxis(ctx, y, axis, 1, kToEnd)});
+  std::string dx;
+  if (with_x) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t x_rank, ctx.InputRank("x"));
+    if (x_rank == 0 || x_rank > rank) {
+      return ctx.Invalid(absl::StrCat("x has ", x_rank, " dims; expected 1 to y's ", rank));
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("x", dtype));
+    if (x_rank == 1 && rank > 1) {
+      // A 1-D x holds the sample points along dim.
+      std::vector<int64_t> others;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d != axis) others.push_back(d);
+      }
+      x = Unsqueeze(ctx, x, others);
+    } else if (x_rank < rank) {
+      // Otherwise x's dims line up with y's last ones, as broadcasting does.
+      std::vector<int64_t> leading;
+      for (int64_t d = 0; d < rank - x_rank; ++d) leading.push_back(d);
+      x = Unsqueeze(ctx, x, leading);
+    }
+    dx = ctx.Op("Sub", {SliceAxis(ctx, x, axis, 1, kToEnd), SliceAxis(ctx, x, axis, 0, -1)});
+  } else {
+    // Scalar dx (trapezoid, cumulative_trapezoid) or float dx (trapz).
+    absl::StatusOr<ScalarValue> scalar = ctx.Scalar("dx");
+    double spacing = 0;
+    if (scalar.ok()) {
+      spacing = scalar->AsDouble();
+    } else {
+      PT2ONNX_ASSIGN_OR_RETURN(spacing, ctx.Float("dx"));
+    }
+    dx = ctx.ConstantScalar(dtype, spacing);
+  }
+  std::string areas = ctx.Op("Div", {ctx.Op("Mul", {dx, pair_sums}), ctx.ConstantScalar(dtype, 2)});
+  return Intervals{areas, axis};
+}
+
+absl::Status Trapezoid(TranslateContext& ctx, bool with_x) {
+  PT2ONNX_ASSIGN_OR_RETURN(Intervals in, IntervalAreas(ctx, with_x));
+  std::string sum = ctx.Op("ReduceSum", {in.contributions, ctx.ConstantInt64s({in.axis})},
+                           {Attribute::Int("keepdims", 0)});
+  return ctx.SetOutput(0, sum);
+}
+
+absl::Status CumulativeTrapezoid(TranslateContext& ctx, bool with_x) {
+  PT2ONNX_ASSIGN_OR_RETURN(Intervals in, IntervalAreas(ctx, with_x));
+  return ctx.SetOutput(0, ctx.Op("CumSum", {in.contributions, ctx.ConstantInt64(in.axis)}));
+}
+
+// aten::trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor; trapz.x alike
+absl::Status AtenTrapezoidX(TranslateContext& ctx) { return Trapezoid(ctx, true); }
+// aten::trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor; trapz.dx(Tensor y, *, float dx=1, int dim=-1)
+absl::Status AtenTrapezoidDx(TranslateContext& ctx) { return Trapezoid(ctx, false); }
+// aten::cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+absl::Status AtenCumulativeTrapezoidX(TranslateContext& ctx) { return CumulativeTrapezoid(ctx, true); }
+// aten::cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+absl::Status AtenCumulativeTrapezoidDx(TranslateContext& ctx) { return CumulativeTrapezoid(ctx, false); }
+
+}  // namespace
+
+void RegisterIntegrationOps(OpRegistry& r) {
+  r.Add("aten::trapezoid.x", &AtenTrapezoidX);
+  r.Add("aten::trapezoid.dx", &AtenTrapezoidDx);
+  r.Add("aten::trapz.x", &AtenTrapezoidX);
+  r.Add("aten::trapz.dx", &AtenTrapezoidDx);
+  r.Add("aten::cumulative_trapezoid.x", &AtenCumulativeTrapezoidX);
+  r.Add("aten::cumulative_trapezoid.dx", &AtenCumulativeTrapezoidDx);
+}
+
+}  // namespace pt2onnx::ops

@@ -1,0 +1,137 @@
+// File: reference/integration.cc
+// -----------------------------------------------------------------------------
+// Reference kernels for ops/integration.cc (trapezoid, trapz,
+// cumulative_trapezoid with sample points or a constant spacing) and
+// ops/logspace.cc, as plain loops in double.
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "reference/kernel_support.h"
+#include "reference/registry.h"
+
+namespace pt2onnx::reference {
+namespace {
+
+// Trapezoid areas along `dim`, summed (or running sums when `cumulative`).
+absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor y, call.Input("y"));
+  const int64_t rank = y.rank();
+  if (rank == 0) return call.Invalid("y must have at least one dimension");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim_arg, call.Int("dim"));
+  absl::StatusOr<int64_t> wrapped = WrapDim(dim_arg, rank);
+  if (!wrapped.ok()) return call.Invalid(wrapped.status().message());
+  const int64_t dim = *wrapped;
+  const int64_t n = y.dims()[dim];
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= y.dims()[d];
+  for (int64_t d = dim + 1; d < rank; ++d) inner *= y.dims()[d];
+  const std::vector<double> yv = ToDoubles(y);
+  // Sample points laid out like y (empty: the constant spacing).
+  std::vector<double> xv;
+  double spacing = 1;
+  if (with_x) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor x, call.Input("x"));
+    if (x.rank() == 0 || x.rank() > rank) return call.Invalid("x must have 1 to y.dim() dims");
+    if (x.rank() == 1 && rank > 1) {
+      if (x.dims()[0] != n) return call.Invalid("x's length differs from y's size along dim");
+      const std::vector<double> points = ToDoubles(x);
+      xv.resize(yv.size());
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < n; ++i) {
+          for (int64_t k = 0; k < inner; ++k) xv[(o * n + i) * inner + k] = points[i];
+        }
+      }
+    } else {
+      absl::StatusOr<Tensor> full = BroadcastTo(x, y.dims());
+      if (!full.ok()) return call.Invalid(full.status().message());
+      xv = ToDoubles(*full);
+    }
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(spacing, call.Double("dx"));
+  }
+  const int64_t intervals = n > 0 ? n - 1 : 0;
+  Dims out_dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != dim) out_dims.push_back(y.dims()[d]);
+    else if (cumulative) out_dims.push_back(intervals);
+  }
+  std::vector<double> out(cumulative ? outer * intervals * inner : outer * inner, 0.0);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t k = 0; k < inner; ++k) {
+      double total = 0;
+      for (int64_t i = 0; i < intervals; ++i) {
+        const int64_t a = (o * n + i) * inner + k, b = a + inner;
+        const double width = with_x ? xv[b] - xv[a] : spacing;
+        total += width * (yv[a] + yv[b]) / 2;
+        if (cumulative) out[(o * intervals + i) * inner + k] = total;
+      }
+      if (!cumulative) out[o * inner + k] = total;
+    }
+  }
+  DataType dtype = call.OutputDtype();
+  if (dtype == DataType::kUndefined) dtype = FloatResult(y.dtype());
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(dtype, out_dims, out));
+  return call.SetTensor(std::move(t));
+}
+// aten::trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor; trapz.x alike
+absl::Status TrapezoidX(RefCall& call) { return Trapezoid(call, true, false); }
+// aten::trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor; trapz.dx alike
+absl::Status TrapezoidDx(RefCall& call) { return Trapezoid(call, false, false); }
+// aten::cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+absl::Status CumulativeTrapezoidX(RefCall& call) { return Trapezoid(call, true, true); }
+// aten::cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+absl::Status CumulativeTrapezoidDx(RefCall& call) { return Trapezoid(call, false, true); }
+
+// A logspace bound: a Scalar or a 0-d tensor.
+absl::StatusOr<double> Bound(const RefCall& call, absl::string_view name) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, TensorOrScalar(call, name));
+  if (t.rank() != 0) return call.Invalid(absl::StrCat(name, " must be a 0-dimensional tensor"));
+  return LoadDouble(t, 0);
+}
+
+// aten::logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, ...)
+// and the Tensor_Tensor / Tensor_Scalar / Scalar_Tensor overloads.
+absl::Status Logspace(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(double start, Bound(call, "start"));
+  PT2ONNX_ASSIGN_OR_RETURN(double end, Bound(call, "end"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t steps, call.Int("steps"));
+  PT2ONNX_ASSIGN_OR_RETURN(double base, call.Double("base"));
+  if (steps < 0 || steps > (int64_t{1} << 32)) return call.Invalid("number of steps must be non-negative");
+  DataType dtype = call.OutputDtype();
+  if (dtype == DataType::kUndefined) dtype = DataType::kFloat;
+  if (!IsFloatingPoint(dtype)) {
+    // Integer results take integer bounds (torch converts them first).
+    start = std::trunc(start);
+    end = std::trunc(end);
+  }
+  std::vector<double> v(steps);
+  const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0;
+  for (int64_t i = 0; i < steps; ++i) {
+    // The second half counts down from end, as torch, so the last point is base^end.
+    const double exponent = i < steps / 2 ? start + step * i : end - step * (steps - 1 - i);
+    v[i] = std::pow(base, steps == 1 ? start : exponent);
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(dtype, {steps}, v));
+  return call.SetTensor(std::move(t));
+}
+
+}  // namespace
+
+void RegisterIntegrationRef(RefRegistry& r) {
+  r.Add("aten::trapezoid.x", TrapezoidX);
+  r.Add("aten::trapezoid.dx", TrapezoidDx);
+  r.Add("aten::trapz.x", TrapezoidX);
+  r.Add("aten::trapz.dx", TrapezoidDx);
+  r.Add("aten::cumulative_trapezoid.x", CumulativeTrapezoidX);
+  r.Add("aten::cumulative_trapezoid.dx", CumulativeTrapezoidDx);
+  r.Add("aten::logspace.default", Logspace);
+  r.Add("aten::logspace.Tensor_Tensor", Logspace);
+  r.Add("aten::logspace.Tensor_Scalar", Logspace);
+  r.Add("aten::logspace.Scalar_Tensor", Logspace);
+}
+
+}  // namespace pt2onnx::reference
