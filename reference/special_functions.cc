@@ -2,7 +2,7 @@
 // -----------------------------------------------------------------------------
 // Reference kernels for ops/special_functions.cc: i0 (and
 // special_modified_bessel_i0), i0e, erfcx, ndtr, log_ndtr and xlog1py, in
-// double from <cmath>'s std::cyl_bessel_i, std::erfc and std::log1p (not the
+// double from I0's power series, <cmath>'s std::erfc and std::log1p (not the
 // series the translation evaluates), rounded once to the result dtype; and
 // for ops/special_math.cc's special_zeta, polygamma and mvlgamma (a direct
 // sum to 30 with an Euler-Maclaurin remainder, std::lgamma).
@@ -28,6 +28,22 @@ absl::Status FloatFunction(RefCall& call, const std::function<double(double, Dat
   return call.SetTensor(std::move(y));
 }
 
+// exp(-a) I0(a) for 0 <= a <= 700 from the power series
+// sum_k (a^2 / 4)^k / (k!)^2, each term carrying the factor exp(-a) so that
+// nothing overflows (libc++, the WebAssembly build's library, has no
+// std::cyl_bessel_i). Terms grow until k ~ a/2, then fall; no cancellation.
+double ScaledI0Series(double a) {
+  const double q = a * a / 4;
+  double term = std::exp(-a);
+  double sum = term;
+  for (int k = 1; k < 4000; ++k) {
+    term *= q / (static_cast<double>(k) * k);
+    sum += term;
+    if (2 * k > a && term < sum * 1e-17) break;
+  }
+  return sum;
+}
+
 // I0(x). torch's kernels multiply by exp(|x|) in the compute dtype (float
 // below float64): that factor overflowing gives inf, and +-inf give
 // inf / inf = NaN (aten/src/ATen/native/Math.h, calc_i0).
@@ -36,7 +52,7 @@ double I0(double x, DataType out) {
   if (std::isnan(a) || std::isinf(a)) return NAN;
   const double exp_limit = out == DataType::kDouble ? std::log(DBL_MAX) : std::log(static_cast<double>(FLT_MAX));
   if (a > exp_limit) return INFINITY;
-  return std::cyl_bessel_i(0.0, a);
+  return ScaledI0Series(a) * std::exp(a);
 }
 
 // exp(-|x|) I0(x); past 700 (where I0 overflows double) the asymptotic
@@ -45,7 +61,7 @@ double I0e(double x, DataType) {
   const double a = std::fabs(x);
   if (std::isnan(a)) return a;
   if (a > 700) return (1 + 1 / (8 * a) + 9 / (128 * a * a)) / std::sqrt(2 * M_PI * a);
-  return std::cyl_bessel_i(0.0, a) * std::exp(-a);
+  return ScaledI0Series(a);
 }
 
 // exp(x^2) erfc(x); from 26 on (erfc nears underflow) the asymptotic series.
