@@ -182,7 +182,9 @@ std::string Erfcx(F64& m, const std::string& x) {
 // erfc(z) = erfcx(|z|) exp(-z^2), or 2 minus that for z < 0.
 std::string Erfc(F64& m, const std::string& z) {
   std::string upper = m.mul({ErfcxOfAbs(m, m.op("Abs", z)), m.op("Exp", m.op("Neg", m.mul({z, z})))});
-  return m.where(m.less({z, m.c(0)}), m.sub({m.c(2), upper}), upper);
+  std::string negative = m.less({z, m.c(0)});
+  std::string reflected = m.sub({m.c(2), upper});
+  return m.where(negative, reflected, upper);
 }
 
 // aten::special_erfcx(Tensor self) -> Tensor
@@ -221,7 +223,9 @@ absl::Status AtenSpecialXlog1py(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputOrScalarAs("other", kF64));
   F64 m{ctx};
   std::string product = m.mul({x.x, m.log1p(y)});
-  std::string zeroed = m.where(ctx.Op("Equal", {x.x, m.c(0)}), m.c(0), product);
+  std::string self_zero = ctx.Op("Equal", {x.x, m.c(0)});
+  std::string zero = m.c(0);
+  std::string zeroed = m.where(self_zero, zero, product);
   std::string nan = m.c(std::numeric_limits<double>::quiet_NaN());
   std::string result = m.where(m.op("IsNaN", y), nan, zeroed);
   return BindResult(ctx, ctx.CastTo(result, kF64, x.out));
