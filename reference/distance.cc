@@ -9,9 +9,9 @@
 #include <limits>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
+#include "reference/loss_reduction.h"
 #include "reference/registry.h"
 
 namespace pt2onnx::reference {
@@ -156,8 +156,7 @@ absl::Status TripletMarginLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(double p, call.Double("p"));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
   PT2ONNX_ASSIGN_OR_RETURN(bool swap, call.Bool("swap"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, call.Int("reduction"));
-  if (reduction < 0 || reduction > 2) return call.Invalid(absl::StrCat("reduction ", reduction));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   if (anchor.rank() != positive.rank() || anchor.rank() != negative.rank()) {
     return call.Invalid("anchor, positive and negative must have the same rank");
   }
@@ -182,15 +181,7 @@ absl::Status TripletMarginLoss(RefCall& call) {
     const double value = margin + distance(lane, 0, 1) - d_neg;
     loss.push_back(value < 0 ? 0.0 : value);
   });
-  if (reduction == 0) {
-    PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(call.OutputDtype(), Reduced(dims, axis, false), loss));
-    return call.SetTensor(std::move(t));
-  }
-  double sum = 0;
-  for (double e : loss) sum += e;
-  if (reduction == 1) sum /= static_cast<double>(loss.size());
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, ScalarTensor(call.OutputDtype(), sum));
-  return call.SetTensor(std::move(t));
+  return SetReduced(call, call.OutputDtype(), Reduced(dims, axis, false), loss, reduction);
 }
 
 }  // namespace

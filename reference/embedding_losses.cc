@@ -12,32 +12,14 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
+#include "reference/loss_reduction.h"
 #include "reference/registry.h"
 
 namespace pt2onnx::reference {
 namespace {
 
-absl::StatusOr<int64_t> Reduction(const RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, call.Int("reduction"));
-  if (reduction < 0 || reduction > 2) return call.Invalid(absl::StrCat("reduction ", reduction));
-  return reduction;
-}
-
 // max(v, 0) as clamp_min: NaN stays NaN.
 double ClampMin0(double v) { return v < 0 ? 0.0 : v; }
-
-// `v` (dims `dims`) for none, else its mean / sum as a 0-d tensor.
-absl::Status SetReduced(RefCall& call, const Dims& dims, const std::vector<double>& v, int64_t reduction) {
-  if (reduction == 0) {
-    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, FromDoubles(call.OutputDtype(), dims, v));
-    return call.SetTensor(std::move(out));
-  }
-  double sum = 0;
-  for (double e : v) sum += e;
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out,
-                           ScalarTensor(call.OutputDtype(), reduction == 1 ? sum / static_cast<double>(v.size()) : sum));
-  return call.SetTensor(std::move(out));
-}
 
 // The named tensors broadcast together, as doubles.
 absl::StatusOr<std::vector<std::vector<double>>> ReadBroadcast(const RefCall& call,
@@ -61,18 +43,18 @@ absl::StatusOr<std::vector<std::vector<double>>> ReadBroadcast(const RefCall& ca
 // aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor
 absl::Status MarginRankingLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(double margin, call.Double("margin"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   Dims dims;
   PT2ONNX_ASSIGN_OR_RETURN(auto v, ReadBroadcast(call, {"input1", "input2", "target"}, dims));
   std::vector<double> loss(v[0].size());
   for (size_t i = 0; i < loss.size(); ++i) loss[i] = ClampMin0(-v[2][i] * (v[0][i] - v[1][i]) + margin);
-  return SetReduced(call, dims, loss, reduction);
+  return SetReduced(call, call.OutputDtype(), dims, loss, reduction);
 }
 
 // aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) -> Tensor
 absl::Status HingeEmbeddingLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(double margin, call.Double("margin"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   Dims dims;
   PT2ONNX_ASSIGN_OR_RETURN(auto v, ReadBroadcast(call, {"self", "target"}, dims));
   std::vector<double> loss(v[0].size());
@@ -80,7 +62,7 @@ absl::Status HingeEmbeddingLoss(RefCall& call) {
     const double x = v[0][i], y = v[1][i];
     loss[i] = (y != 1 ? ClampMin0(margin - x) : 0.0) + (y != -1 ? x : 0.0);
   }
-  return SetReduced(call, dims, loss, reduction);
+  return SetReduced(call, call.OutputDtype(), dims, loss, reduction);
 }
 
 // aten::cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor
@@ -89,7 +71,7 @@ absl::Status CosineEmbeddingLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor b, call.Input("input2"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor target, call.Input("target"));
   PT2ONNX_ASSIGN_OR_RETURN(double margin, call.Double("margin"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   if (target.rank() > 1 || a.rank() != target.rank() + 1 || a.dims() != b.dims()) {
     return call.Invalid("cosine_embedding_loss expects (N, D) inputs with an (N) target or (D) inputs with a 0-d one");
   }
@@ -108,7 +90,7 @@ absl::Status CosineEmbeddingLoss(RefCall& call) {
     const double cos = dot / std::sqrt((m1 + 1e-12) * (m2 + 1e-12));
     loss[i] = (y[i] == 1 ? 1 - cos : 0.0) + (y[i] == -1 ? ClampMin0(cos - margin) : 0.0);
   }
-  return SetReduced(call, target.dims(), loss, reduction);
+  return SetReduced(call, call.OutputDtype(), target.dims(), loss, reduction);
 }
 
 // Input as N samples of C classes: (N, C), (C) is one sample, 0-d one class.
@@ -132,7 +114,7 @@ absl::StatusOr<Samples> ReadSamples(const RefCall& call) {
 absl::Status SetPerSample(RefCall& call, const std::vector<double>& loss, bool none_is_0d, int64_t reduction) {
   Dims dims;
   if (!none_is_0d) dims = {static_cast<int64_t>(loss.size())};
-  return SetReduced(call, dims, loss, reduction);
+  return SetReduced(call, call.OutputDtype(), dims, loss, reduction);
 }
 
 // aten::multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None,
@@ -143,7 +125,7 @@ absl::Status MultiMarginLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar p_arg, call.Scalar("p"));
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar margin_arg, call.Scalar("margin"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<Tensor> weight, call.OptionalInput("weight"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   const double p = p_arg.AsDouble(), margin = margin_arg.AsDouble();
   if (p != 1 && p != 2) return call.Invalid("only p == 1 and p == 2 supported");
   if (target.rank() > 1 || target.numel() != s.n) return call.Invalid("inconsistent target size");
@@ -175,7 +157,7 @@ absl::Status MultiMarginLoss(RefCall& call) {
 absl::Status MultilabelMarginLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Samples s, ReadSamples(call));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor target, call.Input("target"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   if (target.numel() != s.n * s.c) return call.Invalid("inconsistent target size");
   const std::vector<int64_t> t = ToInts(target);
   std::vector<double> loss(s.n);

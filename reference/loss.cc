@@ -13,38 +13,16 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
+#include "reference/loss_reduction.h"
 #include "reference/registry.h"
 
 namespace pt2onnx::reference {
 namespace {
 
-absl::StatusOr<int64_t> Reduction(const RefCall& call) {
-  int64_t reduction = 1;
-  if (call.Has("reduction")) {
-    PT2ONNX_ASSIGN_OR_RETURN(reduction, call.Int("reduction"));
-  }
-  if (reduction < 0 || reduction > 2) return call.Invalid(absl::StrCat("reduction ", reduction));
-  return reduction;
-}
-
 double OptionalDouble(const RefCall& call, absl::string_view name, double fallback) {
   if (!call.Has(name)) return fallback;
   auto v = call.OptionalDouble(name);
   return v.ok() && v->has_value() ? **v : fallback;
-}
-
-// Elementwise values reduced: none keeps `dims`, mean / sum give a 0-d tensor.
-absl::Status SetReduced(RefCall& call, DataType dtype, const Dims& dims, const std::vector<double>& v,
-                        int64_t reduction) {
-  if (reduction == 0) {
-    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, FromDoubles(dtype, dims, v));
-    return call.SetTensor(std::move(out));
-  }
-  double sum = 0;
-  for (double e : v) sum += e;
-  const double value = reduction == 1 ? sum / static_cast<double>(v.size()) : sum;
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, ScalarTensor(dtype, value));
-  return call.SetTensor(std::move(out));
 }
 
 // Input, target and an optional `weight` argument broadcast together, as doubles.
@@ -79,7 +57,7 @@ absl::StatusOr<Broadcast> ReadBroadcast(const RefCall& call, absl::string_view w
 using PointLoss = std::function<double(double x, double y)>;
 absl::Status Pointwise(RefCall& call, const PointLoss& f, absl::string_view weight_arg = "") {
   PT2ONNX_ASSIGN_OR_RETURN(Broadcast b, ReadBroadcast(call, weight_arg));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   std::vector<double> v(b.x.size());
   for (size_t i = 0; i < v.size(); ++i) v[i] = f(b.x[i], b.y[i]) * b.w[i];
   return SetReduced(call, call.OutputDtype(), b.dims, v, reduction);
@@ -132,7 +110,7 @@ absl::Status BinaryCrossEntropyWithLogits(RefCall& call) {
     PT2ONNX_ASSIGN_OR_RETURN(Tensor pwb, BroadcastTo(*pos_weight, b.dims));
     pw = ToDoubles(pwb);
   }
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   std::vector<double> v(b.x.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const double x = b.x[i], y = b.y[i];
@@ -162,7 +140,7 @@ absl::Status PoissonNllLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(bool log_input, call.Bool("log_input"));
   PT2ONNX_ASSIGN_OR_RETURN(bool full, call.Bool("full"));
   PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(x.dims(), y.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor xb, BroadcastTo(x, dims));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor yb, BroadcastTo(y, dims));
@@ -201,7 +179,7 @@ absl::StatusOr<Nll> ComputeNll(const RefCall& call, const Tensor& logp_tensor, s
     PT2ONNX_ASSIGN_OR_RETURN(ignore_index, call.Int("ignore_index"));
   }
   Nll nll;
-  PT2ONNX_ASSIGN_OR_RETURN(nll.reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(nll.reduction, ReadReduction(call));
   const Dims& d = logp_tensor.dims();
   if (d.empty()) return call.Invalid("nll_loss of a 0-d input");
   const int64_t axis = d.size() == 1 ? 0 : 1;
@@ -299,7 +277,7 @@ absl::Status CrossEntropyLoss(RefCall& call) {
   const double eps = OptionalDouble(call, "label_smoothing", 0.0);
   const double classes = static_cast<double>(self.dims()[axis]);
   PT2ONNX_ASSIGN_OR_RETURN(Tensor logp, LogSoftmax(self, axis));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, Reduction(call));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   if (IsFloatLike(target.dtype())) {
     std::optional<Tensor> weight;
     if (call.Has("weight")) {
