@@ -2,9 +2,9 @@
 # The one test command (README "Quick start"; CI runs it via .ci/run):
 #   1. set-up (idempotent): Debian packages, source tarballs, Python checkers
 #   2. the native build in the optimized mode `bazel run` builds for users
-#      (--config=opt, so a quick start's objects serve here), every googletest
-#      suite (bazel test --config=opt //...), and the CLI, onnxrun, refrun and
-#      the broken-translation CLI of that build copied to out/bin
+#      (--config=opt, so a quick start's objects serve here): every target but
+#      the test suites, and the CLI, onnxrun, refrun and the broken-translation
+#      CLI of that build copied to out/bin
 #   3. the core, engine, ops, export and runtime suites compiled to WebAssembly
 #      (from the package's own -O3 objects: tools/toolchain/wasm/node_test.bzl),
 #      run under node
@@ -16,13 +16,15 @@
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
-#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (30) seconds, seed 1
+#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (15) seconds, seed 1
 #      (clang 14, ASan + UBSan over all code), then every hostile input of
 #      the suite (13,000+ dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
-#   7. sanitizers: every googletest suite again and the e2e suite, built with
-#      --config=asan_ubsan (clang 14's ASan + UBSan over all code, the fuzz
-#      build's objects); any sanitizer report fails the run. The e2e tests
+#   7. sanitizers: every googletest suite (bazel test //tests/...) and the e2e
+#      suite, built with --config=asan_ubsan (clang 14's ASan + UBSan over all
+#      code, the fuzz build's objects); any sanitizer report fails the run. The
+#      googletest suites run natively only here: a third build of them
+#      (optimized) would add minutes to CI and check less. The e2e tests
 #      marked opt_only (tests/e2e/conftest.py: the opset sweep, the dim sweep,
 #      the op-type listing) are left to step 4: their sanitized counterpart
 #      already ran (the default opset here, the dim sweep in step 6). XNNPACK
@@ -32,7 +34,8 @@
 # pass or fail, and a skip not listed in tests/expected_skips.json (or a
 # listed one that stopped skipping) fails its step.
 # Options: --no-wasm skips steps 3 and 5, --no-fuzz step 6, --no-sanitizers
-# step 7 (quick local runs). --sanitizers runs only step 7, with each config in
+# step 7 (quick local runs; the googletest suites then run optimized after
+# step 2). --sanitizers runs only step 7, with each config in
 # SANITIZER_CONFIGS (default asan_ubsan; "asan ubsan" = gcc's two apart, two
 # full builds; "sanitize" = gcc's two over pt2onnx's code only).
 set -euo pipefail
@@ -182,23 +185,25 @@ for rule in "//core/...:runtime reference verify translate ops passes export nat
   if [ -n "$bad" ]; then echo "layering: $from depends on $bad" >&2; exit 1; fi
 done
 
-step googletest "the optimized native build and the C++ tests (bazel test $NATIVE //...)"
-rc=0
-bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" //... || rc=$?
-# shellcheck disable=SC2046
-count_gtest googletest "$NATIVE" $(test_targets //...) || rc=1
-[ "$rc" = 0 ]
-
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
-step cli "the optimized CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
+step build "the optimized build (bazel build $NATIVE //... but //tests/...); the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
+bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" -- //... -//tests/... //tests/verify:pt2onnx_broken
 mkdir -p out/bin
-bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
 BIN=$(bazel info "${BAZEL_FLAGS[@]}" "$NATIVE" bazel-bin)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
 cp -f "$BIN/native/onnxrun" out/bin/onnxrun
 cp -f "$BIN/native/refrun" out/bin/refrun
 cp -f "$BIN/tests/verify/pt2onnx_broken" out/bin/pt2onnx_broken
+
+if [ "$sanitizers" = 0 ]; then
+  step googletest "the C++ tests, optimized (bazel test $NATIVE //...)"
+  rc=0
+  bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" //... || rc=$?
+  # shellcheck disable=SC2046
+  count_gtest googletest "$NATIVE" $(test_targets //...) || rc=1
+  [ "$rc" = 0 ]
+fi
 
 if [ "$wasm" = 1 ]; then
   step "wasm package" "WebAssembly package, page and npm pack"
@@ -255,8 +260,8 @@ if [ "$fuzz" = 1 ]; then
   # Reproducible: a fixed seed and a fresh corpus seeded from the fixtures
   # (long runs with random seeds and a growing corpus: tools/fuzz/run.sh).
   fuzzdir=$(mktemp -d)
-  step fuzz "each libFuzzer target for ${FUZZ_SECONDS:-30} s, seed 1 (tools/fuzz/run.sh)"
-  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-30}" --seed 1 --workdir "$fuzzdir"
+  step fuzz "each libFuzzer target for ${FUZZ_SECONDS:-15} s, seed 1 (tools/fuzz/run.sh)"
+  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-15}" --seed 1 --workdir "$fuzzdir"
   step "hostile replay" "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
   tools/fuzz/replay_hostile.sh --workdir "$fuzzdir"
 fi

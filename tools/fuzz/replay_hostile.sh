@@ -35,7 +35,7 @@ fi
 # kept: libFuzzer prints "Executed FILE" for every input it ran.
 mkdir "$logs/batches"
 set +e
-xargs -n 400 -a "$logs/inputs" sh -c \
+xargs -P "$(nproc)" -n 400 -a "$logs/inputs" sh -c \
   'f=$1; shift; log=$(mktemp -p "$0/batches"); "$f" -rss_limit_mb=3072 -timeout=60 "$@" >"$log" 2>&1 || echo "$log" >>"$0/failed"' \
   "$logs" "$fuzzer"
 set -e
