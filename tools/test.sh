@@ -115,10 +115,12 @@ sanitized() {
   local suppress="$ROOT/tests/fuzz/ubsan_suppressions.txt"
   step "$cfg googletest" "googletest suites (bazel test --config=$cfg //tests/...)"
   local rc=0
-  bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" \
+  bazel build "${BAZEL_FLAGS[@]}" --config="$cfg" \
+    //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
+  bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" --build_tests_only \
     --test_env=ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     --test_env=UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppress" \
-    //tests/... //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken || rc=$?
+    //tests/... || rc=$?
   # shellcheck disable=SC2046
   count_gtest "$cfg googletest" "--config=$cfg" $(test_targets //tests/...) || rc=1
   [ "$rc" = 0 ]
@@ -187,8 +189,14 @@ done
 
 # Copy the CLI out of bazel-bin at once: a later --config=wasm build repoints
 # the bazel-bin symlink.
-step build "the optimized build (bazel build $NATIVE //... but //tests/...); the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
-bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" -- //... -//tests/... //tests/verify:pt2onnx_broken
+# The binaries and packages by name, not //...: a cc_library named on the command line also builds
+# its shared library, from a second, position-independent compile of every source.
+step build "the optimized build (bazel build $NATIVE of every cc_binary, the wasm package, the page); the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
+opt_query='kind(cc_binary, //...)'
+[ "$wasm" = 0 ] || opt_query="$opt_query + //wasm:package + //wasm:npm_pack + //web:site"
+opt_targets=$(bazel query "${BAZEL_FLAGS[@]}" "$opt_query")
+# shellcheck disable=SC2086
+bazel build "${BAZEL_FLAGS[@]}" "$NATIVE" $opt_targets
 mkdir -p out/bin
 BIN=$(bazel info "${BAZEL_FLAGS[@]}" "$NATIVE" bazel-bin)
 cp -f "$BIN/native/pt2onnx" out/bin/pt2onnx
@@ -199,7 +207,7 @@ cp -f "$BIN/tests/verify/pt2onnx_broken" out/bin/pt2onnx_broken
 if [ "$sanitizers" = 0 ]; then
   step googletest "the C++ tests, optimized (bazel test $NATIVE //...)"
   rc=0
-  bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" //... || rc=$?
+  bazel test "${BAZEL_FLAGS[@]}" "$NATIVE" --build_tests_only //... || rc=$?
   # shellcheck disable=SC2046
   count_gtest googletest "$NATIVE" $(test_targets //...) || rc=1
   [ "$rc" = 0 ]
