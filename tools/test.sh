@@ -192,7 +192,7 @@ done
 # The binaries and packages by name, not //...: a cc_library named on the command line also builds
 # its shared library, from a second, position-independent compile of every source.
 step build "the optimized build (bazel build $NATIVE of every cc_binary, the wasm package, the page); the CLI, onnxrun, refrun and the broken-translation CLI copied to out/bin"
-opt_query='kind(cc_binary, //...)'
+opt_query='kind(cc_binary, //...) except attr(tags, manual, //...)'
 [ "$wasm" = 0 ] || opt_query="$opt_query + //wasm:package + //wasm:npm_pack + //web:site"
 opt_targets=$(bazel query "${BAZEL_FLAGS[@]}" "$opt_query")
 # shellcheck disable=SC2086
