@@ -2,7 +2,8 @@
 // -----------------------------------------------------------------------------
 // torch.special functions ONNX has no operator for, as float64 composites
 // rounded once to the output dtype: i0 (= special_modified_bessel_i0), i0e,
-// erfcx, ndtr, log_ndtr and xlog1py. All translations hold for opsets 18..23.
+// erfcx, ndtr, ndtri, log_ndtr and xlog1py; and entr. All translations hold
+// for opsets 18..23.
 //
 // * i0 / i0e evaluate torch's Chebyshev series (Cephes, as in
 //   aten/src/ATen/native/Math.h calc_i0 / calc_i0e) by the Clenshaw
@@ -231,6 +232,86 @@ absl::Status AtenSpecialXlog1py(TranslateContext& ctx) {
   return BindResult(ctx, ctx.CastTo(result, kF64, x.out));
 }
 
+// Cephes' rational approximations of ndtri, as in
+// aten/src/ATen/native/Math.h calc_ndtri: P0 / Q0 for |y - 1/2| <= 3/8,
+// P1 / Q1 and P2 / Q2 in z = 1 / sqrt(-2 log y) for the tails (split at
+// sqrt(-2 log y) = 8).
+constexpr double kNdtriP0[] = {-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+                               1.39312609387279679503E1, -1.23916583867381258016E0};
+constexpr double kNdtriQ0[] = {1.0,
+                               1.95448858338141759834E0,  4.67627912898881538453E0,  8.63602421390890590575E1,
+                               -2.25462687854119370527E2, 2.00260212380060660359E2,  -8.20372256168333339912E1,
+                               1.59056225126211695515E1,  -1.18331621121330003142E0};
+constexpr double kNdtriP1[] = {4.05544892305962419923E0,   3.15251094599893866154E1,  5.71628192246421288162E1,
+                               4.40805073893200834700E1,   1.46849561928858024014E1,  2.18663306850790267539E0,
+                               -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4};
+constexpr double kNdtriQ1[] = {1.0,
+                               1.57799883256466749731E1,  4.53907635128879210584E1,   4.13172038254672030440E1,
+                               1.50425385692907503408E1,  2.50464946208309415979E0,   -1.42182922854787788574E-1,
+                               -3.80806407691578277194E-2, -9.33259480895457427372E-4};
+constexpr double kNdtriP2[] = {3.23774891776946035970E0,  6.91522889068984211695E0,  3.93881025292474443415E0,
+                               1.33303460815807542389E0,  2.01485389549179081538E-1, 1.23716634817820021358E-2,
+                               3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9};
+constexpr double kNdtriQ2[] = {1.0,
+                               6.02427039364742014255E0,  3.67983563856160859403E0,  1.37702099489081330271E0,
+                               2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+                               2.89247864745380683936E-6, 6.79019408009981274425E-9};
+
+// c[0] z^(count-1) + ... + c[count-1] (Horner).
+template <size_t kCount>
+std::string Horner(F64& m, const std::string& z, const double (&c)[kCount]) {
+  std::string acc = m.c(c[0]);
+  for (size_t i = 1; i < kCount; ++i) acc = m.add({m.mul({acc, z}), m.c(c[i])});
+  return acc;
+}
+
+// aten::special_ndtri(Tensor self) -> Tensor: the inverse of ndtr by Cephes'
+// method (torch's calc_ndtri) in float64; -inf at 0, inf at 1, NaN outside [0, 1].
+absl::Status AtenSpecialNdtri(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  F64 m{ctx};
+  const std::string& p = in.x;
+  constexpr double kExpMinus2 = 0.13533528323661269189;
+  std::string upper = ctx.Op("Greater", {p, m.c(1 - kExpMinus2)});
+  std::string y = m.where(upper, m.sub({m.c(1), p}), p);
+  std::string yc = m.sub({y, m.c(0.5)});
+  std::string y2 = m.mul({yc, yc});
+  std::string ratio = m.div({m.mul({y2, Horner(m, y2, kNdtriP0)}), Horner(m, y2, kNdtriQ0)});
+  std::string central = m.mul({m.add({yc, m.mul({yc, ratio})}), m.c(2.50662827463100050242)});
+  std::string t = m.op("Sqrt", m.mul({m.c(-2), m.op("Log", y)}));
+  std::string x0 = m.sub({t, m.div({m.op("Log", t), t})});
+  std::string z = m.div({m.c(1), t});
+  std::string near = m.div({m.mul({z, Horner(m, z, kNdtriP1)}), Horner(m, z, kNdtriQ1)});
+  std::string far = m.div({m.mul({z, Horner(m, z, kNdtriP2)}), Horner(m, z, kNdtriQ2)});
+  std::string tail = m.sub({x0, m.where(m.less({t, m.c(8)}), near, far)});
+  tail = m.where(upper, tail, m.op("Neg", tail));
+  std::string x = m.where(ctx.Op("Greater", {y, m.c(kExpMinus2)}), central, tail);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::string outside = ctx.Op("Or", {m.less({p, m.c(0)}), ctx.Op("Greater", {p, m.c(1)})});
+  x = m.where(outside, m.c(std::numeric_limits<double>::quiet_NaN()), x);
+  x = m.where(ctx.Op("Equal", {p, m.c(1)}), m.c(inf), x);
+  x = m.where(ctx.Op("Equal", {p, m.c(0)}), m.c(-inf), x);
+  return BindResult(ctx, ctx.CastTo(x, kF64, in.out));
+}
+
+// aten::special_entr(Tensor self) -> Tensor: -x log(x) for x > 0, 0 at 0,
+// -inf below, NaN kept; in the input's precision (float32 below float64).
+absl::Status AtenSpecialEntr(TranslateContext& ctx) {
+  DataType out = ctx.OutputDtype(0);
+  if (!IsFloatingPoint(out)) {
+    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
+  }
+  const DataType dt = out == kF64 ? kF64 : DataType::kFloat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", dt));
+  std::string zero = ctx.ConstantScalar(dt, 0);
+  std::string value = ctx.Op("Mul", {ctx.Op("Neg", {x}), ctx.Op("Log", {x})});
+  std::string below = ctx.Op("Where", {ctx.Op("Equal", {x, zero}), zero,
+                                       ctx.ConstantScalar(dt, -std::numeric_limits<double>::infinity())});
+  std::string y = ctx.Op("Where", {ctx.Op("Greater", {x, zero}), value, below});
+  y = ctx.Op("Where", {ctx.Op("IsNaN", {x}), x, y});
+  return BindResult(ctx, ctx.CastTo(y, dt, out));
+}
+
 // aten::i0(Tensor self) -> Tensor; aten::special_modified_bessel_i0(Tensor self) -> Tensor
 absl::Status AtenI0(TranslateContext& ctx) { return BesselI0(ctx, true); }
 // aten::special_i0e(Tensor self) -> Tensor
@@ -245,6 +326,8 @@ void RegisterSpecialFunctionOps(OpRegistry& r) {
   r.Add("aten::special_erfcx.default", &AtenSpecialErfcx);
   r.Add("aten::special_ndtr.default", &AtenSpecialNdtr);
   r.Add("aten::special_log_ndtr.default", &AtenSpecialLogNdtr);
+  r.Add("aten::special_ndtri.default", &AtenSpecialNdtri);
+  r.Add("aten::special_entr.default", &AtenSpecialEntr);
   r.Add("aten::special_xlog1py.default", &AtenSpecialXlog1py);
   r.Add("aten::special_xlog1py.self_scalar", &AtenSpecialXlog1py);
   r.Add("aten::special_xlog1py.other_scalar", &AtenSpecialXlog1py);

@@ -1,0 +1,137 @@
+// Reference kernels of torch.special: the orthogonal polynomials (closed
+// forms at small degrees, torch's special values at the end points, negative
+// and non-finite degrees, Hermite's NaN past degree 128 in float32, the
+// trigonometric form at high degree), ndtri and entr, against values
+// computed by hand or from closed forms.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "reference/ref_tensor.h"
+#include "gtest/gtest.h"
+#include "tests/reference/kernel_runner.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::reference {
+namespace {
+
+using ::pt2onnx::testing::FloatArg;
+using ::pt2onnx::testing::TensorArg;
+
+// `overload` on x (a [5] tensor) and the scalar degree n.
+std::vector<double> Polynomial(const std::string& name, const std::vector<double>& x, double n) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({static_cast<int64_t>(x.size())}, x))}};
+  KernelRun r = RunKernel("aten::special_" + name + ".n_scalar", {TensorArg("x", "x"), FloatArg("n", n)}, values);
+  EXPECT_TRUE(r.status.ok()) << name << ": " << r.status;
+  if (!r.status.ok()) return {};
+  return ToDoubles(r.results[0].tensor);
+}
+
+void ExpectNear(const std::vector<double>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << what << " [" << i << "]";
+    } else {
+      EXPECT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::fabs(want[i])) << what << " [" << i << "]";
+    }
+  }
+}
+
+const std::vector<double> kX = {-1.5, -0.5, 0.25, 0.75, 2.0};
+
+TEST(ReferenceOrthogonalPolynomials, DegreeThreeClosedForms) {
+  std::vector<double> t, u, v, w, h, he, l, p;
+  for (double x : kX) {
+    t.push_back(4 * x * x * x - 3 * x);
+    u.push_back(8 * x * x * x - 4 * x);
+    v.push_back(8 * x * x * x - 4 * x * x - 4 * x + 1);
+    w.push_back(8 * x * x * x + 4 * x * x - 4 * x - 1);
+    h.push_back(8 * x * x * x - 12 * x);
+    he.push_back(x * x * x - 3 * x);
+    l.push_back((-x * x * x + 9 * x * x - 18 * x + 6) / 6);
+    p.push_back((5 * x * x * x - 3 * x) / 2);
+  }
+  ExpectNear(Polynomial("chebyshev_polynomial_t", kX, 3), t, "T3");
+  ExpectNear(Polynomial("chebyshev_polynomial_u", kX, 3), u, "U3");
+  ExpectNear(Polynomial("chebyshev_polynomial_v", kX, 3), v, "V3");
+  ExpectNear(Polynomial("chebyshev_polynomial_w", kX, 3), w, "W3");
+  ExpectNear(Polynomial("hermite_polynomial_h", kX, 3.7), h, "H3 (degree truncated)");
+  ExpectNear(Polynomial("hermite_polynomial_he", kX, 3), he, "He3");
+  ExpectNear(Polynomial("laguerre_polynomial_l", kX, 3), l, "L3");
+  ExpectNear(Polynomial("legendre_polynomial_p", kX, 3), p, "P3");
+  // Shifted: T*_n(x) = T_n(2x - 1).
+  std::vector<double> shifted;
+  for (double x : kX) {
+    const double y = 2 * x - 1;
+    shifted.push_back(4 * y * y * y - 3 * y);
+  }
+  ExpectNear(Polynomial("shifted_chebyshev_polynomial_t", kX, 3), shifted, "T*3");
+}
+
+TEST(ReferenceOrthogonalPolynomials, TorchsSpecialValues) {
+  const std::vector<double> ends = {1, 0, 0, 0.5, 1};
+  // U_n(1) = n + 1, U_n(-1) = (-1)^n (n + 1); V_n(-1) = (-1)^n (2n + 1); W_n(1) = 2n + 1.
+  ExpectNear(Polynomial("chebyshev_polynomial_u", {1, -1, 1, -1, 1}, 5), {6, -6, 6, -6, 6}, "U5(+-1)");
+  ExpectNear(Polynomial("chebyshev_polynomial_v", {1, -1, 1, -1, 1}, 4), {1, 9, 1, 9, 1}, "V4(+-1)");
+  ExpectNear(Polynomial("chebyshev_polynomial_w", {1, -1, 1, -1, 1}, 3), {7, -1, 7, -1, 7}, "W3(+-1)");
+  // Shifted kinds test x = 1 and x = 0.
+  ExpectNear(Polynomial("shifted_chebyshev_polynomial_u", ends, 3), {4, -4, -4, 0, 4}, "U*3");
+  // Negative and non-finite degrees give 0; degree 0 gives 1.
+  for (double n : std::vector<double>{-1.0, -2.5, NAN, INFINITY, -INFINITY}) {
+    ExpectNear(Polynomial("legendre_polynomial_p", kX, n), {0, 0, 0, 0, 0}, "P_n, n = " + std::to_string(n));
+    ExpectNear(Polynomial("hermite_polynomial_h", kX, n), {0, 0, 0, 0, 0}, "H_n, n = " + std::to_string(n));
+  }
+  ExpectNear(Polynomial("laguerre_polynomial_l", kX, -0.5), {1, 1, 1, 1, 1}, "L_0 (degree -0.5 truncates to 0)");
+  // Laguerre is 1 at x = 0; Hermite is NaN past degree 128 in float32.
+  ExpectNear(Polynomial("laguerre_polynomial_l", {0, 0, 0, 0, 0}, 7), {1, 1, 1, 1, 1}, "L7(0)");
+  const double nan = std::nan("");
+  ExpectNear(Polynomial("hermite_polynomial_he", kX, 129), {nan, nan, nan, nan, nan}, "He129");
+}
+
+TEST(ReferenceOrthogonalPolynomials, HighDegreeTrigonometricForm) {
+  const std::vector<double> x = {-0.9, -0.3, 0.1, 0.6, 0.95};
+  std::vector<double> t, u;
+  for (double v : x) {
+    const double theta = std::acos(v);
+    t.push_back(std::cos(20 * theta));
+    u.push_back(std::sin(21 * theta) / std::sin(theta));
+  }
+  ExpectNear(Polynomial("chebyshev_polynomial_t", x, 20), t, "T20");
+  ExpectNear(Polynomial("chebyshev_polynomial_u", x, 20), u, "U20");
+  // Legendre's recurrence at degree 10 against the explicit polynomial.
+  std::vector<double> p10;
+  for (double v : x) {
+    const double s = v * v;
+    p10.push_back((46189 * s * s * s * s * s - 109395 * s * s * s * s + 90090 * s * s * s - 30030 * s * s + 3465 * s -
+                   63) / 256);
+  }
+  ExpectNear(Polynomial("legendre_polynomial_p", x, 10), p10, "P10");
+}
+
+TEST(ReferenceSpecial, NdtriAndEntr) {
+  ValueMap values{{"a", RefValue::OfTensor(F32({7}, {0, 0.025, 0.5, 0.975, 1, 1e-20, -0.5}))}};
+  KernelRun r = RunKernel("aten::special_ndtri.default", {TensorArg("self", "a")}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  const std::vector<double> q = ToDoubles(r.results[0].tensor);
+  ASSERT_EQ(q.size(), 7u);
+  EXPECT_EQ(q[0], -INFINITY);
+  EXPECT_NEAR(q[1], -1.959963985, 1e-6);
+  EXPECT_EQ(q[2], 0);
+  EXPECT_NEAR(q[3], 1.959963985, 1e-6);
+  EXPECT_EQ(q[4], INFINITY);
+  EXPECT_NEAR(q[5], -9.262340, 1e-5);
+  EXPECT_TRUE(std::isnan(q[6]));
+  ValueMap entr_values{{"a", RefValue::OfTensor(F32({4}, {0, 0.5, -1, 2}))}};
+  r = RunKernel("aten::special_entr.default", {TensorArg("self", "a")}, entr_values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  const std::vector<double> e = ToDoubles(r.results[0].tensor);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0], 0);
+  EXPECT_NEAR(e[1], 0.5 * std::log(2.0), 1e-7);
+  EXPECT_EQ(e[2], -INFINITY);
+  EXPECT_NEAR(e[3], -2 * std::log(2.0), 1e-6);
+}
+
+}  // namespace
+}  // namespace pt2onnx::reference
