@@ -1,8 +1,8 @@
 // Reference kernels of torch.special: the orthogonal polynomials (closed
 // forms at small degrees, torch's special values at the end points, negative
 // and non-finite degrees, Hermite's NaN past degree 128 in float32, the
-// trigonometric form at high degree), ndtri and entr, against values
-// computed by hand or from closed forms.
+// trigonometric form at high degree), ndtri, entr and the Bessel functions,
+// against values computed by hand, from closed forms or with mpmath.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -32,6 +32,8 @@ void ExpectNear(const std::vector<double>& got, const std::vector<double>& want,
   for (size_t i = 0; i < want.size(); ++i) {
     if (std::isnan(want[i])) {
       EXPECT_TRUE(std::isnan(got[i])) << what << " [" << i << "]";
+    } else if (std::isinf(want[i])) {
+      EXPECT_EQ(got[i], want[i]) << what << " [" << i << "]";
     } else {
       EXPECT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::fabs(want[i])) << what << " [" << i << "]";
     }
@@ -131,6 +133,36 @@ TEST(ReferenceSpecial, NdtriAndEntr) {
   EXPECT_NEAR(e[1], 0.5 * std::log(2.0), 1e-7);
   EXPECT_EQ(e[2], -INFINITY);
   EXPECT_NEAR(e[3], -2 * std::log(2.0), 1e-6);
+}
+
+// `overload` on the [n] tensor x, as doubles.
+std::vector<double> Unary(const std::string& overload, const std::string& arg, const std::vector<double>& x) {
+  ValueMap values{{"a", RefValue::OfTensor(F32({static_cast<int64_t>(x.size())}, x))}};
+  KernelRun r = RunKernel(overload, {TensorArg(arg, "a")}, values);
+  EXPECT_TRUE(r.status.ok()) << overload << ": " << r.status;
+  if (!r.status.ok()) return {};
+  return ToDoubles(r.results[0].tensor);
+}
+
+TEST(ReferenceBessel, SeriesAndAsymptoticRegions) {
+  const std::vector<double> x = {0.5, 2.5, 11.0, 13.0, 40.0};
+  // mpmath.besselj / bessely at these points.
+  ExpectNear(Unary("aten::special_bessel_j0.default", "self", x),
+             {0.938469807240813, -0.048383776468198, -0.171190300407196, 0.206926102377068, 0.00736689058423729},
+             "J0");
+  ExpectNear(Unary("aten::special_bessel_j1.default", "self", {-0.5, 2.5, 11.0, 13.0, 40.0}),
+             {-0.242268457674874, 0.497094102464274, -0.176785298956722, -0.0703180521217784, 0.126038318037585},
+             "J1 (odd)");
+  ExpectNear(Unary("aten::special_bessel_y0.default", "self", x),
+             {-0.444518733506707, 0.498070359615232, -0.16884732389208, -0.0782078645278759, 0.125936417058261},
+             "Y0");
+  ExpectNear(Unary("aten::special_bessel_y1.default", "self", x),
+             {-1.47147239267024, 0.145918137966786, 0.163705537414943, -0.210081408420694, -0.00579350582154963},
+             "Y1");
+  const double nan = std::nan("");
+  ExpectNear(Unary("aten::special_bessel_y0.default", "self", {-1, 0}), {nan, -INFINITY}, "Y0 at 0 and below");
+  ExpectNear(Unary("aten::special_spherical_bessel_j0.default", "x", {0, 0.25, 3, INFINITY}),
+             {1, 0.98961583701809, 0.0470400026866224, 0}, "spherical j0");
 }
 
 }  // namespace
