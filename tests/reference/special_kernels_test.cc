@@ -1,7 +1,7 @@
 // Reference kernels of torch.special: the orthogonal polynomials (closed
 // forms at small degrees, torch's special values at the end points, negative
 // and non-finite degrees, Hermite's NaN past degree 128 in float32, the
-// trigonometric form at high degree), ndtri, entr and the Bessel functions,
+// trigonometric form at high degree), ndtri, entr and the (modified) Bessel functions,
 // against values computed by hand, from closed forms or with mpmath.
 #include <cmath>
 #include <string>
@@ -163,6 +163,23 @@ TEST(ReferenceBessel, SeriesAndAsymptoticRegions) {
   ExpectNear(Unary("aten::special_bessel_y0.default", "self", {-1, 0}), {nan, -INFINITY}, "Y0 at 0 and below");
   ExpectNear(Unary("aten::special_spherical_bessel_j0.default", "x", {0, 0.25, 3, INFINITY}),
              {1, 0.98961583701809, 0.0470400026866224, 0}, "spherical j0");
+}
+
+TEST(ReferenceModifiedBessel, FirstAndSecondKind) {
+  // mpmath.besseli / besselk at these points.
+  ExpectNear(Unary("aten::special_i1.default", "self", {-0.5, 3, 9, 20}),
+             {-0.25789430539089631, 3.9533702174026093, 1030.9147225169565, 42454973.385127768}, "I1");
+  ExpectNear(Unary("aten::special_i1e.default", "self", {-0.5, 3, 9, 800}),
+             {-0.1564208031848717, 0.19682671329730086, 0.12722498393589124, 0.014098125406526997}, "I1e");
+  ExpectNear(Unary("aten::special_modified_bessel_k0.default", "self", {0.5, 2, 9, 15}),
+             {0.92441907122766587, 0.11389387274953344, 5.0881312956459246e-5, 9.8195364823964346e-8}, "K0");
+  ExpectNear(Unary("aten::special_modified_bessel_k1.default", "self", {0.5, 2, 9, 15}),
+             {1.6564411200033009, 0.13986588181652243, 5.3637016379451948e-5, 1.0141729369762092e-7}, "K1");
+  ExpectNear(Unary("aten::special_scaled_modified_bessel_k0.default", "x", {0.5, 2, 9, 15}),
+             {1.5241093857739096, 0.84156821507077151, 0.41229554923141809, 0.32100235350577627}, "exp(x) K0");
+  const double nan = std::nan("");
+  ExpectNear(Unary("aten::special_modified_bessel_k1.default", "self", {0, -1, INFINITY}), {INFINITY, nan, 0},
+             "K1 special values");
 }
 
 }  // namespace
