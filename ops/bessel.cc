@@ -1,8 +1,8 @@
 // File: ops/bessel.cc
 // -----------------------------------------------------------------------------
 // Bessel functions of the first and second kind: special_bessel_j0, _j1,
-// _y0, _y1 and special_spherical_bessel_j0. All translations hold for
-// opsets 18..23.
+// _y0, _y1 and special_spherical_bessel_j0; and the Airy function
+// special_airy_ai. All translations hold for opsets 18..23.
 //
 // torch evaluates them in the input's dtype with Cephes' rational
 // approximations (aten/src/ATen/native/Math.h, bessel_*_forward): on
@@ -83,6 +83,29 @@ constexpr double kYP1[] = {1.26320474790178026440e+09,  -6.47355876379160291031e
 constexpr double kYQ1[] = {5.94301592346128195359e+02, 2.35564092943068577943e+05, 7.34811944459721705660e+07,
                            1.87601316108706159478e+10, 3.88231277496238566008e+12, 6.20557727146953693363e+14,
                            6.87141087355300489866e+16, 3.97270608116560655612e+18};
+
+// Airy Ai (Math.h airy_ai_forward): AN / AD in 1 / zeta for x >= 2.09,
+// AFN / AFD and AGN / AGD in z^2 (z = 1 / zeta) for x < -2.09.
+constexpr double kAN[] = {3.46538101525629032477e-01, 1.20075952739645805542e+01, 7.62796053615234516538e+01,
+                          1.68089224934630576269e+02, 1.59756391350164413639e+02, 7.05360906840444183113e+01,
+                          1.40264691163389668864e+01, 9.99999999999999995305e-01};
+constexpr double kAD[] = {5.67594532638770212846e-01, 1.47562562584847203173e+01, 8.45138970141474626562e+01,
+                          1.77318088145400459522e+02, 1.64234692871529701831e+02, 7.14778400825575695274e+01,
+                          1.40959135607834029598e+01, 1.00000000000000000470e+00};
+constexpr double kAFN[] = {-1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01,
+                           -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+                           -1.59276496239262096340e-04, -2.77649108155232920844e-06, -1.67787698489114633780e-08};
+constexpr double kAFD[] = {1.33560420706553243746e+01, 3.26825032795224613948e+01, 2.67367040941499554804e+01,
+                           9.18707402907259625840e+00, 1.47529146771666414581e+00, 1.15687173795188044134e-01,
+                           4.40291641615211203805e-03, 7.54720348287414296618e-05, 4.51850092970580378464e-07};
+constexpr double kAGN[] = {1.97339932091685679179e-02, 3.91103029615688277255e-01, 1.06579897599595591108e+00,
+                           9.39169229816650230044e-01, 3.51465656105547619242e-01, 6.33888919628925490927e-02,
+                           5.85804113048388458567e-03, 2.82851600836737019778e-04, 6.98793669997260967291e-06,
+                           8.11789239554389293311e-08, 3.41551784765923618484e-10};
+constexpr double kAGD[] = {9.30892908077441974853e+00, 1.98352928718312140417e+01, 1.55646628932864612953e+01,
+                           5.47686069422975497931e+00, 9.54293611618961883998e-01, 8.64580826352392193095e-02,
+                           4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
+                           4.91834570062930015649e-09};
 
 // Formula helpers in one dtype; operands as braced lists, evaluated left to
 // right, so nodes come out in the same order with every compiler.
@@ -240,6 +263,55 @@ absl::Status AtenSphericalBesselJ0(TranslateContext& ctx) {
   return Bind(ctx, m, in, m.where(infinite, m.c(0), y));
 }
 
+// aten::special_airy_ai(Tensor x) -> Tensor
+// torch's three regions: below -2.09 the oscillating asymptotic form, from
+// 2.09 on the decaying one (0 past 103.892), between them the Maclaurin
+// series Ai = c1 f(x) - c2 g(x) (f = sum x^3k / ((2*3)(5*6)...), g alike),
+// which torch sums until a term is below epsilon of f: 12 terms here reach
+// that for every |x| < 2.09 in float64. NaN at +-inf.
+absl::Status AtenAiryAi(TranslateContext& ctx) {
+  Math m{ctx, DataType::kFloat};
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m, "x"));
+  const std::string& x = in.x;
+  constexpr double kInvSqrtPi = 5.64189583547756286948e-01;
+  // x < -2.09: zeta = -2 x sqrt(-x) / 3, z = 1 / zeta.
+  std::string root_neg = m.op("Sqrt", m.op("Neg", x));
+  std::string zeta_neg = m.div({m.mul({m.mul({m.c(-2), x}), root_neg}), m.c(3)});
+  std::string z = m.div({m.c(1), zeta_neg});
+  std::string z2 = m.mul({z, z});
+  std::string f_ratio = m.div({m.mul({z2, m.poly(z2, kAFN)}), m.poly(z2, kAFD)});
+  std::string g_ratio = m.div({m.mul({z, m.poly(z2, kAGN)}), m.poly(z2, kAGD)});
+  std::string t = m.add({zeta_neg, m.c(0.25 * kPi)});
+  std::string wave = m.sub({m.mul({m.sin(t), m.add({m.c(1), f_ratio})}), m.mul({m.cos(t), g_ratio})});
+  std::string negative = m.mul({m.div({m.c(kInvSqrtPi), m.op("Sqrt", root_neg)}), wave});
+  // x >= 2.09: zeta = 2 x sqrt(x) / 3.
+  std::string root = m.op("Sqrt", x);
+  std::string zeta = m.div({m.mul({m.mul({m.c(2), x}), root}), m.c(3)});
+  std::string inv = m.div({m.c(1), zeta});
+  std::string ratio = m.div({m.poly(inv, kAN), m.poly(inv, kAD)});
+  std::string denominator = m.mul({m.mul({m.c(2), m.op("Sqrt", root)}), m.op("Exp", zeta)});
+  std::string positive = m.div({m.mul({m.c(kInvSqrtPi), ratio}), denominator});
+  // |x| < 2.09: the series, terms in torch's order of operations.
+  std::string cube = m.mul({m.mul({x, x}), x});
+  std::string f = m.c(1), g = x, mt = m.c(1), nt = x;
+  double k = 1;
+  for (int i = 0; i < 12; ++i) {
+    mt = m.div({m.mul({mt, cube}), m.c(k + 1)});
+    nt = m.div({m.mul({nt, cube}), m.c(k + 2)});
+    mt = m.div({mt, m.c(k + 2)});
+    f = m.add({f, mt});
+    nt = m.div({nt, m.c(k + 3)});
+    g = m.add({g, nt});
+    k += 3;
+  }
+  std::string series = m.sub({m.mul({m.c(0.355028053887817239260), f}), m.mul({m.c(0.258819403792806798405), g})});
+  std::string y = m.where(m.lt({x, m.c(-2.09)}), negative,
+                          m.where(ctx.Op("GreaterOrEqual", {x, m.c(2.09)}), positive, series));
+  y = m.where(ctx.Op("Greater", {x, m.c(103.892)}), m.c(0), y);
+  y = m.where(ctx.Op("IsInf", {x}), m.c(std::numeric_limits<double>::quiet_NaN()), y);
+  return Bind(ctx, m, in, y);
+}
+
 }  // namespace
 
 void RegisterBesselOps(OpRegistry& r) {
@@ -248,6 +320,7 @@ void RegisterBesselOps(OpRegistry& r) {
   r.Add("aten::special_bessel_y0.default", &AtenBesselY0);
   r.Add("aten::special_bessel_y1.default", &AtenBesselY1);
   r.Add("aten::special_spherical_bessel_j0.default", &AtenSphericalBesselJ0);
+  r.Add("aten::special_airy_ai.default", &AtenAiryAi);
 }
 
 }  // namespace pt2onnx::ops

@@ -1,6 +1,7 @@
 // File: reference/bessel.cc
 // -----------------------------------------------------------------------------
-// Reference kernels for ops/bessel.cc: J0, J1, Y0, Y1 and the spherical j0,
+// Reference kernels for ops/bessel.cc: J0, J1, Y0, Y1 and the spherical j0
+// (Airy Ai: see AiryAi below),
 // in double and rounded once to the result dtype. Not Cephes' rational
 // approximations (which the translation repeats) but the textbook series:
 // the power series up to |x| = 12 (Abramowitz & Stegun 9.1.10, 9.1.11,
@@ -104,6 +105,59 @@ double SphericalJ0(double x) {
   return std::sin(x) / x;
 }
 
+// Airy Ai: the Maclaurin series c1 f - c2 g (A&S 10.4.2) on [-6, 1]; for
+// x > 1, Ai(x) = sqrt(x / 3) K_{1/3}(zeta) / pi with K's integral
+// int_0^inf exp(-zeta cosh t) cosh(t / 3) dt by the trapezoid rule (whose
+// error falls exponentially for such integrands); below -6 the asymptotic
+// expansion A&S 10.4.60. NaN at +-inf, as torch.
+double AiryAi(double x) {
+  if (std::isnan(x)) return x;
+  if (std::isinf(x)) return NAN;
+  const double c1 = 0.355028053887817239260, c2 = 0.258819403792806798405;
+  if (x >= -6 && x <= 1) {
+    const double z = x * x * x;
+    double f = 1, g = x, fm = 1, gm = x;
+    for (int k = 1; k < 60; ++k) {
+      fm *= z / ((3.0 * k - 1) * (3.0 * k));
+      gm *= z / ((3.0 * k) * (3.0 * k + 1));
+      f += fm;
+      g += gm;
+      if (std::fabs(fm) + std::fabs(gm) < 1e-18) break;
+    }
+    return c1 * f - c2 * g;
+  }
+  const double a = std::fabs(x);
+  const double zeta = 2.0 / 3.0 * a * std::sqrt(a);
+  if (x > 1) {
+    if (zeta > 745) return 0;
+    const double h = 0.01;
+    // Trapezoid sum of exp(-zeta (cosh t - 1)) cosh(t / 3); exp(-zeta) outside.
+    double sum = 0.5;  // t = 0, halved
+    for (int i = 1; i < 100000; ++i) {
+      const double t = i * h;
+      const double term = std::exp(-zeta * (std::cosh(t) - 1)) * std::cosh(t / 3);
+      sum += term;
+      if (term < 1e-18 * sum) break;
+    }
+    return std::sqrt(x / 3) / M_PI * h * sum * std::exp(-zeta);
+  }
+  // x < -6: pi^(-1/2) a^(-1/4) [sin(zeta + pi/4) P - cos(zeta + pi/4) Q], with
+  // P = sum_k (-1)^k u_2k zeta^-2k and Q = sum_k (-1)^k u_(2k+1) zeta^-(2k+1).
+  double u = 1, p = 1, q = 0, power = 1, previous = INFINITY;
+  for (int k = 1; k < 60; ++k) {
+    u *= (6.0 * k - 5) * (6.0 * k - 3) * (6.0 * k - 1) / ((2.0 * k - 1) * 216 * k);
+    power /= zeta;
+    const double term = u * power;
+    if (term > previous) break;
+    previous = term;
+    const double sign = ((k / 2) % 2 == 0) ? 1 : -1;
+    if (k % 2 == 0) p += sign * term; else q += sign * term;
+    if (term < 1e-17) break;
+  }
+  const double phase = zeta + M_PI / 4;
+  return (std::sin(phase) * p - std::cos(phase) * q) / (std::sqrt(M_PI) * std::sqrt(std::sqrt(a)));
+}
+
 absl::Status Unary(RefCall& call, const std::function<double(double)>& f, absl::string_view arg = "self") {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input(arg));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor y, UnaryMapDouble(self, FloatResult(self.dtype()), f));
@@ -117,6 +171,8 @@ absl::Status J1Op(RefCall& call) { return Unary(call, [](double x) { return Bess
 absl::Status Y0Op(RefCall& call) { return Unary(call, [](double x) { return BesselY(0, x); }); }
 absl::Status Y1Op(RefCall& call) { return Unary(call, [](double x) { return BesselY(1, x); }); }
 absl::Status SphericalJ0Op(RefCall& call) { return Unary(call, SphericalJ0, "x"); }
+// aten::special_airy_ai(Tensor x) -> Tensor
+absl::Status AiryAiOp(RefCall& call) { return Unary(call, AiryAi, "x"); }
 
 }  // namespace
 
@@ -126,6 +182,7 @@ void RegisterBesselRef(RefRegistry& r) {
   r.Add("aten::special_bessel_y0.default", Y0Op);
   r.Add("aten::special_bessel_y1.default", Y1Op);
   r.Add("aten::special_spherical_bessel_j0.default", SphericalJ0Op);
+  r.Add("aten::special_airy_ai.default", AiryAiOp);
 }
 
 }  // namespace pt2onnx::reference

@@ -161,6 +161,11 @@ TEST(ReferenceBessel, SeriesAndAsymptoticRegions) {
              "Y1");
   const double nan = std::nan("");
   ExpectNear(Unary("aten::special_bessel_y0.default", "self", {-1, 0}), {nan, -INFINITY}, "Y0 at 0 and below");
+  // Airy Ai across its series, integral and asymptotic regions (mpmath.airyai).
+  ExpectNear(Unary("aten::special_airy_ai.default", "x", {-8, -3, -1, 0, 1.5, 3, 10}),
+             {-0.052705050356386202, -0.37881429367765806, 0.53556088329235207, 0.35502805388781722,
+              0.071749497008105415, 0.0065911393574607192, 1.1047532552898686e-10},
+             "Ai");
   ExpectNear(Unary("aten::special_spherical_bessel_j0.default", "x", {0, 0.25, 3, INFINITY}),
              {1, 0.98961583701809, 0.0470400026866224, 0}, "spherical j0");
 }
