@@ -1,8 +1,9 @@
-// Reference kernels of torch.special: the orthogonal polynomials (closed
-// forms at small degrees, torch's special values at the end points, negative
-// and non-finite degrees, Hermite's NaN past degree 128 in float32, the
-// trigonometric form at high degree), ndtri, entr and the (modified) Bessel functions,
-// against values computed by hand, from closed forms or with mpmath.
+// Reference kernels of torch.special and float representation: the
+// orthogonal polynomials (closed forms at small degrees, torch's special
+// values at the end points, negative and non-finite degrees, Hermite's NaN
+// past degree 128 in float32, the trigonometric form at high degree), ndtri,
+// entr, the (modified) Bessel functions, Airy Ai, nextafter and frexp, against
+// values computed by hand, from closed forms or with mpmath.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -185,6 +186,23 @@ TEST(ReferenceModifiedBessel, FirstAndSecondKind) {
   const double nan = std::nan("");
   ExpectNear(Unary("aten::special_modified_bessel_k1.default", "self", {0, -1, INFINITY}), {INFINITY, nan, 0},
              "K1 special values");
+}
+
+TEST(ReferenceFloatRepresentation, NextafterAndFrexp) {
+  ValueMap values{{"a", RefValue::OfTensor(F32({4}, {1, 0, -2, 3}))}, {"b", RefValue::OfTensor(F32({4}, {2, -1, 0, 3}))}};
+  KernelRun r = RunKernel("aten::nextafter.default", {TensorArg("self", "a"), TensorArg("other", "b")}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  const std::vector<double> next = ToDoubles(r.results[0].tensor);
+  ASSERT_EQ(next.size(), 4u);
+  EXPECT_EQ(next[0], 1 + std::ldexp(1.0, -23));   // float32's step above 1
+  EXPECT_EQ(next[1], -std::ldexp(1.0, -149));     // the smallest denormal
+  EXPECT_EQ(next[2], -2 + std::ldexp(1.0, -23));  // toward zero from a power of two
+  EXPECT_EQ(next[3], 3);
+  r = RunKernel("aten::frexp.Tensor", {TensorArg("self", "a")}, values, 2);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(ToDoubles(r.results[0].tensor), (std::vector<double>{0.5, 0, -0.5, 0.75}));
+  EXPECT_EQ(r.results[1].tensor.dtype(), DataType::kInt32);
+  EXPECT_EQ(ToDoubles(r.results[1].tensor), (std::vector<double>{1, 0, 2, 2}));
 }
 
 }  // namespace
