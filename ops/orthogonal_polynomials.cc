@@ -20,7 +20,9 @@
 // the compute dtype (float32 for float32 / float16 / bfloat16, else
 // float64) so that overflow and cancellation happen where torch's do. For
 // float64 the trigonometric branch is left to the recurrence (ONNX Runtime
-// has no float64 Acos / Cos): both are exact to float64 rounding there.
+// has no float64 Acos / Cos): both are exact to float64 rounding there, but
+// a float64 degree in the millions on (-1, 1) then costs that many steps.
+// The loop ends early once every element still stepping is NaN, as torch's.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -144,7 +146,12 @@ std::string Recurrence(Math& m, Family family, const std::string& x, const std::
   std::string active = m.lt({m.add({i, m.c(1)}), n});
   std::string p_next = m.where({active, q, p});
   std::string q_next = m.where({active, r, q});
-  std::string keep_next = ctx.Op("Identity", {keep});
+  // Go on while an element has steps left and a number to step: torch stops
+  // its loop at NaN (overflow gives inf - inf), so huge degrees end early.
+  std::string pending = m.both({m.lt({m.add({i, m.c(2)}), n}), m.op("Not", m.op("IsNaN", q_next))});
+  std::string any = ctx.Op("ReduceMax", {ctx.CastTo(pending, DataType::kBool, DataType::kInt32)},
+                           {ir::Attribute::Int("keepdims", 0)});
+  std::string keep_next = ctx.Op("And", {keep, ctx.CastTo(any, DataType::kInt32, DataType::kBool)});
 
   ir::Graph body;
   body.name = absl::StrCat("recurrence_", q_next);
