@@ -1,15 +1,10 @@
 // File: ops/special_functions.cc
 // -----------------------------------------------------------------------------
 // torch.special functions ONNX has no operator for, as float64 composites
-// rounded once to the output dtype: i0 (= special_modified_bessel_i0), i0e,
-// erfcx, ndtr, log_ndtr and xlog1py. All translations hold for opsets 18..23.
+// rounded once to the output dtype: erfcx, ndtr, ndtri, log_ndtr and
+// xlog1py; and entr. (i0 and i0e live with the other modified Bessel
+// functions, in modified_bessel.cc.) All translations hold for opsets 18..23.
 //
-// * i0 / i0e evaluate torch's Chebyshev series (Cephes, as in
-//   aten/src/ATen/native/Math.h calc_i0 / calc_i0e) by the Clenshaw
-//   recurrence. torch's float kernels multiply by a float exp(|x|), which
-//   overflows to inf from 88.7 on (and inf / inf gives i0(+-inf) = NaN): the
-//   exp factor is rounded to the output dtype first so the same inputs give
-//   inf and NaN here.
 // * erfcx(|x|) is exp(x^2) (1 - erf) with erf's Taylor series below 2 (30
 //   terms) and Laplace's continued fraction for erfc from 2 on (50 terms);
 //   both are within 1e-9 relative of the true value in float64 (checked
@@ -66,52 +61,6 @@ struct F64 {
   }
 };
 
-// The Chebyshev series sum_i' coefficients[i] T_i(t / 2) as Cephes' chbevl
-// evaluates it (Clenshaw, highest coefficient first).
-std::string Chebyshev(F64& m, const std::string& t, const std::vector<double>& coefficients) {
-  std::string b0 = m.c(coefficients[0]);
-  std::string b1 = m.c(0);
-  std::string b2;
-  for (size_t i = 1; i < coefficients.size(); ++i) {
-    b2 = b1;
-    b1 = b0;
-    std::string step = m.sub({m.mul({t, b1}), b2});
-    b0 = m.add({step, m.c(coefficients[i])});
-  }
-  return m.mul({m.c(0.5), m.sub({b0, b2})});
-}
-
-// Cephes' coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x)
-// I0(x) on (8, inf), as in aten/src/ATen/native/Math.h
-// (chebyshev_coefficients_i0e_A / _B).
-const std::vector<double>& I0eSmall() {
-  static const std::vector<double>* const kA = new std::vector<double>{
-      -4.41534164647933937950E-18, 3.33079451882223809783E-17,  -2.43127984654795469359E-16,
-      1.71539128555513303061E-15,  -1.16853328779934516808E-14, 7.67618549860493561688E-14,
-      -4.85644678311192946090E-13, 2.95505266312963983461E-12,  -1.72682629144155570723E-11,
-      9.67580903537323691224E-11,  -5.18979560163526290666E-10, 2.65982372468238665035E-9,
-      -1.30002500998624804212E-8,  6.04699502254191894932E-8,   -2.67079385394061173391E-7,
-      1.11738753912010371815E-6,   -4.41673835845875056359E-6,  1.64484480707288970893E-5,
-      -5.75419501008210370398E-5,  1.88502885095841655729E-4,   -5.76375574538582365885E-4,
-      1.63947561694133579842E-3,   -4.32430999505057594430E-3,  1.05464603945949983183E-2,
-      -2.37374148058994688156E-2,  4.93052842396707084878E-2,   -9.49010970480476444210E-2,
-      1.71620901522208775349E-1,   -3.04682672343198398683E-1,  6.76795274409476084995E-1};
-  return *kA;
-}
-const std::vector<double>& I0eLarge() {
-  static const std::vector<double>* const kB = new std::vector<double>{
-      -7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
-      3.46122286769746109310E-17,  -2.82762398051658348494E-16, -3.42548561967721913462E-16,
-      1.77256013305652638360E-15,  3.81168066935262242075E-15,  -9.55484669882830764870E-15,
-      -4.15056934728722208663E-14, 1.54008621752140982691E-14,  3.85277838274214270114E-13,
-      7.18012445138366623367E-13,  -1.79417853150680611778E-12, -1.32158118404477131188E-11,
-      -3.14991652796324136454E-11, 1.18891471078464383424E-11,  4.94060238822496958910E-10,
-      3.39623202570838634515E-9,   2.26666899049817806459E-8,   2.04891858946906374183E-7,
-      2.89137052083475648297E-6,   6.88975834691682398426E-5,   3.36911647825569408990E-3,
-      8.04490411014108831608E-1};
-  return *kB;
-}
-
 // The input in float64 plus the output dtype (integers give torch's default
 // float result).
 struct Operand {
@@ -125,26 +74,6 @@ absl::StatusOr<Operand> AsFloat64(TranslateContext& ctx, absl::string_view arg) 
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs(arg, kF64));
   return Operand{x, out};
-}
-
-// i0(x) (with_exp) or i0e(x), torch's evaluation order included: for
-// |x| > 8, exp(|x|) * series / sqrt(|x|).
-absl::Status BesselI0(TranslateContext& ctx, bool with_exp) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
-  std::string a = m.op("Abs", in.x);
-  std::string small = Chebyshev(m, m.sub({m.div({a, m.c(2)}), m.c(2)}), I0eSmall());
-  std::string large = Chebyshev(m, m.sub({m.div({m.c(32), a}), m.c(2)}), I0eLarge());
-  if (with_exp) {
-    // torch's float exp(|x|), overflow included; float16 / bfloat16 compute in float.
-    DataType exp_dtype = in.out == kF64 ? kF64 : DataType::kFloat;
-    std::string e = ctx.CastTo(ctx.CastTo(m.op("Exp", a), kF64, exp_dtype), exp_dtype, kF64);
-    small = m.mul({e, small});
-    large = m.mul({e, large});
-  }
-  large = m.div({large, m.op("Sqrt", a)});
-  std::string y = m.where(ctx.Op("LessOrEqual", {a, m.c(8)}), small, large);
-  return BindResult(ctx, ctx.CastTo(y, kF64, in.out));
 }
 
 // erfcx(a) for a = |x| >= 0 (NaN stays NaN).
@@ -231,20 +160,94 @@ absl::Status AtenSpecialXlog1py(TranslateContext& ctx) {
   return BindResult(ctx, ctx.CastTo(result, kF64, x.out));
 }
 
-// aten::i0(Tensor self) -> Tensor; aten::special_modified_bessel_i0(Tensor self) -> Tensor
-absl::Status AtenI0(TranslateContext& ctx) { return BesselI0(ctx, true); }
-// aten::special_i0e(Tensor self) -> Tensor
-absl::Status AtenSpecialI0e(TranslateContext& ctx) { return BesselI0(ctx, false); }
+// Cephes' rational approximations of ndtri, as in
+// aten/src/ATen/native/Math.h calc_ndtri: P0 / Q0 for |y - 1/2| <= 3/8,
+// P1 / Q1 and P2 / Q2 in z = 1 / sqrt(-2 log y) for the tails (split at
+// sqrt(-2 log y) = 8).
+constexpr double kNdtriP0[] = {-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+                               1.39312609387279679503E1, -1.23916583867381258016E0};
+constexpr double kNdtriQ0[] = {1.0,
+                               1.95448858338141759834E0,  4.67627912898881538453E0,  8.63602421390890590575E1,
+                               -2.25462687854119370527E2, 2.00260212380060660359E2,  -8.20372256168333339912E1,
+                               1.59056225126211695515E1,  -1.18331621121330003142E0};
+constexpr double kNdtriP1[] = {4.05544892305962419923E0,   3.15251094599893866154E1,  5.71628192246421288162E1,
+                               4.40805073893200834700E1,   1.46849561928858024014E1,  2.18663306850790267539E0,
+                               -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4};
+constexpr double kNdtriQ1[] = {1.0,
+                               1.57799883256466749731E1,  4.53907635128879210584E1,   4.13172038254672030440E1,
+                               1.50425385692907503408E1,  2.50464946208309415979E0,   -1.42182922854787788574E-1,
+                               -3.80806407691578277194E-2, -9.33259480895457427372E-4};
+constexpr double kNdtriP2[] = {3.23774891776946035970E0,  6.91522889068984211695E0,  3.93881025292474443415E0,
+                               1.33303460815807542389E0,  2.01485389549179081538E-1, 1.23716634817820021358E-2,
+                               3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9};
+constexpr double kNdtriQ2[] = {1.0,
+                               6.02427039364742014255E0,  3.67983563856160859403E0,  1.37702099489081330271E0,
+                               2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+                               2.89247864745380683936E-6, 6.79019408009981274425E-9};
+
+// c[0] z^(count-1) + ... + c[count-1] (Horner).
+template <size_t kCount>
+std::string Horner(F64& m, const std::string& z, const double (&c)[kCount]) {
+  std::string acc = m.c(c[0]);
+  for (size_t i = 1; i < kCount; ++i) acc = m.add({m.mul({acc, z}), m.c(c[i])});
+  return acc;
+}
+
+// aten::special_ndtri(Tensor self) -> Tensor: the inverse of ndtr by Cephes'
+// method (torch's calc_ndtri) in float64; -inf at 0, inf at 1, NaN outside [0, 1].
+absl::Status AtenSpecialNdtri(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  F64 m{ctx};
+  const std::string& p = in.x;
+  constexpr double kExpMinus2 = 0.13533528323661269189;
+  std::string upper = ctx.Op("Greater", {p, m.c(1 - kExpMinus2)});
+  std::string y = m.where(upper, m.sub({m.c(1), p}), p);
+  std::string yc = m.sub({y, m.c(0.5)});
+  std::string y2 = m.mul({yc, yc});
+  std::string ratio = m.div({m.mul({y2, Horner(m, y2, kNdtriP0)}), Horner(m, y2, kNdtriQ0)});
+  std::string central = m.mul({m.add({yc, m.mul({yc, ratio})}), m.c(2.50662827463100050242)});
+  std::string t = m.op("Sqrt", m.mul({m.c(-2), m.op("Log", y)}));
+  std::string x0 = m.sub({t, m.div({m.op("Log", t), t})});
+  std::string z = m.div({m.c(1), t});
+  std::string near = m.div({m.mul({z, Horner(m, z, kNdtriP1)}), Horner(m, z, kNdtriQ1)});
+  std::string far = m.div({m.mul({z, Horner(m, z, kNdtriP2)}), Horner(m, z, kNdtriQ2)});
+  std::string tail = m.sub({x0, m.where(m.less({t, m.c(8)}), near, far)});
+  tail = m.where(upper, tail, m.op("Neg", tail));
+  std::string x = m.where(ctx.Op("Greater", {y, m.c(kExpMinus2)}), central, tail);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::string outside = ctx.Op("Or", {m.less({p, m.c(0)}), ctx.Op("Greater", {p, m.c(1)})});
+  x = m.where(outside, m.c(std::numeric_limits<double>::quiet_NaN()), x);
+  x = m.where(ctx.Op("Equal", {p, m.c(1)}), m.c(inf), x);
+  x = m.where(ctx.Op("Equal", {p, m.c(0)}), m.c(-inf), x);
+  return BindResult(ctx, ctx.CastTo(x, kF64, in.out));
+}
+
+// aten::special_entr(Tensor self) -> Tensor: -x log(x) for x > 0, 0 at 0,
+// -inf below, NaN kept; in the input's precision (float32 below float64).
+absl::Status AtenSpecialEntr(TranslateContext& ctx) {
+  DataType out = ctx.OutputDtype(0);
+  if (!IsFloatingPoint(out)) {
+    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
+  }
+  const DataType dt = out == kF64 ? kF64 : DataType::kFloat;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", dt));
+  std::string zero = ctx.ConstantScalar(dt, 0);
+  std::string value = ctx.Op("Mul", {ctx.Op("Neg", {x}), ctx.Op("Log", {x})});
+  std::string below = ctx.Op("Where", {ctx.Op("Equal", {x, zero}), zero,
+                                       ctx.ConstantScalar(dt, -std::numeric_limits<double>::infinity())});
+  std::string y = ctx.Op("Where", {ctx.Op("Greater", {x, zero}), value, below});
+  y = ctx.Op("Where", {ctx.Op("IsNaN", {x}), x, y});
+  return BindResult(ctx, ctx.CastTo(y, dt, out));
+}
 
 }  // namespace
 
 void RegisterSpecialFunctionOps(OpRegistry& r) {
-  r.Add("aten::i0.default", &AtenI0);
-  r.Add("aten::special_modified_bessel_i0.default", &AtenI0);
-  r.Add("aten::special_i0e.default", &AtenSpecialI0e);
   r.Add("aten::special_erfcx.default", &AtenSpecialErfcx);
   r.Add("aten::special_ndtr.default", &AtenSpecialNdtr);
   r.Add("aten::special_log_ndtr.default", &AtenSpecialLogNdtr);
+  r.Add("aten::special_ndtri.default", &AtenSpecialNdtri);
+  r.Add("aten::special_entr.default", &AtenSpecialEntr);
   r.Add("aten::special_xlog1py.default", &AtenSpecialXlog1py);
   r.Add("aten::special_xlog1py.self_scalar", &AtenSpecialXlog1py);
   r.Add("aten::special_xlog1py.other_scalar", &AtenSpecialXlog1py);

@@ -1,7 +1,7 @@
 // File: reference/special_functions.cc
 // -----------------------------------------------------------------------------
 // Reference kernels for ops/special_functions.cc: i0 (and
-// special_modified_bessel_i0), i0e, erfcx, ndtr, log_ndtr and xlog1py, in
+// special_modified_bessel_i0), i0e, erfcx, ndtr, ndtri, log_ndtr, entr and xlog1py, in
 // double from I0's power series, <cmath>'s std::erfc and std::log1p (not the
 // series the translation evaluates), rounded once to the result dtype; and
 // for ops/special_math.cc's special_zeta, polygamma and mvlgamma (a direct
@@ -83,6 +83,36 @@ double LogNdtr(double x, DataType) {
   return std::log1p(-std::erfc(t) / 2);
 }
 
+// The inverse of Phi: Newton's method on log Phi(x) = log p (well scaled in
+// the lower tail), from Abramowitz & Stegun 26.2.23's estimate; the upper
+// half by symmetry. -inf / inf at 0 / 1, NaN outside [0, 1].
+double Ndtri(double p, DataType) {
+  if (std::isnan(p) || p < 0 || p > 1) return NAN;
+  if (p == 0) return -INFINITY;
+  if (p == 1) return INFINITY;
+  if (p == 0.5) return 0;
+  if (p > 0.5) return -Ndtri(1 - p, DataType::kDouble);
+  const double t = std::sqrt(-2 * std::log(p));
+  double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+  const double log_p = std::log(p);
+  for (int i = 0; i < 100; ++i) {
+    const double cdf = 0.5 * std::erfc(-x * M_SQRT1_2);
+    const double pdf = std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI);
+    if (cdf <= 0 || pdf <= 0) break;
+    const double step = (std::log(cdf) - log_p) * cdf / pdf;
+    x -= step;
+    if (std::fabs(step) <= 1e-16 * std::fabs(x) + 1e-300) break;
+  }
+  return x;
+}
+
+// Entropy term -x log x: 0 at 0, -inf for negative x.
+double Entr(double x, DataType) {
+  if (std::isnan(x)) return x;
+  if (x > 0) return -x * std::log(x);
+  return x == 0 ? 0.0 : -INFINITY;
+}
+
 // aten::i0(Tensor self) -> Tensor; special_modified_bessel_i0 alike
 absl::Status I0Op(RefCall& call) { return FloatFunction(call, I0); }
 // aten::special_i0e(Tensor self) -> Tensor
@@ -93,6 +123,10 @@ absl::Status ErfcxOp(RefCall& call) {
 }
 // aten::special_ndtr(Tensor self) -> Tensor
 absl::Status NdtrOp(RefCall& call) { return FloatFunction(call, Ndtr); }
+// aten::special_ndtri(Tensor self) -> Tensor
+absl::Status NdtriOp(RefCall& call) { return FloatFunction(call, Ndtri); }
+// aten::special_entr(Tensor self) -> Tensor
+absl::Status EntrOp(RefCall& call) { return FloatFunction(call, Entr); }
 // aten::special_log_ndtr(Tensor self) -> Tensor
 absl::Status LogNdtrOp(RefCall& call) { return FloatFunction(call, LogNdtr); }
 
@@ -214,6 +248,8 @@ void RegisterSpecialFunctionsRef(RefRegistry& r) {
   r.Add("aten::special_erfcx.default", ErfcxOp);
   r.Add("aten::special_ndtr.default", NdtrOp);
   r.Add("aten::special_log_ndtr.default", LogNdtrOp);
+  r.Add("aten::special_ndtri.default", NdtriOp);
+  r.Add("aten::special_entr.default", EntrOp);
   r.Add("aten::special_xlog1py.default", Xlog1py);
   r.Add("aten::special_xlog1py.self_scalar", Xlog1py);
   r.Add("aten::special_xlog1py.other_scalar", Xlog1py);

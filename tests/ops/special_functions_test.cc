@@ -1,6 +1,6 @@
 // Tests for ops/special_functions.cc: i0, special_modified_bessel_i0,
-// special_i0e, special_erfcx, special_ndtr, special_log_ndtr and
-// special_xlog1py (three overloads) convert (checker + shape inference) with
+// special_i0e, special_erfcx, special_ndtr, special_ndtri, special_log_ndtr,
+// special_entr and special_xlog1py (three overloads) convert (checker + shape inference) with
 // float, int64 and symbolic inputs; the series run in float64 and are
 // rounded once. Numerics (tails, +-inf, NaN, overflow): the fixture
 // tests/fixtures/ops/special_functions.
@@ -24,13 +24,14 @@ pt2::ExportedProgram Unary(const std::string& overload, DataType in, std::vector
 
 TEST(TorchSpecial, EveryUnaryOverloadConverts) {
   for (const char* overload : {"i0.default", "special_modified_bessel_i0.default", "special_i0e.default",
-                               "special_erfcx.default", "special_ndtr.default", "special_log_ndtr.default"}) {
+                               "special_erfcx.default", "special_ndtr.default", "special_log_ndtr.default",
+                               "special_ndtri.default", "special_entr.default"}) {
     for (DataType in : {kF32, kI64}) {
       pt2::ExportedProgram program = Unary(overload, in);
       absl::StatusOr<Converted> got = ConvertAndCheck(program);
       ASSERT_TRUE(got.ok()) << overload << ": " << got.status();
       EXPECT_TRUE(OutputsMatchProgram(program, *got)) << overload;
-      // Computed in float64, rounded once.
+      // Special values chosen by Where (float64 series rounded once; entr in the input's precision).
       EXPECT_NE(FindNode(got->model, "Where"), nullptr) << overload;
     }
     pt2::ExportedProgram symbolic = Unary(overload, kF32, {"s0", ""});

@@ -1,0 +1,124 @@
+// File: ops/float_representation.cc
+// -----------------------------------------------------------------------------
+// Ops on the representation of floating-point numbers: nextafter (the
+// neighbouring representable value toward another) and frexp.Tensor
+// (mantissa in [0.5, 1) and integer exponent), as torch's CPU kernels call
+// std::nextafter / std::frexp. ONNX has no bit casts, so both find the
+// binary exponent of |x| arithmetically: floor(log2 |x|) estimated with Log
+// and corrected by one either way against Pow(2, e), which is exact for
+// integer e. Steps are powers of two, so x +- step and x / 2^e are exact.
+// float32 and float64 only (the step depends on the dtype's mantissa width;
+// float16 / bfloat16 are refused). ONNX Runtime's Where may turn a selected
+// -0 into +0 (nextafter(-denorm_min, 1) is -0 in torch), a sign no
+// comparison of values sees. All translations hold for opsets 18..23.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/dtype.h"
+#include "core/status_macros.h"
+#include "translate/op_helpers.h"
+#include "translate/registry.h"
+#include "translate/translate_context.h"
+
+namespace pt2onnx::ops {
+namespace {
+
+// Helpers in one dtype; operands as braced lists, evaluated left to right, so
+// nodes come out in the same order with every compiler.
+struct Math {
+  struct Two {
+    std::string a, b;
+  };
+  TranslateContext& ctx;
+  DataType dtype;
+  std::string c(double v) { return ctx.ConstantScalar(dtype, v); }
+  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
+  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
+  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
+  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
+  std::string gt(Two t) { return ctx.Op("Greater", {t.a, t.b}); }
+  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
+  std::string pow2(const std::string& e) { return ctx.Op("Pow", {c(2), e}); }
+  std::string where(const std::string& cond, const std::string& a, const std::string& b) {
+    return ctx.Op("Where", {cond, a, b});
+  }
+};
+
+// The float formats this file handles: mantissa bits and smallest normal exponent.
+struct Format {
+  int mantissa_bits;
+  int min_exponent;
+};
+absl::StatusOr<Format> FormatOf(TranslateContext& ctx, DataType dtype) {
+  if (dtype == DataType::kFloat) return Format{23, -126};
+  if (dtype == DataType::kDouble) return Format{52, -1022};
+  return ctx.Unsupported(absl::StrCat(ctx.key(), " with ", DataTypeName(dtype),
+                                      " values (the step depends on the mantissa width; float32 / float64 only)"));
+}
+
+// floor(log2 a) for finite a > 0 (denormals included), exact.
+std::string BinaryExponent(Math& m, const std::string& a) {
+  std::string e = m.ctx.Op("Floor", {m.div({m.ctx.Op("Log", {a}), m.c(std::log(2.0))})});
+  e = m.where(m.gt({m.pow2(e), a}), m.sub({e, m.c(1)}), e);
+  return m.where(m.ctx.Op("LessOrEqual", {m.mul({m.pow2(e), m.c(2)}), a}), m.add({e, m.c(1)}), e);
+}
+
+// aten::nextafter(Tensor self, Tensor other) -> Tensor
+absl::Status AtenNextafter(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(Format format, FormatOf(ctx, dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputOrScalarAs("other", dtype));
+  Math m{ctx, dtype};
+  std::string a = ctx.Op("Abs", {x});
+  std::string e = ctx.Op("Max", {BinaryExponent(m, a), m.c(format.min_exponent)});
+  std::string up = m.pow2(m.sub({e, m.c(format.mantissa_bits)}));  // the step away from zero
+  // Toward zero from a power of two (above the denormals) the step halves.
+  std::string at_power = ctx.Op("And", {m.eq({a, m.pow2(e)}), m.gt({e, m.c(format.min_exponent)})});
+  std::string down = m.where(at_power, m.pow2(m.sub({e, m.c(format.mantissa_bits + 1)})), up);
+  std::string rising = m.gt({y, x});
+  std::string away = m.eq({rising, m.gt({x, m.c(0)})});
+  std::string step = m.where(away, up, down);
+  std::string r = m.where(rising, m.add({x, step}), m.sub({x, step}));
+  // Reaching zero from +-denorm_min keeps x's sign (x + -x would be +0).
+  r = m.where(m.eq({r, m.c(0)}), m.mul({x, m.c(0)}), r);
+  const bool is_float = dtype == DataType::kFloat;
+  const double tiny = is_float ? std::numeric_limits<float>::denorm_min() : std::numeric_limits<double>::denorm_min();
+  const double largest = is_float ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  r = m.where(m.eq({x, m.c(0)}), m.where(rising, m.c(tiny), m.c(-tiny)), r);
+  r = m.where(ctx.Op("IsInf", {x}), m.where(m.gt({x, m.c(0)}), m.c(largest), m.c(-largest)), r);
+  r = m.where(m.eq({x, y}), y, r);
+  std::string nan = ctx.Op("Or", {ctx.Op("IsNaN", {x}), ctx.Op("IsNaN", {y})});
+  return BindResult(ctx, m.where(nan, m.add({x, y}), r));
+}
+
+// aten::frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)
+// x = mantissa * 2^exponent with 0.5 <= |mantissa| < 1; 0, +-inf and NaN
+// keep x as the mantissa with exponent 0, as glibc's frexp.
+absl::Status AtenFrexp(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_RETURN_IF_ERROR(FormatOf(ctx, dtype).status());
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  Math m{ctx, dtype};
+  std::string a = ctx.Op("Abs", {x});
+  std::string e = m.add({BinaryExponent(m, a), m.c(1)});
+  std::string regular = ctx.Op("And", {m.gt({a, m.c(0)}), ctx.Op("Not", {ctx.Op("IsInf", {a})})});
+  regular = ctx.Op("And", {regular, ctx.Op("Not", {ctx.Op("IsNaN", {a})})});
+  // x / 2^(e-1) / 2: 2^e itself overflows for the largest values.
+  std::string mantissa = m.where(regular, m.div({m.div({x, m.pow2(m.sub({e, m.c(1)}))}), m.c(2)}), x);
+  std::string exponent = m.where(regular, e, m.c(0));
+  DataType exponent_dtype = ctx.OutputDtype(1) == DataType::kUndefined ? DataType::kInt32 : ctx.OutputDtype(1);
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, mantissa));
+  return ctx.SetOutput(1, ctx.CastTo(exponent, dtype, exponent_dtype));
+}
+
+}  // namespace
+
+void RegisterFloatRepresentationOps(OpRegistry& r) {
+  r.Add("aten::nextafter.default", &AtenNextafter);
+  r.Add("aten::frexp.Tensor", &AtenFrexp);
+}
+
+}  // namespace pt2onnx::ops
