@@ -36,11 +36,6 @@ namespace {
 
 using ir::Attribute;
 
-std::string SliceLast(TranslateContext& ctx, const std::string& x, int64_t start, int64_t end) {
-  return ctx.Op("Slice", {x, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}),
-                          ctx.ConstantInt64s({-1})});
-}
-
 absl::StatusOr<DataType> FloatDtype(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   if (dtype != DataType::kFloat && dtype != DataType::kDouble) {
@@ -58,33 +53,12 @@ absl::StatusOr<int64_t> SquareSize(TranslateContext& ctx, absl::string_view arg)
   return dims.first;
 }
 
-struct Solved {
-  std::string x, info;
-};
-
-// A x = b for a (..., n, n) and b (..., n, r), batches broadcast: LU of
-// [A | b] (the forward substitution rides along), then back substitution.
-Solved SolveSquare(TranslateContext& ctx, const std::string& a, const std::string& b, int64_t n,
-                   int64_t r, DataType dtype) {
-  std::vector<std::string> both = BroadcastBatch(ctx, {a, b});
-  std::string w = ctx.Op("Concat", {both[0], both[1]}, {Attribute::Int("axis", -1)});
-  UnrolledLu lu = LuFactor(ctx, w, n, n, r, dtype);
-  std::string u = SliceLast(ctx, lu.lu, 0, n);
-  std::string y = SliceLast(ctx, lu.lu, n, n + r);
-  return {TriangularSolve(ctx, u, y, n, /*lower=*/false, /*unit=*/false, dtype), lu.info};
-}
-
-// The inverse of each (n, n) matrix of `a`, and getrf's info.
-Solved Inverse(TranslateContext& ctx, const std::string& a, int64_t n, DataType dtype) {
-  return SolveSquare(ctx, a, BatchedEye(ctx, n, BatchShape(ctx, a), dtype), n, n, dtype);
-}
-
 // aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
 absl::Status AtenLinalgInvEx(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t n, SquareSize(ctx, "A"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("A", dtype));
-  Solved s = Inverse(ctx, a, n, dtype);
+  SolvedSystem s = Inverse(ctx, a, n, dtype);
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.x));
   return ctx.SetOutput(1, s.info);
 }
@@ -133,7 +107,7 @@ absl::Status AtenLinalgSolve(TranslateContext& ctx) {
     a = TransposeLast2(ctx, a, a_rank);
     b = TransposeLast2(ctx, b, b_rank);
   }
-  Solved s = SolveSquare(ctx, a, b, n, r, dtype);
+  SolvedSystem s = SolveSquare(ctx, a, b, n, r, dtype);
   std::string x = s.x;
   if (vector) x = Squeeze(ctx, x, {-1});
   if (!left) x = TransposeLast2(ctx, x, ctx.OutputRank(0));

@@ -122,6 +122,63 @@ std::string BatchedEye(TranslateContext& ctx, int64_t n, const std::string& batc
                                        {Attribute::Int("axis", 0)})});
 }
 
+namespace {
+
+// The 1-based index of the first set flag of `flags` (steps of (..., 1, 1)
+// BOOL), else 0, as INT32 of the batch shape.
+std::string FirstFlag(TranslateContext& ctx, const std::vector<std::string>& step_flags,
+                      const std::string& batch) {
+  if (step_flags.empty()) return ctx.Op("Expand", {ctx.ConstantScalar(DataType::kInt32, 0), batch});
+  std::vector<std::string> flags;
+  for (const std::string& f : step_flags) {
+    flags.push_back(Squeeze(ctx, ctx.CastTo(f, DataType::kBool, DataType::kInt32), {-1}));
+  }
+  std::string all_flags =
+      flags.size() == 1 ? flags[0] : ctx.Op("Concat", flags, {Attribute::Int("axis", -1)});
+  // Reshapes pin the batch shape: ONNX Runtime's ArgMax and ReduceMax keep
+  // the reduced axis of an empty batch.
+  std::string first = ctx.Op("ArgMax", {all_flags},
+                             {Attribute::Int("axis", -1), Attribute::Int("keepdims", 0),
+                              Attribute::Int("select_last_index", 0)});
+  first = ctx.Op("Reshape", {first, batch}, {Attribute::Int("allowzero", 1)});
+  std::string any = ctx.Op("Reshape", {ctx.Op("ReduceMax", {all_flags, ctx.ConstantInt64s({-1})},
+                                               {Attribute::Int("keepdims", 0)}),
+                                     batch},
+                           {Attribute::Int("allowzero", 1)});
+  std::string first32 = ctx.CastTo(ctx.Op("Add", {first, ctx.ConstantInt64(1)}), DataType::kInt64,
+                                   DataType::kInt32);
+  return ctx.Op("Mul", {first32, any});
+}
+
+}  // namespace
+
+UnrolledCholesky CholeskyFactor(TranslateContext& ctx, const std::string& a, int64_t n,
+                                DataType dtype) {
+  std::string w = a;
+  std::string one = ctx.ConstantScalar(dtype, 1);
+  std::vector<std::string> bad;
+  for (int64_t k = 0; k < n; ++k) {
+    std::string d = SliceAxis(ctx, SliceAxis(ctx, w, -2, k, k + 1), -1, k, k + 1);  // (..., 1, 1)
+    bad.push_back(ctx.Op("Not", {ctx.Op("Greater", {d, ctx.ConstantScalar(dtype, 0)})}));
+    std::string s = ctx.Op("Sqrt", {d});
+    std::string col = ctx.Op("Mul", {SliceAxis(ctx, w, -1, k, k + 1), ctx.Op("Div", {one, s})});
+    std::string col_t = Unsqueeze(ctx, Squeeze(ctx, col, {-1}), {-2});  // (..., 1, n)
+    std::string updated = ctx.Op("Sub", {w, ctx.Op("Mul", {col, col_t})});
+    std::string below_right = ConstantMask(ctx, n, n, [k](int64_t i, int64_t j) {
+      return i > k && j > k;
+    });
+    std::string below = ConstantMask(ctx, n, n, [k](int64_t i, int64_t j) { return i > k && j == k; });
+    std::string at = ConstantMask(ctx, n, n, [k](int64_t i, int64_t j) { return i == k && j == k; });
+    w = ctx.Op("Where", {below_right, updated,
+                         ctx.Op("Where", {below, col, ctx.Op("Where", {at, s, w})})});
+  }
+  std::string lower = ConstantMask(ctx, n, n, [](int64_t i, int64_t j) { return i >= j; });
+  UnrolledCholesky r;
+  r.l = ctx.Op("Where", {lower, w, ctx.ConstantScalar(dtype, 0)});
+  r.info = FirstFlag(ctx, bad, BatchShape(ctx, a));
+  return r;
+}
+
 UnrolledLu LuFactor(TranslateContext& ctx, const std::string& a, int64_t m, int64_t n,
                     int64_t extra, DataType dtype) {
   const int64_t width = n + extra;
@@ -188,26 +245,12 @@ UnrolledLu LuFactor(TranslateContext& ctx, const std::string& a, int64_t m, int6
     r.info = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kInt32, 0), batch});
     return r;
   }
-  std::vector<std::string> one_based, flags;
+  std::vector<std::string> one_based;
   for (int64_t k = 0; k < steps; ++k) {
     one_based.push_back(Squeeze(ctx, ctx.Op("Add", {pivots[k], ctx.ConstantInt64(1)}), {-1}));
-    flags.push_back(Squeeze(ctx, ctx.CastTo(zero_flags[k], DataType::kBool, DataType::kInt32),
-                            {-1}));
   }
   r.pivots = steps == 1 ? one_based[0] : ctx.Op("Concat", one_based, {Attribute::Int("axis", -1)});
-  std::string all_flags = steps == 1 ? flags[0] : ctx.Op("Concat", flags, {Attribute::Int("axis", -1)});
-  // The first flagged step (1-based), or 0 when none is.
-  std::string first = ctx.Op("ArgMax", {all_flags},
-                             {Attribute::Int("axis", -1), Attribute::Int("keepdims", 0),
-                              Attribute::Int("select_last_index", 0)});
-  first = ctx.Op("Reshape", {first, batch}, {Attribute::Int("allowzero", 1)});
-  std::string any = ctx.Op("Reshape", {ctx.Op("ReduceMax", {all_flags, ctx.ConstantInt64s({-1})},
-                                               {Attribute::Int("keepdims", 0)}),
-                                     batch},
-                           {Attribute::Int("allowzero", 1)});
-  std::string first32 = ctx.CastTo(ctx.Op("Add", {first, ctx.ConstantInt64(1)}), DataType::kInt64,
-                                   DataType::kInt32);
-  r.info = ctx.Op("Mul", {first32, any});
+  r.info = FirstFlag(ctx, zero_flags, batch);
   return r;
 }
 
@@ -230,6 +273,20 @@ std::string TriangularSolve(TranslateContext& ctx, const std::string& t, const s
   }
   (void)dtype;
   return x;
+}
+
+SolvedSystem SolveSquare(TranslateContext& ctx, const std::string& a, const std::string& b,
+                         int64_t n, int64_t r, DataType dtype) {
+  std::vector<std::string> both = BroadcastBatch(ctx, {a, b});
+  std::string w = ctx.Op("Concat", {both[0], both[1]}, {Attribute::Int("axis", -1)});
+  UnrolledLu lu = LuFactor(ctx, w, n, n, r, dtype);
+  std::string u = SliceAxis(ctx, lu.lu, -1, 0, n);
+  std::string y = SliceAxis(ctx, lu.lu, -1, n, n + r);
+  return {TriangularSolve(ctx, u, y, n, /*lower=*/false, /*unit=*/false, dtype), lu.info};
+}
+
+SolvedSystem Inverse(TranslateContext& ctx, const std::string& a, int64_t n, DataType dtype) {
+  return SolveSquare(ctx, a, BatchedEye(ctx, n, BatchShape(ctx, a), dtype), n, n, dtype);
 }
 
 }  // namespace pt2onnx::ops

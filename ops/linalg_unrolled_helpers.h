@@ -77,6 +77,30 @@ std::string PermutationFromPivots(TranslateContext& ctx, const std::string& pivo
 std::string PermutationMatrix(TranslateContext& ctx, const std::string& perm, int64_t m,
                               DataType dtype);
 
+struct UnrolledCholesky {
+  std::string l;     // (..., n, n): lower factor, zeros above the diagonal
+  std::string info;  // (...) INT32: 1-based index of the first non-positive pivot, else 0
+};
+
+// Cholesky A = L L^T of the lower triangle of each (n, n) matrix of `a`,
+// column by column as potrf (the scale by the pivot's reciprocal). After a
+// non-positive pivot the factor holds NaN (torch raises or reports info).
+UnrolledCholesky CholeskyFactor(TranslateContext& ctx, const std::string& a, int64_t n,
+                                DataType dtype);
+
+struct SolvedSystem {
+  std::string x;     // the solution
+  std::string info;  // (...) INT32: getrf's info
+};
+
+// A x = b for a (..., n, n) and b (..., n, r), batches broadcast: LU of
+// [A | b] (the forward substitution rides along), then back substitution.
+SolvedSystem SolveSquare(TranslateContext& ctx, const std::string& a, const std::string& b,
+                         int64_t n, int64_t r, DataType dtype);
+
+// The inverse of each (n, n) matrix of `a`, and getrf's info.
+SolvedSystem Inverse(TranslateContext& ctx, const std::string& a, int64_t n, DataType dtype);
+
 // An (n, n) identity of `dtype` expanded to the batch shape `batch` (1-D INT64).
 std::string BatchedEye(TranslateContext& ctx, int64_t n, const std::string& batch, DataType dtype);
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -260,6 +261,93 @@ absl::Status LinalgMultiDot(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+int64_t Product(const Dims& d, size_t begin, size_t end) {
+  int64_t p = 1;
+  for (size_t i = begin; i < end; ++i) p *= d[i];
+  return p;
+}
+
+// aten::linalg_tensorinv(Tensor self, int ind=2) -> Tensor
+absl::Status LinalgTensorinv(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t ind, call.Int("ind"));
+  if (ind <= 0 || ind > t.rank()) return call.Invalid("Expected a strictly positive integer for 'ind'");
+  if (!IsFloatLike(t.dtype())) return call.Invalid("linalg.tensorinv: expected a floating point input");
+  const Dims& d = t.dims();
+  const int64_t n = Product(d, 0, ind);
+  if (n != Product(d, ind, d.size())) return call.Invalid("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind])");
+  Mats a;
+  a.rows = a.cols = n;
+  a.v = ToDoubles(t);
+  Mats x = Identities({}, n);
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> infos, SolveInPlace(a, x));
+  if (infos[0] > 0) return call.Invalid("linalg.inv: The diagonal element is zero, the inversion could not be completed because the input matrix is singular.");
+  Dims out(d.begin() + ind, d.end());
+  out.insert(out.end(), d.begin(), d.begin() + ind);
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor r, FromDoubles(t.dtype(), out, x.v));
+  return call.SetTensor(std::move(r));
+}
+
+// aten::linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor
+// dims move to the end of self; then self is (other.numel(), rest) and the
+// result has self's trailing shape.
+absl::Status LinalgTensorsolve(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor other, call.Input("other"));
+  if (!IsFloatLike(t.dtype())) return call.Invalid("linalg.tensorsolve: expected a floating point input");
+  Dims d = t.dims();
+  const int64_t rank = t.rank();
+  std::vector<int64_t> perm;
+  std::optional<std::vector<int64_t>> dims;
+  if (call.Has("dims")) {
+    PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, call.Arg("dims"));
+    if (arg.kind != pt2::Argument::Kind::kNone) {
+      PT2ONNX_ASSIGN_OR_RETURN(dims, call.Ints("dims"));
+    }
+  }
+  std::vector<int64_t> moved;
+  for (int64_t v : dims.value_or(std::vector<int64_t>{})) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t w, WrapDim(v, rank));
+    moved.push_back(w);
+  }
+  for (int64_t i = 0; i < rank; ++i) {
+    if (std::find(moved.begin(), moved.end(), i) == moved.end()) perm.push_back(i);
+  }
+  perm.insert(perm.end(), moved.begin(), moved.end());
+  Dims pd;
+  for (int64_t p : perm) pd.push_back(d[p]);
+  const std::vector<double> src = ToDoubles(t);
+  const std::vector<int64_t> strides = RowMajorStrides(d);
+  std::vector<double> v(src.size());
+  const std::vector<int64_t> pstrides = RowMajorStrides(pd);
+  for (int64_t flat = 0; flat < static_cast<int64_t>(src.size()); ++flat) {
+    int64_t rem = flat, off = 0;
+    for (size_t k = 0; k < pd.size(); ++k) {
+      const int64_t idx = rem / pstrides[k];
+      rem %= pstrides[k];
+      off += idx * strides[perm[k]];
+    }
+    v[flat] = src[off];
+  }
+  const size_t orank = other.rank();
+  if (orank > pd.size()) return call.Invalid("linalg.tensorsolve: other has too many dimensions");
+  const int64_t n = other.numel();
+  if (Product(pd, orank, pd.size()) != n || Product(pd, 0, orank) != n) {
+    return call.Invalid("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim])");
+  }
+  Mats a, b;
+  a.rows = a.cols = n;
+  a.v = v;
+  b.rows = n;
+  b.cols = 1;
+  b.v = ToDoubles(other);
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> infos, SolveInPlace(a, b));
+  if (infos[0] > 0) return Singular(call, "torch.linalg.solve");
+  Dims out(pd.begin() + orank, pd.end());
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor r, FromDoubles(t.dtype(), out, b.v));
+  return call.SetTensor(std::move(r));
+}
+
 }  // namespace
 
 void RegisterLinalgSolversRef(RefRegistry& r) {
@@ -272,6 +360,8 @@ void RegisterLinalgSolversRef(RefRegistry& r) {
   r.Add("aten::triangular_solve.default", TriangularSolve);
   r.Add("aten::linalg_matrix_power.default", LinalgMatrixPower);
   r.Add("aten::linalg_multi_dot.default", LinalgMultiDot);
+  r.Add("aten::linalg_tensorinv.default", LinalgTensorinv);
+  r.Add("aten::linalg_tensorsolve.default", LinalgTensorsolve);
 }
 
 }  // namespace pt2onnx::reference
