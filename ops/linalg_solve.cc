@@ -77,6 +77,7 @@ absl::Status AtenLinalgSolve(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* b_meta, ctx.InputMeta("B"));
   const int64_t a_rank = static_cast<int64_t>(a_meta->sizes.size());
   const int64_t b_rank = static_cast<int64_t>(b_meta->sizes.size());
+  if (b_rank < 1) return ctx.Invalid("linalg_solve needs B to have at least 1 dimension");
   bool vector = b_rank == 1;
   if (!vector && b_rank == a_rank - 1) {
     vector = true;
@@ -238,13 +239,18 @@ absl::Status AtenLinalgMultiDot(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<std::string> ts, ctx.Inputs("tensors"));
   const size_t count = ts.size();
   if (count < 2) return ctx.Invalid("multi_dot expects at least two tensors");
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   const pt2::TensorMeta* first = ctx.InputListMeta("tensors", 0);
   const pt2::TensorMeta* last = ctx.InputListMeta("tensors", count - 1);
   if (first == nullptr || last == nullptr) return ctx.Invalid("multi_dot operands need metadata");
   const bool first_vec = first->sizes.size() == 1;
   const bool last_vec = last->sizes.size() == 1;
-  for (std::string& t : ts) t = ctx.CastTo(t, dtype, dtype);
+  for (size_t i = 0; i < count; ++i) {
+    const pt2::TensorMeta* m = ctx.InputListMeta("tensors", i);
+    const size_t r = m == nullptr ? 0 : m->sizes.size();
+    if (r != 2 && !((i == 0 || i + 1 == count) && r == 1)) {
+      return ctx.Invalid("multi_dot needs 2-D tensors (the first and last may be 1-D)");
+    }
+  }
   if (first_vec) ts[0] = Unsqueeze(ctx, ts[0], {0});
   if (last_vec) ts[count - 1] = Unsqueeze(ctx, ts[count - 1], {1});
   // dims[i], dims[i + 1]: the static shape of operand i, when known.

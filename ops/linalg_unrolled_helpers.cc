@@ -45,7 +45,7 @@ std::string ConstantMask(TranslateContext& ctx, int64_t rows, int64_t cols,
 std::string PermutationFromPivots(TranslateContext& ctx, const std::string& pivots, int64_t m,
                                   int64_t k) {
   std::string rows = RowIds(ctx, m);
-  std::string batch = ctx.Op("Shape", {pivots}, {Attribute::Int("end", -1)});
+  std::string batch = SliceAxis(ctx, ctx.Op("Shape", {pivots}), 0, 0, -1);
   std::string perm = ctx.Op("Expand", {rows, ctx.Op("Concat", {batch, ctx.ConstantInt64s({m, 1})},
                                                     {Attribute::Int("axis", 0)})});
   for (int64_t s = 0; s < k; ++s) {
@@ -96,20 +96,25 @@ std::string TransposeLast2(TranslateContext& ctx, const std::string& x, int64_t 
 }
 
 std::string BatchShape(TranslateContext& ctx, const std::string& x) {
-  return ctx.Op("Shape", {x}, {Attribute::Int("end", -2)});
+  // Shape then Slice (not Shape's end attribute): ONNX shape inference types
+  // an empty Shape(end=-2) of a plain matrix as a scalar, which Concat refuses.
+  return SliceAxis(ctx, ctx.Op("Shape", {x}), 0, 0, -2);
 }
 
 std::vector<std::string> BroadcastBatch(TranslateContext& ctx, std::vector<std::string> values) {
   if (values.size() < 2) return values;
   std::string common;
   for (const std::string& v : values) {
-    std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kFloat, 0),
-                                          BatchShape(ctx, v)});
+    // (batch..., 1) zeros: never a scalar, whose Shape ONNX's inference mistypes.
+    std::string zeros = ctx.Op(
+        "Expand", {ctx.Constant(ir::Tensor::Int64s({1}, {0})),
+                   ctx.Op("Concat", {BatchShape(ctx, v), ctx.ConstantInt64s({1})},
+                          {Attribute::Int("axis", 0)})});
     common = common.empty() ? zeros : ctx.Op("Add", {common, zeros});
   }
-  std::string batch = ctx.Op("Shape", {common});
+  std::string batch = SliceAxis(ctx, ctx.Op("Shape", {common}), 0, 0, -1);
   for (std::string& v : values) {
-    std::string tail = ctx.Op("Shape", {v}, {Attribute::Int("start", -2)});
+    std::string tail = SliceAxis(ctx, ctx.Op("Shape", {v}), 0, -2, INT64_MAX);
     v = ctx.Op("Expand", {v, ctx.Op("Concat", {batch, tail}, {Attribute::Int("axis", 0)})});
   }
   return values;
