@@ -348,6 +348,39 @@ absl::Status LinalgTensorsolve(RefCall& call) {
   return call.SetTensor(std::move(r));
 }
 
+// aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor
+// The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T,
+// v_i = (0, .., 0, 1, A[i+1:, i]).
+absl::Status LinalgHouseholderProduct(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor tau_t, call.Input("tau"));
+  PT2ONNX_ASSIGN_OR_RETURN(Mats a, ReadMats(call, t, "input"));
+  const int64_t m = a.rows, n = a.cols;
+  const int64_t k = tau_t.rank() == 0 ? 0 : tau_t.dims().back();
+  if (m < n || n < k) return call.Invalid("torch.linalg.householder_product: input.shape[-2] must be greater than or equal to input.shape[-1], which must be >= tau.shape[-1]");
+  if (tau_t.numel() != a.count() * k) return call.Invalid("torch.linalg.householder_product: batch dimensions of tau must match input");
+  const std::vector<double> tau = ToDoubles(tau_t);
+  Mats q;
+  q.batch = a.batch;
+  q.rows = m;
+  q.cols = n;
+  q.v.assign(a.count() * m * n, 0.0);
+  for (int64_t b = 0; b < a.count(); ++b) {
+    double* qm = q.at(b);
+    const double* am = a.at(b);
+    for (int64_t i = 0; i < n; ++i) qm[i * n + i] = 1;
+    for (int64_t i = k - 1; i >= 0; --i) {
+      auto vi = [&](int64_t r) { return r < i ? 0.0 : (r == i ? 1.0 : am[r * n + i]); };
+      for (int64_t c = 0; c < n; ++c) {
+        double dot = 0;
+        for (int64_t r = 0; r < m; ++r) dot += vi(r) * qm[r * n + c];
+        for (int64_t r = 0; r < m; ++r) qm[r * n + c] -= tau[b * k + i] * vi(r) * dot;
+      }
+    }
+  }
+  return SetMats(call, t.dtype(), q);
+}
+
 }  // namespace
 
 void RegisterLinalgSolversRef(RefRegistry& r) {
@@ -362,6 +395,7 @@ void RegisterLinalgSolversRef(RefRegistry& r) {
   r.Add("aten::linalg_multi_dot.default", LinalgMultiDot);
   r.Add("aten::linalg_tensorinv.default", LinalgTensorinv);
   r.Add("aten::linalg_tensorsolve.default", LinalgTensorsolve);
+  r.Add("aten::linalg_householder_product.default", LinalgHouseholderProduct);
 }
 
 }  // namespace pt2onnx::reference

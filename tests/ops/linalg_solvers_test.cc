@@ -1,5 +1,6 @@
 // Tests for the unrolled linear solvers (ops/linalg_solve.cc, linalg_lu.cc,
-// linalg_cholesky.cc, linalg_tensor_solve.cc on linalg_unrolled_helpers):
+// linalg_cholesky.cc, linalg_tensor_solve.cc, linalg_householder.cc on
+// linalg_unrolled_helpers):
 // batched and broadcast programs convert with the FX shapes and dtypes
 // inferred, and the refusals (symbolic or too large matrices, LU without
 // pivoting, linalg_inv itself). Numerics: the OpInfo samples
@@ -68,6 +69,9 @@ TEST(LinalgSolvers, ConvertWithInferredShapes) {
                      {TensorArg("self", "b"), TensorArg("input2", "a")}, {{"y", kF32, {2, 4, 2}}}),
       OneNodeProgram({a}, "cholesky_inverse.default", {TensorArg("self", "a")},
                      {{"y", kF32, {2, 4, 4}}}),
+      OneNodeProgram({{"a", kF32, {2, 6, 4}}, {"tau", kF32, {2, 3}}},
+                     "linalg_householder_product.default",
+                     {TensorArg("input", "a"), TensorArg("tau", "tau")}, {{"q", kF32, {2, 6, 4}}}),
       OneNodeProgram({{"a", kF32, {2, 3, 6}}}, "linalg_tensorinv.default",
                      {TensorArg("self", "a"), IntArg("ind", 2)}, {{"y", kF32, {6, 2, 3}}}),
   };
