@@ -72,6 +72,13 @@ TEST(LinalgSolvers, ConvertWithInferredShapes) {
       OneNodeProgram({{"a", kF32, {2, 6, 4}}, {"tau", kF32, {2, 3}}},
                      "linalg_householder_product.default",
                      {TensorArg("input", "a"), TensorArg("tau", "tau")}, {{"q", kF32, {2, 6, 4}}}),
+      OneNodeProgram({{"a", kF32, {2, 6, 4}}}, "geqrf.default", {TensorArg("self", "a")},
+                     {{"a2", kF32, {2, 6, 4}}, {"tau", kF32, {2, 4}}}),
+      OneNodeProgram({{"a", kF32, {6, 4}}}, "linalg_qr.default",
+                     {TensorArg("A", "a"), StringArg("mode", "complete")},
+                     {{"q", kF32, {6, 6}}, {"r", kF32, {6, 4}}}),
+      OneNodeProgram({{"a", kF32, {3, 4, 6}}}, "linalg_qr.default", {TensorArg("A", "a")},
+                     {{"q", kF32, {3, 4, 4}}, {"r", kF32, {3, 4, 6}}}),
       OneNodeProgram({{"a", kF32, {2, 3, 6}}}, "linalg_tensorinv.default",
                      {TensorArg("self", "a"), IntArg("ind", 2)}, {{"y", kF32, {6, 2, 3}}}),
   };
