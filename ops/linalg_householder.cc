@@ -5,7 +5,7 @@
 // unrolled over the static reflector count k (at most kMaxUnrolledSize,
 // ops/linalg_unrolled_helpers.h). The reflectors are applied last to first
 // to the leading columns of the identity, as LAPACK's org2r does. Also geqrf
-// and linalg_qr (Householder QR as geqr2: R's diagonal signs follow
+// linalg_qr and ormqr (Householder QR as geqr2: R's diagonal signs follow
 // LAPACK's). SVD and eigendecompositions are not translated.
 #include <algorithm>
 #include <cstdint>
@@ -171,12 +171,59 @@ absl::Status AtenLinalgQr(TranslateContext& ctx) {
   return ctx.SetOutput(1, r);
 }
 
+// aten::ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True,
+//             bool transpose=False) -> Tensor
+// op(Q) C (left) or C op(Q) for Q = H_1 ... H_k from geqrf's reflectors
+// (self) and tau (input2); each H_i is symmetric, so op(Q) only reverses
+// the order in which they apply.
+absl::Status AtenOrmqr(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(auto vdims, StaticMatrixDims(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(auto cdims, StaticMatrixDims(ctx, "input3"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool left, ctx.Bool("left"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool transpose, ctx.Bool("transpose"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* tau_meta, ctx.InputMeta("input2"));
+  if (tau_meta->sizes.empty() || tau_meta->sizes.back().is_symbolic) {
+    return ctx.Unsupported("ormqr needs a static number of reflectors");
+  }
+  const int64_t k = tau_meta->sizes.back().value;
+  const int64_t mq = left ? cdims.first : cdims.second;
+  if (vdims.first != mq || k > vdims.second || k > mq) {
+    return ctx.Invalid("ormqr: the reflectors do not fit input3");
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t v_rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string tau, ctx.InputAs("input2", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string c, ctx.InputAs("input3", dtype));
+  const int64_t vc = vdims.second;
+  std::string v = ctx.Op(
+      "Where",
+      {ConstantMask(ctx, mq, vc, [](int64_t i, int64_t j) { return i > j; }), a,
+       ctx.Op("Where", {ConstantMask(ctx, mq, vc, [](int64_t i, int64_t j) { return i == j; }),
+                        ctx.ConstantScalar(dtype, 1), ctx.ConstantScalar(dtype, 0)})});
+  // Q C applies H_k first; Q^T C H_1 first; C Q H_1 first; C Q^T H_k first.
+  const bool backward = left != transpose;
+  for (int64_t step = 0; step < k; ++step) {
+    const int64_t i = backward ? k - 1 - step : step;
+    std::string vi = SliceAt(ctx, v, -1, i, i + 1);                          // (..., mq, 1)
+    std::string ti = Unsqueeze(ctx, SliceAt(ctx, tau, -1, i, i + 1), {-1});  // (..., 1, 1)
+    std::string vt = TransposeLast2(ctx, vi, v_rank);                        // (..., 1, mq)
+    if (left) {
+      c = ctx.Op("Sub", {c, ctx.Op("Mul", {ctx.Op("Mul", {vi, ti}), ctx.Op("MatMul", {vt, c})})});
+    } else {
+      c = ctx.Op("Sub", {c, ctx.Op("Mul", {ctx.Op("MatMul", {c, vi}), ctx.Op("Mul", {vt, ti})})});
+    }
+  }
+  return ctx.SetOutput(0, ctx.Op("Identity", {c}));
+}
+
 }  // namespace
 
 void RegisterLinalgHouseholderOps(OpRegistry& r) {
   r.Add("aten::linalg_householder_product.default", &AtenLinalgHouseholderProduct);
   r.Add("aten::geqrf.default", &AtenGeqrf);
   r.Add("aten::linalg_qr.default", &AtenLinalgQr);
+  r.Add("aten::ormqr.default", &AtenOrmqr);
 }
 
 }  // namespace pt2onnx::ops

@@ -1,4 +1,4 @@
-// Reference kernels for Householder QR: geqrf and linalg_qr, in double a
+// Reference kernels for Householder QR: geqrf, linalg_qr and ormqr, in double a
 // matrix at a time, with LAPACK's conventions (geqr2/larfg: the reflector
 // maps column i to beta e_i, beta = -sign(alpha) * ||(alpha, x)||, tau = 0
 // when x is zero; Q accumulated from the reflectors as org2r does).
@@ -104,11 +104,55 @@ absl::Status LinalgQr(RefCall& call) {
   return SetMats(call, t.dtype(), r);
 }
 
+// aten::ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True,
+//             bool transpose=False) -> Tensor
+// op(Q) C or C op(Q), Q = H_1 ... H_k from the reflectors below self's
+// diagonal and tau; batches must match.
+absl::Status Ormqr(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor tv, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor tt, call.Input("input2"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor tc, call.Input("input3"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool left, call.Bool("left"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool transpose, call.Bool("transpose"));
+  PT2ONNX_ASSIGN_OR_RETURN(Mats v, ReadMats(call, tv, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Mats c, ReadMats(call, tc, "input3"));
+  const int64_t k = tt.rank() == 0 ? 0 : tt.dims().back();
+  const int64_t mq = left ? c.rows : c.cols;
+  if (v.rows != mq || k > v.cols || k > mq || v.batch != c.batch || tt.numel() != v.count() * k) {
+    return call.Invalid("torch.ormqr: the reflectors, tau and input3 do not fit");
+  }
+  const std::vector<double> tau = ToDoubles(tt);
+  for (int64_t b = 0; b < c.count(); ++b) {
+    const double* f = v.at(b);
+    double* cm = c.at(b);
+    auto vi = [&](int64_t i, int64_t r) { return r < i ? 0.0 : (r == i ? 1.0 : f[r * v.cols + i]); };
+    for (int64_t step = 0; step < k; ++step) {
+      const int64_t i = (left != transpose) ? k - 1 - step : step;
+      const double t = tau[b * k + i];
+      if (left) {  // C -= t v (v^T C)
+        for (int64_t col = 0; col < c.cols; ++col) {
+          double dot = 0;
+          for (int64_t r = 0; r < c.rows; ++r) dot += vi(i, r) * cm[r * c.cols + col];
+          for (int64_t r = 0; r < c.rows; ++r) cm[r * c.cols + col] -= t * vi(i, r) * dot;
+        }
+      } else {  // C -= t (C v) v^T
+        for (int64_t row = 0; row < c.rows; ++row) {
+          double dot = 0;
+          for (int64_t j = 0; j < c.cols; ++j) dot += cm[row * c.cols + j] * vi(i, j);
+          for (int64_t j = 0; j < c.cols; ++j) cm[row * c.cols + j] -= t * dot * vi(i, j);
+        }
+      }
+    }
+  }
+  return SetMats(call, tc.dtype(), c);
+}
+
 }  // namespace
 
 void RegisterLinalgQrRef(RefRegistry& r) {
   r.Add("aten::geqrf.default", Geqrf);
   r.Add("aten::linalg_qr.default", LinalgQr);
+  r.Add("aten::ormqr.default", Ormqr);
 }
 
 }  // namespace pt2onnx::reference

@@ -79,6 +79,11 @@ TEST(LinalgSolvers, ConvertWithInferredShapes) {
                      {{"q", kF32, {6, 6}}, {"r", kF32, {6, 4}}}),
       OneNodeProgram({{"a", kF32, {3, 4, 6}}}, "linalg_qr.default", {TensorArg("A", "a")},
                      {{"q", kF32, {3, 4, 4}}, {"r", kF32, {3, 4, 6}}}),
+      OneNodeProgram({{"v", kF32, {2, 4, 3}}, {"tau", kF32, {2, 3}}, {"c", kF32, {2, 5, 4}}},
+                     "ormqr.default",
+                     {TensorArg("self", "v"), TensorArg("input2", "tau"), TensorArg("input3", "c"),
+                      BoolArg("left", false)},
+                     {{"y", kF32, {2, 5, 4}}}),
       OneNodeProgram({{"a", kF32, {2, 3, 6}}}, "linalg_tensorinv.default",
                      {TensorArg("self", "a"), IntArg("ind", 2)}, {{"y", kF32, {6, 2, 3}}}),
   };
