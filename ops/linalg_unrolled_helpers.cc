@@ -1,6 +1,6 @@
 // File: ops/linalg_unrolled_helpers.cc
 // -----------------------------------------------------------------------------
-// Unrolled LU and triangular substitution in ONNX ops; see the header.
+// Unrolled LU, Cholesky, substitutions and solves in ONNX ops; see the header.
 #include "ops/linalg_unrolled_helpers.h"
 
 #include <functional>
