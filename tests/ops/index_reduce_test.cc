@@ -1,0 +1,110 @@
+// Tests for ops/index_reduce.cc and the grouped / strided writes added
+// beside it in their families: every case converts, passes the ONNX checker
+// and strict shape inference with the FX shapes and dtypes; bad arguments
+// are refused. Numerics: the OpInfo fixtures (tests/e2e/test_opinfo.py).
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/testing/op_test_util.h"
+
+namespace pt2onnx::testing {
+namespace {
+
+void ExpectConvertsWithShapes(const ProgramBuilder& b, bool dims_may_be_unknown = false) {
+  pt2::ExportedProgram program = b.Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = dims_may_be_unknown}));
+}
+
+ProgramBuilder IndexReduce(std::vector<int64_t> self, int64_t dim, int64_t n, std::vector<int64_t> source,
+                           std::string reduce, bool include_self) {
+  return OneNodeProgram({{"x", kF32, self}, {"i", kI64, {n}}, {"s", kF32, source}}, "index_reduce.default",
+                        {TensorArg("self", "x"), IntArg("dim", dim), TensorArg("index", "i"), TensorArg("source", "s"),
+                         StringArg("reduce", reduce), BoolArg("include_self", include_self)},
+                        {{"y", kF32, self}});
+}
+
+TEST(IndexReduce, EveryModeConverts) {
+  for (const char* reduce : {"prod", "mean", "amax", "amin"}) {
+    for (bool include_self : {true, false}) {
+      SCOPED_TRACE(std::string(reduce) + (include_self ? " with self" : " without self"));
+      ExpectConvertsWithShapes(IndexReduce({4, 3}, 0, 5, {5, 3}, reduce, include_self));
+      ExpectConvertsWithShapes(IndexReduce({2, 4, 3}, -2, 2, {2, 2, 3}, reduce, include_self));
+      ExpectConvertsWithShapes(IndexReduce({}, 0, 1, {}, reduce, include_self));
+    }
+  }
+}
+
+TEST(SegmentReduce, LengthsAndOffsetsConvert) {
+  for (const char* reduce : {"sum", "mean", "prod", "max", "min"}) {
+    SCOPED_TRACE(reduce);
+    ExpectConvertsWithShapes(OneNodeProgram({{"d", kF32, {6, 2}}, {"l", kI64, {3}}}, "segment_reduce.default",
+                                            {TensorArg("data", "d"), StringArg("reduce", reduce),
+                                             TensorArg("lengths", "l")},
+                                            {{"y", kF32, {3, 2}}}),
+                             true);
+    ExpectConvertsWithShapes(OneNodeProgram({{"d", kF32, {2, 5}}, {"o", kI64, {2, 4}}}, "segment_reduce.default",
+                                            {TensorArg("data", "d"), StringArg("reduce", reduce),
+                                             TensorArg("offsets", "o"), IntArg("axis", 1), IntArg("initial", 2)},
+                                            {{"y", kF32, {2, 3}}}),
+                             true);
+  }
+}
+
+TEST(GroupedWrites, OtherFamiliesConvert) {
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4, 5}}, {"s", kF32, {4, 2}}}, "diagonal_scatter.default",
+                                          {TensorArg("self", "x"), TensorArg("src", "s"), IntArg("offset", -1),
+                                           IntArg("dim1", 2), IntArg("dim2", 0)},
+                                          {{"y", kF32, {3, 4, 5}}}));
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {2, 3, 5}}}, "im2col.default",
+                                          {TensorArg("self", "x"), IntsArg("kernel_size", {2, 3}),
+                                           IntsArg("dilation", {1, 2}), IntsArg("padding", {1, 0}),
+                                           IntsArg("stride", {2, 1})},
+                                          {{"y", kF32, {12, 2}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"a", kF32, {2, 5}}, {"b", kF32, {2, 3, 2}}}, "_chunk_cat.default",
+                                          {TensorsArg("tensors", {"a", "b"}), IntArg("dim", 1),
+                                           IntArg("num_chunks", 2)},
+                                          {{"y", kF32, {2, 2, 7}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}, {"i", kI64, {5}}, {"s", kF32, {5}}}, "put.default",
+                                          {TensorArg("self", "x"), TensorArg("index", "i"), TensorArg("source", "s"),
+                                           BoolArg("accumulate", true)},
+                                          {{"y", kF32, {3, 4}}}));
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}, {"t", kF32, {2, 2}}}, "isin.Tensor_Tensor",
+                                          {TensorArg("elements", "x"), TensorArg("test_elements", "t"),
+                                           BoolArg("invert", true)},
+                                          {{"y", kBool, {3, 4}}}));
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 5}}}, "fft_ifftshift.default",
+                                          {TensorArg("self", "x"), IntsArg("dim", {-1})}, {{"y", kF32, {3, 5}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}, {"s", kF32, {2, 2}}}, "as_strided_scatter.default",
+                                          {TensorArg("self", "x"), TensorArg("src", "s"), IntsArg("size", {2, 2}),
+                                           IntsArg("stride", {4, 2}), IntArg("storage_offset", 1)},
+                                          {{"y", kF32, {3, 4}}}));
+}
+
+TEST(GroupedWrites, Refusals) {
+  std::vector<ErrorCase> cases = {
+      {"index_reduce_sum", IndexReduce({4}, 0, 2, {2}, "sum", true), absl::StatusCode::kInvalidArgument, "prod"},
+      {"as_strided_scatter_overlap",
+       OneNodeProgram({{"x", kF32, {3, 4}}, {"s", kF32, {2, 2}}}, "as_strided_scatter.default",
+                      {TensorArg("self", "x"), TensorArg("src", "s"), IntsArg("size", {2, 2}),
+                       IntsArg("stride", {1, 1})},
+                      {{"y", kF32, {3, 4}}}),
+       absl::StatusCode::kUnimplemented, "overlapping"},
+      {"as_strided_scatter_outside",
+       OneNodeProgram({{"x", kF32, {3, 4}}, {"s", kF32, {2, 2}}}, "as_strided_scatter.default",
+                      {TensorArg("self", "x"), TensorArg("src", "s"), IntsArg("size", {2, 2}),
+                       IntsArg("stride", {12, 1})},
+                      {{"y", kF32, {3, 4}}}),
+       absl::StatusCode::kUnimplemented, "outside"},
+  };
+  for (const ErrorCase& c : cases) EXPECT_TRUE(Rejects(c)) << c.name;
+}
+
+}  // namespace
+}  // namespace pt2onnx::testing
