@@ -106,5 +106,31 @@ TEST(GroupedWrites, Refusals) {
   for (const ErrorCase& c : cases) EXPECT_TRUE(Rejects(c)) << c.name;
 }
 
+TEST(Quantile, ModesDimsAndKeepdimConvert) {
+  for (const char* overload : {"quantile.scalar", "nanquantile.scalar"}) {
+    for (const char* mode : {"linear", "lower", "higher", "nearest", "midpoint"}) {
+      SCOPED_TRACE(std::string(overload) + " " + mode);
+      ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}}, overload,
+                                              {TensorArg("self", "x"), FloatArg("q", 0.3), IntArg("dim", -1),
+                                               BoolArg("keepdim", false), StringArg("interpolation", mode)},
+                                              {{"y", kF32, {3}}}),
+                               true);
+    }
+    ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}}, overload,
+                                            {TensorArg("self", "x"), FloatArg("q", 0.3), NoneArg("dim"),
+                                             BoolArg("keepdim", true)},
+                                            {{"y", kF32, {1, 1}}}),
+                             true);
+    ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {3, 4}}}, overload,
+                                            {TensorArg("self", "x"), FloatArg("q", 1.0), IntArg("dim", 0),
+                                             BoolArg("keepdim", true)},
+                                            {{"y", kF32, {1, 4}}}),
+                             true);
+  }
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {5}}}, "combinations.default",
+                                          {TensorArg("self", "x"), IntArg("r", 3), BoolArg("with_replacement", true)},
+                                          {{"y", kF32, {35, 3}}}));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

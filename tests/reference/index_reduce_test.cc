@@ -1,7 +1,10 @@
 // Reference kernels of grouped and strided writes on hand-computed values:
 // index_reduce (with and without self), segment_reduce (lengths, offsets
-// with leading dims, initial), im2col, put and as_strided_scatter.
+// with leading dims, initial), im2col, put, as_strided_scatter, quantile
+// (every interpolation, float32 ranks) and combinations.
+#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -14,6 +17,7 @@ namespace pt2onnx::reference {
 namespace {
 
 using ::pt2onnx::testing::BoolArg;
+using ::pt2onnx::testing::FloatArg;
 using ::pt2onnx::testing::IntArg;
 using ::pt2onnx::testing::IntsArg;
 using ::pt2onnx::testing::StringArg;
@@ -117,6 +121,53 @@ TEST(ReferenceWrites, PutAndAsStridedScatter) {
                 values);
   ASSERT_TRUE(r.status.ok()) << r.status;
   ExpectValues(r.results[0], {2, 3}, {0, 10, 11, 3, 12, 13});
+}
+
+KernelRun QuantileRun(const char* overload, const Tensor& x, double q, const std::string& mode) {
+  ValueMap values{{"x", RefValue::OfTensor(x)}};
+  return RunKernel(overload, {TensorArg("self", "x"), FloatArg("q", q), BoolArg("keepdim", false),
+                              StringArg("interpolation", mode)},
+                   values);
+}
+
+TEST(ReferenceQuantile, EveryModeInFloat32) {
+  // rank = 0.4f * 3 = 1.2 over the sorted values 1, 2, 3, 4.
+  const Tensor x = F32({4}, {4, 1, 3, 2});
+  const std::vector<std::pair<std::string, double>> want = {
+      {"linear", 2.2}, {"lower", 2}, {"higher", 3}, {"nearest", 2}, {"midpoint", 2.5}};
+  for (const auto& [mode, value] : want) {
+    KernelRun r = QuantileRun("aten::quantile.scalar", x, 0.4, mode);
+    ASSERT_TRUE(r.status.ok()) << mode << ": " << r.status;
+    ExpectValues(r.results[0], {}, {value});
+    r = QuantileRun("aten::nanquantile.scalar", F32({5}, {4, NAN, 1, 3, 2}), 0.4, mode);
+    ASSERT_TRUE(r.status.ok()) << mode << ": " << r.status;
+    ExpectValues(r.results[0], {}, {value});
+  }
+  // nearest rounds half to even: rank 1.5 -> 2.
+  KernelRun r = QuantileRun("aten::quantile.scalar", x, 0.5, "nearest");
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {}, {3});
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 3}, {1, 5, 3, 6, 4, 2}))}};
+  r = RunKernel("aten::quantile.scalar",
+                {TensorArg("self", "x"), FloatArg("q", 0.5), IntArg("dim", -1), BoolArg("keepdim", true)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 1}, {3, 4});
+}
+
+TEST(ReferenceCombinations, WithAndWithoutReplacement) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({3}, {10, 20, 30}))}};
+  KernelRun r = RunKernel("aten::combinations.default",
+                          {TensorArg("self", "x"), IntArg("r", 2), BoolArg("with_replacement", false)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {3, 2}, {10, 20, 10, 30, 20, 30});
+  r = RunKernel("aten::combinations.default",
+                {TensorArg("self", "x"), IntArg("r", 2), BoolArg("with_replacement", true)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {6, 2}, {10, 10, 10, 20, 10, 30, 20, 20, 20, 30, 30, 30});
+  r = RunKernel("aten::combinations.default",
+                {TensorArg("self", "x"), IntArg("r", 4), BoolArg("with_replacement", false)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {0, 4}, {});
 }
 
 }  // namespace
