@@ -73,6 +73,13 @@ absl::Status GridSample(TranslateContext& ctx, bool volumetric_allowed) {
 
 absl::Status AtenGridSampler2d(TranslateContext& ctx) { return GridSample(ctx, false); }
 
+// aten::grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+absl::Status AtenGridSampler3d(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("input"));
+  if (rank != 5) return ctx.Invalid(absl::StrCat("grid_sampler_3d needs a 5-D input, got rank ", rank));
+  return GridSample(ctx, true);
+}
+
 // aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
 // torch dispatches 4-D inputs to grid_sampler_2d and 5-D ones to grid_sampler_3d.
 absl::Status AtenGridSampler(TranslateContext& ctx) { return GridSample(ctx, true); }
@@ -170,6 +177,7 @@ void RegisterSamplingOps(OpRegistry& r) {
   r.Add("aten::im2col.default", &AtenIm2col);
   r.Add("aten::grid_sampler.default", &AtenGridSampler);
   r.Add("aten::grid_sampler_2d.default", &AtenGridSampler2d);
+  r.Add("aten::grid_sampler_3d.default", &AtenGridSampler3d);
   r.Add("aten::col2im.default", &AtenCol2im);
 }
 
