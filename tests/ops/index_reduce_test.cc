@@ -132,5 +132,21 @@ TEST(Quantile, ModesDimsAndKeepdimConvert) {
                                           {{"y", kF32, {35, 3}}}));
 }
 
+TEST(MaskedIndex, ReadAndAccumulateConvert) {
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {5, 4, 3}}, {"m", kBool, {6, 2, 1}}, {"a", kI64, {6, 1}},
+                                           {"b", kI64, {2}}},
+                                          "_unsafe_masked_index.default",
+                                          {TensorArg("self", "x"), TensorArg("mask", "m"),
+                                           TensorsArg("indices", {"a", "b"}), FloatArg("fill", 0.5)},
+                                          {{"y", kF32, {6, 2, 3}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {5, 4}}, {"m", kBool, {6, 2}}, {"a", kI64, {6, 1}},
+                                           {"b", kI64, {2}}, {"v", kF32, {6, 2}}},
+                                          "_unsafe_masked_index_put_accumulate.default",
+                                          {TensorArg("self", "x"), TensorArg("mask", "m"),
+                                           TensorsArg("indices", {"a", "b"}), TensorArg("values", "v")},
+                                          {{"y", kF32, {5, 4}}}));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -1,7 +1,8 @@
 // Reference kernels of grouped and strided writes on hand-computed values:
 // index_reduce (with and without self), segment_reduce (lengths, offsets
 // with leading dims, initial), im2col, put, as_strided_scatter, quantile
-// (every interpolation, float32 ranks) and combinations.
+// (every interpolation, float32 ranks), combinations and the masked index
+// read / accumulate.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@ using ::pt2onnx::testing::IntArg;
 using ::pt2onnx::testing::IntsArg;
 using ::pt2onnx::testing::StringArg;
 using ::pt2onnx::testing::TensorArg;
+using ::pt2onnx::testing::TensorsArg;
 
 KernelRun IndexReduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                       const std::string& reduce, bool include_self) {
@@ -168,6 +170,31 @@ TEST(ReferenceCombinations, WithAndWithoutReplacement) {
                 {TensorArg("self", "x"), IntArg("r", 4), BoolArg("with_replacement", false)}, values);
   ASSERT_TRUE(r.status.ok()) << r.status;
   ExpectValues(r.results[0], {0, 4}, {});
+}
+
+TEST(ReferenceMaskedIndex, ClampedReadAndMaskedAccumulate) {
+  Tensor mask = F32({2, 2}, {1, 0, 1, 1});
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 2}, {1, 2, 3, 4}))},
+                  {"m", RefValue::OfTensor(*CastTensor(mask, DataType::kBool))},
+                  {"i0", RefValue::OfTensor(I64({2, 1}, {-1, 5}))},
+                  {"i1", RefValue::OfTensor(I64({2}, {0, 1}))}};
+  KernelRun r = RunKernel("aten::_unsafe_masked_index.default",
+                          {TensorArg("self", "x"), TensorArg("mask", "m"), TensorsArg("indices", {"i0", "i1"}),
+                           FloatArg("fill", -1)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 2}, {1, -1, 3, 4});
+  values = {{"x", RefValue::OfTensor(F32({2, 2}, {0, 0, 0, 0}))},
+            {"m", RefValue::OfTensor(*CastTensor(F32({3}, {1, 1, 0}), DataType::kBool))},
+            {"i0", RefValue::OfTensor(I64({3}, {-1, 0, 7}))},
+            {"i1", RefValue::OfTensor(I64({3}, {0, 0, 1}))},
+            {"v", RefValue::OfTensor(F32({3}, {10, 20, 30}))}};
+  r = RunKernel("aten::_unsafe_masked_index_put_accumulate.default",
+                {TensorArg("self", "x"), TensorArg("mask", "m"), TensorsArg("indices", {"i0", "i1"}),
+                 TensorArg("values", "v")},
+                values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 2}, {20, 0, 10, 0});
 }
 
 }  // namespace
