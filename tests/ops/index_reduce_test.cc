@@ -148,5 +148,22 @@ TEST(MaskedIndex, ReadAndAccumulateConvert) {
                                           {{"y", kF32, {5, 4}}}));
 }
 
+TEST(Gradient, EveryDimAndEdgeOrderConverts) {
+  for (int64_t edge_order : {1, 2}) {
+    pt2::ExportedProgram program =
+        ProgramBuilder()
+            .Input("x", kF32, {3, 4})
+            .ListNode(Aten("gradient.scalarint"),
+                      {TensorArg("self", "x"), FloatArg("spacing", 0.5), IntArg("edge_order", edge_order)},
+                      {{"g0", kF32, {3, 4}}, {"g1", kF32, {3, 4}}})
+            .Output("g0")
+            .Output("g1")
+            .Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

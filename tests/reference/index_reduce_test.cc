@@ -197,5 +197,17 @@ TEST(ReferenceMaskedIndex, ClampedReadAndMaskedAccumulate) {
   ExpectValues(r.results[0], {2, 2}, {20, 0, 10, 0});
 }
 
+TEST(ReferenceGradient, EdgeOrdersAndSpacing) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({4}, {1, 4, 9, 16}))}};
+  KernelRun r = RunKernel("aten::gradient.scalarint", {TensorArg("self", "x"), IntArg("edge_order", 1)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.results[0].list.size(), 1u);
+  ExpectValues(r.results[0].list[0], {4}, {3, 4, 6, 7});
+  r = RunKernel("aten::gradient.scalarint",
+                {TensorArg("self", "x"), FloatArg("spacing", 2), IntArg("edge_order", 2)}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0].list[0], {4}, {1, 2, 3, 4});
+}
+
 }  // namespace
 }  // namespace pt2onnx::reference
