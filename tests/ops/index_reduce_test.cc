@@ -165,5 +165,22 @@ TEST(Gradient, EveryDimAndEdgeOrderConverts) {
   }
 }
 
+// Uneven adaptive max pooling with indices (ops/adaptive_pooling.cc): every
+// rank converts with both outputs' shapes inferred.
+TEST(AdaptiveMaxPool, UnevenWithIndicesConverts) {
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {2, 3, 7}}}, "adaptive_max_pool1d.default",
+                                          {TensorArg("self", "x"), IntsArg("output_size", {3})},
+                                          {{"y", kF32, {2, 3, 3}}, {"i", kI64, {2, 3, 3}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {1, 2, 5, 5}}}, "adaptive_max_pool2d.default",
+                                          {TensorArg("self", "x"), IntsArg("output_size", {3, 2})},
+                                          {{"y", kF32, {1, 2, 3, 2}}, {"i", kI64, {1, 2, 3, 2}}}),
+                           true);
+  ExpectConvertsWithShapes(OneNodeProgram({{"x", kF32, {2, 5, 4, 7}}}, "adaptive_max_pool3d.default",
+                                          {TensorArg("self", "x"), IntsArg("output_size", {3, 3, 2})},
+                                          {{"y", kF32, {2, 3, 3, 2}}, {"i", kI64, {2, 3, 3, 2}}}),
+                           true);
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

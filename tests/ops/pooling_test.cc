@@ -249,7 +249,8 @@ std::vector<Case> Cases() {
     uneven_avg.push_back(op);  // W: the last dim
   }
   std::vector<std::string> uneven_max = gather_windows;
-  uneven_max.push_back("ReduceMax");
+  // ReduceMax, then NaN restored where a window holds one.
+  for (const char* op : {"ReduceMax", "IsNaN", "Cast", "ReduceMax", "Greater", "Where"}) uneven_max.push_back(op);
   add(Unary("adaptive_avg_pool2d_uneven", x55, "adaptive_avg_pool2d.default",
             {IntsArg("output_size", {3, 2})}, {{"y", kF32, {1, 2, 3, 2}}}, uneven_avg));
   add(Unary("adaptive_max_pool1d_uneven", {"x", kF32, {2, 3, 10}}, "adaptive_max_pool1d.default",
@@ -287,10 +288,6 @@ std::vector<ErrorCase> ErrorCases() {
        Unary("p", x, "pad.default", {IntsArg("pad", {INT64_MIN, 5}), StringArg("mode", "replicate")},
              {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
        absl::StatusCode::kInvalidArgument, "is out of range"},
-      {"adaptive_uneven_with_indices",
-       Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {3, 3})},
-             {{"y", kF32, {1, 2, 3, 3}}, {"i", kI64, {1, 2, 3, 3}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "does not divide the input size"},
       {"adaptive_output_size_zero",
        Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {0, 3})},
              {{"y", kF32, {1, 2, 0, 3}}}, {}).program,
