@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/ir/graph.h"
 #include "gtest/gtest.h"
 #include "tests/testing/op_test_util.h"
 
@@ -180,6 +181,35 @@ TEST(AdaptiveMaxPool, UnevenWithIndicesConverts) {
                                           {TensorArg("self", "x"), IntsArg("output_size", {3, 3, 2})},
                                           {{"y", kF32, {2, 3, 3, 2}}, {"i", kI64, {2, 3, 3, 2}}}),
                            true);
+}
+
+// Training batch norm with running statistics: a later reader of
+// running_mean sees the updated statistics, not the graph input.
+TEST(BatchNormTraining, LaterReadersSeeUpdatedRunningStats) {
+  pt2::ExportedProgram program =
+      ProgramBuilder()
+          .Input("x", kF32, {4, 3, 5})
+          .Input("rm", kF32, {3})
+          .Input("rv", kF32, {3})
+          .Node(Aten("native_batch_norm.default"),
+                {TensorArg("input", "x"), NoneArg("weight"), NoneArg("bias"), TensorArg("running_mean", "rm"),
+                 TensorArg("running_var", "rv"), BoolArg("training", true), FloatArg("momentum", 0.1),
+                 FloatArg("eps", 1e-5)},
+                {{"y", kF32, {4, 3, 5}}, {"m", kF32, {3}}, {"s", kF32, {3}}})
+          .Node(Aten("add.Tensor"), {TensorArg("self", "rm"), TensorArg("other", "rv")}, {{"z", kF32, {3}}})
+          .Output("y")
+          .Output("z")
+          .Build();
+  absl::StatusOr<Converted> got = ConvertAndCheck(program);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
+  const ir::Node* add = nullptr;
+  for (const ir::Node& node : got->model.graph.nodes) {
+    if (node.op_type == "Add" && !node.outputs.empty() && node.outputs[0] == "z") add = &node;
+  }
+  ASSERT_NE(add, nullptr);
+  EXPECT_NE(add->inputs[0], "rm");
+  EXPECT_NE(add->inputs[1], "rv");
 }
 
 }  // namespace
