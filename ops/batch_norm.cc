@@ -6,8 +6,8 @@
 // ops/norm_helpers.h.
 //
 // Training mode with running statistics normalizes by the batch's
-// statistics and rebinds the updated running statistics for later readers;
-// the functional form's updated-statistics outputs are still refused.
+// statistics and rebinds the updated running statistics for later readers
+// (the functional form returns them as outputs 3 and 4).
 // Saved statistics outputs are bound only when the program reads them
 // (TranslateContext::OutputUsed).
 #include <cstdint>
@@ -125,9 +125,6 @@ absl::StatusOr<std::optional<std::string>> SingleBatchStatsByInstanceNorm(Transl
   return std::optional<std::string>(ctx.CastTo(y, ct, dtype));
 }
 
-constexpr char kTrainingAdvice[] =
-    "batch norm in training mode updates running statistics, which ONNX cannot express; "
-    "re-export in eval mode (model.eval())";
 
 // Training with running statistics (aten/src/ATen/native/Normalization.cpp,
 // batch_norm_cpu_update_stats): the outputs use the batch's statistics; the
@@ -135,7 +132,7 @@ constexpr char kTrainingAdvice[] =
 // variance unbiased: sum of squares / (n - 1)), rebound so later readers of
 // running_mean / running_var see the update. `reserve`: the trailing empty
 // uint8 output of _batch_norm_with_update.
-absl::Status BatchNormTrainingUpdate(TranslateContext& ctx, int outputs, bool reserve) {
+absl::Status BatchNormTrainingUpdate(TranslateContext& ctx, int outputs, bool reserve, bool functional = false) {
   PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
@@ -167,7 +164,12 @@ absl::Status BatchNormTrainingUpdate(TranslateContext& ctx, int outputs, bool re
     if (std::string(arg) == "running_var") batch = ctx.Op("Div", {batch, ctx.Op("Sub", {n, ctx.ConstantScalar(ct, 1.0)})});
     std::string updated = ctx.Op("Add", {ctx.Op("Mul", {m, batch}),
                                          ctx.Op("Mul", {keep, ctx.CastTo(*running, rdtype, ct)})});
-    PT2ONNX_RETURN_IF_ERROR(ctx.RebindMutatedArgument(arg, ctx.CastTo(updated, ct, rdtype)));
+    updated = ctx.CastTo(updated, ct, rdtype);
+    if (functional) {
+      PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(std::string(arg) == "running_mean" ? 3 : 4, updated));
+    } else {
+      PT2ONNX_RETURN_IF_ERROR(ctx.RebindMutatedArgument(arg, updated));
+    }
   }
   return absl::OkStatus();
 }
@@ -239,7 +241,7 @@ absl::Status AtenNativeBatchNormLegitNoTraining(TranslateContext& ctx) {
 //     -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)
 absl::Status AtenNativeBatchNormLegitFunctional(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
-  if (training) return ctx.Unsupported(kTrainingAdvice);
+  if (training) return BatchNormTrainingUpdate(ctx, 3, false, /*functional=*/true);
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
   PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));

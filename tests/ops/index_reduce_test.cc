@@ -212,5 +212,17 @@ TEST(BatchNormTraining, LaterReadersSeeUpdatedRunningStats) {
   EXPECT_NE(add->inputs[1], "rv");
 }
 
+TEST(BatchNormTraining, FunctionalFormReturnsUpdatedStats) {
+  ExpectConvertsWithShapes(
+      OneNodeProgram({{"x", kF32, {4, 3, 5}}, {"rm", kF32, {3}}, {"rv", kF32, {3}}},
+                     "_native_batch_norm_legit_functional.default",
+                     {TensorArg("input", "x"), NoneArg("weight"), NoneArg("bias"), TensorArg("running_mean", "rm"),
+                      TensorArg("running_var", "rv"), BoolArg("training", true), FloatArg("momentum", 0.1),
+                      FloatArg("eps", 1e-5)},
+                     {{"y", kF32, {4, 3, 5}}, {"m", kF32, {3}}, {"s", kF32, {3}}, {"rm2", kF32, {3}},
+                      {"rv2", kF32, {3}}}),
+      true);
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing
