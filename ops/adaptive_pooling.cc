@@ -6,6 +6,7 @@
 // window by window otherwise.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,13 +54,21 @@ absl::StatusOr<std::string> AdaptivePoolAlongAxis(TranslateContext& ctx, const s
   std::string windows = ctx.Op("Gather", {x, index}, {ir::Attribute::Int("axis", axis)});
   std::string window_axis = ctx.ConstantInt64s({axis + 1});
   const std::vector<ir::Attribute> drop = {ir::Attribute::Int("keepdims", 0)};
-  if (is_max) return ctx.Op("ReduceMax", {windows, window_axis}, drop);
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (is_max) {
+    std::string max = ctx.Op("ReduceMax", {windows, window_axis}, drop);
+    if (!IsFloatingPoint(dtype)) return max;
+    // ReduceMax need not propagate NaN; torch's max does.
+    std::string nan = ctx.Op("ReduceMax", {ctx.CastTo(ctx.Op("IsNaN", {windows}), DataType::kBool, DataType::kInt32),
+                                           window_axis}, drop);
+    return ctx.Op("Where", {ctx.Op("Greater", {nan, ctx.ConstantScalar(DataType::kInt32, 0)}),
+                            ctx.ConstantScalar(dtype, std::nan("")), max});
+  }
   // [out, K] and [out] broadcast against [..., out, K, trailing dims...].
   std::vector<int64_t> trailing;
   for (int64_t d = axis + 1; d < rank; ++d) trailing.push_back(d - axis + 1);
   std::string valid = ctx.Op("Less", {pos, end_col});
   if (!trailing.empty()) valid = Unsqueeze(ctx, valid, trailing);
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   std::string sum = ctx.Op(
       "ReduceSum",
       {ctx.Op("Where", {valid, windows, ctx.ConstantScalar(dtype, 0.0)}), window_axis}, drop);
@@ -68,6 +77,76 @@ absl::StatusOr<std::string> AdaptivePoolAlongAxis(TranslateContext& ctx, const s
   for (int64_t d = axis + 1; d < rank; ++d) count_trailing.push_back(d - axis);
   if (!count_trailing.empty()) count = Unsqueeze(ctx, count, count_trailing);
   return ctx.Op("Div", {sum, count});
+}
+
+// Uneven adaptive max pooling with indices, all n spatial dims at once:
+// each dim's windows gathered as in AdaptivePoolAlongAxis ([O_i, K_i]
+// indices, cells past a window's end repeating its last one), brought to
+// [N, C, O_1.., K_1 * ..] in torch's row-major scan order. torch keeps the
+// first maximum, or the last NaN once one is seen
+// (aten/src/ATen/native/cpu/AdaptiveMaxPoolKernel.cpp); repeated cells
+// carry their own flat index, so they never change which cell is chosen.
+absl::Status AdaptiveMaxWithIndices(TranslateContext& ctx, const Batched& x, int64_t n,
+                                    const std::vector<int64_t>& in_size, const std::vector<int64_t>& out_size) {
+  constexpr int64_t kMaxSize = int64_t{1} << 31;
+  auto i64 = [&](int64_t v) { return ctx.ConstantInt64(v); };
+  std::string y = x.value;
+  std::string flat = i64(0);  // [O_1, K_1, O_2, K_2, ...] plane offsets
+  int64_t stride = 1;
+  for (int64_t i = n - 1; i >= 0; --i) stride *= in_size[i];
+  int64_t total_k = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t in = in_size[i], out = out_size[i];
+    if (in <= 0 || out <= 0 || in >= kMaxSize || out >= kMaxSize) {
+      return ctx.Invalid(absl::StrCat("adaptive pooling from size ", in, " to ", out));
+    }
+    stride /= in;
+    const int64_t window = std::min(in, in / out + 2);
+    total_k *= window;
+    std::string k = ctx.Op("Range", {i64(0), i64(out), i64(1)});
+    std::string start = ctx.Op("Div", {ctx.Op("Mul", {k, i64(in)}), i64(out)});
+    std::string end = ctx.Op(
+        "Div", {ctx.Op("Add", {ctx.Op("Mul", {ctx.Op("Add", {k, i64(1)}), i64(in)}), i64(out - 1)}), i64(out)});
+    std::string pos = ctx.Op("Add", {Unsqueeze(ctx, start, {1}),
+                                     Unsqueeze(ctx, ctx.Op("Range", {i64(0), i64(window), i64(1)}), {0})});
+    std::string index = ctx.Op("Min", {pos, ctx.Op("Sub", {Unsqueeze(ctx, end, {1}), i64(1)})});  // [O, K]
+    // Gathering along axis 2 + 2i of [N, C, O_1, K_1, .., in_i, ..] inserts [O_i, K_i] there.
+    y = ctx.Op("Gather", {y, index}, {ir::Attribute::Int("axis", 2 + 2 * i)});
+    std::vector<int64_t> spread;
+    for (int64_t j = 0; j < 2 * (n - 1 - i); ++j) spread.push_back(2 + j);
+    std::string term = ctx.Op("Mul", {index, i64(stride)});
+    if (!spread.empty()) term = Unsqueeze(ctx, term, spread);
+    flat = ctx.Op("Add", {flat, term});  // term's dims align with flat's trailing ones
+  }
+  // [N, C, O_1, K_1, ..] -> [N, C, O_1, .., K_1, ..] -> [N, C, O_1, .., K].
+  std::vector<int64_t> perm = {0, 1}, flat_perm;
+  for (int64_t i = 0; i < n; ++i) perm.push_back(2 + 2 * i), flat_perm.push_back(2 * i);
+  for (int64_t i = 0; i < n; ++i) perm.push_back(3 + 2 * i), flat_perm.push_back(2 * i + 1);
+  std::vector<int64_t> shape = {0, 0};
+  shape.insert(shape.end(), out_size.begin(), out_size.end());
+  shape.push_back(total_k);
+  std::vector<int64_t> flat_shape(out_size.begin(), out_size.end());
+  flat_shape.push_back(total_k);
+  std::string windows = Reshape(ctx, ctx.Op("Transpose", {y}, {ir::Attribute::Ints("perm", perm)}), shape);
+  std::string offsets = Reshape(ctx, ctx.Op("Transpose", {flat}, {ir::Attribute::Ints("perm", flat_perm)}), flat_shape);
+  const int64_t last = n + 2;
+  std::string first_max = ctx.Op("ArgMax", {windows}, {ir::Attribute::Int("axis", last), ir::Attribute::Int("keepdims", 1)});
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  std::string pick = first_max;
+  if (IsFloatingPoint(dtype)) {
+    std::string nan = ctx.Op("IsNaN", {windows});
+    std::string nan_i = ctx.CastTo(nan, DataType::kBool, DataType::kInt32);
+    std::string last_nan = ctx.Op("ArgMax", {nan_i}, {ir::Attribute::Int("axis", last), ir::Attribute::Int("keepdims", 1),
+                                                      ir::Attribute::Int("select_last_index", 1)});
+    std::string any_nan = ctx.Op("Greater", {ctx.Op("ReduceMax", {nan_i, ctx.ConstantInt64s({last})}),
+                                             ctx.ConstantScalar(DataType::kInt32, 0)});
+    pick = ctx.Op("Where", {any_nan, last_nan, first_max});
+  }
+  std::string values = Squeeze(ctx, ctx.Op("GatherElements", {windows, pick}, {ir::Attribute::Int("axis", last)}), {last});
+  std::string full_offsets = ctx.Op("Expand", {offsets, ctx.Op("Shape", {windows})});
+  std::string indices = Squeeze(ctx, ctx.Op("GatherElements", {full_offsets, pick}, {ir::Attribute::Int("axis", last)}), {last});
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, Unbatch(ctx, x, values)));
+  return ctx.SetOutput(1, Unbatch(ctx, x, indices));
 }
 
 // Adaptive pooling maps onto plain pooling when every output size divides
@@ -100,11 +179,7 @@ absl::Status AdaptivePoolNd(TranslateContext& ctx, int64_t n, bool is_max) {
     even = even && in % out == 0;
   }
   if (!even) {
-    if (indices_used) {
-      return ctx.Unsupported(
-          "adaptive max pooling with indices to an output size that does not divide the input "
-          "size; use the values only, or resize the input to a multiple of the output size");
-    }
+    if (indices_used) return AdaptiveMaxWithIndices(ctx, x, n, *in_size, out_size);
     std::string y = x.value;
     for (int64_t i = 0; i < n; ++i) {
       PT2ONNX_ASSIGN_OR_RETURN(y, AdaptivePoolAlongAxis(ctx, y, x.rank, 2 + i, (*in_size)[i],

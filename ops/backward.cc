@@ -9,6 +9,7 @@
 // divisor_override). So grad_input = Ph^T . grad . Pw, with
 // P[o, i] = [start_o <= i < end_o] / factor_o built at run time from the
 // sizes (no constant grows with the input).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -209,9 +210,29 @@ absl::Status AtenEmbeddingDenseBackward(TranslateContext& ctx) {
                                  {Attribute::String("reduction", "add")}));
 }
 
+// aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+// grad_input = y * (g - sum(g * y, dim)), in the output's dtype, then cast
+// to input_dtype (aten/src/ATen/native/SoftMax.cpp).
+absl::Status AtenSoftmaxBackwardData(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.Input("output"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("output"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string g, ctx.InputAs("grad_output", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("output"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", std::max<int64_t>(rank, 1)));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType out_dtype, OutDtype(ctx));
+  if (!IsFloatingPoint(dtype)) return ctx.Invalid("_softmax_backward_data of a non-floating output");
+  std::string gy = ctx.Op("Mul", {g, y});
+  std::string sum = rank == 0 ? gy
+                              : ctx.Op("ReduceSum", {gy, ctx.ConstantInt64s({axis})},
+                                       {Attribute::Int("keepdims", 1)});
+  std::string gx = ctx.Op("Mul", {y, ctx.Op("Sub", {g, sum})});
+  return ctx.SetOutput(0, ctx.CastTo(gx, dtype, out_dtype));
+}
+
 }  // namespace
 
 void RegisterBackwardOps(OpRegistry& r) {
+  r.Add("aten::_softmax_backward_data.default", &AtenSoftmaxBackwardData);
   r.Add("aten::_adaptive_avg_pool2d_backward.default", &AtenAdaptiveAvgPool2dBackward);
   r.Add("aten::avg_pool2d_backward.default", &AtenAvgPool2dBackward);
   r.Add("aten::max_pool2d_with_indices_backward.default", &AtenMaxPool2dWithIndicesBackward);

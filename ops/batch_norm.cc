@@ -5,9 +5,9 @@
 // Layer, group and RMS norm are in normalization.cc; both use
 // ops/norm_helpers.h.
 //
-// Inference only: a batch norm that would update running statistics
-// (training=True with running stats) is a side effect ONNX graphs cannot
-// express; those nodes are rejected with advice to export in eval mode.
+// Training mode with running statistics normalizes by the batch's
+// statistics and rebinds the updated running statistics for later readers
+// (the functional form returns them as outputs 3 and 4).
 // Saved statistics outputs are bound only when the program reads them
 // (TranslateContext::OutputUsed).
 #include <cstdint>
@@ -79,7 +79,7 @@ absl::StatusOr<std::string> BatchNormInference(TranslateContext& ctx) {
 // stats: BatchNorm(track_running_stats=False)). Returns y and the statistics
 // in the compute type, shaped (1, C, 1, ...).
 struct BatchStats {
-  std::string y, mean, invstd;
+  std::string y, mean, invstd, centered, axes;  // centered: x - mean (compute type)
 };
 absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
@@ -102,6 +102,8 @@ absl::StatusOr<BatchStats> BatchNormBatchStats(TranslateContext& ctx) {
   s.y = ctx.CastTo(y, ct, dtype);
   s.mean = mean;
   s.invstd = invstd;
+  s.centered = centered;
+  s.axes = axes_value;
   return s;
 }
 
@@ -123,9 +125,54 @@ absl::StatusOr<std::optional<std::string>> SingleBatchStatsByInstanceNorm(Transl
   return std::optional<std::string>(ctx.CastTo(y, ct, dtype));
 }
 
-constexpr char kTrainingAdvice[] =
-    "batch norm in training mode updates running statistics, which ONNX cannot express; "
-    "re-export in eval mode (model.eval())";
+
+// Training with running statistics (aten/src/ATen/native/Normalization.cpp,
+// batch_norm_cpu_update_stats): the outputs use the batch's statistics; the
+// running ones become momentum * batch + (1 - momentum) * running (the
+// variance unbiased: sum of squares / (n - 1)), rebound so later readers of
+// running_mean / running_var see the update. `reserve`: the trailing empty
+// uint8 output of _batch_norm_with_update.
+absl::Status BatchNormTrainingUpdate(TranslateContext& ctx, int outputs, bool reserve, bool functional = false) {
+  PT2ONNX_ASSIGN_OR_RETURN(BatchStats s, BatchNormBatchStats(ctx));
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.y));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(double momentum, ctx.Float("momentum"));
+  const DataType ct = ComputeType(dtype);
+  if (outputs > 1 && ctx.OutputUsed(1)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(1, ctx.CastTo(Reshape(ctx, s.mean, {-1}), ct, ctx.OutputDtype(1))));
+  }
+  if (outputs > 2 && ctx.OutputUsed(2)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(2, ctx.CastTo(Reshape(ctx, s.invstd, {-1}), ct, ctx.OutputDtype(2))));
+  }
+  if (reserve && ctx.OutputUsed(3)) {
+    PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(3, ctx.Constant(ir::Tensor::Owned(DataType::kUint8, {0}, std::string()))));
+  }
+  // n values per channel: numel / C.
+  std::string shape = ctx.Op("Shape", {x});
+  std::string count = ctx.Op("ReduceProd", {shape}, {ir::Attribute::Int("keepdims", 0)});
+  count = ctx.Op("Div", {count, Reshape(ctx, ShapeSlice(ctx, x, 1, 2), {})});
+  std::string n = ctx.CastTo(count, DataType::kInt64, ct);
+  std::string m = ctx.ConstantScalar(ct, momentum), keep = ctx.ConstantScalar(ct, 1.0 - momentum);
+  for (const char* arg : {"running_mean", "running_var"}) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::string> running, ctx.OptionalInput(arg));
+    if (!running) continue;
+    PT2ONNX_ASSIGN_OR_RETURN(DataType rdtype, ctx.InputDtype(arg));
+    std::string batch = std::string(arg) == "running_mean"
+                            ? Reshape(ctx, s.mean, {-1})
+                            : Reshape(ctx, ctx.Op("ReduceSum", {ctx.Op("Mul", {s.centered, s.centered}), s.axes}), {-1});
+    if (std::string(arg) == "running_var") batch = ctx.Op("Div", {batch, ctx.Op("Sub", {n, ctx.ConstantScalar(ct, 1.0)})});
+    std::string updated = ctx.Op("Add", {ctx.Op("Mul", {m, batch}),
+                                         ctx.Op("Mul", {keep, ctx.CastTo(*running, rdtype, ct)})});
+    updated = ctx.CastTo(updated, ct, rdtype);
+    if (functional) {
+      PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(std::string(arg) == "running_mean" ? 3 : 4, updated));
+    } else {
+      PT2ONNX_RETURN_IF_ERROR(ctx.RebindMutatedArgument(arg, updated));
+    }
+  }
+  return absl::OkStatus();
+}
 
 // Shared by the overloads with a `training` flag. `outputs` = how many of
 // (out, save_mean, save_invstd) the overload returns.
@@ -137,7 +184,7 @@ absl::Status BatchNormWithFlag(TranslateContext& ctx, int outputs) {
     for (int i = 1; i < outputs; ++i) PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, i));
     return absl::OkStatus();
   }
-  if (ctx.Has("running_mean") || ctx.Has("running_var")) return ctx.Unsupported(kTrainingAdvice);
+  if (ctx.Has("running_mean") || ctx.Has("running_var")) return BatchNormTrainingUpdate(ctx, outputs, false);
   const bool stats_used = (outputs > 1 && ctx.OutputUsed(1)) || (outputs > 2 && ctx.OutputUsed(2));
   if (!stats_used) {
     PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::string> y, SingleBatchStatsByInstanceNorm(ctx));
@@ -174,6 +221,11 @@ absl::Status AtenBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx
 //     bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
 absl::Status AtenNativeBatchNorm(TranslateContext& ctx) { return BatchNormWithFlag(ctx, 3); }
 
+// aten::_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean,
+//     Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)
+// Always training: (out, save_mean, save_invstd, empty reserve).
+absl::Status AtenBatchNormWithUpdate(TranslateContext& ctx) { return BatchNormTrainingUpdate(ctx, 4, true); }
+
 // aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias,
 //     Tensor running_mean, Tensor running_var, float momentum, float eps)
 //     -> (Tensor, Tensor, Tensor)
@@ -189,7 +241,7 @@ absl::Status AtenNativeBatchNormLegitNoTraining(TranslateContext& ctx) {
 //     -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)
 absl::Status AtenNativeBatchNormLegitFunctional(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(bool training, ctx.Bool("training"));
-  if (training) return ctx.Unsupported(kTrainingAdvice);
+  if (training) return BatchNormTrainingUpdate(ctx, 3, false, /*functional=*/true);
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, BatchNormInference(ctx));
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, y));
   PT2ONNX_RETURN_IF_ERROR(BindEmptyIfUsed(ctx, 1));
@@ -227,6 +279,7 @@ absl::Status AtenInstanceNorm(TranslateContext& ctx) {
 void RegisterBatchNormOps(OpRegistry& r) {
   r.Add("aten::batch_norm.default", &AtenBatchNorm);
   r.Add("aten::native_batch_norm.default", &AtenNativeBatchNorm);
+  r.Add("aten::_batch_norm_with_update.default", &AtenBatchNormWithUpdate);
   r.Add("aten::_native_batch_norm_legit.default", &AtenNativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit.no_stats", &AtenNativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit_no_training.default",

@@ -6,6 +6,7 @@
 // aten/src/ATen/native/TensorShape.cpp (block_diag) and
 // aten/src/ATen/native/Itertools.cpp (cartesian_prod).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -130,9 +131,51 @@ absl::Status AtenLinalgVander(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Concat", columns, {Attribute::Int("axis", rank)}));
 }
 
+// Index rows of r-combinations of 0..n-1 in lexicographic order (each index
+// >= the previous one with replacement, > without); nullopt past `limit`.
+std::optional<std::vector<int64_t>> CombinationRows(int64_t n, int64_t r, bool replace, int64_t limit) {
+  std::vector<int64_t> rows, at(static_cast<size_t>(r), 0);
+  std::function<bool(int64_t, int64_t)> fill = [&](int64_t k, int64_t from) {
+    if (k == r) {
+      if (static_cast<int64_t>(rows.size()) + r > limit) return false;
+      rows.insert(rows.end(), at.begin(), at.end());
+      return true;
+    }
+    for (int64_t i = from; i < n; ++i) {
+      at[static_cast<size_t>(k)] = i;
+      if (!fill(k + 1, replace ? i : i + 1)) return false;
+    }
+    return true;
+  };
+  if (!fill(0, 0)) return std::nullopt;
+  return rows;
+}
+
+// aten::combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor
+// (count, r) rows of self's elements, as itertools.combinations(_with_replacement)
+// orders them; r = 0 gives an empty 1-D tensor (aten/src/ATen/native/Itertools.cpp).
+// A Gather at constant index rows, so self's length must be static.
+absl::Status AtenCombinations(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t r, ctx.Int("r"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool replace, ctx.Bool("with_replacement"));
+  if (meta->sizes.size() != 1) return ctx.Invalid("combinations expects a 1-D tensor");
+  if (r < 0) return ctx.Invalid("combinations expects a non-negative r");
+  if (meta->sizes[0].is_symbolic) return ctx.Unsupported("combinations of a dynamic-length tensor");
+  const int64_t n = meta->sizes[0].value;
+  if (r == 0) return ctx.SetOutput(0, ctx.Op("Gather", {x, ctx.Constant(ir::Tensor::Int64s({0}, {}))}));
+  std::optional<std::vector<int64_t>> rows = CombinationRows(n, r, replace, int64_t{1} << 22);
+  if (!rows) return ctx.Unsupported("combinations with more than 4M index entries");
+  const int64_t count = static_cast<int64_t>(rows->size()) / r;
+  std::string at = ctx.Constant(ir::Tensor::Int64s({count, r}, std::move(*rows)));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, at}, {Attribute::Int("axis", 0)}));
+}
+
 }  // namespace
 
 void RegisterBlockProductOps(OpRegistry& r) {
+  r.Add("aten::combinations.default", &AtenCombinations);
   r.Add("aten::block_diag.default", &AtenBlockDiag);
   r.Add("aten::cartesian_prod.default", &AtenCartesianProd);
   r.Add("aten::linalg_vander.default", &AtenLinalgVander);

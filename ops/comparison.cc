@@ -103,9 +103,31 @@ absl::Status AtenMaskedFill(TranslateContext& ctx) {
   return BindResult(ctx, ctx.Op("Where", {mask, value, x}));
 }
 
+// aten::isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor
+// Whether each element equals any test element, in their result dtype (NaN
+// matches nothing): Equal against the flattened test set, any over it.
+absl::Status AtenIsinTensorTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ResultType(ctx, {"elements", "test_elements"}));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("elements", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputAs("test_elements", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("elements"));
+  bool invert = false;
+  if (ctx.Has("invert")) {
+    PT2ONNX_ASSIGN_OR_RETURN(invert, ctx.Bool("invert"));
+  }
+  std::string eq = EmitComparison(ctx, kCompareEq, Unsqueeze(ctx, a, {rank}), Reshape(ctx, b, {-1}));
+  std::string hits = ctx.Op("ReduceMax", {ctx.CastTo(eq, DataType::kBool, DataType::kInt32),
+                                          ctx.ConstantInt64s({rank})},
+                            {ir::Attribute::Int("keepdims", 0)});
+  // An empty test set reduces to INT32_MIN: no hit.
+  std::string found = ctx.Op("Greater", {hits, ctx.ConstantScalar(DataType::kInt32, 0)});
+  return ctx.SetOutput(0, invert ? ctx.Op("Not", {found}) : found);
+}
+
 }  // namespace
 
 void RegisterComparisonOps(OpRegistry& r) {
+  r.Add("aten::isin.Tensor_Tensor", &AtenIsinTensorTensor);
   AddWithInPlace(r, "aten::eq", "Tensor", &AtenEq);
   AddWithInPlace(r, "aten::eq", "Scalar", &AtenEq);
   AddWithInPlace(r, "aten::ne", "Tensor", &AtenNe);

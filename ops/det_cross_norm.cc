@@ -234,10 +234,15 @@ absl::Status AtenLinalgNorm(TranslateContext& ctx) {
 absl::Status AtenNonzeroStatic(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
-  if (rank == 0) return ctx.Unsupported("nonzero_static of a 0-d tensor");
   PT2ONNX_ASSIGN_OR_RETURN(int64_t fill, ctx.Int("fill_value"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string size, ctx.SymIntAsTensor("size"));
   std::string size1 = Reshape(ctx, size, {1});
+  if (rank == 0) {
+    // A 0-d input has no coordinates: `size` rows of width 0.
+    return ctx.SetOutput(0, ctx.Op("Expand", {ctx.ConstantInt64(fill),
+                                              ctx.Op("Concat", {size1, ctx.ConstantInt64s({0})},
+                                                     {Attribute::Int("axis", 0)})}));
+  }
   std::string found = ctx.Op("Transpose", {ctx.Op("NonZero", {self})},
                              {Attribute::Ints("perm", {1, 0})});
   std::string filler = ctx.Op("Expand", {ctx.ConstantInt64(fill),

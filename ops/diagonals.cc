@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/shape_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -158,9 +159,44 @@ absl::Status AtenDiagEmbed(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Transpose", {embedded}, {Attribute::Ints("perm", perm)}));
 }
 
+// aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+// self with its (offset, dim1, dim2) diagonal replaced by src (shaped like
+// that diagonal: the other dims, then its length): ScatterND of src's rows at
+// (k + max(-offset, 0), k + max(offset, 0)) on the (dim1, dim2)-first layout.
+absl::Status AtenDiagonalScatter(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string src, ctx.InputAs("src", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t src_rank, ctx.InputRank("src"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t offset, OffsetArg(ctx, "offset"));
+  if (rank < 2) return ctx.Invalid("diagonal_scatter needs a tensor of at least 2 dims");
+  if (src_rank != rank - 1) return ctx.Invalid("diagonal_scatter: src must have the diagonal's shape");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, AxisArg(ctx, "dim1", rank));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d2, AxisArg(ctx, "dim2", rank));
+  if (d1 == d2) return ctx.Invalid("diagonal dimensions cannot be identical");
+  std::vector<int64_t> perm = {d1, d2};
+  for (int64_t a = 0; a < rank; ++a) {
+    if (a != d1 && a != d2) perm.push_back(a);
+  }
+  std::vector<int64_t> src_perm = {rank - 2};
+  for (int64_t a = 0; a < rank - 2; ++a) src_perm.push_back(a);
+  std::string xt = TransposeBy(ctx, self, perm);
+  std::string st = TransposeBy(ctx, src, src_perm);
+  std::string length = Reshape(ctx, ShapeSlice(ctx, src, rank - 2, rank - 1), {});
+  std::string k = ctx.Op("Range", {ctx.ConstantInt64(0), length, ctx.ConstantInt64(1)});
+  std::string rows = ctx.Op("Add", {k, ctx.ConstantInt64(offset < 0 ? -offset : 0)});
+  std::string cols = ctx.Op("Add", {k, ctx.ConstantInt64(offset > 0 ? offset : 0)});
+  std::string at = ctx.Op("Concat", {Unsqueeze(ctx, rows, {1}), Unsqueeze(ctx, cols, {1})},
+                          {Attribute::Int("axis", 1)});
+  std::string yt = ctx.Op("ScatterND", {xt, at, st});
+  return ctx.SetOutput(0, TransposeBy(ctx, yt, InversePermutation(perm)));
+}
+
 }  // namespace
 
 void RegisterDiagonalOps(OpRegistry& r) {
+  r.Add("aten::diagonal_scatter.default", &AtenDiagonalScatter);
   r.Add("aten::linalg_diagonal.default", &AtenLinalgDiagonal);
   r.Add("aten::trace.default", &AtenTrace);
   r.Add("aten::diag.default", &AtenDiag);

@@ -73,9 +73,23 @@ absl::Status AtenNativeDropout(TranslateContext& ctx) {
   return ctx.SetOutput(1, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 1), shape}));
 }
 
+// aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+// grad * mask * scale, deterministic given the saved mask
+// (aten/src/ATen/native/Dropout.cpp).
+absl::Status AtenNativeDropoutBackward(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.Input("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.InputAs("mask", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(double scale, ctx.Float("scale"));
+  if (!IsFloatingPoint(dtype)) return ctx.Invalid("native_dropout_backward of a non-floating grad");
+  std::string masked = ctx.Op("Mul", {grad, mask});
+  return ctx.SetOutput(0, ctx.Op("Mul", {masked, ctx.ConstantScalar(dtype, scale)}));
+}
+
 }  // namespace
 
 void RegisterDropoutOps(OpRegistry& r) {
+  r.Add("aten::native_dropout_backward.default", &AtenNativeDropoutBackward);
   r.Add("aten::dropout.default", &AtenDropoutAny);
   r.Add("aten::dropout_.default", &AtenDropoutAny);
   r.Add("aten::feature_dropout.default", &AtenDropoutAny);

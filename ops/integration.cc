@@ -10,11 +10,13 @@
 // sum). Integer inputs give the default float result.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
@@ -104,9 +106,66 @@ absl::Status AtenCumulativeTrapezoidX(TranslateContext& ctx) { return Cumulative
 // aten::cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
 absl::Status AtenCumulativeTrapezoidDx(TranslateContext& ctx) { return CumulativeTrapezoid(ctx, false); }
 
+// aten::gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]
+// Per dim (every dim when None), with uniform spacing h: central
+// differences (x[i+1] - x[i-1]) / h / 2 inside, one-sided first- or
+// second-order ones at the two ends, in ATen's operation order
+// (aten/src/ATen/native/ReduceOps.cpp, gradient_helper_float).
+absl::Status AtenGradientScalarint(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  const int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, ctx.OptionalInt("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t edge_order, ctx.Int("edge_order"));
+  double h = 1;
+  if (ctx.Has("spacing")) {
+    PT2ONNX_ASSIGN_OR_RETURN(ScalarValue v, ctx.Scalar("spacing"));
+    h = v.AsDouble();
+  }
+  if (!IsFloatingPoint(dtype)) return ctx.Unsupported("torch.gradient of a non-floating tensor");
+  if (edge_order != 1 && edge_order != 2) return ctx.Invalid("torch.gradient only supports edge_order=1 and edge_order=2.");
+  if (rank == 0) return ctx.Invalid("torch.gradient needs a tensor of at least one dim");
+  std::vector<int64_t> dims;
+  if (dim) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t d, CheckedAxis(ctx, "dim", *dim, rank));
+    dims.push_back(d);
+  } else {
+    for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+  }
+  std::string dx = ctx.ConstantScalar(dtype, h);
+  auto c = [&](double v) { return ctx.ConstantScalar(dtype, v); };
+  std::vector<std::string> results;
+  for (int64_t d : dims) {
+    const pt2::SymInt& size = meta->sizes[d];
+    if (!size.is_symbolic && size.value < edge_order + 1) {
+      return ctx.Invalid("torch.gradient expected each dimension size to be at least edge_order+1");
+    }
+    std::string ax = ctx.ConstantInt64s({d});
+    auto part = [&](int64_t start, int64_t end) {
+      return ctx.Op("Slice", {x, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}), ax});
+    };
+    const int64_t kEnd = std::numeric_limits<int64_t>::max();
+    std::string center = ctx.Op("Div", {ctx.Op("Div", {ctx.Op("Sub", {part(2, kEnd), part(0, -2)}), dx}), c(2)});
+    std::string first, last;
+    if (edge_order == 1) {
+      first = ctx.Op("Div", {ctx.Op("Sub", {part(1, 2), part(0, 1)}), dx});
+      last = ctx.Op("Div", {ctx.Op("Sub", {part(-1, kEnd), part(-2, -1)}), dx});
+    } else {
+      first = ctx.Op("Add", {ctx.Op("Mul", {c(-1.5), part(0, 1)}), ctx.Op("Mul", {c(2), part(1, 2)})});
+      first = ctx.Op("Div", {ctx.Op("Sub", {first, ctx.Op("Mul", {c(0.5), part(2, 3)})}), dx});
+      last = ctx.Op("Sub", {ctx.Op("Mul", {c(0.5), part(-3, -2)}), ctx.Op("Mul", {c(2), part(-2, -1)})});
+      last = ctx.Op("Div", {ctx.Op("Add", {last, ctx.Op("Mul", {c(1.5), part(-1, kEnd)})}), dx});
+    }
+    results.push_back(ctx.Op("Concat", {first, center, last}, {ir::Attribute::Int("axis", d)}));
+  }
+  return ctx.SetListOutput(0, results);
+}
+
 }  // namespace
 
 void RegisterIntegrationOps(OpRegistry& r) {
+  r.Add("aten::gradient.scalarint", &AtenGradientScalarint);
   r.Add("aten::trapezoid.x", &AtenTrapezoidX);
   r.Add("aten::trapezoid.dx", &AtenTrapezoidDx);
   r.Add("aten::trapz.x", &AtenTrapezoidX);

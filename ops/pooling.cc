@@ -174,11 +174,12 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
   if (ctx.Has("divisor_override")) {
     PT2ONNX_ASSIGN_OR_RETURN(divisor, ctx.OptionalInt("divisor_override"));
   }
-  // Extra end padding is exact only when padded cells are not counted.
-  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/!count_include_pad, a));
+  // Extra end padding is exact only when padded cells are not counted, or
+  // when a divisor_override replaces the count.
+  PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/divisor.has_value() || !count_include_pad, a));
   // AveragePool before opset 19 also counts a ceil_mode window's overhang
   // past the padding; torch counts only input and padding cells.
-  if (a.ceil_mode && count_include_pad && ctx.opset() < 19) {
+  if (!divisor && a.ceil_mode && count_include_pad && ctx.opset() < 19) {
     return ctx.Unsupported(
         "ceil_mode=True with count_include_pad=True and a partial last window: ONNX AveragePool "
         "divides such windows as torch does only from opset 19 on: convert with --opset 19 or "
@@ -190,21 +191,34 @@ absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
   if (!divisor) {
     out = ctx.Op("AveragePool", {x.value}, attrs);
   } else {
-    // sum / divisor == mean * (cells per window) / divisor, exact when every
-    // window counts the full kernel: padding counted (or none) and no
-    // clipped last window.
-    bool zero_pads = true;
-    for (int64_t p : a.pads) zero_pads = zero_pads && p == 0;
-    if (a.ceil_mode || !(count_include_pad || zero_pads) || *divisor == 0) {
+    // torch divides each window's sum (padding adds zeros) by the divisor,
+    // whatever count_include_pad says: sum == mean * (cells per window) with
+    // padding counted, exact once every window lies inside the padded input
+    // (a ceil_mode overhang folded into end padding above).
+    if (*divisor == 0) return ctx.Invalid("divisor must be not zero");
+    if (a.ceil_mode) {
       return ctx.Unsupported(
-          "divisor_override with ceil_mode windows or uncounted padding is not supported");
+          "divisor_override with a ceil_mode window past the padding that ONNX cannot pad (dynamic "
+          "spatial size, or an overhang as large as the kernel)");
     }
-    attrs.back() = ir::Attribute::Int("count_include_pad", 1);
+    // The padding is materialized (zeros) so that every window is a full
+    // kernel of real cells (ONNX Runtime divides windows that reach into
+    // asymmetric end pads by fewer cells).
+    std::vector<int64_t> pads(2 * (n + 2), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      pads[2 + i] = a.pads[i];
+      pads[n + 4 + i] = a.pads[n + i];
+    }
+    std::string padded = ctx.Op("Pad", {x.value, ctx.ConstantInt64s(pads)});
+    a.pads.assign(2 * n, 0);
+    attrs = PoolAttributes(a, false);
     double cells = 1;  // kernel entries are < 2^31: their product may not fit int64
     for (int64_t k : a.kernel) cells *= static_cast<double>(k);
     PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-    out = ctx.Op("Mul", {ctx.Op("AveragePool", {x.value}, attrs),
-                         ctx.ConstantScalar(dtype, cells / static_cast<double>(*divisor))});
+    // Scaling between Pad and AveragePool also keeps ONNX Runtime from fusing
+    // the Pad back into the pool's (asymmetric) pads.
+    std::string scaled = ctx.Op("Mul", {padded, ctx.ConstantScalar(dtype, cells / static_cast<double>(*divisor))});
+    out = ctx.Op("AveragePool", {scaled}, attrs);
   }
   return ctx.SetOutput(0, Unbatch(ctx, x, out));
 }

@@ -91,9 +91,30 @@ absl::Status AtenChannelShuffle(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Reshape", {swapped, shape}, {keep_zeros}));
 }
 
+// aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+// take's write twin: source's elements go to the flat positions `index`
+// names (negative ones wrap once), added when accumulating; a ScatterND on
+// the flattened tensor.
+absl::Status AtenPut(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string index, ctx.InputAs("index", DataType::kInt64));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string source, ctx.InputAs("source", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(bool accumulate, ctx.Bool("accumulate"));
+  std::string flat = Reshape(ctx, self, {-1});
+  std::string numel = ctx.Op("Shape", {flat});
+  std::string at = Reshape(ctx, index, {-1, 1});
+  at = ctx.Op("Where", {ctx.Op("Less", {at, ctx.ConstantInt64(0)}), ctx.Op("Add", {at, numel}), at});
+  std::vector<Attribute> attrs;
+  if (accumulate) attrs.push_back(Attribute::String("reduction", dtype == DataType::kBool ? "max" : "add"));
+  std::string written = ctx.Op("ScatterND", {flat, at, Reshape(ctx, source, {-1})}, attrs);
+  return BindResult(ctx, ctx.Op("Reshape", {written, ctx.Op("Shape", {self})}));
+}
+
 }  // namespace
 
 void RegisterRegroupingOps(OpRegistry& r) {
+  AddWithInPlace(r, "aten::put", "default", &AtenPut);
   r.Add("aten::take.default", &AtenTake);
   r.Add("aten::sum_to_size.default", &AtenSumToSize);
   r.Add("aten::channel_shuffle.default", &AtenChannelShuffle);

@@ -233,8 +233,14 @@ absl::StatusOr<std::string> IndexAlongDim(TranslateContext& ctx, bool fill,
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType index_dtype, ctx.InputDtype("index"));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
-  if (rank == 0) return ctx.Unsupported("index_add/copy/fill on a 0-d tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", std::max<int64_t>(rank, 1)));
+  // A 0-d self is one row of a 1-D tensor (torch accepts dim 0/-1 and a
+  // one-element index there).
+  const bool scalar = rank == 0;
+  if (scalar) {
+    x = Reshape(ctx, x, {1});
+    rank = 1;
+  }
   std::vector<int64_t> perm = {axis};
   for (int64_t a = 0; a < rank; ++a) {
     if (a != axis) perm.push_back(a);
@@ -250,7 +256,7 @@ absl::StatusOr<std::string> IndexAlongDim(TranslateContext& ctx, bool fill,
   } else {
     PT2ONNX_ASSIGN_OR_RETURN(std::string source, ctx.InputAs("source", dtype));
     PT2ONNX_ASSIGN_OR_RETURN(int64_t source_rank, ctx.InputRank("source"));
-    if (source_rank == 0) source = Reshape(ctx, source, std::vector<int64_t>(rank, 1));
+    if (source_rank == 0 || scalar) source = Reshape(ctx, source, std::vector<int64_t>(rank, 1));
     updates = TransposeBy(ctx, source, perm);
     if (ctx.Has("alpha")) {
       PT2ONNX_ASSIGN_OR_RETURN(ScalarValue alpha, ctx.Scalar("alpha"));
@@ -262,6 +268,7 @@ absl::StatusOr<std::string> IndexAlongDim(TranslateContext& ctx, bool fill,
   std::vector<Attribute> attrs;
   if (reduction != "none") attrs.push_back(Attribute::String("reduction", std::string(reduction)));
   std::string yt = ctx.Op("ScatterND", {xt, rows, updates}, attrs);
+  if (scalar) return Reshape(ctx, yt, {});
   return TransposeBy(ctx, yt, InversePermutation(perm));
 }
 

@@ -307,9 +307,66 @@ absl::Status AtenAsStridedDefault(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Gather", {flat, index}, {ir::Attribute::Int("axis", 0)}));
 }
 
+// aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+// A copy of self (contiguous, torch's clone) with the strided view written
+// by src: a ScatterND into the flattened copy at offset + sum(i_k * stride_k).
+// Views that reach beyond self, or whose elements overlap (the result would
+// depend on the write order), are refused.
+absl::Status AtenAsStridedScatter(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string src, ctx.InputAs("src", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, ctx.Ints("size"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, ctx.Ints("stride"));
+  int64_t offset = 0;
+  if (ctx.Has("storage_offset")) {
+    PT2ONNX_ASSIGN_OR_RETURN(offset, ctx.Int("storage_offset"));
+  }
+  if (size.size() != stride.size()) return ctx.Invalid("as_strided_scatter: size and stride differ in length");
+  std::optional<std::vector<int64_t>> in = StaticSizes(meta);
+  if (!in) return ctx.Unsupported("as_strided_scatter into a dynamic-shape tensor");
+  int64_t numel = 1;
+  for (int64_t d : *in) numel *= d;
+  // Dims by stride: each must step past everything the smaller ones reach.
+  std::vector<size_t> order;
+  bool empty = false;
+  for (size_t k = 0; k < size.size(); ++k) {
+    if (size[k] < 0 || stride[k] < 0) return ctx.Invalid("as_strided_scatter: negative size or stride");
+    if (size[k] == 0) empty = true;
+    if (size[k] > 1) order.push_back(k);
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stride[a] < stride[b]; });
+  int64_t reach = 0;  // the farthest element past the offset, smaller dims only
+  for (size_t k : order) {
+    if (stride[k] <= reach) return ctx.Unsupported("as_strided_scatter with overlapping elements (write order decides)");
+    int64_t step = 0;
+    if (__builtin_mul_overflow(size[k] - 1, stride[k], &step) || __builtin_add_overflow(reach, step, &reach)) {
+      return ctx.Invalid("as_strided_scatter: size * stride overflows");
+    }
+  }
+  int64_t last = 0;
+  if (!empty && (offset < 0 || __builtin_add_overflow(offset, reach, &last) || last >= numel)) {
+    return ctx.Unsupported("as_strided_scatter reaches outside self (torch would write its storage)");
+  }
+  std::string flat = Reshape(ctx, x, {-1});
+  if (empty) return ctx.SetOutput(0, ctx.Op("Identity", {x}));
+  const int64_t rank = static_cast<int64_t>(size.size());
+  std::string index = ctx.ConstantInt64(offset);
+  for (int64_t k = 0; k < rank; ++k) {
+    std::string steps = ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(size[k]), ctx.ConstantInt64(1)});
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    shape[static_cast<size_t>(k)] = -1;
+    index = ctx.Op("Add", {index, Reshape(ctx, ctx.Op("Mul", {steps, ctx.ConstantInt64(stride[k])}), shape)});
+  }
+  std::string written = ctx.Op("ScatterND", {flat, Reshape(ctx, index, {-1, 1}), Reshape(ctx, src, {-1})});
+  return ctx.SetOutput(0, ctx.Op("Reshape", {written, ctx.Op("Shape", {x})}));
+}
+
 }  // namespace
 
 void RegisterShapeOps(OpRegistry& r) {
+  r.Add("aten::as_strided_scatter.default", &AtenAsStridedScatter);
   r.Add("aten::view.default", &AtenViewDefault);
   r.Add("aten::view_copy.default", &AtenViewCopyDefault);
   r.Add("aten::_unsafe_view.default", &AtenUnsafeViewDefault);

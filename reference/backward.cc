@@ -3,7 +3,10 @@
 // native_group_norm_backward, convolution_backward), as ATen's CPU kernels
 // define them: normalization gradients from the saved mean and rstd,
 // outputs masked off by output_mask are None. In double, rounded once.
+#include <algorithm>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "reference/kernel_support.h"
@@ -179,9 +182,43 @@ absl::Status NativeGroupNormBackward(RefCall& call) {
   return absl::OkStatus();
 }
 
+// aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+// gx = y * (g - sum_dim(g * y)) (aten/src/ATen/native/SoftMax.cpp), stored
+// as input_dtype.
+absl::Status SoftmaxBackwardData(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor g, call.Input("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor y, call.Input("output"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d, call.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<DataType> in_dtype, call.Dtype("input_dtype"));
+  if (g.dims() != y.dims()) return call.Invalid("_softmax_backward_data: grad_output and output shapes differ");
+  if (!IsFloatLike(y.dtype())) return call.Invalid("_softmax_backward_data of a non-floating output");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, WrapDim(d, std::max<int64_t>(y.rank(), 1)));
+  int64_t outer = 1, size = 1, inner = 1;
+  for (int64_t a = 0; a < y.rank(); ++a) {
+    if (a < dim) outer *= y.dim(a);
+    else if (a == dim) size = y.dim(a);
+    else inner *= y.dim(a);
+  }
+  const std::vector<double> gv = ToDoubles(g), yv = ToDoubles(y);
+  std::vector<double> out(gv.size());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      double dot = 0;
+      for (int64_t k = 0; k < size; ++k) dot += gv[(o * size + k) * inner + i] * yv[(o * size + k) * inner + i];
+      for (int64_t k = 0; k < size; ++k) {
+        const int64_t at = (o * size + k) * inner + i;
+        out[at] = yv[at] * (gv[at] - dot);
+      }
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(in_dtype.value_or(y.dtype()), y.dims(), out));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterBackwardRef(RefRegistry& r) {
+  r.Add("aten::_softmax_backward_data.default", SoftmaxBackwardData);
   r.Add("aten::embedding_dense_backward.default", EmbeddingDenseBackward);
   r.Add("aten::native_layer_norm_backward.default", NativeLayerNormBackward);
   r.Add("aten::native_group_norm_backward.default", NativeGroupNormBackward);

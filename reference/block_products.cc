@@ -6,6 +6,7 @@
 // itertools.product does; linalg_vander multiplies powers one at a time.
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -132,9 +133,46 @@ absl::Status LinalgVander(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor
+// Rows in lexicographic index order: an odometer whose digits never
+// decrease (with replacement) or strictly increase (without).
+absl::Status Combinations(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t r, call.Int("r"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool replace, call.Bool("with_replacement"));
+  if (self.rank() != 1) return call.Invalid("Expect a 1D vector, but got shape of rank " + std::to_string(self.rank()));
+  if (r < 0) return call.Invalid("Expect a non-negative number, but got " + std::to_string(r));
+  const size_t width = ElementSize(self.dtype());
+  if (r == 0) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor empty, NewTensor(self.dtype(), {0}));
+    return call.SetTensor(std::move(empty));
+  }
+  const int64_t n = self.numel();
+  std::vector<int64_t> picks;
+  std::vector<int64_t> at(static_cast<size_t>(r));
+  for (int64_t k = 0; k < r; ++k) at[k] = replace ? 0 : k;
+  bool more = replace ? n > 0 : r <= n;
+  while (more) {
+    if (static_cast<int64_t>(picks.size()) + r > (int64_t{1} << 24)) return call.Invalid("combinations: too many rows");
+    picks.insert(picks.end(), at.begin(), at.end());
+    // The rightmost digit that can still grow; the digits after it restart.
+    int64_t k = r - 1;
+    while (k >= 0 && at[k] >= (replace ? n - 1 : n - r + k)) --k;
+    more = k >= 0;
+    if (!more) break;
+    ++at[k];
+    for (int64_t j = k + 1; j < r; ++j) at[j] = replace ? at[k] : at[j - 1] + 1;
+  }
+  const int64_t count = static_cast<int64_t>(picks.size()) / r;
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(self.dtype(), {count, r}));
+  for (size_t i = 0; i < picks.size(); ++i) std::memcpy(out.raw() + i * width, self.raw() + picks[i] * width, width);
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterBlockProductsRef(RefRegistry& r) {
+  r.Add("aten::combinations.default", Combinations);
   r.Add("aten::block_diag.default", BlockDiag);
   r.Add("aten::cartesian_prod.default", CartesianProd);
   r.Add("aten::linalg_vander.default", LinalgVander);

@@ -227,9 +227,33 @@ absl::Status IsInf(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor
+absl::Status IsinTensorTensor(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor elements, call.Input("elements"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor test, call.Input("test_elements"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType compute, call.ResultType({"elements", "test_elements"}));
+  bool invert = false;
+  if (call.Has("invert")) {
+    PT2ONNX_ASSIGN_OR_RETURN(invert, call.Bool("invert"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor e, CastTensor(elements, compute));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, CastTensor(test, compute));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(DataType::kBool, elements.dims()));
+  const bool fl = IsFloatLike(compute);
+  const std::vector<double> ed = fl ? ToDoubles(e) : std::vector<double>(), td = fl ? ToDoubles(t) : std::vector<double>();
+  const std::vector<int64_t> ei = fl ? std::vector<int64_t>() : ToInts(e), ti = fl ? std::vector<int64_t>() : ToInts(t);
+  for (int64_t i = 0; i < e.numel(); ++i) {
+    bool hit = false;
+    for (int64_t j = 0; j < t.numel() && !hit; ++j) hit = fl ? ed[i] == td[j] : ei[i] == ti[j];
+    StoreInt(out, i, hit != invert ? 1 : 0);
+  }
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterComparisonRef(RefRegistry& r) {
+  r.Add("aten::isin.Tensor_Tensor", IsinTensorTensor);
   r.Add("aten::eq.Tensor", EqOp);
   r.Add("aten::eq.Scalar", EqOp);
   r.Add("aten::ne.Tensor", NeOp);

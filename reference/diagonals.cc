@@ -173,9 +173,52 @@ absl::Status DiagEmbed(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+// A copy of self whose diagonal (laid out as diagonal() returns it) is src.
+absl::Status DiagonalScatter(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor src_in, call.Input("src"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t k, Offset(call, "offset"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim1, call.Int("dim1"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim2, call.Int("dim2"));
+  if (self.rank() < 2) return call.Invalid("diagonal needs two dimensions");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d1, WrapDim(dim1, self.rank()));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t d2, WrapDim(dim2, self.rank()));
+  if (d1 == d2) return call.Invalid("diagonal dimensions cannot be identical");
+  const int64_t rows = self.dim(d1), cols = self.dim(d2);
+  const int64_t length = std::max<int64_t>(0, k >= 0 ? std::min(rows, cols - k) : std::min(rows + k, cols));
+  Dims dims;
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < self.rank(); ++d) {
+    if (d != d1 && d != d2) {
+      dims.push_back(self.dim(d));
+      kept.push_back(d);
+    }
+  }
+  dims.push_back(length);
+  if (src_in.dims() != dims) return call.Invalid("diagonal_scatter: src must have the shape of the diagonal");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor src, CastTensor(src_in, self.dtype()));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(self));
+  const std::vector<int64_t> strides = RowMajorStrides(self.dims());
+  const size_t width = ElementSize(self.dtype());
+  std::vector<int64_t> at(dims.size(), 0);
+  for (int64_t s = 0; s < src.numel(); ++s) {
+    const int64_t i = at.back();
+    int64_t to = (k >= 0 ? i : i - k) * strides[d1] + (k >= 0 ? i + k : i) * strides[d2];
+    for (size_t j = 0; j < kept.size(); ++j) to += at[j] * strides[kept[j]];
+    std::memcpy(out.raw() + to * width, src.raw() + s * width, width);
+    for (int64_t j = static_cast<int64_t>(at.size()) - 1; j >= 0; --j) {
+      if (++at[j] < dims[j]) break;
+      at[j] = 0;
+    }
+  }
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterDiagonalsRef(RefRegistry& r) {
+  r.Add("aten::diagonal_scatter.default", DiagonalScatter);
   r.Add("aten::linalg_diagonal.default", LinalgDiagonal);
   r.Add("aten::trace.default", Trace);
   r.Add("aten::diag.default", Diag);

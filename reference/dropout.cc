@@ -57,9 +57,24 @@ absl::Status NativeDropout(RefCall& call) {
   return call.SetTensor(std::move(mask));
 }
 
+// aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+absl::Status NativeDropoutBackward(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor grad, call.Input("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, call.Input("mask"));
+  PT2ONNX_ASSIGN_OR_RETURN(double scale, call.Double("scale"));
+  if (!IsFloatLike(grad.dtype())) return call.Invalid("native_dropout_backward of a non-floating grad");
+  if (mask.dims() != grad.dims()) return call.Invalid("native_dropout_backward: mask must be shaped like grad_output");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(grad.dtype(), grad.dims()));
+  for (int64_t i = 0; i < grad.numel(); ++i) {
+    StoreDouble(out, i, LoadDouble(grad, i) * LoadDouble(mask, i) * scale);
+  }
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterDropoutRef(RefRegistry& r) {
+  r.Add("aten::native_dropout_backward.default", NativeDropoutBackward);
   r.Add("aten::dropout.default", Dropout);
   r.Add("aten::dropout_.default", DropoutInPlace);
   r.Add("aten::feature_dropout.default", Dropout);

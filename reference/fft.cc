@@ -7,6 +7,7 @@
 // product of the transformed signal sizes, whatever the direction. A
 // transform costing more than kMaxReferenceDftTerms multiply-adds is refused
 // (a hostile length would otherwise hold the interpreter for hours).
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -297,9 +298,49 @@ absl::Status ViewAsReal(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor (fft_ifftshift:
+// the opposite shift). Each listed dim (every dim when None) rolls by
+// n // 2, or by -(n // 2) for the inverse: out[i] = in[(i - shift) mod n].
+absl::Status FftShiftImpl(RefCall& call, bool inverse) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  std::vector<int64_t> dims;
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, call.Arg("dim"));
+  if (arg.kind == pt2::Argument::Kind::kNone) {
+    for (int64_t d = 0; d < self.rank(); ++d) dims.push_back(d);
+  } else {
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> given, call.Ints("dim"));
+    for (int64_t d : given) {
+      PT2ONNX_ASSIGN_OR_RETURN(int64_t w, WrapDim(d, std::max<int64_t>(self.rank(), 1)));
+      dims.push_back(w);
+    }
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor cur, CopyTensor(self));
+  if (self.rank() == 0) return call.SetTensor(std::move(cur));
+  const std::vector<int64_t> strides = RowMajorStrides(self.dims());
+  const size_t width = ElementSize(self.dtype());
+  for (int64_t d : dims) {
+    const int64_t n = self.dim(d);
+    if (n == 0) continue;
+    const int64_t shift = inverse ? -(n / 2) : n / 2;
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor next, NewTensor(self.dtype(), self.dims()));
+    for (int64_t o = 0; o < cur.numel(); ++o) {
+      const int64_t i = (o / strides[d]) % n;
+      const int64_t from_i = ((i - shift) % n + n) % n;
+      const int64_t from = o + (from_i - i) * strides[d];
+      std::memcpy(next.raw() + o * width, cur.raw() + from * width, width);
+    }
+    cur = std::move(next);
+  }
+  return call.SetTensor(std::move(cur));
+}
+absl::Status FftFftshift(RefCall& call) { return FftShiftImpl(call, false); }
+absl::Status FftIfftshift(RefCall& call) { return FftShiftImpl(call, true); }
+
 }  // namespace
 
 void RegisterFftRef(RefRegistry& r) {
+  r.Add("aten::fft_fftshift.default", FftFftshift);
+  r.Add("aten::fft_ifftshift.default", FftIfftshift);
   r.Add("aten::_fft_r2c.default", FftR2c);
   r.Add("aten::_fft_c2c.default", FftC2c);
   r.Add("aten::_fft_c2r.default", FftC2r);

@@ -74,8 +74,53 @@ absl::Status Col2im(RefCall& call) {
   return call.SetTensor(std::move(result));
 }
 
+// aten::im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+// Row c * kH * kW + i * kW + j, column (bh, bw): the image at
+// (bh * sH - pH + i * dH, bw * sW - pW + j * dW), 0 outside it.
+absl::Status Im2col(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, Pair(call, "kernel_size", true));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dilation, Pair(call, "dilation", true));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> padding, Pair(call, "padding", false));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, Pair(call, "stride", true));
+  if (self.rank() != 3 && self.rank() != 4) return call.Invalid("im2col: expected a 3-D or 4-D input");
+  const bool batched = self.rank() == 4;
+  const int64_t n = batched ? self.dims()[0] : 1;
+  const int64_t channels = self.dims()[self.rank() - 3], h = self.dims()[self.rank() - 2], w = self.dims()[self.rank() - 1];
+  int64_t blocks[2];
+  const int64_t size[2] = {h, w};
+  for (int d = 0; d < 2; ++d) {
+    blocks[d] = (size[d] + 2 * padding[d] - dilation[d] * (kernel[d] - 1) - 1) / stride[d] + 1;
+    if (size[d] + 2 * padding[d] - dilation[d] * (kernel[d] - 1) - 1 < 0 || blocks[d] < 1) {
+      return call.Invalid("im2col: the kernel does not fit in the padded input");
+    }
+  }
+  const int64_t rows = channels * kernel[0] * kernel[1], length = blocks[0] * blocks[1];
+  const std::vector<double> in = ToDoubles(self);
+  std::vector<double> out(n * rows * length, 0.0);
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t c = r / (kernel[0] * kernel[1]), ki = (r / kernel[1]) % kernel[0], kj = r % kernel[1];
+      for (int64_t bh = 0; bh < blocks[0]; ++bh) {
+        const int64_t y = bh * stride[0] - padding[0] + ki * dilation[0];
+        for (int64_t bw = 0; bw < blocks[1]; ++bw) {
+          const int64_t x = bw * stride[1] - padding[1] + kj * dilation[1];
+          if (y < 0 || y >= h || x < 0 || x >= w) continue;
+          out[(b * rows + r) * length + bh * blocks[1] + bw] = in[((b * channels + c) * h + y) * w + x];
+        }
+      }
+    }
+  }
+  Dims dims = batched ? Dims{n, rows, length} : Dims{rows, length};
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(self.dtype(), dims, out));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
-void RegisterFoldingRef(RefRegistry& r) { r.Add("aten::col2im.default", Col2im); }
+void RegisterFoldingRef(RefRegistry& r) {
+  r.Add("aten::col2im.default", Col2im);
+  r.Add("aten::im2col.default", Im2col);
+}
 
 }  // namespace pt2onnx::reference

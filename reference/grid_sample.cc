@@ -166,12 +166,19 @@ absl::Status GridSample(RefCall& call, bool only_2d) {
 absl::Status GridSampler(RefCall& call) { return GridSample(call, false); }
 // aten::grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
 absl::Status GridSampler2d(RefCall& call) { return GridSample(call, true); }
+// aten::grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+absl::Status GridSampler3d(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
+  if (input.rank() != 5) return call.Invalid("grid_sampler_3d: expected a 5-D input");
+  return GridSample(call, false);
+}
 
 }  // namespace
 
 void RegisterGridSampleRef(RefRegistry& r) {
   r.Add("aten::grid_sampler.default", GridSampler);
   r.Add("aten::grid_sampler_2d.default", GridSampler2d);
+  r.Add("aten::grid_sampler_3d.default", GridSampler3d);
 }
 
 }  // namespace pt2onnx::reference

@@ -5,6 +5,7 @@
 // ops/logspace.cc, as plain loops in double.
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -119,9 +120,78 @@ absl::Status Logspace(RefCall& call) {
   return call.SetTensor(std::move(t));
 }
 
+// aten::gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]
+// One tensor per dim (every dim when None): interior (x[i+1] - x[i-1]) / h / 2,
+// ends by first- or second-order one-sided differences, each rounded to the
+// tensor's precision step by step as ATen's tensor ops do.
+template <typename T>
+void GradientAlong(const std::vector<double>& x, std::vector<double>& out, int64_t outer, int64_t n, int64_t inner,
+                   T h, int64_t edge_order) {
+  auto at = [&](int64_t o, int64_t k, int64_t i) { return static_cast<T>(x[(o * n + k) * inner + i]); };
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      for (int64_t k = 1; k + 1 < n; ++k) {
+        out[(o * n + k) * inner + i] = static_cast<T>(static_cast<T>(at(o, k + 1, i) - at(o, k - 1, i)) / h) / T(2);
+      }
+      T first, last;
+      if (edge_order == 1) {
+        first = static_cast<T>(at(o, 1, i) - at(o, 0, i)) / h;
+        last = static_cast<T>(at(o, n - 1, i) - at(o, n - 2, i)) / h;
+      } else {
+        first = static_cast<T>(static_cast<T>(T(-1.5) * at(o, 0, i) + T(2) * at(o, 1, i)) - T(0.5) * at(o, 2, i)) / h;
+        last = static_cast<T>(static_cast<T>(T(0.5) * at(o, n - 3, i) - T(2) * at(o, n - 2, i)) + T(1.5) * at(o, n - 1, i)) / h;
+      }
+      out[(o * n) * inner + i] = first;
+      out[(o * n + n - 1) * inner + i] = last;
+    }
+  }
+}
+
+absl::Status GradientScalarint(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> dim, call.OptionalInt("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t edge_order, call.Int("edge_order"));
+  double h = 1;
+  if (call.Has("spacing")) {
+    PT2ONNX_ASSIGN_OR_RETURN(RefScalar v, call.Scalar("spacing"));
+    h = v.AsDouble();
+  }
+  if (!IsFloatLike(self.dtype())) return call.Unsupported("torch.gradient of a non-floating tensor");
+  if (edge_order != 1 && edge_order != 2) return call.Invalid("torch.gradient only supports edge_order=1 and edge_order=2.");
+  if (self.rank() == 0) return call.Invalid("torch.gradient needs a tensor of at least one dim");
+  std::vector<int64_t> dims;
+  if (dim) {
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t d, WrapDim(*dim, self.rank()));
+    dims.push_back(d);
+  } else {
+    for (int64_t d = 0; d < self.rank(); ++d) dims.push_back(d);
+  }
+  const std::vector<double> x = ToDoubles(self);
+  std::vector<Tensor> results;
+  for (int64_t d : dims) {
+    const int64_t n = self.dim(d);
+    if (n < edge_order + 1) return call.Invalid("torch.gradient expected each dimension size to be at least edge_order+1");
+    int64_t outer = 1, inner = 1;
+    for (int64_t a = 0; a < self.rank(); ++a) {
+      if (a < d) outer *= self.dim(a);
+      if (a > d) inner *= self.dim(a);
+    }
+    std::vector<double> out(x.size());
+    if (self.dtype() == DataType::kFloat) {
+      GradientAlong<float>(x, out, outer, n, inner, static_cast<float>(h), edge_order);
+    } else {
+      GradientAlong<double>(x, out, outer, n, inner, h, edge_order);
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(self.dtype(), self.dims(), out));
+    results.push_back(std::move(t));
+  }
+  return call.SetTensors(std::move(results));
+}
+
 }  // namespace
 
 void RegisterIntegrationRef(RefRegistry& r) {
+  r.Add("aten::gradient.scalarint", GradientScalarint);
   r.Add("aten::trapezoid.x", TrapezoidX);
   r.Add("aten::trapezoid.dx", TrapezoidDx);
   r.Add("aten::trapz.x", TrapezoidX);

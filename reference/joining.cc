@@ -282,9 +282,78 @@ absl::Status Meshgrid(RefCall& call) {
   return call.SetTensors(std::move(outs));
 }
 
+// aten::_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor
+// Tensor j, its dim zero-padded to a multiple of num_chunks, is viewed as
+// [lead..., num_chunks, w_j]; the views join along dim + 1.
+absl::Status ChunkCat(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> ts, call.Inputs("tensors"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, call.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t chunks, call.Int("num_chunks"));
+  if (ts.empty()) return call.Invalid("_chunk_cat expects a non-empty input tensor list");
+  if (chunks < 1) return call.Invalid("_chunk_cat expects positive num_chunks");
+  bool same = true;
+  for (const Tensor& t : ts) same = same && t.rank() == ts[0].rank();
+  if (same) {
+    PT2ONNX_ASSIGN_OR_RETURN(dim, WrapDim(dim, ts[0].rank()));
+  } else if (dim < 0) {
+    return call.Invalid("_chunk_cat expects non-negative dim when input tensors have different ndims");
+  }
+  const DataType dtype = ts[0].dtype();
+  Dims lead;
+  for (int64_t d = 0; d < dim && d < ts[0].rank(); ++d) lead.push_back(ts[0].dim(d));
+  int64_t outer = 1;
+  for (int64_t v : lead) outer *= v;
+  std::vector<int64_t> widths;
+  int64_t total = 0;
+  for (const Tensor& t : ts) {
+    if (t.dtype() != dtype) return call.Invalid("_chunk_cat expects all input tensors with the same dtype");
+    if (dim >= t.rank()) return call.Invalid("_chunk_cat expects dim < ndim for all input tensors");
+    if (t.numel() == 0) return call.Invalid("_chunk_cat expects non-empty tensor");
+    for (int64_t d = 0; d < dim; ++d) {
+      if (t.dim(d) != lead[d]) return call.Invalid("_chunk_cat expects same sizes of 0,...,dim-1 dimensions");
+    }
+    int64_t trail = 1;
+    for (int64_t d = dim + 1; d < t.rank(); ++d) trail *= t.dim(d);
+    const int64_t per_chunk = (t.dim(dim) + chunks - 1) / chunks;
+    widths.push_back(per_chunk * trail);
+    total += per_chunk * trail;
+  }
+  Dims out_dims = lead;
+  out_dims.push_back(chunks);
+  out_dims.push_back(total);
+  const bool fl = IsFloatLike(dtype);
+  std::vector<double> fd(outer * chunks * total, 0.0);
+  std::vector<int64_t> id(outer * chunks * total, 0);
+  int64_t column = 0;
+  for (size_t j = 0; j < ts.size(); ++j) {
+    const Tensor& t = ts[j];
+    int64_t trail = 1;
+    for (int64_t d = dim + 1; d < t.rank(); ++d) trail *= t.dim(d);
+    const int64_t n = t.dim(dim), w = widths[j];
+    const std::vector<double> tv = fl ? ToDoubles(t) : std::vector<double>();
+    const std::vector<int64_t> ti = fl ? std::vector<int64_t>() : ToInts(t);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t k = 0; k < chunks; ++k) {
+        for (int64_t e = 0; e < w; ++e) {
+          const int64_t flat = k * w + e, row = flat / trail, rest = flat % trail;
+          if (row >= n) continue;  // padding
+          const int64_t from = (o * n + row) * trail + rest;
+          const int64_t to = (o * chunks + k) * total + column + e;
+          if (fl) fd[to] = tv[from];
+          else id[to] = ti[from];
+        }
+      }
+    }
+    column += w;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, fl ? FromDoubles(dtype, out_dims, fd) : FromInts(dtype, out_dims, id));
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterJoiningRef(RefRegistry& r) {
+  r.Add("aten::_chunk_cat.default", ChunkCat);
   r.Add("aten::meshgrid.default", Meshgrid);
   r.Add("aten::meshgrid.indexing", Meshgrid);
   r.Add("aten::cat.default", Cat);

@@ -3,6 +3,8 @@
 // native_* forms. Statistics outputs take the dtype torch recorded.
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "reference/registry.h"
@@ -209,6 +211,43 @@ absl::Status NativeBatchNorm(RefCall& call) {
   for (Tensor& t : outs) PT2ONNX_RETURN_IF_ERROR(call.SetTensor(t));
   return absl::OkStatus();
 }
+// aten::_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)
+// Training batch norm; running stats updated in place to
+// momentum * batch + (1 - momentum) * old (variance unbiased); the last
+// output is an empty uint8 reserve.
+absl::Status BatchNormWithUpdate(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
+  PT2ONNX_ASSIGN_OR_RETURN(double momentum, call.Double("momentum"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> outs, BatchNorm(call, true, eps, true));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<Tensor> rmean, call.OptionalInput("running_mean"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<Tensor> rvar, call.OptionalInput("running_var"));
+  const int64_t c = input.dims()[1];
+  const double n = c == 0 ? 0 : static_cast<double>(input.numel() / c);
+  const std::vector<double> x = ToDoubles(input);
+  const int64_t inner = input.dims()[0] == 0 || c == 0 ? 0 : input.numel() / (input.dims()[0] * c);
+  std::vector<double> sum(c, 0), sq(c, 0);
+  for (int64_t i = 0; i < input.numel(); ++i) sum[(i / inner) % c] += x[i];
+  for (int64_t i = 0; i < input.numel(); ++i) {
+    const double d = x[i] - sum[(i / inner) % c] / n;
+    sq[(i / inner) % c] += d * d;
+  }
+  if (rmean) {
+    std::vector<double> rm = ToDoubles(*rmean);
+    for (int64_t ch = 0; ch < c && ch < static_cast<int64_t>(rm.size()); ++ch) rm[ch] = momentum * (sum[ch] / n) + (1 - momentum) * rm[ch];
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(rmean->dtype(), rmean->dims(), rm));
+    PT2ONNX_RETURN_IF_ERROR(WriteInPlace(*rmean, t));
+  }
+  if (rvar) {
+    std::vector<double> rv = ToDoubles(*rvar);
+    for (int64_t ch = 0; ch < c && ch < static_cast<int64_t>(rv.size()); ++ch) rv[ch] = momentum * (sq[ch] / (n - 1)) + (1 - momentum) * rv[ch];
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(rvar->dtype(), rvar->dims(), rv));
+    PT2ONNX_RETURN_IF_ERROR(WriteInPlace(*rvar, t));
+  }
+  for (Tensor& t : outs) PT2ONNX_RETURN_IF_ERROR(call.SetTensor(t));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor reserve, NewTensor(DataType::kUint8, {0}));
+  return call.SetTensor(std::move(reserve));
+}
 // aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)
 absl::Status BatchNormNoTraining(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(double eps, call.Double("eps"));
@@ -355,6 +394,7 @@ void RegisterNormalizationRef(RefRegistry& r) {
   r.Add("aten::_fused_rms_norm.default", FusedRmsNorm);
   r.Add("aten::batch_norm.default", BatchNormOp);
   r.Add("aten::native_batch_norm.default", NativeBatchNorm);
+  r.Add("aten::_batch_norm_with_update.default", BatchNormWithUpdate);
   r.Add("aten::_native_batch_norm_legit.default", NativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit.no_stats", NativeBatchNorm);
   r.Add("aten::_native_batch_norm_legit_no_training.default", BatchNormNoTraining);

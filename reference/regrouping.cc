@@ -11,12 +11,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "reference/kernel_support.h"
 #include "reference/ref_call.h"
 #include "reference/ref_tensor.h"
 #include "reference/registry.h"
 
 namespace pt2onnx::reference {
 namespace {
+
+void CopyElementBytes(Tensor& dst, int64_t di, const Tensor& src, int64_t si) {
+  const size_t width = ElementSize(dst.dtype());
+  std::memcpy(dst.raw() + di * width, src.raw() + si * width, width);
+}
 
 // aten::take(Tensor self, Tensor index) -> Tensor
 absl::Status Take(RefCall& call) {
@@ -98,9 +104,41 @@ absl::Status ChannelShuffle(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+// source[i] written (or added) at flat position index[i] of a copy of self.
+absl::Status PutImpl(RefCall& call, bool in_place) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor index, call.Input("index"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor source, call.Input("source"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool accumulate, call.Bool("accumulate"));
+  if (source.numel() != index.numel()) return call.Invalid("put_(): Expected source and index to have the same number of elements");
+  if (source.dtype() != self.dtype()) return call.Invalid("put_(): self and source expected to have the same dtype");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(self));
+  const int64_t n = self.numel();
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    int64_t at = LoadInt(index, i);
+    if (at < -n || at >= n) return call.Invalid(absl::StrCat("out of range: tried to access index ", at, " on a tensor of ", n, " elements"));
+    if (at < 0) at += n;
+    if (!accumulate) {
+      CopyElementBytes(out, at, source, i);
+    } else if (IsFloatLike(self.dtype())) {
+      StoreDouble(out, at, LoadDouble(out, at) + LoadDouble(source, i));
+    } else {
+      StoreInt(out, at, static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, at)) + static_cast<uint64_t>(LoadInt(source, i))));
+    }
+  }
+  if (!in_place) return call.SetTensor(std::move(out));
+  PT2ONNX_RETURN_IF_ERROR(WriteInPlace(self, out));
+  return call.SetTensor(self);
+}
+absl::Status Put(RefCall& call) { return PutImpl(call, false); }
+absl::Status PutInPlace(RefCall& call) { return PutImpl(call, true); }
+
 }  // namespace
 
 void RegisterRegroupingRef(RefRegistry& r) {
+  r.Add("aten::put.default", Put);
+  r.Add("aten::put_.default", PutInPlace);
   r.Add("aten::take.default", Take);
   r.Add("aten::sum_to_size.default", SumToSize);
   r.Add("aten::channel_shuffle.default", ChannelShuffle);

@@ -4,6 +4,8 @@
 // buffer (so in-place ops on them write through, as in torch); views that
 // move elements (transpose, slice, expand) are copies.
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -214,9 +216,38 @@ absl::Status Alias(RefCall& call) {
   return call.SetTensor(self);
 }
 
+// aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+// A contiguous copy of self; element i of src (row-major over size) lands
+// at flat position offset + sum(i_k * stride_k), in order.
+absl::Status AsStridedScatter(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor src_in, call.Input("src"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, call.Ints("size"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> stride, call.Ints("stride"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> offset, call.OptionalInt("storage_offset"));
+  if (size.size() != stride.size()) return call.Invalid("as_strided_scatter: size and stride differ in length");
+  if (src_in.dims() != Dims(size.begin(), size.end())) return call.Invalid("as_strided_scatter: src must have the view's shape");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor src, CastTensor(src_in, self.dtype()));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(self));
+  const size_t width = ElementSize(self.dtype());
+  std::vector<int64_t> at(size.size(), 0);
+  for (int64_t i = 0; i < src.numel(); ++i) {
+    int64_t pos = offset.value_or(0);
+    for (size_t k = 0; k < size.size(); ++k) pos += at[k] * stride[k];
+    if (pos < 0 || pos >= out.numel()) return call.Invalid("as_strided_scatter: the view reaches outside self");
+    std::memcpy(out.raw() + pos * width, src.raw() + i * width, width);
+    for (int64_t k = static_cast<int64_t>(size.size()) - 1; k >= 0; --k) {
+      if (++at[k] < size[k]) break;
+      at[k] = 0;
+    }
+  }
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterViewsRef(RefRegistry& r) {
+  r.Add("aten::as_strided_scatter.default", AsStridedScatter);
   r.Add("aten::view.default", ViewOp);
   r.Add("aten::view_copy.default", ViewOp);
   r.Add("aten::_unsafe_view.default", ViewOp);

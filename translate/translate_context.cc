@@ -328,6 +328,15 @@ absl::Status TranslateContext::SetInPlaceResult(absl::string_view mutated_arg,
   return absl::OkStatus();
 }
 
+absl::Status TranslateContext::RebindMutatedArgument(absl::string_view mutated_arg,
+                                                     const std::string& value) {
+  const pt2::NamedArgument* a = FindNodeArg(mutated_arg);
+  if (a != nullptr && a->arg.kind == Kind::kTensor) {
+    bindings_.push_back(Binding{a->arg.name, value, true});
+  }
+  return absl::OkStatus();
+}
+
 absl::Status TranslateContext::Commit() {
   ir::Graph& graph = builder_.graph();
   auto produced_here = [&](const std::string& value) {

@@ -160,6 +160,10 @@ class TranslateContext {
   // For in-place ATen ops (add_, relu_): the mutated argument's FX name now
   // refers to `value` for later nodes, as well as the node's own output.
   absl::Status SetInPlaceResult(absl::string_view mutated_arg, const std::string& value);
+  // For a side effect on another argument (batch norm's running statistics):
+  // the mutated Tensor argument's FX name refers to `value` for later nodes;
+  // the node's outputs are bound separately.
+  absl::Status RebindMutatedArgument(absl::string_view mutated_arg, const std::string& value);
 
   // Called by the translator once the translation returned OK: gives bound
   // results their FX names (or an Identity where a value is reused) and

@@ -249,14 +249,18 @@ TEST(IndexingOpsErrors, ScatterReduceMeanOfBools) {
                         "scatter_reduce mean of bool tensors"));
 }
 
-TEST(IndexingOpsErrors, IndexAddOnZeroDim) {
-  Case c = OneNode("index_add", {{"x", kF32, {}}, {"i", kI64, {1}}, {"s", kF32, {}}},
-                   "index_add.default",
-                   {TensorArg("self", "x"), IntArg("dim", 0), TensorArg("index", "i"),
-                    TensorArg("source", "s")},
-                   {{"y", kF32, {}}}, {});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
-                        "index_add/copy/fill on a 0-d tensor"));
+// A 0-d self is one row: index_add/copy/fill convert and keep the 0-d shape.
+TEST(IndexingOps, IndexAddOnZeroDim) {
+  for (const char* overload : {"index_add.default", "index_copy.default"}) {
+    Case c = OneNode("index_add", {{"x", kF32, {}}, {"i", kI64, {1}}, {"s", kF32, {}}}, overload,
+                     {TensorArg("self", "x"), IntArg("dim", -1), TensorArg("index", "i"),
+                      TensorArg("source", "s")},
+                     {{"y", kF32, {}}}, {});
+    pt2::ExportedProgram program = c.program.Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << overload << ": " << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got)) << overload;
+  }
 }
 
 }  // namespace

@@ -234,12 +234,6 @@ TEST_P(NormalizationOpsTest, ConvertsWithInferredShapes) {
 INSTANTIATE_TEST_SUITE_P(Cases, NormalizationOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
 std::vector<ErrorCase> ErrorCases() {
-  std::vector<pt2::NamedArgument> training = BatchNormArgs(true, true);
-  training.push_back(BoolArg("training", true));
-  training.push_back(FloatArg("momentum", 0.1));
-  training.push_back(FloatArg("eps", 1e-5));
-  std::vector<pt2::NamedArgument> training_bn = training;  // batch_norm also has cudnn_enabled
-  training_bn.push_back(BoolArg("cudnn_enabled", true));
   std::vector<pt2::NamedArgument> no_stats = BatchNormArgs(true, false);
   no_stats.push_back(BoolArg("training", false));
   no_stats.push_back(FloatArg("momentum", 0.1));
@@ -249,24 +243,10 @@ std::vector<ErrorCase> ErrorCases() {
   bn.push_back(FloatArg("momentum", 0.1));
   bn.push_back(FloatArg("eps", 1e-5));
   return {
-      {"functional_training",
-       One("f", {kX, kW, kB, kMean, kVar}, "_native_batch_norm_legit_functional.default", training,
-           {{"y", kF32, {2, 3, 4, 4}}, {"a", kF32, {3}}, {"b2", kF32, {3}}, {"c", kF32, {3}},
-            {"d", kF32, {3}}},
-           {}).program,
-       absl::StatusCode::kUnimplemented, "re-export in eval mode"},
-      {"batch_norm_training_with_running_stats",
-       One("t", {kX, kW, kB, kMean, kVar}, "batch_norm.default", training_bn,
-           {{"y", kF32, {2, 3, 4, 4}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "re-export in eval mode"},
       {"batch_norm_eval_without_running_stats",
        One("e", {kX, kW, kB}, "batch_norm.default", no_stats, {{"y", kF32, {2, 3, 4, 4}}},
            {}).program,
        absl::StatusCode::kInvalidArgument, "running_mean"},
-      {"legit_training_with_running_stats",
-       One("l", {kX, kW, kB, kMean, kVar}, "_native_batch_norm_legit.default", training,
-           {{"y", kF32, {2, 3, 4, 4}}, {"m", kF32, {3}}, {"v", kF32, {3}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "re-export in eval mode"},
       {"fused_rms_norm_shape_longer_than_input",
        One("r", {{"x", kF32, {4}}}, "_fused_rms_norm.default",
            {TensorArg("input", "x"), IntsArg("normalized_shape", {2, 4}), NoneArg("weight"),

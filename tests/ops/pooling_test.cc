@@ -136,7 +136,14 @@ std::vector<Case> Cases() {
             {IntsArg("kernel_size", {2, 2}), IntsArg("stride", {2, 2}), IntsArg("padding", {0, 0}),
              BoolArg("ceil_mode", false), BoolArg("count_include_pad", true),
              IntArg("divisor_override", 3)},
-            {{"y", kF32, {1, 2, 3, 3}}}, {"AveragePool", "Mul"}));
+            {{"y", kF32, {1, 2, 3, 3}}}, {"Pad", "Mul", "AveragePool"}));
+  // divisor_override replaces the count: uncounted padding and ceil_mode
+  // windows (folded into end padding) convert too.
+  add(Unary("avg_pool2d_divisor_override_ceil", {"x", kF32, {1, 3, 9, 9}}, "avg_pool2d.default",
+            {IntsArg("kernel_size", {4, 4}), IntsArg("stride", {2, 3}), IntsArg("padding", {1, 1}),
+             BoolArg("ceil_mode", true), BoolArg("count_include_pad", false),
+             IntArg("divisor_override", 2)},
+            {{"y", kF32, {1, 3, 5, 4}}}, {"Pad", "Mul", "AveragePool"}));
   add(Unary("avg_pool3d", {"x", kF32, {1, 2, 4, 4, 4}}, "avg_pool3d.default",
             {IntsArg("kernel_size", {2, 2, 2})}, {{"y", kF32, {1, 2, 2, 2, 2}}}, {"AveragePool"}));
 
@@ -242,7 +249,8 @@ std::vector<Case> Cases() {
     uneven_avg.push_back(op);  // W: the last dim
   }
   std::vector<std::string> uneven_max = gather_windows;
-  uneven_max.push_back("ReduceMax");
+  // ReduceMax, then NaN restored where a window holds one.
+  for (const char* op : {"ReduceMax", "IsNaN", "Cast", "ReduceMax", "Greater", "Where"}) uneven_max.push_back(op);
   add(Unary("adaptive_avg_pool2d_uneven", x55, "adaptive_avg_pool2d.default",
             {IntsArg("output_size", {3, 2})}, {{"y", kF32, {1, 2, 3, 2}}}, uneven_avg));
   add(Unary("adaptive_max_pool1d_uneven", {"x", kF32, {2, 3, 10}}, "adaptive_max_pool1d.default",
@@ -280,10 +288,6 @@ std::vector<ErrorCase> ErrorCases() {
        Unary("p", x, "pad.default", {IntsArg("pad", {INT64_MIN, 5}), StringArg("mode", "replicate")},
              {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
        absl::StatusCode::kInvalidArgument, "is out of range"},
-      {"adaptive_uneven_with_indices",
-       Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {3, 3})},
-             {{"y", kF32, {1, 2, 3, 3}}, {"i", kI64, {1, 2, 3, 3}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "does not divide the input size"},
       {"adaptive_output_size_zero",
        Unary("a", x, "adaptive_avg_pool2d.default", {IntsArg("output_size", {0, 3})},
              {{"y", kF32, {1, 2, 0, 3}}}, {}).program,
@@ -292,13 +296,6 @@ std::vector<ErrorCase> ErrorCases() {
        Unary("a", {"x", kF32, {1, 2, 4, 4}, {"", "", "s0", "s1"}}, "adaptive_avg_pool2d.default",
              {IntsArg("output_size", {2, 2})}, {{"y", kF32, {1, 2, 2, 2}}}, {}).program,
        absl::StatusCode::kUnimplemented, "static input sizes"},
-      {"divisor_override_uncounted_padding",
-       Unary("a", x, "avg_pool2d.default",
-             {IntsArg("kernel_size", {3, 3}), IntsArg("stride", {1, 1}), IntsArg("padding", {1, 1}),
-              BoolArg("ceil_mode", false), BoolArg("count_include_pad", false),
-              IntArg("divisor_override", 2)},
-             {{"y", kF32, {1, 2, 5, 5}}}, {}).program,
-       absl::StatusCode::kUnimplemented, "divisor_override"},
       {"adaptive_output_size_empty",
        Unary("a", x, "adaptive_max_pool2d.default", {IntsArg("output_size", {})},
              {{"y", kF32, {1, 2, 1, 1}}}, {}).program,
