@@ -6,7 +6,9 @@
 The table lists the keys of `pt2onnx --list-ops` (registered in ops/all_ops.cc)
 that are *proven*: some committed positive fixture under tests/fixtures/ (a
 meta.json with expected.npz) has the overload among its `targets`, so the end-to-end
-tests compare it with torch's numbers. Registered but unproven overloads are
+tests compare it with torch's numbers, or an OpInfo sample (tests/fixtures/opinfo) that
+uses it matches torch in every engine: one not listed in its expected_outcomes.json and not a
+random draw (whose values are not compared). Registered but unproven overloads are
 named separately. A Core ATen line counts the ops of tests/fixtures/core_aten_ops.json
 (torch.Tag.core overloads) by name: an op is covered when one of its Core ATen
 overloads is proven. A last line counts the expected failures of
@@ -45,6 +47,21 @@ def proven_keys(fixtures=FIXTURES):
         if meta.get("negative") or meta.get("blocked_by") or not (meta_path.parent / "expected.npz").exists():
             continue
         keys.update(target_to_key(t) for t in meta.get("targets", {}))
+    return keys | opinfo_proven_keys(fixtures / "opinfo")
+
+
+def opinfo_proven_keys(opinfo):
+    """Registry keys of every target of the OpInfo samples that match torch everywhere."""
+    index_path, table_path = opinfo / "index.json", opinfo / "expected_outcomes.json"
+    if not index_path.exists() or not table_path.exists():
+        return set()
+    failing = json.loads(table_path.read_text())["samples"]
+    keys = set()
+    for op, entry in json.loads(index_path.read_text())["ops"].items():
+        for program, sample in entry.get("samples", {}).items():
+            if f"{op}/{program}" in failing or sample.get("values_unchecked"):
+                continue
+            keys.update(target_to_key(t) for t in sample.get("targets", {}))
     return keys
 
 
