@@ -1,8 +1,10 @@
 // File: ops/det_cross_norm.cc
 // -----------------------------------------------------------------------------
 // Linear-algebra ops with an exact ONNX form: determinants (ONNX Det),
-// cross products, and matrix / vector norms whose orders need no singular
-// values (ord 2, -2 and 'nuc' are refused). Also nonzero_static.
+// cross products, and matrix / vector norms (ord 2, -2 and 'nuc' through
+// the Jacobi singular values of ops/linalg_spectral_helpers.h). Also
+// nonzero_static.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,6 +17,8 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/linalg_spectral_helpers.h"
+#include "ops/linalg_unrolled_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -127,16 +131,54 @@ std::string VectorNorm(TranslateContext& ctx, const std::string& x, double ord,
                  ctx.ConstantScalar(dtype, 1.0 / ord)});
 }
 
-// Matrix norms over (row, col): 'fro', and the max/min absolute column
-// (ord 1, -1) or row (ord inf, -inf) sums.
+// The 2-norm (ord 2), its minimum counterpart (ord -2) or the nuclear norm
+// of the matrices over (row, col), from the singular values
+// (ops/linalg_spectral_helpers.h: static sizes up to kMaxUnrolledSize).
+absl::StatusOr<std::string> SpectralNorm(TranslateContext& ctx, const std::string& x, double ord,
+                                         bool nuc, int64_t row, int64_t col, int64_t rank,
+                                         bool keepdim, DataType dtype) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  const pt2::SymInt& rows = meta->sizes[static_cast<size_t>(row)];
+  const pt2::SymInt& cols = meta->sizes[static_cast<size_t>(col)];
+  if (rows.is_symbolic || cols.is_symbolic || rows.value > kMaxUnrolledSize ||
+      cols.value > kMaxUnrolledSize) {
+    return ctx.Unsupported(absl::StrCat(
+        "a matrix norm from singular values of a matrix with a symbolic size or one above ",
+        kMaxUnrolledSize, " (the SVD is built from ONNX ops for static sizes up to that)"));
+  }
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i != row && i != col) perm.push_back(i);
+  }
+  perm.push_back(row);
+  perm.push_back(col);
+  std::string moved = ctx.Op("Transpose", {ctx.CastTo(x, dtype, DataType::kDouble)},
+                             {Attribute::Ints("perm", perm)});
+  bool empty_batch = false;
+  for (int64_t i = 0; i < rank; ++i) {
+    const pt2::SymInt& d = meta->sizes[static_cast<size_t>(i)];
+    if (i != row && i != col && !d.is_symbolic && d.value == 0) empty_batch = true;
+  }
+  std::string sv = SingularValuesOf(ctx, moved, rows.value, cols.value, rank, empty_batch);
+  std::string y = nuc ? Reduce(ctx, "ReduceSum", sv, {-1}, false)
+                      : Reduce(ctx, ord > 0 ? "ReduceMax" : "ReduceMin", sv, {-1}, false);
+  y = ctx.CastTo(y, DataType::kDouble, dtype);
+  return keepdim ? Unsqueeze(ctx, y, {std::min(row, col), std::max(row, col)}) : y;
+}
+
+// Matrix norms over (row, col): 'fro', 'nuc', ord ±2 through singular
+// values, and the max/min absolute column (ord 1, -1) or row (ord inf, -inf)
+// sums.
 absl::StatusOr<std::string> MatrixNorm(TranslateContext& ctx, const std::string& x, double ord,
-                                       bool fro,
-                                       int64_t row, int64_t col, bool keepdim) {
+                                       bool fro, bool nuc, int64_t row, int64_t col, int64_t rank,
+                                       bool keepdim, DataType dtype) {
   if (fro) return Reduce(ctx, "ReduceL2", x, {row, col}, keepdim);
+  if (nuc || std::abs(ord) == 2) {
+    return SpectralNorm(ctx, x, ord, nuc, row, col, rank, keepdim, dtype);
+  }
   if (ord != 1 && ord != -1 && !std::isinf(ord)) {
-    return ctx.Unsupported(absl::StrCat("matrix norm of order ", ord,
-                                        " (it needs singular values; orders 'fro', "
-                                        "1, -1, inf and -inf are translated)"));
+    return ctx.Invalid(absl::StrCat("matrix norm of order ", ord,
+                                    " (orders 'fro', 'nuc', 1, -1, 2, -2, inf and -inf exist)"));
   }
   const bool columns = std::abs(ord) == 1;
   const int64_t summed = columns ? row : col;
@@ -174,8 +216,8 @@ absl::Status AtenLinalgMatrixNorm(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, MatrixDims(ctx, n.rank));
   PT2ONNX_ASSIGN_OR_RETURN(ScalarValue ord, ctx.Scalar("ord"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y,
-                           MatrixNorm(ctx, n.x, ord.AsDouble(), false, dims[0], dims[1],
-                                      n.keepdim));
+                           MatrixNorm(ctx, n.x, ord.AsDouble(), false, false, dims[0], dims[1],
+                                      n.rank, n.keepdim, n.dtype));
   return ctx.SetOutput(0, y);
 }
 
@@ -184,10 +226,12 @@ absl::Status AtenLinalgMatrixNormStr(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(NormArgs n, ReadNormArgs(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> dims, MatrixDims(ctx, n.rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string ord, ctx.String("ord"));
-  if (ord != "fro") return ctx.Unsupported(absl::StrCat("matrix norm '", ord,
-                                                        "' (it needs singular values)"));
+  if (ord != "fro" && ord != "nuc") {
+    return ctx.Invalid(absl::StrCat("matrix norm '", ord, "' (orders 'fro' and 'nuc' exist)"));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string y,
-                           MatrixNorm(ctx, n.x, 2, true, dims[0], dims[1], n.keepdim));
+                           MatrixNorm(ctx, n.x, 2, ord == "fro", ord == "nuc", dims[0], dims[1],
+                                      n.rank, n.keepdim, n.dtype));
   return ctx.SetOutput(0, y);
 }
 
@@ -221,7 +265,8 @@ absl::Status AtenLinalgNorm(TranslateContext& ctx) {
   if (count == 2) {
     const int64_t row = dims ? axes[0] : 0;
     const int64_t col = dims ? axes[1] : 1;
-    PT2ONNX_ASSIGN_OR_RETURN(std::string y, MatrixNorm(ctx, n.x, *ord, false, row, col, n.keepdim));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, MatrixNorm(ctx, n.x, *ord, false, false, row, col,
+                                                                n.rank, n.keepdim, n.dtype));
     return ctx.SetOutput(0, y);
   }
   return ctx.Invalid("linalg_norm with ord needs a 1-D or 2-D input or a dim of 1 or 2 entries");

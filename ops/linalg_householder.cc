@@ -6,7 +6,7 @@
 // ops/linalg_unrolled_helpers.h). The reflectors are applied last to first
 // to the leading columns of the identity, as LAPACK's org2r does. Also geqrf
 // linalg_qr and ormqr (Householder QR as geqr2: R's diagonal signs follow
-// LAPACK's). SVD and eigendecompositions are not translated.
+// LAPACK's).
 #include <algorithm>
 #include <cstdint>
 #include <string>

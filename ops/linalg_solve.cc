@@ -1,7 +1,7 @@
 // File: ops/linalg_solve.cc
 // -----------------------------------------------------------------------------
 // Linear solves ONNX has no op for, unrolled over static matrix sizes up to
-// kMaxUnrolledSize (ops/linalg_unrolled_helpers.h): linalg_inv_ex,
+// kMaxUnrolledSize (ops/linalg_unrolled_helpers.h): linalg_inv(_ex),
 // linalg_solve(_ex), linalg_slogdet and logdet through LAPACK-style LU with
 // partial pivoting; linalg_solve_triangular and triangular_solve by
 // substitution; linalg_matrix_power (negative powers invert first) and
@@ -10,9 +10,6 @@
 // A singular matrix cannot raise inside an ONNX graph: the solutions then
 // hold inf/NaN where torch would raise, and the *_ex info outputs report it
 // as torch's do (the 1-based index of the first zero pivot).
-//
-// linalg_inv.default is not registered: the unsupported_aten_op fixture and
-// the registry tests use it as the example of an op without a translation.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,13 +51,15 @@ absl::StatusOr<int64_t> SquareSize(TranslateContext& ctx, absl::string_view arg)
 }
 
 // aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+// aten::linalg_inv(Tensor A) -> Tensor
 absl::Status AtenLinalgInvEx(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t n, SquareSize(ctx, "A"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("A", dtype));
   SolvedSystem s = Inverse(ctx, a, n, dtype);
   PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, s.x));
-  return ctx.SetOutput(1, s.info);
+  if (ctx.num_outputs() > 1) return ctx.SetOutput(1, s.info);
+  return absl::OkStatus();
 }
 
 // aten::linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor
@@ -314,6 +313,7 @@ absl::Status AtenLinalgMultiDot(TranslateContext& ctx) {
 
 void RegisterLinalgSolveOps(OpRegistry& r) {
   r.Add("aten::linalg_inv_ex.default", &AtenLinalgInvEx);
+  r.Add("aten::linalg_inv.default", &AtenLinalgInvEx);
   r.Add("aten::linalg_solve.default", &AtenLinalgSolve);
   r.Add("aten::linalg_solve_ex.default", &AtenLinalgSolve);
   r.Add("aten::linalg_slogdet.default", &AtenLinalgSlogdet);

@@ -57,11 +57,18 @@ Mats Identities(const Dims& batch, int64_t n) {
 }
 
 // aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+// aten::linalg_inv(Tensor A) -> Tensor (raises for a singular matrix)
 absl::Status LinalgInvEx(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Mats a, SquareInput(call, "A"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("A"));
   Mats x = Identities(a.batch, a.rows);
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> infos, SolveInPlace(a, x));
+  if (call.key() == "aten::linalg_inv.default") {
+    for (int64_t info : infos) {
+      if (info > 0) return Singular(call, "linalg.inv");
+    }
+    return SetMats(call, t.dtype(), x);
+  }
   PT2ONNX_RETURN_IF_ERROR(SetMats(call, t.dtype(), x));
   return SetInts(call, DataType::kInt32, a.batch, infos);
 }
@@ -385,6 +392,7 @@ absl::Status LinalgHouseholderProduct(RefCall& call) {
 
 void RegisterLinalgSolversRef(RefRegistry& r) {
   r.Add("aten::linalg_inv_ex.default", LinalgInvEx);
+  r.Add("aten::linalg_inv.default", LinalgInvEx);
   r.Add("aten::linalg_solve.default", LinalgSolve);
   r.Add("aten::linalg_solve_ex.default", LinalgSolve);
   r.Add("aten::linalg_slogdet.default", LinalgSlogdet);

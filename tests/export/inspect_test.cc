@@ -38,7 +38,7 @@ pt2::LoadedProgram Loaded() {
                        .SymInput("m", DataType::kFloat, {"s54", "s27"})
                        .Node("torch.ops.aten.relu.default", {TensorArg("self", "x")},
                              {{"relu", DataType::kFloat, {2, 2, 4}, {"s54", "s27", ""}}})
-                       .Node("torch.ops.aten.linalg_inv.default", {TensorArg("A", "relu")},
+                       .Node("torch.ops.aten.linalg_eigvals.default", {TensorArg("self", "relu")},
                              {{"inv", DataType::kFloat, {2, 2, 4}, {"s54", "s27", ""}}})
                        .Node("torch.ops.aten.relu.default", {TensorArg("self", "inv")},
                              {{"out", DataType::kFloat, {2, 2, 4}, {"s54", "s27", ""}}})
@@ -87,13 +87,13 @@ TEST(InspectTest, HistogramMarksUnsupportedTargetsAndGivesAdvice) {
   EXPECT_EQ(info.ops[0].key, "aten::relu.default");
   EXPECT_EQ(info.ops[0].count, 2);
   EXPECT_TRUE(info.ops[0].supported);
-  EXPECT_EQ(info.ops[1].key, "aten::linalg_inv.default");
+  EXPECT_EQ(info.ops[1].key, "aten::linalg_eigvals.default");
   EXPECT_FALSE(info.ops[1].supported);
   ASSERT_EQ(info.unsupported.size(), 1u);
   EXPECT_EQ(info.unsupported[0].first_node, "inv");
 
   const std::string text = InspectionText(info, "m.pt2");
-  EXPECT_TRUE(absl::StrContains(text, "aten::linalg_inv.default  1  UNSUPPORTED")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "aten::linalg_eigvals.default  1  UNSUPPORTED")) << text;
   EXPECT_TRUE(absl::StrContains(text, std::string(ops::kUnsupportedOpsAdvice))) << text;
   EXPECT_TRUE(absl::StrContains(text, "s54  [0, int_oo]  x[0], m[0], out[0]")) << text;
   const std::string json = InspectionJson(info);
@@ -128,7 +128,7 @@ TEST(InspectTest, SupportIsCheckedAtTheRequestedOpset) {
   EXPECT_TRUE(info.ops[0].supported);
   EXPECT_EQ(info.opset, 21);
   ASSERT_EQ(info.unsupported.size(), 1u);
-  EXPECT_EQ(info.unsupported[0].key, "aten::linalg_inv.default");
+  EXPECT_EQ(info.unsupported[0].key, "aten::linalg_eigvals.default");
 }
 
 TEST(InspectTest, DynamicFixture) {

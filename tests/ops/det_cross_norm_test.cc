@@ -1,5 +1,6 @@
-// Tests for ops/det_cross_norm.cc: shapes, and the refusals of norms that need
-// singular values and of determinant bookkeeping outputs. Numerics:
+// Tests for ops/det_cross_norm.cc: shapes (the 'nuc' and ord 2 norms through
+// singular values too), and the refusals of norms over matrices above the SVD's
+// size limit, of unknown orders and of determinant bookkeeping outputs. Numerics:
 // tests/fixtures/ops/{det,cross,linalg_norms,nonzero_static}.
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ TEST(DetCrossNorm, ConvertsWithInferredShapes) {
                      {TensorArg("self", "a"), FloatArg("ord", 1.0)}, {{"y", kF32, {2}}}),
       OneNodeProgram({{"u", kF32, {4, 3}}, {"v", kF32, {1, 3}}}, "linalg_cross.default",
                      {TensorArg("self", "u"), TensorArg("other", "v")}, {{"y", kF32, {4, 3}}}),
+      OneNodeProgram({{"a", kF32, {3, 4}}}, "linalg_matrix_norm.default",
+                     {TensorArg("self", "a"), FloatArg("ord", 2.0)}, {{"y", kF32, {}}}),
+      OneNodeProgram({{"a", kF32, {3, 4}}}, "linalg_matrix_norm.str_ord",
+                     {TensorArg("self", "a"), StringArg("ord", "nuc")}, {{"y", kF32, {}}}),
   };
   for (const ProgramBuilder& p : programs) {
     pt2::ExportedProgram program = p.Build();
@@ -31,14 +36,14 @@ TEST(DetCrossNorm, ConvertsWithInferredShapes) {
 
 TEST(DetCrossNorm, Refusals) {
   std::vector<ErrorCase> cases = {
-      {"spectral_norm",
-       OneNodeProgram({{"a", kF32, {3, 4}}}, "linalg_matrix_norm.default",
+      {"spectral_norm_too_large",
+       OneNodeProgram({{"a", kF32, {3, 40}}}, "linalg_matrix_norm.default",
                       {TensorArg("self", "a"), FloatArg("ord", 2.0)}, {{"y", kF32, {}}}),
        absl::StatusCode::kUnimplemented, "singular values"},
-      {"nuclear_norm",
+      {"unknown_order",
        OneNodeProgram({{"a", kF32, {3, 4}}}, "linalg_matrix_norm.str_ord",
-                      {TensorArg("self", "a"), StringArg("ord", "nuc")}, {{"y", kF32, {}}}),
-       absl::StatusCode::kUnimplemented, "'nuc'"},
+                      {TensorArg("self", "a"), StringArg("ord", "max")}, {{"y", kF32, {}}}),
+       absl::StatusCode::kInvalidArgument, "'max'"},
       {"det_lu_read",
        OneNodeProgram({{"a", kF32, {3, 3}}}, "_linalg_det.default", {TensorArg("A", "a")},
                       {{"d", kF32, {}}, {"lu", kF32, {3, 3}}, {"p_unused_2", kI32, {3}}}),

@@ -3,7 +3,7 @@
 // linalg_unrolled_helpers):
 // batched and broadcast programs convert with the FX shapes and dtypes
 // inferred, and the refusals (symbolic or too large matrices, LU without
-// pivoting, linalg_inv itself). Numerics: the OpInfo samples
+// pivoting). Numerics: the OpInfo samples
 // (tests/fixtures/opinfo) and the reference kernel tests.
 #include <string>
 #include <vector>

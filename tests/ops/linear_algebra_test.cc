@@ -155,12 +155,12 @@ TEST_P(LinearAlgebraOpsTest, ConvertsWithInferredShapes) { ExpectConverts(GetPar
 
 INSTANTIATE_TEST_SUITE_P(Cases, LinearAlgebraOpsTest, ::testing::ValuesIn(Cases()), CaseName());
 
-TEST(LinearAlgebraOpsErrorsTest, LinalgInvStaysUnsupported) {
-  // The unsupported_aten_op fixture relies on linalg_inv having no translation.
-  Case c = One("linalg_inv", {{"a", kF32, {3, 3}}}, "linalg_inv.default", {TensorArg("A", "a")},
-               {{"y", kF32, {3, 3}}}, {});
+TEST(LinearAlgebraOpsErrorsTest, LinalgEigvalsStaysUnsupported) {
+  // The unsupported_aten_op fixture relies on linalg_eigvals having no translation.
+  Case c = One("linalg_eigvals", {{"a", kF32, {3, 3}}}, "linalg_eigvals.default",
+               {TensorArg("self", "a")}, {{"y", DataType::kComplex64, {3}}}, {});
   EXPECT_TRUE(HasStatus(ConvertAndCheck(c.program.Build()), absl::StatusCode::kUnimplemented,
-                        "aten::linalg_inv.default"));
+                        "aten::linalg_eigvals.default"));
 }
 
 TEST(LinearAlgebraOpsErrorsTest, AddmmOnBoolIsUnsupported) {

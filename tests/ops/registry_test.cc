@@ -36,7 +36,7 @@ TEST(RegistryTest, OneKeyPerFamily) {
     EXPECT_LE(entry->min_opset, kDefaultOpset);
     EXPECT_GE(entry->max_opset, kDefaultOpset);
   }
-  EXPECT_FALSE(registry.Contains("aten::linalg_inv.default"));
+  EXPECT_FALSE(registry.Contains("aten::linalg_eigvals.default"));
 }
 
 TEST(RegistryTest, FindRespectsOpsetRanges) {
@@ -72,8 +72,8 @@ TEST(FindUnsupportedOpsTest, ReportsEachUnknownTargetWithCount) {
                 {{"w1", DataType::kFloat, {2, 3}}})
           .Node("torch.ops.aten.relu.default", {TensorArg("self", "w1")},
                 {{"r", DataType::kFloat, {2, 3}}})
-          .Node("torch.ops.aten.linalg_inv.default", {TensorArg("A", "r")},
-                {{"inv", DataType::kFloat, {2, 3}}})
+          .Node("torch.ops.aten.linalg_eigvals.default", {TensorArg("self", "r")},
+                {{"inv", DataType::kComplex64, {2}}})
           .Node("torch.ops.mylib.weird_op.default", {TensorArg("self", "inv")},
                 {{"w2", DataType::kFloat, {2, 3}}})
           .Output("w2")
@@ -84,7 +84,7 @@ TEST(FindUnsupportedOpsTest, ReportsEachUnknownTargetWithCount) {
   EXPECT_EQ(unsupported[0].key, "mylib::weird_op.default");
   EXPECT_EQ(unsupported[0].count, 2);
   EXPECT_EQ(unsupported[0].first_node, "w1");
-  EXPECT_EQ(unsupported[1].key, "aten::linalg_inv.default");
+  EXPECT_EQ(unsupported[1].key, "aten::linalg_eigvals.default");
   EXPECT_EQ(unsupported[1].count, 1);
   EXPECT_EQ(unsupported[1].first_node, "inv");
 }
