@@ -148,7 +148,11 @@ absl::Status AtenCauchy(TranslateContext& ctx) {
   if (!(sigma > 0)) return ctx.Invalid(absl::StrCat("cauchy_ expects sigma > 0.0, but found sigma=", sigma));
   std::string u = UniformDoubleLike(ctx, t.self);
   std::string angle = ctx.Op("Mul", {ctx.Op("Sub", {u, D(ctx, 0.5)}), D(ctx, M_PI)});
-  std::string x = ctx.Op("Add", {ctx.Op("Mul", {ctx.Op("Tan", {angle}), D(ctx, sigma)}), D(ctx, median)});
+  // tan(a) = sin(a) / cos(a) with cos(a) = sin(pi * u) (a = pi * (u - 1/2)):
+  // ONNX Runtime's Tan and Cos take float only, its Sin double too.
+  std::string cos = ctx.Op("Sin", {ctx.Op("Mul", {u, D(ctx, M_PI)})});
+  std::string tan = ctx.Op("Div", {ctx.Op("Sin", {angle}), cos});
+  std::string x = ctx.Op("Add", {ctx.Op("Mul", {tan, D(ctx, sigma)}), D(ctx, median)});
   return BindSample(ctx, x, t.dtype);
 }
 
@@ -265,8 +269,10 @@ absl::Status AtenMultinomial(TranslateContext& ctx) {
     std::string total = ctx.Op("Slice", {cdf, ctx.ConstantInt64s({-1}), ctx.ConstantInt64s({INT64_MAX}),
                                          ctx.ConstantInt64s({-1})});
     // u shaped [..., k, 1] against cdf [..., 1, n].
-    std::string u_shape =
-        ctx.Op("Concat", {ShapeSlice(ctx, w, 0, rank - 1), ctx.ConstantInt64s({k, 1})}, {Attribute::Int("axis", 0)});
+    std::string u_shape = ctx.ConstantInt64s({k, 1});
+    if (rank == 2) {
+      u_shape = ctx.Op("Concat", {ShapeSlice(ctx, w, 0, 1), u_shape}, {Attribute::Int("axis", 0)});
+    }
     std::string target = ctx.Op("Mul", {UniformDouble(ctx, u_shape), Unsqueeze(ctx, total, {-1})});
     std::string below = ctx.Op("LessOrEqual", {Unsqueeze(ctx, cdf, {-2}), target});
     std::string count = ctx.Op("ReduceSum", {ctx.CastTo(below, DataType::kBool, DataType::kInt64),

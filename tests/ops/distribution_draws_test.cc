@@ -56,14 +56,14 @@ std::vector<double> AsDoubles(const pt2onnx::Tensor& t) {
   return v;
 }
 
-struct Run {
+struct Draws {
   std::vector<std::vector<double>> outputs;
   std::vector<std::vector<int64_t>> dims;
   std::vector<DataType> dtypes;
 };
 
 // Converts `program` and runs it once in the executor.
-absl::StatusOr<Run> ConvertAndRun(const ProgramBuilder& program, const std::vector<Feed>& feeds) {
+absl::StatusOr<Draws> ConvertAndRun(const ProgramBuilder& program, const std::vector<Feed>& feeds) {
   absl::StatusOr<Converted> converted = ConvertAndCheck(program.Build());
   if (!converted.ok()) return converted.status();
   absl::StatusOr<std::unique_ptr<runtime::Session>> session =
@@ -73,7 +73,7 @@ absl::StatusOr<Run> ConvertAndRun(const ProgramBuilder& program, const std::vect
   for (const Feed& f : feeds) inputs.push_back({f.name, ToTensor(f)});
   absl::StatusOr<std::vector<pt2onnx::NamedTensor>> out = (*session)->Run(inputs);
   if (!out.ok()) return out.status();
-  Run run;
+  Draws run;
   for (const pt2onnx::NamedTensor& t : *out) {
     run.outputs.push_back(AsDoubles(t.tensor));
     run.dims.push_back(std::vector<int64_t>(t.tensor.dims().begin(), t.tensor.dims().end()));
@@ -105,10 +105,10 @@ Feed Zeros(std::string name, int64_t n = kN, DataType dtype = DataType::kFloat) 
 }
 
 // self (zeros of kN) -> overload(self, args) -> y, run once.
-Run Sample(const std::string& overload, std::vector<pt2::NamedArgument> args, DataType dtype = DataType::kFloat) {
+Draws Sample(const std::string& overload, std::vector<pt2::NamedArgument> args, DataType dtype = DataType::kFloat) {
   std::vector<pt2::NamedArgument> all = {TensorArg("self", "x")};
   all.insert(all.end(), args.begin(), args.end());
-  absl::StatusOr<Run> run = ConvertAndRun(OneNodeProgram({{"x", dtype, {kN}}}, overload, all, {{"y", dtype, {kN}}}),
+  absl::StatusOr<Draws> run = ConvertAndRun(OneNodeProgram({{"x", dtype, {kN}}}, overload, all, {{"y", dtype, {kN}}}),
                                           {Zeros("x", kN, dtype)});
   EXPECT_TRUE(run.ok()) << overload << ": " << run.status();
   if (!run.ok()) return {};
@@ -164,7 +164,7 @@ TEST(DistributionDraws, BernoulliFollowsItsProbabilities) {
   // p = 0 and p = 1 are certain; the rest hit with p = 0.3.
   std::vector<double> p(kN, 0.3);
   for (int64_t i = 0; i < 100; ++i) p[i] = 0, p[100 + i] = 1;
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"x", kF32, {kN}}}, "bernoulli.default", {TensorArg("self", "x")}, {{"y", kF32, {kN}}}),
       {{"x", kF32, {kN}, p}});
   ASSERT_TRUE(run.ok()) << run.status();
@@ -185,7 +185,7 @@ TEST(DistributionDraws, NormalBroadcastsMeanAndStd) {
   const int64_t n = kN / 2;
   std::vector<double> std_values(n, 0.1);
   std::fill(std_values.begin() + n / 2, std_values.end(), 1.0);
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"m", kF32, {2, 1}}, {"s", kF32, {1, n}}}, "normal.Tensor_Tensor",
                      {TensorArg("mean", "m"), TensorArg("std", "s")}, {{"y", kF32, {2, n}}}),
       {{"m", kF32, {2, 1}, {-5, 5}}, {"s", kF32, {1, n}, std_values}});
@@ -198,7 +198,7 @@ TEST(DistributionDraws, NormalBroadcastsMeanAndStd) {
   EXPECT_NEAR(Mean(row1_wide), 5, 0.1);
   EXPECT_NEAR(Std(row1_wide), 1, 0.05);
 
-  absl::StatusOr<Run> ff = ConvertAndRun(
+  absl::StatusOr<Draws> ff = ConvertAndRun(
       OneNodeProgram({}, "normal.float_float",
                      {FloatArg("mean", 0.3), FloatArg("std", 1.6), IntsArg("size", {100, 200})},
                      {{"y", kF32, {100, 200}}}),
@@ -214,7 +214,7 @@ TEST(DistributionDraws, MultinomialWithoutReplacementFollowsSequentialDraws) {
   const int64_t rows = 8000;
   std::vector<double> w;
   for (int64_t r = 0; r < rows; ++r) w.insert(w.end(), {0, 1, 3, 0, 4});
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"w", kF32, {rows, 5}}}, "multinomial.default",
                      {TensorArg("self", "w"), IntArg("num_samples", 3)}, {{"y", kI64, {rows, 3}}}),
       {{"w", kF32, {rows, 5}, w}});
@@ -234,7 +234,7 @@ TEST(DistributionDraws, MultinomialWithoutReplacementFollowsSequentialDraws) {
 }
 
 TEST(DistributionDraws, MultinomialWithReplacementFollowsTheWeights) {
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"w", kF32, {3}}}, "multinomial.default",
                      {TensorArg("self", "w"), IntArg("num_samples", kN), BoolArg("replacement", true)},
                      {{"y", kI64, {kN}}}),
@@ -249,7 +249,7 @@ TEST(DistributionDraws, MultinomialWithReplacementFollowsTheWeights) {
 TEST(DistributionDraws, TrainingRreluScalesNegativesByAUniformSlope) {
   std::vector<double> x(kN);
   for (int64_t i = 0; i < kN; ++i) x[i] = i % 2 == 0 ? 1.5 : -2.0;
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"x", kF32, {kN}}}, "rrelu.default",
                      {TensorArg("self", "x"), FloatArg("lower", 0.1), FloatArg("upper", 0.3), BoolArg("training", true)},
                      {{"y", kF32, {kN}}}),
@@ -269,13 +269,13 @@ TEST(DistributionDraws, TrainingRreluScalesNegativesByAUniformSlope) {
   EXPECT_NEAR(Std(slopes), 0.2 / std::sqrt(12.0), 0.005);
 }
 
-Run RunDropout(const std::string& overload, double p, const std::vector<int64_t>& dims, const std::vector<double>& x) {
-  absl::StatusOr<Run> run = ConvertAndRun(
+Draws RunDropout(const std::string& overload, double p, const std::vector<int64_t>& dims, const std::vector<double>& x) {
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"x", kF32, dims}}, overload,
                      {TensorArg("input", "x"), FloatArg("p", p), BoolArg("train", true)}, {{"y", kF32, dims}}),
       {{"x", kF32, dims, x}});
   EXPECT_TRUE(run.ok()) << overload << ": " << run.status();
-  return run.ok() ? *run : Run{};
+  return run.ok() ? *run : Draws{};
 }
 
 TEST(DropoutDraws, KeptElementsAreScaledByOneOverKeep) {
@@ -337,7 +337,7 @@ TEST(DropoutDraws, AlphaDropoutKeepsZeroMeanAndUnitVariance) {
 
 TEST(DropoutDraws, NativeDropoutMaskMatchesTheOutput) {
   std::vector<double> x(kN, -1.0);
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"x", kF32, {kN}}}, "native_dropout.default",
                      {TensorArg("input", "x"), FloatArg("p", 0.4), BoolArg("train", true)},
                      {{"y", kF32, {kN}}, {"mask", kBool, {kN}}}),
@@ -354,7 +354,7 @@ TEST(DropoutDraws, AttentionDropoutScalesTheKeptWeights) {
   // Equal scores, v = 1: each output is (kept weights) / (1 - p), mean 1.
   const int64_t l = 2000, s = 10;
   std::vector<double> q(l * 4, 0.0), k(s * 4, 0.0), v(s * 1, 1.0);
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"q", kF32, {1, l, 4}}, {"k", kF32, {1, s, 4}}, {"v", kF32, {1, s, 1}}},
                      "scaled_dot_product_attention.default",
                      {TensorArg("query", "q"), TensorArg("key", "k"), TensorArg("value", "v"), FloatArg("dropout_p", 0.5)},
@@ -374,7 +374,7 @@ TEST(FractionalMaxPoolDraws, WindowsFollowTheSamples) {
   // 0.7 gives {0, 3, 6, 8}; each window's maximum is its bottom-right cell.
   std::vector<double> x(100);
   for (int64_t i = 0; i < 100; ++i) x[i] = static_cast<double>(i);
-  absl::StatusOr<Run> run = ConvertAndRun(
+  absl::StatusOr<Draws> run = ConvertAndRun(
       OneNodeProgram({{"x", kF32, {1, 1, 10, 10}}, {"r", kF32, {1, 1, 2}}}, "fractional_max_pool2d.default",
                      {TensorArg("self", "x"), IntsArg("kernel_size", {2, 2}), IntsArg("output_size", {4, 4}),
                       TensorArg("random_samples", "r")},
