@@ -43,7 +43,9 @@ absl::StatusOr<std::string> TrainingDropout(TranslateContext& ctx, const std::st
                                             double p, bool feature, bool alpha) {
   PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta(arg));
   const DataType dtype = meta->dtype;
-  if (!IsFloatingPoint(dtype)) return ctx.Unsupported(absl::StrCat("training-mode dropout of a ", DataTypeName(dtype), " tensor"));
+  if (!IsFloatingPoint(dtype)) {
+    return ctx.Unsupported(absl::StrCat("training-mode dropout of a ", DataTypeName(dtype), " tensor"));
+  }
   if (p == 1) return ApplyDropout(ctx, x, dtype, p, x);  // x * 0, before the alpha correction
   std::string noise_like = x;
   if (feature) {
@@ -114,7 +116,9 @@ absl::Status AtenNativeDropout(TranslateContext& ctx) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "input"));
     return ctx.SetOutput(1, ctx.Op("Expand", {ctx.ConstantScalar(DataType::kBool, 1), shape}));
   }
-  if (!IsFloatingPoint(dtype)) return ctx.Unsupported(absl::StrCat("training-mode native_dropout of a ", DataTypeName(dtype), " tensor"));
+  if (!IsFloatingPoint(dtype)) {
+    return ctx.Unsupported(absl::StrCat("training-mode native_dropout of a ", DataTypeName(dtype), " tensor"));
+  }
   std::string mask = KeepMask(ctx, x, 1 - p);
   const double scale = p == 1 ? 0 : 1 / (1 - p);
   std::string y = ctx.Op("Mul", {ctx.Op("Mul", {x, ctx.CastTo(mask, DataType::kBool, dtype)}),
