@@ -16,6 +16,8 @@
 //                                      float mask: added
 //   out    = softmax(scores, -1) @ v   rows with every entry masked give 0
 //                                      (torch's _safe_softmax), not NaN
+//   dropout_p > 0: training-mode dropout of the softmax weights before the
+//                  product (ops/random_draws.h), composite op only
 //
 // enable_gqa repeats each key/value head Hq/Hk times first (static heads).
 //
@@ -36,6 +38,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/random_draws.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -98,10 +101,15 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
   if (!IsFloatingPoint(dtype)) return ctx.Unsupported("non-floating query");
 
   PT2ONNX_ASSIGN_OR_RETURN(double dropout_p, ctx.Float("dropout_p"));
-  if (dropout_p != 0.0) {
+  if (!(dropout_p >= 0 && dropout_p <= 1)) {
+    return ctx.Invalid(absl::StrCat("dropout_p=", dropout_p, " is outside [0, 1]"));
+  }
+  // The backend forms carry dropout bookkeeping (rng state, philox seed) no
+  // ONNX graph can give; only the composite op's dropout is translated.
+  if (dropout_p != 0.0 && ctx.key() != "aten::scaled_dot_product_attention.default") {
     return ctx.Unsupported(absl::StrCat(
-        "dropout_p=", dropout_p, " makes attention random; export for inference with "
-        "dropout_p=0 (e.g. `dropout_p=self.dropout if self.training else 0.0` in eval mode)"));
+        "dropout_p=", dropout_p, " in a fused attention kernel (its random-state outputs have no "
+        "ONNX equivalent); export before run_decompositions(), or for inference with dropout_p=0"));
   }
   PT2ONNX_ASSIGN_OR_RETURN(bool is_causal, ctx.Bool("is_causal"));
   if (ctx.Has("enable_gqa")) {
@@ -172,6 +180,9 @@ absl::StatusOr<AttentionResult> EmitAttention(TranslateContext& ctx, absl::strin
                             DataType::kInt32, DataType::kBool);
     weights = ctx.Op("Where", {masked_row, ctx.ConstantScalar(dtype, 0.0), weights});
   }
+  // torch's math path drops attention weights after the softmax:
+  // at::dropout(attn, dropout_p, /*train=*/true).
+  weights = ApplyDropout(ctx, weights, dtype, dropout_p, weights);
   AttentionResult result;
   result.out = ctx.Op("MatMul", {weights, v});
   if (want_logsumexp) {

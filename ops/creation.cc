@@ -64,6 +64,24 @@ absl::Status AtenEmptyMemoryFormat(TranslateContext& ctx) { return FillSize(ctx,
 // Strides only describe memory; the values are what ONNX sees.
 // aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 absl::Status AtenEmptyStrided(TranslateContext& ctx) { return FillSize(ctx, 0); }
+// physical_layout only orders the memory; the logical sizes are `size`.
+// aten::empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+absl::Status AtenEmptyPermuted(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> layout, ctx.Ints("physical_layout"));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument size, ctx.Arg("size"));
+  const size_t rank = size.kind == ArgKind::kSymInts ? size.syms.size() : size.ints.size();
+  std::vector<bool> seen(layout.size(), false);
+  bool permutation = layout.size() == rank;
+  for (int64_t d : layout) {
+    if (!permutation || d < 0 || d >= static_cast<int64_t>(rank) || seen[d]) {
+      permutation = false;
+      break;
+    }
+    seen[d] = true;
+  }
+  if (!permutation) return ctx.Invalid("physical_layout must be a permutation of the dims of size");
+  return FillSize(ctx, 0);
+}
 // aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 absl::Status AtenNewZeros(TranslateContext& ctx) { return FillSize(ctx, 0); }
 // aten::new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
@@ -234,6 +252,7 @@ void RegisterCreationOps(OpRegistry& r) {
   r.Add("aten::full.default", &AtenFull);
   r.Add("aten::empty.memory_format", &AtenEmptyMemoryFormat);
   r.Add("aten::empty_strided.default", &AtenEmptyStrided);
+  r.Add("aten::empty_permuted.default", &AtenEmptyPermuted);
   r.Add("aten::new_zeros.default", &AtenNewZeros);
   r.Add("aten::new_ones.default", &AtenNewOnes);
   r.Add("aten::new_full.default", &AtenNewFull);

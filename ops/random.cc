@@ -24,6 +24,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/random_draws.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -42,14 +43,6 @@ std::optional<int> MantissaDigits(DataType dtype) {
     case DataType::kDouble: return 53;
     default: return std::nullopt;
   }
-}
-
-// A double tensor of `shape` (1-D INT64 value) drawn from U[0, 1).
-std::string UniformDouble(TranslateContext& ctx, const std::string& shape) {
-  std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(DataType::kDouble, 0), shape});
-  return ctx.Op("RandomUniformLike", {zeros},
-                {Attribute::Int("dtype", static_cast<int64_t>(DataType::kDouble)),
-                 Attribute::Float("low", 0.0f), Attribute::Float("high", 1.0f)});
 }
 
 absl::Status Uniform(TranslateContext& ctx, const std::string& shape) {

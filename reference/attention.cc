@@ -1,12 +1,15 @@
 // Reference kernels: scaled dot-product attention as torch's math path
 // defines it: softmax(q @ k^T * scale + mask) @ v in double, causal and bool
 // masks as -inf, rows with every score masked give 0 (torch's
-// _safe_softmax), grouped-query heads repeated when enable_gqa.
+// _safe_softmax), grouped-query heads repeated when enable_gqa; dropout_p > 0
+// (the composite op only) drops weights after the softmax.
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "reference/registry.h"
 #include "reference/kernel_support.h"
+#include "reference/random_draws.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::reference {
@@ -20,8 +23,11 @@ struct AttentionResult {
 // `mask_name` null: the overload has no mask argument. `causal_bottom_right`:
 // the causal mask keeps key j for query i when j <= i + S - L (CUDA flash),
 // else when j <= i (the other forms, top-left aligned).
+// `allow_dropout`: dropout_p > 0 drops attention weights as torch's math path
+// does (at::dropout(attn, dropout_p, true): keep with 1 - p, scale by
+// 1 / (1 - p), p == 1 gives zeros); the backend forms refuse it.
 absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, bool gqa_arg,
-                                       bool causal_bottom_right = false) {
+                                       bool causal_bottom_right = false, bool allow_dropout = false) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor q, call.Input("query"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor k, call.Input("key"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor v, call.Input("value"));
@@ -36,7 +42,12 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
   if (gqa_arg) {
     PT2ONNX_ASSIGN_OR_RETURN(gqa, call.Bool("enable_gqa"));
   }
-  if (dropout_p != 0) return call.Unsupported("attention dropout draws random numbers; export in eval mode");
+  if (!(dropout_p >= 0 && dropout_p <= 1)) return call.Invalid("dropout_p is outside [0, 1]");
+  if (dropout_p != 0 && !allow_dropout) {
+    return call.Unsupported("dropout in a fused attention kernel (its random state has no reference)");
+  }
+  RandomStream stream;
+  const double keep_scale = dropout_p == 1 ? 0 : 1 / (1 - dropout_p);
   if (q.rank() < 2 || k.rank() != q.rank() || v.rank() != q.rank()) return call.Invalid("q, k, v ranks differ");
   const int64_t r = q.rank();
   const int64_t L = q.dims()[r - 2], E = q.dims()[r - 1], S = k.dims()[r - 2], Ev = v.dims()[r - 1];
@@ -112,7 +123,8 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
       for (int64_t j = 0; j < S; ++j) sum += std::exp(scores[j] - mx);
       lse[b * L + i] = mx + std::log(sum);
       for (int64_t j = 0; j < S; ++j) {
-        const double p = std::exp(scores[j] - mx) / sum;
+        double p = std::exp(scores[j] - mx) / sum;
+        if (dropout_p != 0) p *= stream.Uniform() < 1 - dropout_p ? keep_scale : 0.0;
         for (int64_t e = 0; e < Ev; ++e) o[e] += p * vbp[j * Ev + e];
       }
     }
@@ -131,7 +143,9 @@ absl::StatusOr<AttentionResult> Attend(RefCall& call, const char* mask_name, boo
 
 // aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor
 absl::Status Sdpa(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, Attend(call, "attn_mask", true));
+  PT2ONNX_ASSIGN_OR_RETURN(AttentionResult r, Attend(call, "attn_mask", true, false, /*allow_dropout=*/true));
+  PT2ONNX_ASSIGN_OR_RETURN(double dropout_p, call.Double("dropout_p"));
+  if (dropout_p != 0) return SetRandom(call, std::move(r.output));
   return call.SetTensor(r.output);
 }
 // aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)

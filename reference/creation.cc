@@ -225,7 +225,8 @@ void RegisterCreationRef(RefRegistry& r) {
   r.Add("aten::zeros.default", Zeros);
   r.Add("aten::ones.default", Ones);
   r.Add("aten::empty.memory_format", Zeros);
-  r.Add("aten::empty_strided.default", Zeros);  // contents undefined; layout is row-major here
+  r.Add("aten::empty_strided.default", Zeros);
+  r.Add("aten::empty_permuted.default", Zeros);  // physical_layout orders memory only  // contents undefined; layout is row-major here
   r.Add("aten::new_empty_strided.default", NewZeros);
   r.Add("aten::one_hot.default", OneHot);
   r.Add("aten::zeros_like.default", ZerosLike);

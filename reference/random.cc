@@ -10,31 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "reference/kernel_support.h"
+#include "reference/random_draws.h"
 #include "reference/registry.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::reference {
 namespace {
 
-// splitmix64: a fixed, portable stream.
-struct Stream {
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  uint64_t Next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
-};
+using Stream = RandomStream;
 
 enum class Draw { kUniform, kNormal, kInteger };
-
-absl::Status SetRandom(RefCall& call, Tensor t) {
-  RefValue v = RefValue::OfTensor(std::move(t));
-  v.not_comparable = absl::StrCat("random values (", call.key(), ") cannot match torch's or the ONNX model's");
-  return call.Set(std::move(v));
-}
 
 // The result dtype: the program's record, else `fallback`.
 DataType ResultDtype(const RefCall& call, DataType fallback) {
@@ -54,9 +39,8 @@ absl::Status Fill(RefCall& call, const Dims& dims, DataType dtype, Draw draw, in
       StoreInt(t, i, static_cast<int64_t>(static_cast<uint64_t>(low) + s.Next() % range));
     } else if (draw == Draw::kUniform) {
       StoreDouble(t, i, s.Uniform());
-    } else {  // Box-Muller
-      const double u = 1 - s.Uniform(), v = s.Uniform();
-      StoreDouble(t, i, std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v));
+    } else {
+      StoreDouble(t, i, s.Normal());
     }
   }
   return SetRandom(call, std::move(t));

@@ -56,6 +56,9 @@ std::vector<Case> Cases() {
                 "scaled_dot_product_attention", kF16));
   const std::vector<std::string> causal = {"Shape", "Shape", "Concat", "Expand", "Trilu",
                                            "Cast",  "Where", "Softmax", "MatMul"};
+  // Training-mode dropout of the softmax weights (draws: distribution_draws_test.cc).
+  add(Attention("sdpa_dropout", q, q, {FloatArg("dropout_p", 0.1)}, {{"y", kF32, {1, 2, 4, 8}}},
+                Ops({"Softmax", "RandomUniformLike", "Less", "Cast", "Div", "Mul", "MatMul"})));
   add(Attention("sdpa_causal", q, q, {NoneArg("attn_mask"), FloatArg("dropout_p", 0.0),
                                       BoolArg("is_causal", true)},
                 {{"y", kF32, {1, 2, 4, 8}}}, Ops(causal)));
@@ -123,8 +126,12 @@ std::vector<ErrorCase> ErrorCases() {
       "scaled_dot_product_attention.default",
       Qkv({TensorArg("attn_mask", "m"), BoolArg("is_causal", true)}), {{"y", kF32, {1, 2, 4, 8}}});
   return {
-      {"dropout", Attention("d", q, q, {FloatArg("dropout_p", 0.1)}, {{"y", kF32, q}}, {}).program,
-       absl::StatusCode::kUnimplemented, "dropout_p"},
+      {"fused_kernel_dropout",
+       Attention("d", q, q, {FloatArg("dropout_p", 0.1)}, {{"y", kF32, q}, {"lse", kF32, {1, 2, 4}}}, {},
+                 "_scaled_dot_product_flash_attention_for_cpu").program,
+       absl::StatusCode::kUnimplemented, "fused attention kernel"},
+      {"dropout_above_one", Attention("d", q, q, {FloatArg("dropout_p", 1.5)}, {{"y", kF32, q}}, {}).program,
+       absl::StatusCode::kInvalidArgument, "outside [0, 1]"},
       {"gqa_heads_not_a_multiple",
        Attention("g", {1, 3, 4, 8}, q, {BoolArg("enable_gqa", true)}, {{"y", kF32, {1, 3, 4, 8}}},
                  {}).program,

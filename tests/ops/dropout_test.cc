@@ -1,6 +1,7 @@
 // Tests for ops/dropout.cc: eval-mode dropout is the identity (native_dropout
-// adds an all-True bool mask); training-mode dropout and a probability
-// outside [0, 1] are refused. Numerics: tests/fixtures/ops/dropout,
+// adds an all-True bool mask); training-mode dropout converts to a drawn
+// mask with the FX shapes and dtypes (its draws: distribution_draws_test.cc);
+// a probability outside [0, 1] is refused. Numerics: tests/fixtures/ops/dropout,
 // native_dropout.
 #include <string>
 #include <vector>
@@ -37,12 +38,34 @@ TEST(Dropout, EvalModeIsTheIdentity) {
   }
 }
 
-TEST(Dropout, TrainingModeIsRefusedWithAdvice) {
-  for (std::string overload : {"dropout.default", "alpha_dropout_.default"}) {
-    EXPECT_TRUE(HasStatus(ConvertAndCheck(Dropout(overload, 0.1, true).Build()),
-                          absl::StatusCode::kUnimplemented, "model.eval()"))
-        << overload;
+TEST(Dropout, TrainingModeDrawsAMask) {
+  for (std::string overload :
+       {"dropout.default", "dropout_.default", "feature_dropout.default", "alpha_dropout_.default",
+        "feature_alpha_dropout.default"}) {
+    pt2::ExportedProgram program = Dropout(overload, 0.1, true).Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << overload << ": " << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got)) << overload;
+    EXPECT_NE(FindNode(got->model, "RandomUniformLike"), nullptr) << overload;
   }
+}
+
+// p == 1: x * 0 (NaN stays NaN, as torch multiplies), no draw.
+TEST(Dropout, TrainingWithProbabilityOneMultipliesByZero) {
+  for (std::string overload : {"dropout.default", "feature_alpha_dropout.default"}) {
+    pt2::ExportedProgram program = Dropout(overload, 1.0, true).Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << overload << ": " << got.status();
+    EXPECT_TRUE(OpTypesAre(got->model, {"Mul"})) << overload;
+  }
+}
+
+// torch's make_feature_noise needs [N, C, ...].
+TEST(Dropout, FeatureDropoutOfA1dInputIsInvalid) {
+  ProgramBuilder p = OneNodeProgram({{"x", kF32, {5}}}, "feature_dropout.default",
+                                    {TensorArg("input", "x"), FloatArg("p", 0.5), BoolArg("train", true)},
+                                    {{"y", kF32, {5}}});
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kInvalidArgument, "at least 2 dimensions"));
 }
 
 TEST(Dropout, ProbabilityOutsideZeroOneIsInvalid) {
@@ -65,12 +88,15 @@ TEST(NativeDropout, EvalModeGivesTheInputAndAnAllTrueMask) {
   EXPECT_TRUE(OpTypesAre(got->model, {"Expand", "Identity"}));
 }
 
-// train=None is training in torch's kernels.
-TEST(NativeDropout, TrainNoneOrTrueIsRefused) {
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(NativeDropout({NoneArg("train")}).Build()),
-                        absl::StatusCode::kUnimplemented, "model.eval()"));
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(NativeDropout({BoolArg("train", true)}).Build()),
-                        absl::StatusCode::kUnimplemented, "model.eval()"));
+// train=None is training in torch's kernels: a drawn bool mask.
+TEST(NativeDropout, TrainNoneOrTrueDrawsTheMask) {
+  for (auto train : {NoneArg("train"), BoolArg("train", true)}) {
+    pt2::ExportedProgram program = NativeDropout({train}).Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got));
+    EXPECT_NE(FindNode(got->model, "RandomUniformLike"), nullptr);
+  }
 }
 
 }  // namespace
