@@ -139,6 +139,9 @@ absl::Status AtenPad(TranslateContext& ctx) {
           "mode='circular' needs ONNX Pad mode 'wrap' (opset 19 on): convert with --opset 19 or "
           "later");
     }
+    // ONNX Runtime's Pad fails in 'wrap' mode on an empty input; then the
+    // result is empty too, and known when its sizes are static.
+    if (std::optional<std::string> empty = StaticEmptyOutput(ctx, 0)) return ctx.SetOutput(0, *empty);
     return EmitPad(ctx, "pad", "wrap", std::nullopt);
   }
   return ctx.Unsupported(absl::StrCat("pad mode '", mode, "'"));
