@@ -219,7 +219,15 @@ absl::Status IncompleteGamma(TranslateContext& ctx, bool upper) {
   y = m.where({m.eq({a, m.c(0)}), m.where({m.gt({x, m.c(0)}), m.c(one), m.c(kNan)}), y});
   y = m.where({m.either({m.lt({x, m.c(0)}), m.lt({a, m.c(0)})}), m.c(kNan), y});
   y = m.where({nan, m.c(kNan), y});
-  return BindResult(ctx, ctx.CastTo(y, kF64, out));
+  y = ctx.CastTo(y, kF64, out);
+  // Expand to a run-time shape hides static sizes from shape inference:
+  // restate them when the program knows them all.
+  std::vector<int64_t> static_dims;
+  for (const ir::Dim& dim : dims.value_or(std::vector<ir::Dim>{ir::Dim{}})) {
+    if (!dim.is_static()) return BindResult(ctx, y);
+    static_dims.push_back(dim.value);
+  }
+  return BindResult(ctx, Reshape(ctx, y, static_dims));
 }
 
 // aten::igamma(Tensor self, Tensor other) -> Tensor

@@ -167,8 +167,8 @@ std::vector<Case> Cases() {
   {
     Case c = Factory("linspace_tensor", {{"a", kF32, {}}, {"b", kI64, {}}}, "linspace.Tensor_Tensor",
                      {TensorArg("start", "a"), TensorArg("end", "b"), IntArg("steps", 4)}, {"", kF32, {4}},
-                     {"Range", "Sub", "Cast", "Sub", "Sub", "Div", "Cast", "Mul", "Add", "Cast", "Mul", "Sub",
-                      "Less", "Where"});
+                     {"Cast", "Range", "Sub", "Sub", "Div", "Cast", "Mul", "Add", "Cast", "Mul", "Sub", "Less",
+                      "Where"});
     add(c);
   }
 
