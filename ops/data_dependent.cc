@@ -4,6 +4,7 @@
 // (the .pt2 gives the result an unbacked size symbol, u0; ONNX NonZero and
 // Compress compute it at run time), and masked_scatter, which has a fixed
 // output shape but reads a data-dependent number of source elements.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,20 @@ absl::Status AtenNonzero(TranslateContext& ctx) {
   }
   std::string indices = ctx.Op("NonZero", {self});
   return ctx.SetOutput(0, ctx.Op("Transpose", {indices}, {Attribute::Ints("perm", {1, 0})}));
+}
+
+// aten::nonzero_numpy(Tensor self) -> Tensor[]
+// nonzero's columns, one 1-D tensor per dim; a 0-d input counts as 1-D
+// (aten/src/ATen/native/TensorAdvancedIndexing.cpp unsqueezes it).
+absl::Status AtenNonzeroNumpy(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  std::string indices = ctx.Op("NonZero", {rank == 0 ? Reshape(ctx, self, {1}) : self});  // (rank, n)
+  std::vector<std::string> columns;
+  for (int64_t d = 0; d < std::max<int64_t>(rank, 1); ++d) {
+    columns.push_back(ctx.Op("Gather", {indices, ctx.ConstantInt64(d)}, {Attribute::Int("axis", 0)}));
+  }
+  return ctx.SetListOutput(0, columns);
 }
 
 // self and mask broadcast to their common shape.
@@ -104,6 +119,7 @@ absl::Status AtenMaskedScatter(TranslateContext& ctx) {
 
 void RegisterDataDependentOps(OpRegistry& r) {
   r.Add("aten::nonzero.default", &AtenNonzero);
+  r.Add("aten::nonzero_numpy.default", &AtenNonzeroNumpy);
   r.Add("aten::masked_select.default", &AtenMaskedSelect);
   r.Add("aten::masked_scatter.default", &AtenMaskedScatter);
 }

@@ -16,6 +16,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/shape_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"
@@ -200,6 +201,8 @@ absl::Status AtenInner(TranslateContext& ctx) {
 // aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
 // y[..., o] = sum_ij x1[..., i] * W[o, i, j] * x2[..., j] + b[o]
 absl::Status AtenBilinear(TranslateContext& ctx) {
+  // ONNX Runtime's Einsum crashes on an empty batch; the result is empty anyway.
+  if (std::optional<std::string> empty = StaticEmptyOutput(ctx, 0)) return ctx.SetOutput(0, *empty);
   PT2ONNX_ASSIGN_OR_RETURN(std::string out,
                            EinsumArgs(ctx, {"input1", "weight", "input2"}, "...i,oij,...j->...o"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::string> bias, ctx.OptionalInput("bias"));

@@ -11,6 +11,7 @@
 // float16 / bfloat16 are refused). ONNX Runtime's Where may turn a selected
 // -0 into +0 (nextafter(-denorm_min, 1) is -0 in torch), a sign no
 // comparison of values sees. All translations hold for opsets 18..23.
+// hash_tensor, which needs the raw bits, is refused with its reason.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -114,11 +115,24 @@ absl::Status AtenFrexp(TranslateContext& ctx) {
   return ctx.SetOutput(1, ctx.CastTo(exponent, dtype, exponent_dtype));
 }
 
+// aten::hash_tensor(Tensor self, int[1] dim=[], *, bool keepdim=False, int mode=0) -> Tensor
+// Refused: torch XORs each element's 64-bit pattern (floats widened to
+// double, torch/_torch_docs.py). ONNX up to opset 23 has no bitcast; the bits
+// of a finite float could be rebuilt arithmetically, but not the sign and
+// payload of a NaN, so no ONNX graph matches torch bit for bit.
+absl::Status AtenHashTensor(TranslateContext& ctx) {
+  return ctx.Unsupported(
+      "hash_tensor XORs the elements' raw 64-bit patterns; ONNX has no bitcast (up to opset 23) and cannot "
+      "recover a NaN's sign and payload arithmetically, so the hash would differ from torch's: compute it "
+      "outside the exported model");
+}
+
 }  // namespace
 
 void RegisterFloatRepresentationOps(OpRegistry& r) {
   r.Add("aten::nextafter.default", &AtenNextafter);
   r.Add("aten::frexp.Tensor", &AtenFrexp);
+  r.Add("aten::hash_tensor.default", &AtenHashTensor);
 }
 
 }  // namespace pt2onnx::ops

@@ -133,6 +133,9 @@ absl::Status AtenPad(TranslateContext& ctx) {
   if (mode == "reflect") return EmitPad(ctx, "pad", "reflect", std::nullopt);
   if (mode == "replicate") return EmitReplicate(ctx, "pad");
   if (mode == "circular") {
+    // ONNX Runtime's Pad fails in 'wrap' mode on an empty input; then the
+    // result is empty too, and known (at any opset) when its sizes are static.
+    if (std::optional<std::string> empty = StaticEmptyOutput(ctx, 0)) return ctx.SetOutput(0, *empty);
     // Pad's "wrap" mode arrived in opset 19.
     if (ctx.opset() < 19) {
       return ctx.Unsupported(

@@ -139,7 +139,15 @@ absl::Status AtenUnfoldDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t size, ctx.Int("size"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t step, ctx.Int("step"));
   if (rank == 0) {
-    return ctx.Unsupported("unfold of a 0-d tensor");
+    // torch treats a 0-d tensor as one element: size 0 or 1, result (size,)
+    // (aten/src/ATen/native/TensorShape.cpp, unfold).
+    PT2ONNX_RETURN_IF_ERROR(CheckedAxis(ctx, "dimension", dimension, 1).status());
+    if (step <= 0 || size < 0 || size > 1) {
+      return ctx.Invalid(absl::StrCat("unfold of a 0-d tensor needs size 0 or 1 and step > 0, got size ", size,
+                                      ", step ", step));
+    }
+    return ctx.SetOutput(0, ctx.Op("Slice", {Reshape(ctx, x, {1}), ctx.ConstantInt64s({0}),
+                                             ctx.ConstantInt64s({size}), ctx.ConstantInt64s({0})}));
   }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(ctx, "dimension", dimension, rank));
   if (meta->sizes[axis].is_symbolic) {

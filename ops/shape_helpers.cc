@@ -1,8 +1,10 @@
 #include "ops/shape_helpers.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/checked_math.h"
@@ -19,6 +21,14 @@ std::optional<std::vector<int64_t>> StaticSizes(const pt2::TensorMeta* meta) {
     sizes.push_back(s.value);
   }
   return sizes;
+}
+
+std::optional<std::string> StaticEmptyOutput(TranslateContext& ctx, int i) {
+  std::optional<std::vector<int64_t>> dims = StaticSizes(ctx.OutputMeta(i));
+  const DataType dtype = ctx.OutputDtype(i);
+  if (!dims.has_value() || dtype == DataType::kUndefined) return std::nullopt;
+  if (std::find(dims->begin(), dims->end(), 0) == dims->end()) return std::nullopt;
+  return ctx.Constant(ir::Tensor::Owned(dtype, std::move(*dims), ""));
 }
 
 std::optional<std::vector<int64_t>> StaticDims(const TranslateContext& ctx, absl::string_view arg,

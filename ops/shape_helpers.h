@@ -27,6 +27,12 @@ namespace pt2onnx::ops {
 // symbolic size).
 std::optional<std::vector<int64_t>> StaticSizes(const pt2::TensorMeta* meta);
 
+// An empty constant for output `i` when the program gives it static sizes,
+// one of them 0, and a known dtype; nullopt otherwise. For translations whose
+// ONNX form ONNX Runtime cannot run on empty inputs (Einsum, Pad 'wrap'):
+// such a result does not depend on the input values.
+std::optional<std::string> StaticEmptyOutput(TranslateContext& ctx, int i);
+
 // Static sizes of dims [begin, begin + n) of tensor argument `arg`, or nullopt
 // when any is symbolic or the range does not fit. A negative `begin` counts
 // from the back.

@@ -31,6 +31,7 @@
 #include "core/dtype.h"
 #include "core/status_macros.h"
 #include "translate/registry.h"
+#include "ops/gamma_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"
 
@@ -303,6 +304,11 @@ absl::Status AtenPolygamma(TranslateContext& ctx) {
 }
 
 }  // namespace
+
+std::string LgammaDouble(TranslateContext& ctx, const std::string& x) {
+  Math m{ctx, DataType::kDouble};
+  return LgammaF64(m, x);
+}
 
 void RegisterSpecialMathOps(OpRegistry& r) {
   AddWithInPlace(r, "aten::acosh", "default", &AtenAcosh);

@@ -1,7 +1,8 @@
 // File: ops/split_meshgrid.cc
 // -----------------------------------------------------------------------------
 // View-like ops that real models use beyond shape.cc / slicing.cc:
-// reshape_as, tensor_split (by indices or a section count) and meshgrid.
+// reshape_as, tensor_split (by indices, a section count or a tensor of
+// indices), NumPy's hsplit / vsplit / dsplit and meshgrid.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -43,24 +44,17 @@ absl::StatusOr<int64_t> SplitAxis(const TranslateContext& ctx) {
   return CheckedAxis(dim, rank, "dim of aten::tensor_split");
 }
 
-// aten::tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
-// Piece j is self[indices[j-1]:indices[j]] along dim (Python slice rules:
-// negative positions count from the end, a reversed pair gives an empty piece).
-absl::Status AtenTensorSplitIndices(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string bounds, ctx.IntsAsTensor("indices"));
-  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("indices"));
-  const size_t cuts = arg.kind == pt2::Argument::Kind::kSymInts ? arg.syms.size() : arg.ints.size();
+// Piece j of `x` is x[bounds[j-1]:bounds[j]] along `axis`, for a 1-D INT64
+// `bounds` of `cuts` entries (Python slice rules: negative positions count
+// from the end, a reversed pair gives an empty piece).
+absl::Status SplitAtBounds(TranslateContext& ctx, const std::string& x, int64_t axis,
+                           const std::string& bounds, size_t cuts) {
   if (ListOutputSize(ctx) != cuts + 1) {
-    return ctx.Invalid(absl::StrCat(cuts, " indices give ", cuts + 1,
-                                    " pieces, the program expects ",
+    return ctx.Invalid(absl::StrCat(cuts, " indices give ", cuts + 1, " pieces, the program expects ",
                                     ListOutputSize(ctx)));
   }
-  std::string starts = ctx.Op("Concat", {ctx.ConstantInt64s({0}), bounds},
-                              {Attribute::Int("axis", 0)});
-  std::string ends = ctx.Op("Concat",
-                            {bounds, ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()})},
+  std::string starts = ctx.Op("Concat", {ctx.ConstantInt64s({0}), bounds}, {Attribute::Int("axis", 0)});
+  std::string ends = ctx.Op("Concat", {bounds, ctx.ConstantInt64s({std::numeric_limits<int64_t>::max()})},
                             {Attribute::Int("axis", 0)});
   std::vector<std::string> parts;
   for (size_t j = 0; j <= cuts; ++j) {
@@ -72,31 +66,111 @@ absl::Status AtenTensorSplitIndices(TranslateContext& ctx) {
   return ctx.SetListOutput(0, parts);
 }
 
-// aten::tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]
-// n = q * sections + r: the first r pieces get q + 1 elements, the rest q.
-absl::Status AtenTensorSplitSections(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx));
-  PT2ONNX_ASSIGN_OR_RETURN(int64_t sections, ctx.Int("sections"));
+// `x` in `sections` pieces along `axis`: n = q * sections + r, the first r
+// pieces get q + 1 elements, the rest q.
+absl::Status SplitSections(TranslateContext& ctx, const std::string& x, int64_t axis, int64_t sections) {
   if (sections <= 0) return ctx.Invalid(absl::StrCat("sections must be positive, got ", sections));
   if (ListOutputSize(ctx) != static_cast<size_t>(sections)) {
-    return ctx.Invalid(absl::StrCat(sections, " sections, but the program expects ",
-                                    ListOutputSize(ctx),
+    return ctx.Invalid(absl::StrCat(sections, " sections, but the program expects ", ListOutputSize(ctx),
                                     " pieces"));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   if (sections == 1) return ctx.SetListOutput(0, {x});
   std::string n = ShapeSlice(ctx, x, axis, axis + 1);
   std::string s = ctx.ConstantInt64s({sections});
   std::string q = ctx.Op("Div", {n, s});
   std::string r = ctx.Op("Sub", {n, ctx.Op("Mul", {q, s})});
-  std::string piece = ctx.Op("Range",
-                             {ctx.ConstantInt64(0), ctx.ConstantInt64(sections),
-                              ctx.ConstantInt64(1)});
+  std::string piece = ctx.Op("Range", {ctx.ConstantInt64(0), ctx.ConstantInt64(sections), ctx.ConstantInt64(1)});
   std::string extra = ctx.CastTo(ctx.Op("Less", {piece, r}), DataType::kBool, DataType::kInt64);
   std::string sizes = ctx.Op("Add", {q, extra});
   return ctx.SetListOutput(0, ctx.AddNode("Split", {x, sizes}, {Attribute::Int("axis", axis)},
                                           static_cast<int>(sections)));
 }
+
+// aten::tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+absl::Status AtenTensorSplitIndices(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bounds, ctx.IntsAsTensor("indices"));
+  PT2ONNX_ASSIGN_OR_RETURN(pt2::Argument arg, ctx.Arg("indices"));
+  const size_t cuts = arg.kind == pt2::Argument::Kind::kSymInts ? arg.syms.size() : arg.ints.size();
+  return SplitAtBounds(ctx, x, axis, bounds, cuts);
+}
+
+// aten::tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]
+absl::Status AtenTensorSplitSections(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t sections, ctx.Int("sections"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  return SplitSections(ctx, x, axis, sections);
+}
+
+// aten::tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]
+// A 1-D int64 tensor holds the indices (read at run time); a 0-d one, the
+// section count, which fixes the number of pieces, so it must be known when
+// converting (torch.export cannot trace that case either).
+absl::Status AtenTensorSplitTensor(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, SplitAxis(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("tensor_indices_or_sections"));
+  if (meta->dtype != DataType::kInt64) {
+    return ctx.Invalid("tensor_indices_or_sections must be an int64 tensor");
+  }
+  if (meta->sizes.size() != 1) {
+    return ctx.Unsupported("tensor_split with a 0-d sections tensor: the piece count depends on its value; "
+                           "pass the count as an int");
+  }
+  if (meta->sizes[0].is_symbolic) {
+    return ctx.Unsupported("tensor_split with an indices tensor of symbolic length");
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string bounds, ctx.Input("tensor_indices_or_sections"));
+  return SplitAtBounds(ctx, x, axis, bounds, static_cast<size_t>(meta->sizes[0].value));
+}
+
+// hsplit / vsplit / dsplit (torch/_refs/__init__.py): tensor_split along a
+// fixed dim of a tensor of at least `min_rank` dims; hsplit splits dim 1,
+// or dim 0 of a 1-D tensor. An int section count must divide the dim.
+absl::StatusOr<int64_t> NumpySplitAxis(const TranslateContext& ctx, int64_t min_rank, int64_t axis,
+                                       const char* name) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  if (rank < min_rank) {
+    return ctx.Invalid(absl::StrCat(name, " needs a tensor of at least ", min_rank, " dims, got ", rank));
+  }
+  return min_rank == 1 && rank == 1 ? 0 : axis;
+}
+
+absl::Status NumpySplitInt(TranslateContext& ctx, int64_t min_rank, int64_t axis_for_rank, const char* name) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, NumpySplitAxis(ctx, min_rank, axis_for_rank, name));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t sections, ctx.Int("sections"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  if (sections <= 0) return ctx.Invalid(absl::StrCat(name, ": sections must be positive, got ", sections));
+  const pt2::SymInt& n = meta->sizes[axis];
+  if (!n.is_symbolic && n.value % sections != 0) {
+    return ctx.Invalid(absl::StrCat(name, ": dim ", axis, " of size ", n.value, " is not divisible by ",
+                                    sections));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  return SplitSections(ctx, x, axis, sections);
+}
+
+absl::Status NumpySplitArray(TranslateContext& ctx, int64_t min_rank, int64_t axis_for_rank, const char* name) {
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, NumpySplitAxis(ctx, min_rank, axis_for_rank, name));
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> indices, ctx.Ints("indices"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  return SplitAtBounds(ctx, x, axis, ctx.ConstantInt64s(indices), indices.size());
+}
+
+// aten::hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+absl::Status AtenHsplitInt(TranslateContext& ctx) { return NumpySplitInt(ctx, 1, 1, "hsplit"); }
+// aten::hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+absl::Status AtenHsplitArray(TranslateContext& ctx) { return NumpySplitArray(ctx, 1, 1, "hsplit"); }
+// aten::vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+absl::Status AtenVsplitInt(TranslateContext& ctx) { return NumpySplitInt(ctx, 2, 0, "vsplit"); }
+// aten::vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+absl::Status AtenVsplitArray(TranslateContext& ctx) { return NumpySplitArray(ctx, 2, 0, "vsplit"); }
+// aten::dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+absl::Status AtenDsplitInt(TranslateContext& ctx) { return NumpySplitInt(ctx, 3, 2, "dsplit"); }
+// aten::dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+absl::Status AtenDsplitArray(TranslateContext& ctx) { return NumpySplitArray(ctx, 3, 2, "dsplit"); }
 
 // meshgrid: output i holds tensors[i] varying along axis i ("ij"); "xy"
 // swaps the first two axes of the grid.
@@ -151,6 +225,13 @@ void RegisterSplitMeshgridOps(OpRegistry& r) {
   r.Add("aten::reshape_as.default", &AtenReshapeAs);
   r.Add("aten::tensor_split.indices", &AtenTensorSplitIndices);
   r.Add("aten::tensor_split.sections", &AtenTensorSplitSections);
+  r.Add("aten::tensor_split.tensor_indices_or_sections", &AtenTensorSplitTensor);
+  r.Add("aten::hsplit.int", &AtenHsplitInt);
+  r.Add("aten::hsplit.array", &AtenHsplitArray);
+  r.Add("aten::vsplit.int", &AtenVsplitInt);
+  r.Add("aten::vsplit.array", &AtenVsplitArray);
+  r.Add("aten::dsplit.int", &AtenDsplitInt);
+  r.Add("aten::dsplit.array", &AtenDsplitArray);
 }
 
 }  // namespace pt2onnx::ops

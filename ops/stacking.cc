@@ -1,9 +1,9 @@
 // File: ops/stacking.cc
 // -----------------------------------------------------------------------------
-// NumPy-style layout composites: hstack, dstack and column_stack (each input
+// NumPy-style layout composites: hstack, vstack (row_stack), dstack and column_stack (each input
 // raised to a common rank, then one Concat), fliplr, flipud, rot90 (Slice
 // with step -1 and a Transpose) and view_as. Semantics from
-// torch/_refs/__init__.py (hstack, dstack, column_stack, fliplr, flipud) and
+// torch/_refs/__init__.py (hstack, vstack, dstack, column_stack, fliplr, flipud) and
 // aten/src/ATen/native/TensorTransformations.cpp (rot90).
 #include <cstdint>
 #include <limits>
@@ -74,6 +74,20 @@ absl::Status AtenHstack(TranslateContext& ctx) {
   }
   PT2ONNX_RETURN_IF_ERROR(CheckSameRank(ctx, parts));
   return ConcatParts(ctx, values, parts[0].rank == 1 ? 0 : 1);
+}
+
+// aten::vstack(Tensor[] tensors) -> Tensor  (row_stack is its alias)
+// atleast_2d ((n) -> (1, n)), then cat along dim 0.
+absl::Status AtenVstack(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Part> parts, ReadParts(ctx));
+  std::vector<std::string> values;
+  for (Part& p : parts) {
+    if (p.rank == 0) p = {Reshape(ctx, p.value, {1, 1}), 2};
+    if (p.rank == 1) p = {Unsqueeze(ctx, p.value, {0}), 2};
+    values.push_back(p.value);
+  }
+  PT2ONNX_RETURN_IF_ERROR(CheckSameRank(ctx, parts));
+  return ConcatParts(ctx, values, 0);
 }
 
 // aten::dstack(Tensor[] tensors) -> Tensor
@@ -170,6 +184,8 @@ absl::Status AtenViewAs(TranslateContext& ctx) {
 
 void RegisterStackingOps(OpRegistry& r) {
   r.Add("aten::hstack.default", &AtenHstack);
+  r.Add("aten::vstack.default", &AtenVstack);
+  r.Add("aten::row_stack.default", &AtenVstack);
   r.Add("aten::dstack.default", &AtenDstack);
   r.Add("aten::column_stack.default", &AtenColumnStack);
   r.Add("aten::fliplr.default", &AtenFliplr);

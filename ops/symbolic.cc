@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/checked_math.h"
@@ -292,6 +293,51 @@ absl::Status AtenSymNumel(TranslateContext& ctx) {
                                  {ir::Attribute::Int("keepdims", 0)}));
 }
 
+// True when the symbol `name` reaches only assertions: each use is an
+// _assert_scalar, or a Python-level operator (comparison, arithmetic) whose
+// results in turn reach only assertions; never a tensor op, a list or an
+// output of the graph.
+bool OnlyAsserted(const pt2::Graph& graph, const std::string& name, int depth) {
+  if (depth > 16) return false;
+  for (const pt2::Argument& out : graph.outputs) {
+    if (out.sym.is_name && out.sym.name == name) return false;
+  }
+  for (const pt2::Node& node : graph.nodes) {
+    bool used = false;
+    for (const pt2::NamedArgument& in : node.inputs) {
+      used = used || (in.arg.sym.is_name && in.arg.sym.name == name);
+      for (const pt2::SymArg& item : in.arg.syms) {
+        if (item.is_name && item.name == name) return false;
+      }
+    }
+    if (!used) continue;
+    if (node.target == "torch.ops.aten._assert_scalar.default") continue;
+    if (!absl::StartsWith(node.target, "_operator.")) return false;
+    for (const pt2::Argument& out : node.outputs) {
+      if (!out.sym.is_name || !OnlyAsserted(graph, out.sym.name, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+// aten::sym_storage_offset(Tensor self) -> SymInt
+// ONNX values have no storage: a view's offset into its base exists only in
+// torch. A static offset is a constant. A symbolic one (a data-dependent view
+// such as tensor_split by a tensor) is accepted when it only feeds runtime
+// assertions, which emit nothing: a placeholder 0 stands in, and dead-code
+// elimination removes it with the comparisons.
+absl::Status AtenSymStorageOffset(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  if (!meta->storage_offset.is_symbolic) return ctx.SetOutput(0, ctx.ConstantInt64(meta->storage_offset.value));
+  if (ctx.num_outputs() == 0) return absl::OkStatus();
+  const pt2::Argument& out = ctx.node().outputs[0];
+  if (!out.sym.is_name || !OnlyAsserted(ctx.fx_graph(), out.sym.name, 0)) {
+    return ctx.Unsupported("the storage offset of a data-dependent view used as a value (ONNX tensors have no "
+                           "storage); compute the offset from the view's indices instead");
+  }
+  return ctx.SetOutput(0, ctx.ConstantInt64(0));
+}
+
 // ---- Assertions ----------------------------------------------------------------
 
 // aten::_assert_scalar(Scalar self, str assert_msg) -> ()
@@ -333,6 +379,7 @@ void RegisterSymbolicOps(OpRegistry& r) {
   r.Add("torch::sym_min", &TorchSymMin);
   r.Add("aten::sym_size.int", &AtenSymSizeInt);
   r.Add("aten::sym_numel.default", &AtenSymNumel);
+  r.Add("aten::sym_storage_offset.default", &AtenSymStorageOffset);
   r.Add("aten::_assert_scalar.default", &AtenAssertNoOutput);
   r.Add("aten::_assert_tensor_metadata.default", &AtenAssertNoOutput);
   r.Add("aten::_assert_async.default", &AtenAssertNoOutput);

@@ -2,6 +2,7 @@
 // sequence holding NaN gives torch's answer, not a count; values and
 // boundaries compared in their promoted domain), and nonzero /
 // nonzero_static (row-major coordinates; NaN counts as nonzero).
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -119,6 +120,23 @@ absl::Status Nonzero(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::nonzero_numpy(Tensor self) -> Tensor[]: nonzero's columns (a 0-d
+// input counts as 1-D)
+absl::Status NonzeroNumpy(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  int64_t rows = 0;
+  const std::vector<int64_t> coords = NonzeroCoords(self, rows);
+  const int64_t rank = self.rank();
+  std::vector<Tensor> columns;
+  for (int64_t d = 0; d < std::max<int64_t>(rank, 1); ++d) {
+    std::vector<int64_t> column(rows, 0);
+    for (int64_t r = 0; r < rows && rank > 0; ++r) column[r] = coords[r * rank + d];
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromInts(DataType::kInt64, {rows}, column));
+    columns.push_back(std::move(t));
+  }
+  return call.SetTensors(std::move(columns));
+}
+
 // aten::nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor:
 // the first `size` rows, padded with fill_value
 absl::Status NonzeroStatic(RefCall& call) {
@@ -144,6 +162,7 @@ void RegisterBucketingRef(RefRegistry& r) {
   r.Add("aten::bucketize.Tensor", Bucketize);
   r.Add("aten::bucketize.Scalar", Bucketize);
   r.Add("aten::nonzero.default", Nonzero);
+  r.Add("aten::nonzero_numpy.default", NonzeroNumpy);
   r.Add("aten::nonzero_static.default", NonzeroStatic);
 }
 

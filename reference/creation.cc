@@ -124,18 +124,27 @@ absl::Status ScalarTensorOp(RefCall& call) {
 
 // aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, ...) -> Tensor
 absl::Status Linspace(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(double start, call.Double("start"));
-  PT2ONNX_ASSIGN_OR_RETURN(double end, call.Double("end"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor start_t, TensorOrScalar(call, "start"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor end_t, TensorOrScalar(call, "end"));
+  if (start_t.rank() != 0 || end_t.rank() != 0) return call.Invalid("start and end must be 0-dimensional");
+  double start = LoadDouble(start_t, 0);
+  double end = LoadDouble(end_t, 0);
   PT2ONNX_ASSIGN_OR_RETURN(int64_t steps, call.Int("steps"));
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<DataType> dtype, call.Dtype("dtype"));
   if (steps < 0 || steps > (int64_t{1} << 32)) return call.Invalid("number of steps must be non-negative");
+  const DataType out = dtype.value_or(DataType::kFloat);
+  if (!IsFloatingPoint(out)) {
+    // Integer results take integer bounds (torch converts them first).
+    start = std::trunc(start);
+    end = std::trunc(end);
+  }
   std::vector<double> v(steps);
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0;
   // torch fills the second half from the end, so the last value is exact.
   const int64_t half = steps / 2;
   for (int64_t i = 0; i < steps; ++i) v[i] = i < half ? start + step * i : end - step * (steps - 1 - i);
   if (steps == 1) v[0] = start;  // one step is `start`, not `end`
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(dtype.value_or(DataType::kFloat), {steps}, v));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(out, {steps}, v));
   return call.SetTensor(std::move(t));
 }
 
@@ -239,6 +248,9 @@ void RegisterCreationRef(RefRegistry& r) {
   r.Add("aten::new_full.default", NewFull);
   r.Add("aten::scalar_tensor.default", ScalarTensorOp);
   r.Add("aten::linspace.default", Linspace);
+  r.Add("aten::linspace.Tensor_Tensor", Linspace);
+  r.Add("aten::linspace.Tensor_Scalar", Linspace);
+  r.Add("aten::linspace.Scalar_Tensor", Linspace);
   r.Add("aten::eye.default", Eye);
   r.Add("aten::eye.m", Eye);
   r.Add("aten::fill.Scalar", Fill);

@@ -1,6 +1,6 @@
 // File: reference/stacking.cc
 // -----------------------------------------------------------------------------
-// Reference kernels for ops/stacking.cc: hstack, dstack, column_stack,
+// Reference kernels for ops/stacking.cc: hstack, vstack, dstack, column_stack,
 // fliplr, flipud, rot90 and view_as, by element index arithmetic on
 // row-major buffers (a join copies each input's rows into its column range;
 // a flip reads index n - 1 - i; rot90 follows the rotation formula of
@@ -70,6 +70,17 @@ absl::Status Hstack(RefCall& call) {
     if (t.rank() == 0) t = t.Alias({1});
   }
   return JoinAlong(call, parts, parts[0].rank() == 1 ? 0 : 1, dtype);
+}
+
+// aten::vstack(Tensor[] tensors) -> Tensor  (and row_stack)
+absl::Status Vstack(RefCall& call) {
+  DataType dtype;
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<Tensor> parts, ReadTensors(call, &dtype));
+  for (Tensor& t : parts) {
+    if (t.rank() == 0) t = t.Alias({1, 1});
+    if (t.rank() == 1) t = t.Alias({1, t.dim(0)});
+  }
+  return JoinAlong(call, parts, 0, dtype);
 }
 
 // aten::dstack(Tensor[] tensors) -> Tensor
@@ -170,6 +181,8 @@ absl::Status ViewAs(RefCall& call) {
 
 void RegisterStackingRef(RefRegistry& r) {
   r.Add("aten::hstack.default", Hstack);
+  r.Add("aten::vstack.default", Vstack);
+  r.Add("aten::row_stack.default", Vstack);
   r.Add("aten::dstack.default", Dstack);
   r.Add("aten::column_stack.default", ColumnStack);
   r.Add("aten::fliplr.default", Fliplr);

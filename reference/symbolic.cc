@@ -142,6 +142,17 @@ absl::Status SymNumel(RefCall& call) {
   return call.Set(RefValue::OfInt(self.numel()));
 }
 
+// aten::sym_storage_offset(Tensor self) -> SymInt
+// The interpreter keeps views as copies but records, per element, the base
+// element shown (view_tracking.h): element 0's is the view's offset. Plain
+// tensors, and empty views (which record none), start at 0.
+absl::Status SymStorageOffset(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(RefValue self, call.ValueAt(0));
+  if (self.kind != RefValue::Kind::kTensor) return call.Invalid("sym_storage_offset needs a tensor");
+  const bool viewed = self.view_index != nullptr && !self.view_index->empty();
+  return call.Set(RefValue::OfInt(viewed ? (*self.view_index)[0] : 0));
+}
+
 // aten::_assert_scalar(Scalar self, str assert_msg) -> (): the condition must hold.
 absl::Status AssertScalar(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(RefScalar v, call.ScalarAt(0));
@@ -206,6 +217,7 @@ void RegisterSymbolicRef(RefRegistry& r) {
   r.Add("torch::sym_min", SymMin);
   r.Add("aten::sym_size.int", SymSize);
   r.Add("aten::sym_numel.default", SymNumel);
+  r.Add("aten::sym_storage_offset.default", SymStorageOffset);
   r.Add("aten::_assert_scalar.default", AssertScalar);
   r.Add("aten::_assert_tensor_metadata.default", NoOutput);
   r.Add("aten::_assert_async.default", NoOutput);

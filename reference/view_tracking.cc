@@ -46,6 +46,8 @@ bool IsViewOp(const std::string& key) {
       "aten::split.Tensor", "aten::split_with_sizes.default", "aten::chunk.default", "aten::unbind.int",
       "aten::unflatten.int", "aten::swapaxes.default", "aten::swapdims.default", "aten::movedim.int",
       "aten::unfold.default", "aten::tensor_split.indices", "aten::tensor_split.sections",
+      "aten::tensor_split.tensor_indices_or_sections", "aten::hsplit.int", "aten::hsplit.array",
+      "aten::vsplit.int", "aten::vsplit.array", "aten::dsplit.int", "aten::dsplit.array",
       "aten::mT.default", "aten::mH.default", "aten::adjoint.default", "aten::numpy_T.default",
       "aten::movedim.intlist", "aten::moveaxis.int", "aten::moveaxis.intlist", "aten::narrow.Tensor",
       "aten::_reshape_alias.default"};

@@ -163,6 +163,15 @@ std::vector<Case> Cases() {
     add(c);
   }
 
+  // linspace with 0-d tensor bounds is computed at run time.
+  {
+    Case c = Factory("linspace_tensor", {{"a", kF32, {}}, {"b", kI64, {}}}, "linspace.Tensor_Tensor",
+                     {TensorArg("start", "a"), TensorArg("end", "b"), IntArg("steps", 4)}, {"", kF32, {4}},
+                     {"Cast", "Range", "Sub", "Sub", "Div", "Cast", "Mul", "Add", "Cast", "Mul", "Sub", "Less",
+                      "Where"});
+    add(c);
+  }
+
   // tril / triu.
   TensorSpec sq{"x", kF32, {4, 4}};
   add(Factory("tril", {sq}, "tril.default", {TensorArg("self", "x")}, {"", kF32, {4, 4}},

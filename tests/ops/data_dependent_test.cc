@@ -1,7 +1,8 @@
-// Tests for ops/data_dependent.cc: nonzero and masked_select convert (their
+// Tests for ops/data_dependent.cc: nonzero, nonzero_numpy and masked_select convert (their
 // sizes are known only at run time), a non-bool mask is refused. Numerics:
 // tests/fixtures/ops/{nonzero,masked_select,masked_scatter}.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -11,6 +12,23 @@
 
 namespace pt2onnx::testing {
 namespace {
+
+// nonzero_numpy: one 1-D index tensor per dim (a 0-d input counts as 1-D).
+TEST(DataDependent, NonzeroNumpy) {
+  const std::vector<std::pair<std::vector<int64_t>, int>> rows = {{{3, 4}, 2}, {{}, 1}};
+  for (const auto& [shape, columns] : rows) {
+    ProgramBuilder p;
+    p.Input("x", kF32, shape);
+    std::vector<TensorSpec> outs;
+    for (int i = 0; i < columns; ++i) outs.push_back({"c" + std::to_string(i), kI64, {5}});
+    p.ListNode(Aten("nonzero_numpy.default"), {TensorArg("self", "x")}, outs);
+    for (const TensorSpec& o : outs) p.Output(o.name);
+    pt2::ExportedProgram program = p.Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got, {.static_dims_may_be_unknown = true}));
+  }
+}
 
 TEST(DataDependent, ConvertsWithInferredRanks) {
   std::vector<ProgramBuilder> programs = {

@@ -44,5 +44,13 @@ TEST(FloatRepresentation, HalfRefused) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kUnimplemented, "mantissa width"));
 }
 
+TEST(FloatRepresentation, HashTensorRefused) {
+  pt2::ExportedProgram program =
+      OneNodeProgram({{"a", kF32, {3}}}, "hash_tensor.default", {TensorArg("self", "a")},
+                     {{"h", DataType::kUint64, {}}})
+          .Build();
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kUnimplemented, "no bitcast"));
+}
+
 }  // namespace
 }  // namespace pt2onnx::testing

@@ -146,6 +146,12 @@ std::vector<Case> Cases() {
           {TensorArg("input1", "p"), TensorArg("input2", "q"), TensorArg("weight", "w"),
            TensorArg("bias", "b")},
           {{"y", kF32, {2, 5}}}, {"Einsum", "Add"}));
+  // An empty batch is the empty result itself (ONNX Runtime's Einsum crashes on it).
+  add(One("bilinear_empty_batch", {{"p", kF32, {0, 3}}, {"q", kF32, {0, 4}}, {"w", kF32, {5, 3, 4}}, b5},
+          "bilinear.default",
+          {TensorArg("input1", "p"), TensorArg("input2", "q"), TensorArg("weight", "w"),
+           TensorArg("bias", "b")},
+          {{"y", kF32, {0, 5}}}, {}));
   return cases;
 }
 

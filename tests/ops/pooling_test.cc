@@ -219,6 +219,9 @@ std::vector<Case> Cases() {
                     {IntsArg("pad", {1, 1}), StringArg("mode", "circular")},
                     {{"y", kF32, {1, 2, 3, 6}}}, {"Pad"}),
               19));
+  // An empty input pads to the empty result itself (ONNX Runtime's wrap mode fails on it).
+  add(Unary("pad_circular_empty", {"x", kF32, {0, 3, 3}}, "pad.default",
+            {IntsArg("pad", {1, 2}), StringArg("mode", "circular")}, {{"y", kF32, {0, 3, 6}}}, {}));
   add(Unary("reflection_pad2d", x23, "reflection_pad2d.default", {IntsArg("padding", {1, 1, 1, 1})},
             {{"y", kF32, {1, 2, 5, 6}}}, {"Pad"}));
   add(Unary("replication_pad1d", {"x", kF32, {2, 3}}, "replication_pad1d.default",

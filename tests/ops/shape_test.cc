@@ -294,6 +294,20 @@ TEST(ShapeOpsErrors, DiagonalSymbolic) {
                         "diagonal over symbolic"));
 }
 
+// A 0-d tensor unfolds as one element: (size,) for size 0 or 1.
+TEST(ShapeOps, UnfoldZeroDim) {
+  for (int64_t size : {0, 1}) {
+    pt2::ExportedProgram program =
+        OneNodeProgram({{"x", kF32, {}}}, "unfold.default",
+                       {TensorArg("self", "x"), IntArg("dimension", 0), IntArg("size", size), IntArg("step", 1)},
+                       {{"y", kF32, {size}}})
+            .Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got));
+  }
+}
+
 std::vector<ErrorCase> ErrorCases() {
   const TensorSpec x{"x", kF32, {2, 10}}, img{"x", kF32, {1, 8, 4, 4}};
   auto unfold = [&](int64_t dimension, int64_t size, int64_t step, TensorSpec in) {
@@ -313,8 +327,8 @@ std::vector<ErrorCase> ErrorCases() {
        "unfold size 11 exceeds the dimension's size 10"},
       {"unfold_step_zero", unfold(1, 2, 0, x), absl::StatusCode::kInvalidArgument,
        "step > 0"},
-      {"unfold_0d", unfold(0, 1, 1, {"x", kF32, {}}), absl::StatusCode::kUnimplemented,
-       "0-d tensor"},
+      {"unfold_0d_size_2", unfold(0, 2, 1, {"x", kF32, {}}), absl::StatusCode::kInvalidArgument,
+       "needs size 0 or 1"},
       {"unfold_symbolic", unfold(1, 2, 1, {"x", kF32, {2, 10}, {"", "s0"}}),
        absl::StatusCode::kUnimplemented, "symbolic dimension"},
       {"pixel_shuffle_rank_5", shuffle("pixel_shuffle.default", "upscale_factor", 2,

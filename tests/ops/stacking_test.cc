@@ -1,4 +1,4 @@
-// Tests for ops/stacking.cc: hstack, dstack and column_stack raise each input
+// Tests for ops/stacking.cc: hstack, vstack, dstack and column_stack raise each input
 // to a common rank before one Concat (mixed dtypes promoted); fliplr, flipud
 // and rot90 reverse with Slice and swap with Transpose; view_as reshapes to
 // the other tensor's (possibly symbolic) shape. Numerics:
@@ -33,6 +33,9 @@ TEST(Stacking, JoinsRaiseRanks) {
       {"dstack.default", {{"a", kF32, {3}}, {"b", kF32, {1, 3, 2}}}, {"y", kF32, {1, 3, 3}}},
       {"dstack.default", {{"a", kBool, {2, 3}}, {"b", kBool, {2, 3, 2}}}, {"y", kBool, {2, 3, 3}}},
       {"dstack.default", {{"a", kI64, {}}, {"b", kI64, {}}}, {"y", kI64, {1, 1, 2}}},
+      {"vstack.default", {{"a", kF32, {3}}, {"b", kF32, {2, 3}}}, {"y", kF32, {3, 3}}},
+      {"vstack.default", {{"a", kI64, {}}, {"b", kF32, {}}}, {"y", kF32, {2, 1}}},
+      {"row_stack.default", {{"a", kF32, {2, 2}}, {"b", kF32, {1, 2}}}, {"y", kF32, {3, 2}}},
       {"column_stack.default", {{"a", kF32, {3}}, {"b", kF32, {3, 2}}}, {"y", kF32, {3, 3}}},
       {"column_stack.default", {{"a", kI64, {}}}, {"y", kI64, {1, 1}}},
   };

@@ -172,6 +172,13 @@ std::vector<Case> Cases() {
     pb.Output("r");
     add(Case{"sym_numel_static", pb.Build(), kI64, {}});
   }
+  {
+    ProgramBuilder pb;
+    pb.Input("x", kF32, {2, 3});
+    pb.SymNode(Aten("sym_storage_offset.default"), {TensorArg("self", "x")}, "r");
+    pb.Output("r");
+    add(Case{"sym_storage_offset_static", pb.Build(), kI64, {}});
+  }
   return cases;
 }
 
