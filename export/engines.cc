@@ -3,6 +3,8 @@
 #include <utility>
 
 #include "core/onnx/model_reader.h"
+#include "core/status_macros.h"
+#include "core/tensor/complex_as_real.h"
 #include "reference/registry.h"
 #include "runtime/kernels/registry.h"
 #include "runtime/npz/npz.h"
@@ -33,7 +35,13 @@ absl::StatusOr<reference::Interpretation> RunReference(const pt2::LoadedProgram&
   const reference::RefRegistry registry = reference::CreateReferenceRegistry();
   reference::InterpretOptions options;
   options.registry = &registry;
-  return reference::Interpret(loaded.program, loaded.weights, inputs, options);
+  PT2ONNX_ASSIGN_OR_RETURN(reference::Interpretation run,
+                           reference::Interpret(loaded.program, loaded.weights, inputs, options));
+  // A complex output as the ONNX model writes it (and NumPy's .npy can hold).
+  for (NamedTensor& out : run.outputs) {
+    PT2ONNX_ASSIGN_OR_RETURN(out.tensor, ComplexAsReal(out.tensor));
+  }
+  return run;
 }
 
 absl::StatusOr<std::vector<NamedTensor>> DecodeNpz(ByteSpan bytes) { return runtime::ReadNpz(bytes); }

@@ -25,8 +25,9 @@ namespace pt2onnx::ops {
 absl::Status BindRealAsComplex(TranslateContext& ctx);
 
 // Unimplemented unless every reader of the node's output 0 understands the
-// layout (FFT ops, view_as_real, the complex views of complex_views.cc) and
-// it is no program output. A translation producing a complex value calls it.
+// layout (FFT ops, view_as_real, the complex views of complex_views.cc); a
+// program output is one (written in the layout and marked, see
+// translate/fx_values.h). A translation producing a complex value calls it.
 absl::Status CheckComplexLayoutReaders(const TranslateContext& ctx);
 
 // Tensor argument `self` as a complex value in the layout; Unimplemented

@@ -1,6 +1,6 @@
 // File: ops/complex_views.cc
 // -----------------------------------------------------------------------------
-// Complex values made and viewed: polar, complex, view_as_complex, conj / _conj and
+// Complex values made and viewed: polar, complex, view_as_complex, real, conj / _conj and
 // the materialising resolve_conj / resolve_neg (which torch.fft's ifft and
 // ihfft leave in exported programs). A complex value is a real tensor with a
 // trailing dim of 2 (ops/complex_layout.h), so view_as_complex is the
@@ -93,6 +93,19 @@ absl::Status AtenConj(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.Op("Mul", {x, signs}));
 }
 
+// aten::real(Tensor(a) self) -> Tensor(a): a real tensor itself, else the
+// real part of the layout.
+absl::Status AtenReal(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (!IsComplex(dtype)) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+    return ctx.SetOutput(0, ctx.Op("Identity", {x}));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ComplexLayoutOperand(ctx));
+  return ctx.SetOutput(0, ctx.Op("Gather", {x, ctx.ConstantInt64(0)}, {Attribute::Int("axis", rank)}));
+}
+
 }  // namespace
 
 void RegisterComplexViewOps(OpRegistry& r) {
@@ -103,6 +116,7 @@ void RegisterComplexViewOps(OpRegistry& r) {
   r.Add("aten::resolve_neg.default", &AtenResolve);
   r.Add("aten::conj.default", &AtenConj);
   r.Add("aten::_conj.default", &AtenConj);
+  r.Add("aten::real.default", &AtenReal);
 }
 
 }  // namespace pt2onnx::ops

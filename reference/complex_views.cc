@@ -1,6 +1,6 @@
 // File: reference/complex_views.cc
 // -----------------------------------------------------------------------------
-// Reference kernels for polar, complex, view_as_complex, conj / _conj and
+// Reference kernels for polar, complex, view_as_complex, real, conj / _conj and
 // resolve_conj / resolve_neg (ops/complex_views.cc). Complex tensors are
 // complex64 / complex128 with interleaved real and imaginary parts, torch's
 // layout, so view_as_complex copies the bytes of a (..., 2) real tensor.
@@ -82,6 +82,21 @@ absl::Status Conj(RefCall& call) {
   return call.SetTensor(std::move(out));
 }
 
+// aten::real(Tensor(a) self) -> Tensor(a): a real tensor's values, or the
+// real parts of a complex one.
+absl::Status Real(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  if (!IsComplex(self.dtype())) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(self));
+    return call.SetTensor(std::move(out));
+  }
+  const DataType part = self.dtype() == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(part, self.dims()));
+  const size_t width = ElementSize(part);
+  for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(out.raw() + i * width, self.raw() + 2 * i * width, width);
+  return call.SetTensor(std::move(out));
+}
+
 }  // namespace
 
 void RegisterComplexViewsRef(RefRegistry& r) {
@@ -92,6 +107,7 @@ void RegisterComplexViewsRef(RefRegistry& r) {
   r.Add("aten::resolve_neg.default", Resolve);
   r.Add("aten::conj.default", Conj);
   r.Add("aten::_conj.default", Conj);
+  r.Add("aten::real.default", Real);
 }
 
 }  // namespace pt2onnx::reference

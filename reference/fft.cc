@@ -1,5 +1,6 @@
 // Reference kernels: discrete Fourier transforms (_fft_r2c, _fft_c2c,
-// _fft_c2r and torch.fft's fft, ifft, rfft, irfft) and view_as_real.
+// _fft_c2r and torch.fft's fft, ifft, rfft, irfft) and view_as_real; the shared
+// direct sum (fft_support.h) is defined here, used by fft_nd.cc and stft.cc too.
 // Complex tensors are complex64 / complex128 runtime tensors (interleaved
 // real and imaginary parts, torch's layout); each transformed dim is a
 // direct DFT sum in double (O(n^2) per line: a reference, not a fast path).
@@ -15,14 +16,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/checked_math.h"
+#include "reference/fft_support.h"
 #include "reference/kernel_support.h"
 #include "reference/registry.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::reference {
-namespace {
-
-using Complex = std::complex<double>;
+namespace fft_support {
 
 DataType ComplexOf(DataType real) { return real == DataType::kDouble ? DataType::kComplex128 : DataType::kComplex64; }
 DataType RealOf(DataType complex) { return complex == DataType::kComplex128 ? DataType::kDouble : DataType::kFloat; }
@@ -57,12 +57,6 @@ absl::StatusOr<Tensor> FromComplex(DataType dtype, const Dims& dims, const std::
   }
   return t;
 }
-
-// A complex array with its dims.
-struct Signal {
-  Dims dims;
-  std::vector<Complex> v;
-};
 
 // Dim `axis` cut or zero-padded to `n` entries.
 Signal Resize(const Signal& s, int64_t axis, int64_t n) {
@@ -179,6 +173,25 @@ absl::Status RequireComplex(const RefCall& call, const Tensor& t) {
   if (!IsComplex(t.dtype())) return call.Invalid(absl::StrCat("expected a complex input, got ", DataTypeName(t.dtype())));
   return absl::OkStatus();
 }
+
+}  // namespace fft_support
+
+namespace {
+
+using fft_support::Complex;
+using fft_support::ComplexOf;
+using fft_support::ComplexToReal;
+using fft_support::ComplexValues;
+using fft_support::CheckDftCost;
+using fft_support::FromComplex;
+using fft_support::RealOf;
+using fft_support::RequireComplex;
+using fft_support::RequireReal;
+using fft_support::Resize;
+using fft_support::Scale;
+using fft_support::Signal;
+using fft_support::Transform;
+using fft_support::TransformDims;
 
 // aten::_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor
 absl::Status FftR2c(RefCall& call) {

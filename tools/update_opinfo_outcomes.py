@@ -94,13 +94,17 @@ def tolerance(dtype, expected):
     return rtol, atol * scale
 
 
-def mismatch(actual, expected, random=False):
+def mismatch(actual, expected, random=False, complex_as_real=()):
     """None when the outputs agree with torch's, else the first difference (no numbers: the table must
-    not depend on rounding)."""
+    not depend on rounding). complex_as_real: indices of the outputs the engine marks as a complex value
+    written as torch.view_as_real (see complex_outputs); torch's complex value is compared in that
+    layout there, and only there."""
     if len(actual) != len(expected):
         return f"{len(actual)} outputs (torch: {len(expected)})"
     for i, (got, want) in enumerate(zip(actual, expected)):
         got = np.asarray(got)
+        if i in complex_as_real and want.dtype.kind == "c":
+            want = np.stack([want.real, want.imag], axis=-1)
         if got.dtype != want.dtype:
             return f"output {i}: dtype {got.dtype} (torch: {want.dtype})"
         if got.shape != want.shape:
@@ -123,6 +127,24 @@ def mismatch(actual, expected, random=False):
         if (np.abs(g[finite] - w[finite]) > atol + rtol * np.abs(w[finite])).any():
             return f"output {i}: values"
     return None
+
+
+# The model-level metadata_props entry naming the outputs written as torch.view_as_real (docs/cli.md).
+COMPLEX_OUTPUTS_KEY = "pkg.pt2onnx.complex_outputs"
+
+
+def complex_outputs(model):
+    """Indices of the outputs an .onnx model marks as complex values written as torch.view_as_real."""
+    import onnx
+    proto = onnx.load(str(model), load_external_data=False)
+    names = next((p.value.split(",") for p in proto.metadata_props if p.key == COMPLEX_OUTPUTS_KEY), [])
+    return {i for i, out in enumerate(proto.graph.output) if out.name in names}
+
+
+def complex_program_outputs(record):
+    """Indices of a program's complex outputs (the index's output_dtypes): refrun writes them as
+    torch.view_as_real, the rule the converter follows."""
+    return {i for i, d in enumerate(record.get("output_dtypes") or []) if d.startswith("complex")}
 
 
 class Sample:
@@ -246,23 +268,23 @@ def _close_workers():
         worker.close()
 
 
-def run_ort(model, inputs, sample, work):
+def run_ort(model, inputs, sample, work, complex_as_real=()):
     out = work / "ort.npz"
     reply = ort_worker().run(model, inputs, out)
     if "error" in reply:
         return first_line(reply["error"], work)
     with np.load(out) as npz:
         actual = [npz[f"o{n}"] for n in range(len(npz.files))]
-    return mismatch(actual, sample.expected, sample.random)
+    return mismatch(actual, sample.expected, sample.random, complex_as_real)
 
 
-def run_tool(cmd, out, sample, work):
+def run_tool(cmd, out, sample, work, complex_as_real=()):
     result = run(cmd)
     if result.returncode != 0:
         return f"exit {result.returncode}: {first_line(result.stderr, work)}"
     with np.load(out) as npz:
         actual = [npz[k] for k in npz.files]
-    return mismatch(actual, sample.expected, sample.random)
+    return mismatch(actual, sample.expected, sample.random, complex_as_real)
 
 
 def check_sample(bins, sample, opset=DEFAULT_OPSET, engines=ENGINES):
@@ -277,15 +299,18 @@ def check_sample(bins, sample, opset=DEFAULT_OPSET, engines=ENGINES):
         if reason:
             outcome["convert"] = reason
         else:
+            marked = complex_outputs(model)
             if "ort" in engines:
-                outcome["ort"] = run_ort(model, inputs, sample, work)
+                outcome["ort"] = run_ort(model, inputs, sample, work, marked)
             if "onnxrun" in engines:
                 outcome["onnxrun"] = run_tool([bins["onnxrun"], model, "--inputs", inputs, "--outputs",
-                                               work / "onnxrun.npz", "-q"], work / "onnxrun.npz", sample, work)
+                                               work / "onnxrun.npz", "-q"], work / "onnxrun.npz", sample, work,
+                                              marked)
         if "refrun" in engines:
             outcome["refrun"] = run_tool([bins["refrun"], sample.folder / "model.pt2", "--model", sample.prog,
                                           "--inputs", inputs, "--outputs", work / "refrun.npz", "-q"],
-                                         work / "refrun.npz", sample, work)
+                                         work / "refrun.npz", sample, work,
+                                         complex_program_outputs(sample.record))
     return {k: v for k, v in outcome.items() if v}
 
 

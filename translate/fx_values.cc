@@ -76,6 +76,21 @@ GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph) {
   return users;
 }
 
+ir::ValueInfo ComplexAsReal(ir::ValueInfo info) {
+  if (!IsComplex(info.dtype)) return info;
+  info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
+  if (info.shape) info.shape->push_back(ir::Dim::Static(2));
+  return info;
+}
+
+ir::ValueInfo ComplexOutputAsReal(ir::ValueInfo info) {
+  if (!IsComplex(info.dtype)) return info;
+  const std::string complex(DataTypeName(info.dtype));
+  info = ComplexAsReal(std::move(info));
+  info.metadata.emplace_back(kComplexOutputKey, complex);
+  return info;
+}
+
 void AddIntermediateValueInfo(GraphBuilder& builder, const TranslateOptions& options) {
   ir::Graph& graph = builder.graph();
   absl::flat_hash_set<std::string> skip;
@@ -86,12 +101,7 @@ void AddIntermediateValueInfo(GraphBuilder& builder, const TranslateOptions& opt
       if (skip.contains(out) || graph.value_info.count(out)) continue;
       const pt2::TensorMeta* meta = builder.Meta(out);
       if (meta == nullptr) continue;
-      ir::ValueInfo info = ValueInfoFromMeta(out, *meta, options);
-      if (IsComplex(info.dtype)) {  // ops/fft.cc carries complex as (..., 2) reals
-        info.dtype = info.dtype == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
-        if (info.shape) info.shape->push_back(ir::Dim::Static(2));
-      }
-      graph.value_info[out] = std::move(info);
+      graph.value_info[out] = ComplexAsReal(ValueInfoFromMeta(out, *meta, options));
     }
   }
 }

@@ -23,6 +23,21 @@ ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options);
 ir::ValueInfo ValueInfoFromMeta(std::string name, const pt2::TensorMeta& meta,
                                 const TranslateOptions& options);
 
+// metadata_props keys of a complex program output, written as its
+// view_as_real (ops/complex_layout.h): on the output value, its torch dtype;
+// on the model, the names of all such outputs, comma-separated.
+inline constexpr char kComplexOutputKey[] = "pkg.pt2onnx.complex_as_real";
+inline constexpr char kComplexOutputsKey[] = "pkg.pt2onnx.complex_outputs";
+
+// `info` of a complex value as the real tensor carrying it: the part dtype
+// (complex64 -> float32, complex128 -> float64) with a trailing dim of 2
+// (real, imaginary), as torch.view_as_real lays it out. Other dtypes pass.
+ir::ValueInfo ComplexAsReal(ir::ValueInfo info);
+
+// The same for a program output, marked so the layout is not silent: the
+// kComplexOutputKey entry (the ONNX writer adds a doc_string from it).
+ir::ValueInfo ComplexOutputAsReal(ir::ValueInfo info);
+
 // A 0-d value of `dtype` (SymInt / SymFloat / SymBool values).
 ir::ValueInfo ScalarInfo(std::string name, DataType dtype);
 

@@ -88,6 +88,15 @@ class ProgramTranslator {
     model.producer_version = options_.producer_version;
     model.graph = std::move(builder_.graph());
     model.graph.metadata = GraphMetadata(program_);
+    std::vector<std::string> complex_outputs;
+    for (const ir::ValueInfo& out : model.graph.outputs) {
+      for (const auto& [key, value] : out.metadata) {
+        if (key == kComplexOutputKey) complex_outputs.push_back(out.name);
+      }
+    }
+    if (!complex_outputs.empty()) {
+      model.metadata.emplace_back(kComplexOutputsKey, absl::StrJoin(complex_outputs, ","));
+    }
     return model;
   }
 
@@ -288,6 +297,7 @@ class ProgramTranslator {
       } else {
         info = ScalarInfo(name, dtype);
       }
+      info = ComplexOutputAsReal(std::move(info));
       info.metadata.emplace_back(kOutputKindKey, "USER_OUTPUT");
       if (user_index < options_.output_names.size()) {
         renames_[name] = options_.output_names[user_index];

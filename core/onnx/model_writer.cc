@@ -48,8 +48,19 @@ uint64_t VarintSize(uint64_t v) {
   return n;
 }
 
+// metadata_props key the translator puts on a complex program output written
+// as its view_as_real (translate/fx_values.h kComplexOutputKey); such a
+// value also gets a doc_string saying so, for readers that show no metadata.
+constexpr char kComplexAsRealKey[] = "pkg.pt2onnx.complex_as_real";
+
 void FillValueInfo(const ir::ValueInfo& info, ::onnx::ValueInfoProto& proto) {
   proto.set_name(info.name);
+  for (const auto& [key, value] : info.metadata) {
+    if (key != kComplexAsRealKey) continue;
+    proto.set_doc_string(absl::StrCat("torch ", value,
+                                      " output written as torch.view_as_real: the real dtype with a trailing dim "
+                                      "of 2 (real, imaginary); torch.view_as_complex restores it"));
+  }
   auto* tensor_type = proto.mutable_type()->mutable_tensor_type();
   tensor_type->set_elem_type(static_cast<int32_t>(info.dtype));
   if (info.shape.has_value()) {

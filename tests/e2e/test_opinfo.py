@@ -114,6 +114,16 @@ def test_mismatch_finds_each_kind_of_difference():
     assert opinfo.mismatch([want[0] * 2, want[1] + 1], want, random=True) is None
 
 
+def test_mismatch_reads_complex_as_real_only_where_marked():
+    want = [np.array([1 + 2j, 3 - 4j], np.complex64)]
+    as_real = np.array([[1, 2], [3, -4]], np.float32)
+    assert opinfo.mismatch([as_real], want, complex_as_real={0}) is None
+    assert opinfo.mismatch([as_real * 2], want, complex_as_real={0}) == "output 0: values"
+    # Unmarked: the real layout is no complex value.
+    assert opinfo.mismatch([as_real], want) == "output 0: dtype float32 (torch: complex64)"
+    assert opinfo.complex_program_outputs({"output_dtypes": ["float32", "complex128"]}) == {1}
+
+
 def test_summary_counts_samples_operators_and_blockers():
     index = {"a": {"samples": {"s0": {}, "s1": {}}}, "b": {"samples": {"s0": {}}}, "c": {"skipped": {"s0": "x"}}}
     table = {"a/s1": {"convert": "exit 5: unsupported aten::x.default, aten::y.default"},

@@ -1,7 +1,9 @@
 // Tests for ops/fft.cc: complex values are only translated between FFT ops
-// and view_as_real; every other reader, a complex program output and a
-// complex program input are refused by name. Numerics: tests/fixtures/ops/fft.
+// and view_as_real; every other reader and a complex program input are
+// refused by name; a complex program output is written as its view_as_real,
+// marked. Numerics: tests/fixtures/ops/fft and the OpInfo samples.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -18,6 +20,13 @@ constexpr DataType kC64 = DataType::kComplex64;
 std::vector<pt2::NamedArgument> R2c(std::string self) {
   return {TensorArg("self", std::move(self)), IntsArg("dim", {1}), IntArg("normalization", 0),
           BoolArg("onesided", true)};
+}
+
+bool HasEntry(const ir::Metadata& metadata, const std::string& key, const std::string& value) {
+  for (const auto& entry : metadata) {
+    if (entry.first == key && entry.second == value) return true;
+  }
+  return false;
 }
 
 TEST(Fft, RoundTripThroughViewAsRealConverts) {
@@ -79,11 +88,28 @@ TEST(Fft, RealToComplexConversionFeedsOnlyFftOps) {
                         "read by torch.ops.aten.mul.Tensor"));
 }
 
-TEST(Fft, ComplexProgramOutputIsRefused) {
+// A complex program output is written as its view_as_real and marked on the
+// value (metadata; the writer adds a doc_string) and on the model (its name).
+TEST(Fft, ComplexProgramOutputIsWrittenAsRealAndMarked) {
   ProgramBuilder p = OneNodeProgram({{"x", kF32, {2, 8}}}, "_fft_r2c.default", R2c("x"),
                                     {{"f", kC64, {2, 5}}});
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(p.Build()), absl::StatusCode::kUnimplemented,
-                        "complex program output"));
+  absl::StatusOr<Converted> got = ConvertAndCheck(p.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->model.graph.outputs.size(), 1u);
+  EXPECT_EQ(got->output_dtypes[0], kF32);
+  EXPECT_EQ(got->output_shapes[0], (std::vector<int64_t>{2, 5, 2}));
+  const ir::ValueInfo& out = got->model.graph.outputs[0];
+  EXPECT_TRUE(HasEntry(out.metadata, "pkg.pt2onnx.complex_as_real", "complex64"));
+  EXPECT_TRUE(HasEntry(got->model.metadata, "pkg.pt2onnx.complex_outputs", out.name));
+}
+
+TEST(Fft, RealProgramOutputIsNotMarked) {
+  ProgramBuilder p = OneNodeProgram({{"x", kF32, {2, 8}}}, "fft_irfft.default",
+                                    {TensorArg("self", "x")}, {{"y", kF32, {2, 14}}});
+  absl::StatusOr<Converted> got = ConvertAndCheck(p.Build());
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (const auto& [key, value] : got->model.graph.outputs[0].metadata) EXPECT_NE(key, "pkg.pt2onnx.complex_as_real");
+  EXPECT_TRUE(got->model.metadata.empty());
 }
 
 TEST(Fft, ComplexProgramInputIsRefused) {

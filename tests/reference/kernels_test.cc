@@ -134,6 +134,48 @@ TEST(ReferenceFft, RealToComplexAndBack) {
                {1.1875, -1.21279049, 0.631403327, 2.12564993, 0.705737233, -2.55674648, 1.97535932, 1.64388716});
 }
 
+// Expected values: numpy.fft (hfft2 and ihfft2 composed from its 1-D
+// transforms as ATen composes them, SpectralOps.cpp).
+TEST(ReferenceFft, NDimensionalAndHermitianTransforms) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 3}, {1, 2, -3, 4, 0.5, -1}))}};
+  auto as_real = [&](const KernelRun& run) {
+    values["c"] = run.results[0];
+    return RunKernel("aten::view_as_real.default", {TensorArg("self", "c")}, values);
+  };
+  KernelRun r = RunKernel("aten::fft_irfft2.default",
+                          {TensorArg("self", "x"), IntsArg("s", {2, 4}), IntsArg("dim", {-2, -1})}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 4}, {0.75, 1.125, -0.5, 1.125, -0.25, -0.125, -1.0, -0.125});
+  r = RunKernel("aten::fft_hfft2.default",
+                {TensorArg("self", "x"), IntsArg("s", {2, 4}), IntsArg("dim", {-2, -1}), StringArg("norm", "ortho")},
+                values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 4},
+               {2.12132034, 3.18198052, -1.41421356, 3.18198052, -0.707106781, -0.353553391, -2.82842712, -0.353553391});
+  r = RunKernel("aten::fft_ihfft2.default", {TensorArg("self", "x"), IntsArg("dim", {-2, -1})}, values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(as_real(r).results[0], {2, 2, 2},
+               {0.583333333, 0, 0.958333333, 0.938194187, -0.583333333, 0, -0.458333333, 0.505181486});
+  r = RunKernel("aten::fft_fftn.default", {TensorArg("self", "x"), IntsArg("s", {3}), StringArg("norm", "forward")},
+                values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(as_real(r).results[0], {2, 3, 2},
+               {0, 0, 0.5, -1.44337567, 0.5, 1.44337567, 1.16666667, 0, 1.41666667, -0.433012702, 1.41666667,
+                0.433012702});
+}
+
+TEST(ReferenceFft, StftOfAWindowedSignal) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({8}, {1, 2, -3, 4, 0.5, -1, 2, 0.25}))},
+                  {"w", RefValue::OfTensor(F32({2}, {0.5, 1.0}))}};
+  KernelRun r = RunKernel("aten::stft.default",
+                          {TensorArg("self", "x"), IntArg("n_fft", 4), IntArg("hop_length", 2), IntArg("win_length", 2),
+                           TensorArg("window", "w"), BoolArg("normalized", true), BoolArg("return_complex", false)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {3, 3, 2},
+               {-1.0, 0, 1.25, 0, 0.75, 0, 1.5, -0.5, -0.25, -1.0, -1.0, 0.25, -2.0, 0, -0.75, 0, 1.25, 0});
+}
+
 TEST(ReferenceResample, AntialiasedDownsampling) {
   std::vector<double> img(16);
   for (int i = 0; i < 16; ++i) img[i] = std::pow(static_cast<double>(i), 1.5);
