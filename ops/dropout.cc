@@ -94,8 +94,9 @@ absl::Status AtenFeatureDropout(TranslateContext& ctx) { return DropoutAny(ctx, 
 absl::Status AtenAlphaDropout(TranslateContext& ctx) { return DropoutAny(ctx, false, true); }
 absl::Status AtenFeatureAlphaDropout(TranslateContext& ctx) { return DropoutAny(ctx, true, true); }
 
-// train=None means training, as in torch's native_dropout kernels. Eval:
-// the input and an all-True mask. Training (native_dropout_cpu): mask =
+// train=None means training, as in torch's native_dropout kernels. Eval, or
+// p == 0 (a bernoulli(1) mask keeps everything, scale 1): the input and an
+// all-True mask, with no draw. Training (native_dropout_cpu): mask =
 // bernoulli(1 - p) (bool), output = x * mask * scale with scale = 1 / (1 - p),
 // or 0 for p == 1.
 // aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
@@ -110,7 +111,7 @@ absl::Status AtenNativeDropout(TranslateContext& ctx) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  if (!train) {
+  if (!train || p == 0) {
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, x));
     if (!ctx.OutputUsed(1)) return absl::OkStatus();
     PT2ONNX_ASSIGN_OR_RETURN(std::string shape, ShapeOf(ctx, "input"));

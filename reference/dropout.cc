@@ -75,7 +75,8 @@ absl::Status AlphaDropoutInPlace(RefCall& c) { return DropoutAny(c, true, false,
 absl::Status FeatureAlphaDropout(RefCall& c) { return DropoutAny(c, false, true, true); }
 absl::Status FeatureAlphaDropoutInPlace(RefCall& c) { return DropoutAny(c, true, true, true); }
 
-// train=None means training, as in torch's kernels.
+// train=None means training, as in torch's kernels. p == 0 keeps every
+// element with scale 1: no draw, the values are torch's.
 // aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
 absl::Status NativeDropout(RefCall& call) {
   bool train = true;
@@ -87,7 +88,7 @@ absl::Status NativeDropout(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor out, CopyTensor(input));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, NewTensor(DataType::kBool, input.dims()));
-  if (!train) {
+  if (!train || p == 0) {
     for (int64_t i = 0; i < mask.numel(); ++i) StoreInt(mask, i, 1);
     PT2ONNX_RETURN_IF_ERROR(call.SetTensor(std::move(out)));
     return call.SetTensor(std::move(mask));
