@@ -26,6 +26,7 @@
 #include "core/status_macros.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -107,37 +108,11 @@ constexpr double kAGD[] = {9.30892908077441974853e+00, 1.98352928718312140417e+0
                            4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
                            4.91834570062930015649e-09};
 
-// Formula helpers in one dtype; operands as braced lists, evaluated left to
-// right, so nodes come out in the same order with every compiler.
-struct Math {
-  struct Two {
-    std::string a, b;
-  };
-  TranslateContext& ctx;
-  DataType dtype;
-  std::string c(double v) { return ctx.ConstantScalar(dtype, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(absl::string_view type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(const std::string& cond, const std::string& a, const std::string& b) {
-    return ctx.Op("Where", {cond, a, b});
-  }
-  std::string lt(Two t) { return ctx.Op("Less", {t.a, t.b}); }
-  std::string le(Two t) { return ctx.Op("LessOrEqual", {t.a, t.b}); }
-  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
+struct Math : Formula {
   std::string sin(const std::string& a) { return ctx.Op("Sin", {a}); }
   std::string cos(const std::string& a) {
     if (dtype != DataType::kDouble) return ctx.Op("Cos", {a});
     return ctx.Op("Sin", {add({a, c(kPi / 2)})});
-  }
-  // Horner from the highest coefficient, as torch's loops (which start from 0).
-  template <size_t kCount>
-  std::string poly(const std::string& z, const double (&coefficients)[kCount]) {
-    std::string acc = c(coefficients[0]);
-    for (size_t i = 1; i < kCount; ++i) acc = add({mul({acc, z}), c(coefficients[i])});
-    return acc;
   }
 };
 
@@ -207,14 +182,14 @@ std::string J1(Math& m, const std::string& a) {
 
 // aten::special_bessel_j0(Tensor self) -> Tensor
 absl::Status AtenBesselJ0(TranslateContext& ctx) {
-  Math m{ctx, DataType::kFloat};
+  Math m{{ctx, DataType::kFloat}};
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m));
   return Bind(ctx, m, in, J0(m, m.op("Abs", in.x)));
 }
 
 // aten::special_bessel_j1(Tensor self) -> Tensor
 absl::Status AtenBesselJ1(TranslateContext& ctx) {
-  Math m{ctx, DataType::kFloat};
+  Math m{{ctx, DataType::kFloat}};
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m));
   std::string magnitude = J1(m, m.op("Abs", in.x));
   return Bind(ctx, m, in, m.where(m.lt({in.x, m.c(0)}), m.op("Neg", magnitude), magnitude));
@@ -222,7 +197,7 @@ absl::Status AtenBesselJ1(TranslateContext& ctx) {
 
 // aten::special_bessel_y0(Tensor self) -> Tensor / special_bessel_y1
 absl::Status BesselY(TranslateContext& ctx, bool order_one) {
-  Math m{ctx, DataType::kFloat};
+  Math m{{ctx, DataType::kFloat}};
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m));
   const std::string& x = in.x;
   std::string z = m.mul({x, x});
@@ -245,7 +220,7 @@ absl::Status AtenBesselY1(TranslateContext& ctx) { return BesselY(ctx, true); }
 
 // aten::special_spherical_bessel_j0(Tensor x) -> Tensor
 absl::Status AtenSphericalBesselJ0(TranslateContext& ctx) {
-  Math m{ctx, DataType::kFloat};
+  Math m{{ctx, DataType::kFloat}};
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m, "x"));
   const std::string& x = in.x;
   std::string z = m.mul({x, x});
@@ -270,7 +245,7 @@ absl::Status AtenSphericalBesselJ0(TranslateContext& ctx) {
 // which torch sums until a term is below epsilon of f: 12 terms here reach
 // that for every |x| < 2.09 in float64. NaN at +-inf.
 absl::Status AtenAiryAi(TranslateContext& ctx) {
-  Math m{ctx, DataType::kFloat};
+  Math m{{ctx, DataType::kFloat}};
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, Input(ctx, m, "x"));
   const std::string& x = in.x;
   constexpr double kInvSqrtPi = 5.64189583547756286948e-01;

@@ -21,30 +21,14 @@
 #include "core/status_macros.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {
 
-// Helpers in one dtype; operands as braced lists, evaluated left to right, so
-// nodes come out in the same order with every compiler.
-struct Math {
-  struct Two {
-    std::string a, b;
-  };
-  TranslateContext& ctx;
-  DataType dtype;
-  std::string c(double v) { return ctx.ConstantScalar(dtype, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string gt(Two t) { return ctx.Op("Greater", {t.a, t.b}); }
-  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
+struct Math : Formula {
   std::string pow2(const std::string& e) { return ctx.Op("Pow", {c(2), e}); }
-  std::string where(const std::string& cond, const std::string& a, const std::string& b) {
-    return ctx.Op("Where", {cond, a, b});
-  }
 };
 
 // The float formats this file handles: mantissa bits and smallest normal exponent.
@@ -72,7 +56,7 @@ absl::Status AtenNextafter(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Format format, FormatOf(ctx, dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputOrScalarAs("other", dtype));
-  Math m{ctx, dtype};
+  Math m{{ctx, dtype}};
   std::string a = ctx.Op("Abs", {x});
   std::string e = ctx.Op("Max", {BinaryExponent(m, a), m.c(format.min_exponent)});
   std::string up = m.pow2(m.sub({e, m.c(format.mantissa_bits)}));  // the step away from zero
@@ -102,7 +86,7 @@ absl::Status AtenFrexp(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   PT2ONNX_RETURN_IF_ERROR(FormatOf(ctx, dtype).status());
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
-  Math m{ctx, dtype};
+  Math m{{ctx, dtype}};
   std::string a = ctx.Op("Abs", {x});
   std::string e = m.add({BinaryExponent(m, a), m.c(1)});
   std::string regular = ctx.Op("And", {m.gt({a, m.c(0)}), ctx.Op("Not", {ctx.Op("IsInf", {a})})});

@@ -34,6 +34,7 @@
 #include "translate/graph_builder.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -46,28 +47,6 @@ constexpr double kTiny = 1e-300;                  // Lentz's guard against a zer
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Formula helpers in float64; operands in braced lists, evaluated left to
-// right, so every compiler emits the nodes in one order.
-struct F64 {
-  struct Two {
-    std::string a, b;
-  };
-  struct Three {
-    std::string cond, a, b;
-  };
-  TranslateContext& ctx;
-  std::string c(double v) { return ctx.ConstantScalar(kF64, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(const char* type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(Three t) { return ctx.Op("Where", {t.cond, t.a, t.b}); }
-  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
-  std::string lt(Two t) { return ctx.Op("Less", {t.a, t.b}); }
-  std::string gt(Two t) { return ctx.Op("Greater", {t.a, t.b}); }
-  std::string either(Two t) { return ctx.Op("Or", {t.a, t.b}); }
-};
 
 ir::ValueInfo Info(std::string name, DataType dtype, std::optional<std::vector<ir::Dim>> dims) {
   ir::ValueInfo info;
@@ -83,12 +62,12 @@ struct Next {
   std::vector<std::string> values;
   std::string pending;
 };
-using StepFn = std::function<Next(F64& m, const std::string& k, const std::vector<std::string>& carried)>;
+using StepFn = std::function<Next(Formula& m, const std::string& k, const std::vector<std::string>& carried)>;
 
 // Runs `step` (k = 0, 1, ... as float64) as an ONNX Loop of at most
 // kMaxIterations trips from `init`, while an element is pending. Values of
 // the enclosing graph (a, x) are read from inside the body directly.
-std::vector<std::string> Iterate(F64& m, const std::vector<std::string>& init,
+std::vector<std::string> Iterate(Formula& m, const std::vector<std::string>& init,
                                  const std::optional<std::vector<ir::Dim>>& dims, const StepFn& step) {
   TranslateContext& ctx = m.ctx;
   GraphBuilder& builder = ctx.builder();
@@ -129,10 +108,10 @@ std::vector<std::string> Iterate(F64& m, const std::vector<std::string>& init,
 
 // The lower function by its series, for elements with x < a + 1 (others get
 // a = 1, x = 0.5 so the loop ends quickly): sum_k x^k / ((a+1)...(a+k)).
-std::string SeriesSum(F64& m, const std::string& a, const std::string& x,
+std::string SeriesSum(Formula& m, const std::string& a, const std::string& x,
                       const std::optional<std::vector<ir::Dim>>& dims) {
   std::string one = m.where({m.eq({a, a}), m.c(1), m.c(1)});  // 1 broadcast to the shape
-  std::vector<std::string> out = Iterate(m, {one, one}, dims, [&](F64& f, const std::string& k,
+  std::vector<std::string> out = Iterate(m, {one, one}, dims, [&](Formula& f, const std::string& k,
                                                                  const std::vector<std::string>& v) {
     std::string term = f.mul({v[0], f.div({x, f.add({a, f.add({k, f.c(1)})})})});
     std::string sum = f.add({v[1], term});
@@ -143,12 +122,12 @@ std::string SeriesSum(F64& m, const std::string& a, const std::string& x,
 
 // The upper function's continued fraction (modified Lentz), for x >= a + 1
 // (others get a = 1, x = 3).
-std::string ContinuedFraction(F64& m, const std::string& a, const std::string& x,
+std::string ContinuedFraction(Formula& m, const std::string& a, const std::string& x,
                               const std::optional<std::vector<ir::Dim>>& dims) {
   std::string b0 = m.add({m.sub({x, a}), m.c(1)});
   std::string d0 = m.div({m.c(1), b0});
   std::string c0 = m.where({m.eq({b0, b0}), m.c(1 / kTiny), m.c(1 / kTiny)});
-  std::vector<std::string> out = Iterate(m, {b0, c0, d0, d0}, dims, [&](F64& f, const std::string& k,
+  std::vector<std::string> out = Iterate(m, {b0, c0, d0, d0}, dims, [&](Formula& f, const std::string& k,
                                                                         const std::vector<std::string>& v) {
     std::string i = f.add({k, f.c(1)});
     std::string an = f.mul({f.op("Neg", i), f.sub({i, a})});
@@ -182,7 +161,7 @@ absl::Status IncompleteGamma(TranslateContext& ctx, bool upper) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string a_in, ctx.InputAs("self", kF64));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x_in, ctx.InputAs("other", kF64));
-  F64 m{ctx};
+  Formula m{ctx, kF64};
   std::string shape = ctx.Op("Shape", {m.add({a_in, x_in})});
   std::string a = ctx.Op("Expand", {a_in, shape});
   std::string x = ctx.Op("Expand", {x_in, shape});

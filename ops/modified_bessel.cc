@@ -23,6 +23,7 @@
 #include "core/status_macros.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -30,23 +31,6 @@ namespace {
 
 constexpr DataType kF64 = DataType::kDouble;
 
-// float64 formula helpers; operands as braced lists, evaluated left to right,
-// so nodes come out in the same order with every compiler.
-struct F64 {
-  struct Two {
-    std::string a, b;
-  };
-  TranslateContext& ctx;
-  std::string c(double v) { return ctx.ConstantScalar(kF64, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(absl::string_view type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(const std::string& cond, const std::string& a, const std::string& b) {
-    return ctx.Op("Where", {cond, a, b});
-  }
-};
 
 // The input in float64 plus the output dtype (integers give torch's default
 // float result).
@@ -64,14 +48,14 @@ absl::StatusOr<Operand> AsFloat64(TranslateContext& ctx, absl::string_view arg) 
 }
 
 // torch's exp(|x|) factor: rounded to float below float64 (overflow included).
-std::string ExpFactor(F64& m, const std::string& a, DataType out) {
+std::string ExpFactor(Formula& m, const std::string& a, DataType out) {
   DataType exp_dtype = out == kF64 ? kF64 : DataType::kFloat;
   return m.ctx.CastTo(m.ctx.CastTo(m.op("Exp", a), kF64, exp_dtype), exp_dtype, kF64);
 }
 
 // The Chebyshev series sum_i' coefficients[i] T_i(t / 2) as Cephes' chbevl
 // evaluates it (Clenshaw, highest coefficient first).
-std::string Chebyshev(F64& m, const std::string& t, const std::vector<double>& coefficients) {
+std::string Chebyshev(Formula& m, const std::string& t, const std::vector<double>& coefficients) {
   std::string b0 = m.c(coefficients[0]);
   std::string b1 = m.c(0);
   std::string b2;
@@ -187,7 +171,7 @@ const std::vector<double>& K1Large() {
 // |x| > 8, exp(|x|) * series / sqrt(|x|).
 absl::Status BesselI0(TranslateContext& ctx, bool with_exp) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  Formula m{ctx, kF64};
   std::string a = m.op("Abs", in.x);
   std::string small = Chebyshev(m, m.sub({m.div({a, m.c(2)}), m.c(2)}), I0eSmall());
   std::string large = Chebyshev(m, m.sub({m.div({m.c(32), a}), m.c(2)}), I0eLarge());
@@ -205,7 +189,7 @@ absl::Status BesselI0(TranslateContext& ctx, bool with_exp) {
 // beyond (times exp(|x|) for i1), odd in x.
 absl::Status BesselI1(TranslateContext& ctx, bool with_exp) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  Formula m{ctx, kF64};
   std::string a = m.op("Abs", in.x);
   std::string small = m.mul({Chebyshev(m, m.sub({m.div({a, m.c(2)}), m.c(2)}), I1eSmall()), a});
   std::string large = Chebyshev(m, m.sub({m.div({m.c(32), a}), m.c(2)}), I1eLarge());
@@ -225,7 +209,7 @@ absl::Status BesselI1(TranslateContext& ctx, bool with_exp) {
 // log(x/2) I1(x) + series / x (order 1); the I terms from their [0, 8] series.
 absl::Status BesselK(TranslateContext& ctx, bool order_one, bool scaled) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, scaled ? "x" : "self"));
-  F64 m{ctx};
+  Formula m{ctx, kF64};
   const std::string& x = in.x;
   std::string half_log = m.op("Log", m.mul({m.c(0.5), x}));
   std::string t = m.sub({m.div({x, m.c(2)}), m.c(2)});

@@ -37,37 +37,12 @@
 #include "translate/graph_builder.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
 namespace {
 
-// Formula helpers in one dtype. Operands come as braced lists, evaluated
-// left to right, so nodes are emitted in the same order with every compiler
-// (the wasm build must write the CLI's bytes).
-struct Math {
-  struct Two {
-    std::string a, b;
-  };
-  struct Three {
-    std::string cond, a, b;
-  };
-  TranslateContext& ctx;
-  DataType dtype;
-  std::string c(double v) { return ctx.ConstantScalar(dtype, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(absl::string_view type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(Three t) { return ctx.Op("Where", {t.cond, t.a, t.b}); }
-  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
-  std::string lt(Two t) { return ctx.Op("Less", {t.a, t.b}); }
-  std::string gt(Two t) { return ctx.Op("Greater", {t.a, t.b}); }
-  std::string both(Two t) { return ctx.Op("And", {t.a, t.b}); }
-  std::string either(Two t) { return ctx.Op("Or", {t.a, t.b}); }
-  std::string ne(Two t) { return ctx.Op("Not", {ctx.Op("Equal", {t.a, t.b})}); }
-};
 
 enum class Family { kChebyshevT, kChebyshevU, kChebyshevV, kChebyshevW, kHermiteH, kHermiteE, kLaguerre, kLegendre };
 
@@ -91,7 +66,7 @@ std::optional<std::vector<ir::Dim>> ResultDims(const TranslateContext& ctx) {
 }
 
 // P_{k+1} from p = P_{k-1}, q = P_k at loop iteration i (k = i + 1).
-std::string Step(Math& m, Family family, const std::string& x, const std::string& i, const std::string& p,
+std::string Step(Formula& m, Family family, const std::string& x, const std::string& i, const std::string& p,
                  const std::string& q) {
   switch (family) {
     case Family::kHermiteH: {  // (x + x) q - 2k p
@@ -120,7 +95,7 @@ std::string Step(Math& m, Family family, const std::string& x, const std::string
 // P_n(x) for every element with n >= 1 (q after n - 1 masked steps from
 // P_0 = 1, P_1 = p1). `needed` holds the degrees the recurrence must reach
 // (0 where another branch decides), bounding the trip count.
-std::string Recurrence(Math& m, Family family, const std::string& x, const std::string& n, const std::string& p1,
+std::string Recurrence(Formula& m, Family family, const std::string& x, const std::string& n, const std::string& p1,
                        const std::string& needed) {
   TranslateContext& ctx = m.ctx;
   // P_0 and P_1 broadcast to the shape of (x, n) by a Where on a condition
@@ -196,7 +171,7 @@ absl::Status Polynomial(TranslateContext& ctx, Spec spec) {
   const bool trig_allowed = dt == DataType::kFloat;
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("x", dt));
   PT2ONNX_ASSIGN_OR_RETURN(std::string raw_n, ctx.InputOrScalarAs("n", dt));
-  Math m{ctx, dt};
+  Formula m{ctx, dt};
   // The degree as torch's int64 cast leaves it (see the file comment).
   std::string truncated = m.where({m.lt({raw_n, m.c(0)}), m.op("Ceil", raw_n), m.op("Floor", raw_n)});
   std::string in_range = m.lt({m.op("Abs", raw_n), m.c(9223372036854775808.0)});

@@ -23,6 +23,7 @@
 #include "core/status_macros.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -32,24 +33,7 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr DataType kF64 = DataType::kDouble;
 
-// float64 formula helpers. Operands come as braced lists, evaluated left to
-// right, so nodes are emitted in the same order with every compiler (the
-// wasm build must write the CLI's bytes).
-struct F64 {
-  struct Two {
-    std::string a, b;
-  };
-  TranslateContext& ctx;
-  std::string c(double v) { return ctx.ConstantScalar(kF64, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(absl::string_view type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(const std::string& cond, const std::string& a, const std::string& b) {
-    return ctx.Op("Where", {cond, a, b});
-  }
-  std::string less(Two t) { return ctx.Op("Less", {t.a, t.b}); }
+struct F64 : Formula {
   // log(1 + v) without the rounding of 1 + v (Kahan): v where 1 + v == 1,
   // +inf at +inf (where the correction would be inf / inf).
   std::string log1p(const std::string& v) {
@@ -98,20 +82,20 @@ std::string ErfcxOfAbs(F64& m, const std::string& a) {
     denominator = m.add({a, m.div({m.c(k / 2.0), denominator})});
   }
   std::string far = m.div({m.c(1 / std::sqrt(kPi)), denominator});
-  return m.where(m.less({a, m.c(2)}), near, far);
+  return m.where(m.lt({a, m.c(2)}), near, far);
 }
 
 // erfcx(x) for any x.
 std::string Erfcx(F64& m, const std::string& x) {
   std::string positive = ErfcxOfAbs(m, m.op("Abs", x));
   std::string reflected = m.sub({m.mul({m.c(2), m.op("Exp", m.mul({x, x}))}), positive});
-  return m.where(m.less({x, m.c(0)}), reflected, positive);
+  return m.where(m.lt({x, m.c(0)}), reflected, positive);
 }
 
 // erfc(z) = erfcx(|z|) exp(-z^2), or 2 minus that for z < 0.
 std::string Erfc(F64& m, const std::string& z) {
   std::string upper = m.mul({ErfcxOfAbs(m, m.op("Abs", z)), m.op("Exp", m.op("Neg", m.mul({z, z})))});
-  std::string negative = m.less({z, m.c(0)});
+  std::string negative = m.lt({z, m.c(0)});
   std::string reflected = m.sub({m.c(2), upper});
   return m.where(negative, reflected, upper);
 }
@@ -119,14 +103,14 @@ std::string Erfc(F64& m, const std::string& z) {
 // aten::special_erfcx(Tensor self) -> Tensor
 absl::Status AtenSpecialErfcx(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  F64 m{{ctx, kF64}};
   return BindResult(ctx, ctx.CastTo(Erfcx(m, in.x), kF64, in.out));
 }
 
 // aten::special_ndtr(Tensor self) -> Tensor: erfc(-x / sqrt(2)) / 2.
 absl::Status AtenSpecialNdtr(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  F64 m{{ctx, kF64}};
   std::string y = m.mul({m.c(0.5), Erfc(m, m.mul({in.x, m.c(-kSqrtHalf)}))});
   return BindResult(ctx, ctx.CastTo(y, kF64, in.out));
 }
@@ -135,12 +119,12 @@ absl::Status AtenSpecialNdtr(TranslateContext& ctx) {
 // x < -1: log(erfcx(-t) / 2) - t^2; else log1p(-erfc(t) / 2); t = x / sqrt(2).
 absl::Status AtenSpecialLogNdtr(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  F64 m{{ctx, kF64}};
   std::string t = m.mul({in.x, m.c(kSqrtHalf)});
   std::string lower_half = m.div({ErfcxOfAbs(m, m.op("Neg", t)), m.c(2)});
   std::string lower = m.sub({m.op("Log", lower_half), m.mul({t, t})});
   std::string upper = m.log1p(m.op("Neg", m.div({Erfc(m, t), m.c(2)})));
-  std::string y = m.where(m.less({in.x, m.c(-1)}), lower, upper);
+  std::string y = m.where(m.lt({in.x, m.c(-1)}), lower, upper);
   return BindResult(ctx, ctx.CastTo(y, kF64, in.out));
 }
 
@@ -150,7 +134,7 @@ absl::Status AtenSpecialLogNdtr(TranslateContext& ctx) {
 absl::Status AtenSpecialXlog1py(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand x, AsFloat64(ctx, "self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputOrScalarAs("other", kF64));
-  F64 m{ctx};
+  F64 m{{ctx, kF64}};
   std::string product = m.mul({x.x, m.log1p(y)});
   std::string self_zero = ctx.Op("Equal", {x.x, m.c(0)});
   std::string zero = m.c(0);
@@ -197,7 +181,7 @@ std::string Horner(F64& m, const std::string& z, const double (&c)[kCount]) {
 // method (torch's calc_ndtri) in float64; -inf at 0, inf at 1, NaN outside [0, 1].
 absl::Status AtenSpecialNdtri(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
-  F64 m{ctx};
+  F64 m{{ctx, kF64}};
   const std::string& p = in.x;
   constexpr double kExpMinus2 = 0.13533528323661269189;
   std::string upper = ctx.Op("Greater", {p, m.c(1 - kExpMinus2)});
@@ -211,11 +195,11 @@ absl::Status AtenSpecialNdtri(TranslateContext& ctx) {
   std::string z = m.div({m.c(1), t});
   std::string near = m.div({m.mul({z, Horner(m, z, kNdtriP1)}), Horner(m, z, kNdtriQ1)});
   std::string far = m.div({m.mul({z, Horner(m, z, kNdtriP2)}), Horner(m, z, kNdtriQ2)});
-  std::string tail = m.sub({x0, m.where(m.less({t, m.c(8)}), near, far)});
+  std::string tail = m.sub({x0, m.where(m.lt({t, m.c(8)}), near, far)});
   tail = m.where(upper, tail, m.op("Neg", tail));
   std::string x = m.where(ctx.Op("Greater", {y, m.c(kExpMinus2)}), central, tail);
   const double inf = std::numeric_limits<double>::infinity();
-  std::string outside = ctx.Op("Or", {m.less({p, m.c(0)}), ctx.Op("Greater", {p, m.c(1)})});
+  std::string outside = ctx.Op("Or", {m.lt({p, m.c(0)}), ctx.Op("Greater", {p, m.c(1)})});
   x = m.where(outside, m.c(std::numeric_limits<double>::quiet_NaN()), x);
   x = m.where(ctx.Op("Equal", {p, m.c(1)}), m.c(inf), x);
   x = m.where(ctx.Op("Equal", {p, m.c(0)}), m.c(-inf), x);

@@ -33,6 +33,7 @@
 #include "translate/registry.h"
 #include "ops/gamma_helpers.h"
 #include "translate/op_helpers.h"
+#include "ops/formula.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -51,39 +52,6 @@ absl::Status AtenAcosh(TranslateContext& ctx) { return UnaryOp(ctx, "Acosh"); }
 absl::Status AtenAsinh(TranslateContext& ctx) { return UnaryOp(ctx, "Asinh"); }
 absl::Status AtenAtanh(TranslateContext& ctx) { return UnaryOp(ctx, "Atanh"); }
 
-// Emission helpers for formulas in one dtype. Operands come as braced lists,
-// whose elements C++ evaluates left to right (function arguments have no
-// order), so nested formulas emit their nodes in the same order with every
-// compiler: the wasm build must write the CLI's bytes.
-struct Math {
-  struct Two {
-    std::string a, b;
-  };
-  struct Three {
-    std::string cond, a, b;
-  };
-  TranslateContext& ctx;
-  DataType dtype;
-  std::string c(double v) { return ctx.ConstantScalar(dtype, v); }
-  std::string add(Two t) { return ctx.Op("Add", {t.a, t.b}); }
-  std::string sub(Two t) { return ctx.Op("Sub", {t.a, t.b}); }
-  std::string mul(Two t) { return ctx.Op("Mul", {t.a, t.b}); }
-  std::string div(Two t) { return ctx.Op("Div", {t.a, t.b}); }
-  std::string op(absl::string_view type, const std::string& a) { return ctx.Op(type, {a}); }
-  std::string where(Three t) { return ctx.Op("Where", {t.cond, t.a, t.b}); }
-  std::string eq(Two t) { return ctx.Op("Equal", {t.a, t.b}); }
-  std::string lt(Two t) { return ctx.Op("Less", {t.a, t.b}); }
-  std::string both(Two t) { return ctx.Op("And", {t.a, t.b}); }
-  // coefficients[0] * z^(n-1) + ... + coefficients[n-1] (Horner).
-  std::string poly(const std::string& z, const std::vector<double>& coefficients) {
-    std::string acc = c(coefficients[0]);
-    for (size_t i = 1; i < coefficients.size(); ++i) {
-      std::string product = mul({acc, z});
-      acc = add({product, c(coefficients[i])});
-    }
-    return acc;
-  }
-};
 
 // The input as a floating value of `compute` plus the output dtype; integer
 // and bool inputs give the default float result, as torch's unary float ops.
@@ -105,7 +73,7 @@ absl::Status AtenErfinv(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
   DataType compute = out == DataType::kDouble ? DataType::kDouble : DataType::kFloat;
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, compute));
-  Math m{ctx, compute};
+  Formula m{ctx, compute};
   const std::string& y = in.x;
   std::string ay = m.op("Abs", y);
   std::string z = m.mul({y, y});
@@ -128,7 +96,7 @@ absl::Status AtenErfinv(TranslateContext& ctx) {
 }
 
 // ln Gamma(w) for w >= 0.5 (Lanczos, g = 7).
-std::string LanczosLgamma(Math& m, const std::string& w) {
+std::string LanczosLgamma(Formula& m, const std::string& w) {
   static const double kP[] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
                               771.32342877765313,   -176.61502916214059,   12.507343278686905,
                               -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
@@ -141,7 +109,7 @@ std::string LanczosLgamma(Math& m, const std::string& w) {
 }
 
 // lgamma(x) in float64, poles and infinities included.
-std::string LgammaF64(Math& m, const std::string& x) {
+std::string LgammaF64(Formula& m, const std::string& x) {
   std::string reflect = m.lt({x, m.c(0.5)});
   std::string w = m.where({reflect, m.sub({m.c(1), x}), x});
   std::string direct = LanczosLgamma(m, w);
@@ -157,7 +125,7 @@ std::string LgammaF64(Math& m, const std::string& x) {
 // aten::lgamma(Tensor self) -> Tensor
 absl::Status AtenLgamma(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   return BindResult(ctx, ctx.CastTo(LgammaF64(m, in.x), DataType::kDouble, in.out));
 }
 
@@ -173,7 +141,7 @@ absl::Status AtenMvlgamma(TranslateContext& ctx) {
   if (p < 1) return ctx.Invalid(absl::StrCat("p has to be greater than or equal to 1; got ", p));
   if (p > kMaxMvlgammaP) return ctx.Unsupported(absl::StrCat("mvlgamma with p = ", p, " (at most 64)"));
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   std::string sum = m.c(static_cast<double>(p) * static_cast<double>(p - 1) / 4 * std::log(kPi));
   for (int64_t j = 0; j < p; ++j) {
     std::string shifted = j == 0 ? in.x : m.sub({in.x, m.c(static_cast<double>(j) / 2)});
@@ -184,7 +152,7 @@ absl::Status AtenMvlgamma(TranslateContext& ctx) {
 
 // digamma(v) for v >= 0 (v == 0 handled by the caller): recurrence to 10,
 // then torch's asymptotic series (psi(10) exactly at 10).
-std::string DigammaNonNegative(Math& m, std::string v) {
+std::string DigammaNonNegative(Formula& m, std::string v) {
   std::string result = m.c(0);
   for (int i = 0; i < 10; ++i) {
     std::string small = m.lt({v, m.c(10)});
@@ -204,7 +172,7 @@ std::string DigammaNonNegative(Math& m, std::string v) {
 // aten::digamma(Tensor self) -> Tensor
 absl::Status AtenDigamma(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   const std::string& x = in.x;
   std::string negative = m.lt({x, m.c(0)});
   std::string v = m.where({negative, m.sub({m.c(1), x}), x});
@@ -244,7 +212,7 @@ constexpr double kZetaTail[] = {12.0,
 // the Euler-Maclaurin tail unless the last term is already below 1e-16 of
 // the sum. x == 1 is +inf, x < 1 NaN; q a non-positive integer +inf, and
 // q <= 0 with a non-integer x NaN, as torch.
-std::string Zeta(Math& m, const std::string& x, const std::string& q) {
+std::string Zeta(Formula& m, const std::string& x, const std::string& q) {
   constexpr int kDirectTerms = 30;
   std::string neg_x = m.op("Neg", x);
   std::string sum = m.ctx.Op("Pow", {q, neg_x});
@@ -284,7 +252,7 @@ absl::Status AtenSpecialZeta(TranslateContext& ctx) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs("self", DataType::kDouble));
   PT2ONNX_ASSIGN_OR_RETURN(std::string q, ctx.InputOrScalarAs("other", DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   return BindResult(ctx, ctx.CastTo(Zeta(m, x, q), DataType::kDouble, out));
 }
 
@@ -296,7 +264,7 @@ absl::Status AtenPolygamma(TranslateContext& ctx) {
   if (n < 0) return ctx.Invalid(absl::StrCat("polygamma(n, x) does not support negative n; got ", n));
   if (n == 0) return AtenDigamma(ctx);
   PT2ONNX_ASSIGN_OR_RETURN(Operand in, FloatOperand(ctx, DataType::kDouble));
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   const double order = static_cast<double>(n);
   const double scale = (n % 2 == 1 ? 1.0 : -1.0) * std::tgamma(order + 1);
   std::string y = m.mul({m.c(scale), Zeta(m, m.c(order + 1), in.x)});
@@ -306,7 +274,7 @@ absl::Status AtenPolygamma(TranslateContext& ctx) {
 }  // namespace
 
 std::string LgammaDouble(TranslateContext& ctx, const std::string& x) {
-  Math m{ctx, DataType::kDouble};
+  Formula m{ctx, DataType::kDouble};
   return LgammaF64(m, x);
 }
 
