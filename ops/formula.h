@@ -12,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
+#include "core/status_macros.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -64,6 +67,22 @@ struct Formula {
     return poly(z, coefficients, kCount);
   }
 };
+
+// A special function's input in float64, where the formulas are evaluated,
+// and the dtype of its result (integer inputs give torch's default float).
+struct Float64Operand {
+  std::string x;
+  DataType out;
+};
+inline absl::StatusOr<Float64Operand> AsFloat64Operand(TranslateContext& ctx,
+                                                       absl::string_view arg) {
+  DataType out = ctx.OutputDtype(0);
+  if (!IsFloatingPoint(out)) {
+    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs(arg, DataType::kDouble));
+  return Float64Operand{x, out};
+}
 
 }  // namespace pt2onnx::ops
 

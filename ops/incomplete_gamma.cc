@@ -86,13 +86,7 @@ std::vector<std::string> Iterate(Formula& m, const std::vector<std::string>& ini
 
   ir::Graph body;
   body.name = absl::StrCat("igamma_", keep_next);
-  std::vector<ir::Node>& nodes = builder.graph().nodes;
-  for (size_t j = first; j < nodes.size(); ++j) {
-    ir::Node& node = nodes[j];
-    node.name = absl::StrCat("node_", node.outputs.empty() ? body.name : node.outputs[0]);
-    body.nodes.push_back(std::move(node));
-  }
-  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(first), nodes.end());
+  builder.MoveNodesInto(first, body);
   const std::vector<ir::Dim> scalar;
   body.inputs = {Info(iteration, DataType::kInt64, scalar), Info(keep, DataType::kBool, scalar)};
   body.outputs = {Info(keep_next, DataType::kBool, scalar)};

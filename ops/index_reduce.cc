@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/reduce_helpers.h"
 #include "ops/shape_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
@@ -26,36 +27,6 @@ namespace pt2onnx::ops {
 namespace {
 
 using ir::Attribute;
-
-// The identity of a ScatterND `reduction` ("add", "mul", "max", "min") in
-// `dtype` as a 0-d constant; nullopt for bool.
-std::optional<std::string> Identity(TranslateContext& ctx, DataType dtype,
-                                    absl::string_view reduction) {
-  if (reduction == "add") return ctx.ConstantScalar(dtype, 0);
-  if (reduction == "mul") return ctx.ConstantScalar(dtype, 1);
-  const bool lowest = reduction == "max";
-  if (IsFloatingPoint(dtype)) {
-    const double inf = std::numeric_limits<double>::infinity();
-    return ctx.ConstantScalar(dtype, lowest ? -inf : inf);
-  }
-  switch (dtype) {
-    case DataType::kInt64:
-      return ctx.Constant(ir::Tensor::Int64Scalar(lowest ? std::numeric_limits<int64_t>::min()
-                                                         : std::numeric_limits<int64_t>::max()));
-    case DataType::kInt32:
-      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int32_t>::min()
-                                              : std::numeric_limits<int32_t>::max());
-    case DataType::kInt16:
-      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int16_t>::min()
-                                              : std::numeric_limits<int16_t>::max());
-    case DataType::kInt8:
-      return ctx.ConstantScalar(dtype, lowest ? -128 : 127);
-    case DataType::kUint8:
-      return ctx.ConstantScalar(dtype, lowest ? 0 : 255);
-    default:
-      return std::nullopt;
-  }
-}
 
 // aten::index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
 // Rows of `source` along dim go to rows index[i] of self. include_self=false
@@ -89,8 +60,8 @@ absl::Status AtenIndexReduceDefault(TranslateContext& ctx) {
     return ctx.Invalid(absl::StrCat("index_reduce reduce='", reduce,
                                     "'; expected prod, mean, amax or amin"));
   }
-  std::optional<std::string> identity = Identity(ctx, dtype, reduction);
-  if (!identity) return ctx.Unsupported("index_reduce of a bool tensor");
+  if (dtype == DataType::kBool) return ctx.Unsupported("index_reduce of a bool tensor");
+  const std::string identity = ReductionIdentity(ctx, dtype, reduction);
 
   // The dim-first layout: ScatterND writes whole rows. A 0-d self is one row.
   std::vector<int64_t> perm;
@@ -110,7 +81,7 @@ absl::Status AtenIndexReduceDefault(TranslateContext& ctx) {
   }
   std::string rows = Reshape(ctx, ctx.CastTo(index, index_dtype, DataType::kInt64), {-1, 1});
   if (!include_self) {
-    xt = ctx.Op("ScatterND", {xt, rows, ctx.Op("Expand", {*identity, ctx.Op("Shape", {updates})})});
+    xt = ctx.Op("ScatterND", {xt, rows, ctx.Op("Expand", {identity, ctx.Op("Shape", {updates})})});
   }
   std::string yt = ctx.Op("ScatterND", {xt, rows, updates},
                           {Attribute::String("reduction", reduction)});

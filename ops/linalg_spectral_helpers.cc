@@ -78,13 +78,7 @@ std::vector<std::string> RunLoop(TranslateContext& ctx, const std::string& trips
 
   ir::Graph graph;
   graph.name = absl::StrCat("jacobi_", keep_next);
-  std::vector<ir::Node>& nodes = builder.graph().nodes;
-  for (size_t j = first; j < nodes.size(); ++j) {
-    ir::Node& node = nodes[j];
-    node.name = absl::StrCat("node_", node.outputs.empty() ? graph.name : node.outputs[0]);
-    graph.nodes.push_back(std::move(node));
-  }
-  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(first), nodes.end());
+  builder.MoveNodesInto(first, graph);
   const std::vector<ir::Dim> scalar;
   graph.inputs = {Info(iteration, scalar, DataType::kInt64), Info(keep, scalar, DataType::kBool)};
   graph.outputs = {Info(keep_next, scalar, DataType::kBool)};

@@ -32,21 +32,6 @@ namespace {
 constexpr DataType kF64 = DataType::kDouble;
 
 
-// The input in float64 plus the output dtype (integers give torch's default
-// float result).
-struct Operand {
-  std::string x;
-  DataType out;
-};
-absl::StatusOr<Operand> AsFloat64(TranslateContext& ctx, absl::string_view arg) {
-  DataType out = ctx.OutputDtype(0);
-  if (!IsFloatingPoint(out)) {
-    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs(arg, kF64));
-  return Operand{x, out};
-}
-
 // torch's exp(|x|) factor: rounded to float below float64 (overflow included).
 std::string ExpFactor(Formula& m, const std::string& a, DataType out) {
   DataType exp_dtype = out == kF64 ? kF64 : DataType::kFloat;
@@ -170,7 +155,7 @@ const std::vector<double>& K1Large() {
 // i0(x) (with_exp) or i0e(x), torch's evaluation order included: for
 // |x| > 8, exp(|x|) * series / sqrt(|x|).
 absl::Status BesselI0(TranslateContext& ctx, bool with_exp) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   Formula m{ctx, kF64};
   std::string a = m.op("Abs", in.x);
   std::string small = Chebyshev(m, m.sub({m.div({a, m.c(2)}), m.c(2)}), I0eSmall());
@@ -188,7 +173,7 @@ absl::Status BesselI0(TranslateContext& ctx, bool with_exp) {
 // i1(x) (with_exp) or i1e(x): x * series on [0, 8], series / sqrt(|x|)
 // beyond (times exp(|x|) for i1), odd in x.
 absl::Status BesselI1(TranslateContext& ctx, bool with_exp) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   Formula m{ctx, kF64};
   std::string a = m.op("Abs", in.x);
   std::string small = m.mul({Chebyshev(m, m.sub({m.div({a, m.c(2)}), m.c(2)}), I1eSmall()), a});
@@ -208,7 +193,7 @@ absl::Status BesselI1(TranslateContext& ctx, bool with_exp) {
 // below. Small x: series(x^2 - 2) - log(x/2) I0(x) (order 0), or
 // log(x/2) I1(x) + series / x (order 1); the I terms from their [0, 8] series.
 absl::Status BesselK(TranslateContext& ctx, bool order_one, bool scaled) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, scaled ? "x" : "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, scaled ? "x" : "self"));
   Formula m{ctx, kF64};
   const std::string& x = in.x;
   std::string half_log = m.op("Log", m.mul({m.c(0.5), x}));

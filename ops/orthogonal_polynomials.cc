@@ -130,13 +130,7 @@ std::string Recurrence(Formula& m, Family family, const std::string& x, const st
 
   ir::Graph body;
   body.name = absl::StrCat("recurrence_", q_next);
-  std::vector<ir::Node>& nodes = builder.graph().nodes;
-  for (size_t j = first; j < nodes.size(); ++j) {
-    ir::Node& node = nodes[j];
-    node.name = absl::StrCat("node_", node.outputs.empty() ? body.name : node.outputs[0]);
-    body.nodes.push_back(std::move(node));
-  }
-  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(first), nodes.end());
+  builder.MoveNodesInto(first, body);
   const std::vector<ir::Dim> scalar;
   const std::optional<std::vector<ir::Dim>> dims = ResultDims(ctx);
   body.inputs = {Info(iteration, DataType::kInt64, scalar), Info(keep, DataType::kBool, scalar),

@@ -3,6 +3,8 @@
 // See reduce_helpers.h.
 #include "ops/reduce_helpers.h"
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +41,33 @@ absl::StatusOr<std::string> SelfAsOutputDtype(TranslateContext& ctx, int output)
   DataType out = ctx.OutputDtype(output);
   if (out == DataType::kUndefined) return ctx.Input("self");
   return ctx.InputAs("self", out);
+}
+
+std::string ReductionIdentity(TranslateContext& ctx, DataType dtype, absl::string_view reduction) {
+  if (reduction == "add") return ctx.ConstantScalar(dtype, 0);
+  if (reduction == "mul") return ctx.ConstantScalar(dtype, 1);
+  bool lowest = reduction == "max";
+  if (IsFloatingPoint(dtype)) {
+    double inf = std::numeric_limits<double>::infinity();
+    return ctx.ConstantScalar(dtype, lowest ? -inf : inf);
+  }
+  switch (dtype) {
+    case DataType::kInt64:
+      return ctx.Constant(ir::Tensor::Int64Scalar(lowest ? std::numeric_limits<int64_t>::min()
+                                                         : std::numeric_limits<int64_t>::max()));
+    case DataType::kInt32:
+      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int32_t>::min()
+                                              : std::numeric_limits<int32_t>::max());
+    case DataType::kInt16:
+      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int16_t>::min()
+                                              : std::numeric_limits<int16_t>::max());
+    case DataType::kInt8:
+      return ctx.ConstantScalar(dtype, lowest ? -128 : 127);
+    case DataType::kUint8:
+      return ctx.ConstantScalar(dtype, lowest ? 0 : 255);
+    default:
+      return ctx.ConstantScalar(dtype, lowest ? 0 : 1);  // bool
+  }
 }
 
 }  // namespace pt2onnx::ops

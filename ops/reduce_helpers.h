@@ -1,7 +1,8 @@
 // File: ops/reduce_helpers.h
 // -----------------------------------------------------------------------------
-// Reduction building blocks shared by reduction.cc and variance.cc: checked
-// reduced axes and one Reduce* node in opset 18's axes-as-input form.
+// Reduction building blocks shared by reduction.cc, variance.cc, scatter.cc and
+// index_reduce.cc: checked reduced axes, one Reduce* node in opset 18's
+// axes-as-input form, the identity element of a reduction.
 #ifndef PT2ONNX_OPS_REDUCE_HELPERS_H_
 #define PT2ONNX_OPS_REDUCE_HELPERS_H_
 
@@ -11,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/dtype.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {
@@ -33,6 +35,10 @@ absl::StatusOr<std::vector<int64_t>> OptionalDims(TranslateContext& ctx, absl::s
 // `self` cast to the node's output dtype (torch's accumulation dtype, which
 // also reflects an explicit `dtype=` argument).
 absl::StatusOr<std::string> SelfAsOutputDtype(TranslateContext& ctx, int output = 0);
+
+// A 0-d constant of `dtype` that is the identity of `reduction` ("add": 0,
+// "mul": 1, "max": the lowest value, "min": the highest; bool: false/true).
+std::string ReductionIdentity(TranslateContext& ctx, DataType dtype, absl::string_view reduction);
 
 }  // namespace pt2onnx::ops
 

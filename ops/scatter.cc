@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/reduce_helpers.h"
 #include "ops/shape_helpers.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
@@ -41,35 +42,6 @@ absl::StatusOr<std::string> SrcLikeIndex(TranslateContext& ctx, const std::strin
   int64_t rank = static_cast<int64_t>(index_meta->sizes.size());
   return ctx.Op("Slice", {src, ctx.ConstantInt64s(std::vector<int64_t>(rank, 0)),
                           ctx.Op("Shape", {index}), ctx.ConstantInt64s(Iota(rank))});
-}
-
-// A 0-d constant of `dtype` that is the identity of `reduction` ("add": 0,
-// "mul": 1, "max": lowest, "min": highest).
-std::string ReductionIdentity(TranslateContext& ctx, DataType dtype, absl::string_view reduction) {
-  if (reduction == "add") return ctx.ConstantScalar(dtype, 0);
-  if (reduction == "mul") return ctx.ConstantScalar(dtype, 1);
-  bool lowest = reduction == "max";
-  if (IsFloatingPoint(dtype)) {
-    double inf = std::numeric_limits<double>::infinity();
-    return ctx.ConstantScalar(dtype, lowest ? -inf : inf);
-  }
-  switch (dtype) {
-    case DataType::kInt64:
-      return ctx.Constant(ir::Tensor::Int64Scalar(lowest ? std::numeric_limits<int64_t>::min()
-                                                         : std::numeric_limits<int64_t>::max()));
-    case DataType::kInt32:
-      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int32_t>::min()
-                                              : std::numeric_limits<int32_t>::max());
-    case DataType::kInt16:
-      return ctx.ConstantScalar(dtype, lowest ? std::numeric_limits<int16_t>::min()
-                                              : std::numeric_limits<int16_t>::max());
-    case DataType::kInt8:
-      return ctx.ConstantScalar(dtype, lowest ? -128 : 127);
-    case DataType::kUint8:
-      return ctx.ConstantScalar(dtype, lowest ? 0 : 255);
-    default:
-      return ctx.ConstantScalar(dtype, lowest ? 0 : 1);  // bool
-  }
 }
 
 // ---- scatters ----

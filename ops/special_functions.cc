@@ -45,21 +45,6 @@ struct F64 : Formula {
   }
 };
 
-// The input in float64 plus the output dtype (integers give torch's default
-// float result).
-struct Operand {
-  std::string x;
-  DataType out;
-};
-absl::StatusOr<Operand> AsFloat64(TranslateContext& ctx, absl::string_view arg) {
-  DataType out = ctx.OutputDtype(0);
-  if (!IsFloatingPoint(out)) {
-    return ctx.Unsupported(absl::StrCat(ctx.key(), " with a ", DataTypeName(out), " result"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputOrScalarAs(arg, kF64));
-  return Operand{x, out};
-}
-
 // erfcx(a) for a = |x| >= 0 (NaN stays NaN).
 std::string ErfcxOfAbs(F64& m, const std::string& a) {
   // erf(a) = 2/sqrt(pi) * a * sum_k (-1)^k a^(2k) / (k! (2k + 1)), Horner in a^2.
@@ -102,14 +87,14 @@ std::string Erfc(F64& m, const std::string& z) {
 
 // aten::special_erfcx(Tensor self) -> Tensor
 absl::Status AtenSpecialErfcx(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   F64 m{{ctx, kF64}};
   return BindResult(ctx, ctx.CastTo(Erfcx(m, in.x), kF64, in.out));
 }
 
 // aten::special_ndtr(Tensor self) -> Tensor: erfc(-x / sqrt(2)) / 2.
 absl::Status AtenSpecialNdtr(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   F64 m{{ctx, kF64}};
   std::string y = m.mul({m.c(0.5), Erfc(m, m.mul({in.x, m.c(-kSqrtHalf)}))});
   return BindResult(ctx, ctx.CastTo(y, kF64, in.out));
@@ -118,7 +103,7 @@ absl::Status AtenSpecialNdtr(TranslateContext& ctx) {
 // aten::special_log_ndtr(Tensor self) -> Tensor
 // x < -1: log(erfcx(-t) / 2) - t^2; else log1p(-erfc(t) / 2); t = x / sqrt(2).
 absl::Status AtenSpecialLogNdtr(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   F64 m{{ctx, kF64}};
   std::string t = m.mul({in.x, m.c(kSqrtHalf)});
   std::string lower_half = m.div({ErfcxOfAbs(m, m.op("Neg", t)), m.c(2)});
@@ -132,7 +117,7 @@ absl::Status AtenSpecialLogNdtr(TranslateContext& ctx) {
 // self_scalar / other_scalar overloads): NaN where other is NaN, else 0 where
 // self is 0, else self * log1p(other), as torch's xlog1py kernel.
 absl::Status AtenSpecialXlog1py(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand x, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand x, AsFloat64Operand(ctx, "self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputOrScalarAs("other", kF64));
   F64 m{{ctx, kF64}};
   std::string product = m.mul({x.x, m.log1p(y)});
@@ -180,7 +165,7 @@ std::string Horner(F64& m, const std::string& z, const double (&c)[kCount]) {
 // aten::special_ndtri(Tensor self) -> Tensor: the inverse of ndtr by Cephes'
 // method (torch's calc_ndtri) in float64; -inf at 0, inf at 1, NaN outside [0, 1].
 absl::Status AtenSpecialNdtri(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(Operand in, AsFloat64(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Float64Operand in, AsFloat64Operand(ctx, "self"));
   F64 m{{ctx, kF64}};
   const std::string& p = in.x;
   constexpr double kExpMinus2 = 0.13533528323661269189;

@@ -1,6 +1,8 @@
 #include "translate/graph_builder.h"
 
+#include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -74,6 +76,16 @@ void GraphBuilder::RenameProduced(size_t first_node, const std::string& from,
     }
   }
   taken_.insert(to);
+}
+
+void GraphBuilder::MoveNodesInto(size_t first_node, ir::Graph& body) {
+  std::vector<ir::Node>& nodes = graph_.nodes;
+  for (size_t j = first_node; j < nodes.size(); ++j) {
+    ir::Node& node = nodes[j];
+    node.name = absl::StrCat("node_", node.outputs.empty() ? body.name : node.outputs[0]);
+    body.nodes.push_back(std::move(node));
+  }
+  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(first_node), nodes.end());
 }
 
 }  // namespace pt2onnx::ops

@@ -64,6 +64,11 @@ class GraphBuilder {
   // bindings can), so this stays proportional to one translation's nodes.
   void RenameProduced(size_t first_node, const std::string& from, const std::string& to);
 
+  // Moves the nodes added since index `first_node` into `body` (a Loop or If
+  // body being built in place), each named "node_" + its first output (or
+  // the body's name), so a body's names stay unique in the whole model.
+  void MoveNodesInto(size_t first_node, ir::Graph& body);
+
   // What nested graphs of higher-order ops are translated with (translate/subgraph.h);
   // null where they cannot be (unit tests).
   void set_environment(const SubgraphEnvironment* env) { env_ = env; }
