@@ -53,6 +53,12 @@ struct CliFlags {
   bool apply_weights = false;
   std::string weights_from;
   bool opset_given = false;  // apply-weights: else the model's own opset
+  // `pt2onnx verify-generation OUTDIR --tokens N [--prompt IDS] [--expect IDS]`:
+  // greedy generation through a converted export folder (`input`).
+  bool verify_generation = false;
+  int generation_tokens = 8;
+  std::vector<int64_t> prompt = {1, 2, 3, 4};
+  std::vector<int64_t> expect;  // empty: print the tokens only
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.
