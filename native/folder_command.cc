@@ -171,6 +171,22 @@ int RunFolder(const CliFlags& flags) {
   return kExitOk;
 }
 
+int RunFolderInspect(const CliFlags& flags) {
+  const std::string manifest_path = Join(flags.input, kFolderManifestFile);
+  absl::StatusOr<std::string> text = ReadSmallFile(Join(ResolvePath(flags.input), kFolderManifestFile), manifest_path);
+  if (!text.ok()) return Fail(kExitIo, text.status().message());
+  absl::StatusOr<FolderManifest> manifest = ParseFolderManifest(*text);
+  if (!manifest.ok()) return Fail(kExitInvalidInput, absl::StrCat(manifest_path, ": ", manifest.status().message()));
+  std::printf("%s: %s export, %zu components (inspect one with `pt2onnx %s --inspect`)\n", flags.input.c_str(),
+              manifest->export_format.c_str(), manifest->components.size(),
+              Join(flags.input, manifest->components[0].file).c_str());
+  for (const FolderComponent& c : manifest->components) {
+    std::printf("%s (%s -> %s.onnx)\n  inputs:  %s\n  outputs: %s\n", c.name.c_str(), c.file.c_str(), c.name.c_str(),
+                absl::StrJoin(c.input_names, ", ").c_str(), absl::StrJoin(c.output_names, ", ").c_str());
+  }
+  return kExitOk;
+}
+
 int RunVerifyGeneration(const CliFlags& flags) {
   const std::string folder = ResolvePath(flags.input);
   const std::string manifest_path = Join(flags.input, kFolderManifestFile);

@@ -24,6 +24,8 @@ bool IsFolder(const std::string& path);
 // The exit code (export/exit_codes.h).
 int RunFolder(const CliFlags& flags);
 int RunVerifyGeneration(const CliFlags& flags);
+// `pt2onnx DIR --inspect`: the components, their files and ONNX I/O names.
+int RunFolderInspect(const CliFlags& flags);
 
 }  // namespace pt2onnx::native
 

@@ -241,7 +241,8 @@ int main(int argc, char** argv) {
                              ResolvePath(flags->output));
     }
     if (flags->verify_generation) return RunVerifyGeneration(*flags);
-    if (IsFolder(flags->input) && !flags->inspect) {
+    if (IsFolder(flags->input) && flags->inspect) return RunFolderInspect(*flags);
+    if (IsFolder(flags->input)) {
       if (flags->verify || flags->json || flags->report || !flags->translations.empty()) {
         std::fprintf(stderr, "pt2onnx: --verify, --json, --report and --translations do not apply to a folder yet\n");
         return kExitUsage;

@@ -219,3 +219,20 @@ def test_single_component_still_converts_alone(pt2onnx, tmp_path):
     out = tmp_path / "decode.onnx"
     pt2onnx("-q", EXPORTS / "qwen3" / "decode.pt2", "-o", out)
     onnx.checker.check_model(str(out))
+
+
+def test_inspect_lists_components_and_names(pt2onnx):
+    result = pt2onnx(EXPORTS / "qwen3", "--inspect")
+    assert "prefill (prefill.pt2 -> prefill.onnx)" in result.stdout
+    assert "input.past_key_values.layers.1.values" in result.stdout
+
+
+def test_generation_flags_are_checked(pt2onnx, converted, tmp_path):
+    mismatch = pt2onnx("verify-generation", converted["qwen3"], "--tokens", "3", "--expect", "1,2", check=False)
+    assert mismatch.returncode == 2 and "--expect lists 2 tokens but --tokens is 3" in mismatch.stderr
+    bad = pt2onnx("verify-generation", converted["qwen3"], "--prompt", "1,x", check=False)
+    assert bad.returncode == 2 and "--prompt '1,x'" in bad.stderr
+    not_here = pt2onnx(EXPORTS / "qwen3" / "decode.pt2", "-o", tmp_path / "d.onnx", "--tokens", "3", check=False)
+    assert not_here.returncode == 2 and "unknown flag" in not_here.stderr
+    source = pt2onnx("verify-generation", EXPORTS / "qwen3", check=False)
+    assert source.returncode == 4 and "not 'onnx'" in source.stderr
