@@ -201,19 +201,24 @@ int RunVerifyGeneration(const CliFlags& flags) {
     stream->SetCloseOnDelete(true);
     return std::unique_ptr<google::protobuf::io::ZeroCopyInputStream>(std::move(stream));
   };
+  std::map<std::string, std::shared_ptr<FdInputFile>> opened;  // each data file opened once
   files.read_range = [&](const std::string& file, uint64_t offset, uint64_t length) -> absl::StatusOr<std::string> {
     if (file.find('/') != std::string::npos || file == "..") {
       return absl::InvalidArgumentError(absl::StrCat("external data '", file, "' is outside the folder"));
     }
-    absl::StatusOr<std::shared_ptr<FdInputFile>> data = FdInputFile::Open(Join(folder, file));
-    if (!data.ok()) return data.status();
-    if (offset > (*data)->size() || length > (*data)->size() - offset) {
-      return absl::OutOfRangeError(absl::StrCat(file, " holds ", (*data)->size(), " bytes; the model reads ",
+    std::shared_ptr<FdInputFile>& data = opened[file];
+    if (data == nullptr) {
+      absl::StatusOr<std::shared_ptr<FdInputFile>> open = FdInputFile::Open(Join(folder, file));
+      if (!open.ok()) return open.status();
+      data = *std::move(open);
+    }
+    if (offset > data->size() || length > data->size() - offset) {
+      return absl::OutOfRangeError(absl::StrCat(file, " holds ", data->size(), " bytes; the model reads ",
                                                 length, " at ", offset));
     }
     std::string bytes(length, '\0');
     absl::Status read =
-        (*data)->ReadInto(offset, absl::Span<uint8_t>(reinterpret_cast<uint8_t*>(bytes.data()), length));
+        data->ReadInto(offset, absl::Span<uint8_t>(reinterpret_cast<uint8_t*>(bytes.data()), length));
     if (!read.ok()) return read;
     return bytes;
   };

@@ -247,6 +247,15 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pt2onnx: --verify, --json, --report and --translations do not apply to a folder yet\n");
         return kExitUsage;
       }
+      // The folder names its components' inputs, outputs and dims itself.
+      if (!flags->input_names.empty() || !flags->output_names.empty() || !flags->dim_names.empty() ||
+          !flags->model_name.empty() || flags->external != CliFlags::External::kAuto) {
+        std::fprintf(stderr,
+                     "pt2onnx: --input-names, --output-names, --dim-name, --model and --(no-)external-data do not "
+                     "apply to a folder: its export.json names each component's inputs and outputs, and the "
+                     "weights always go to <component>.onnx.data\n");
+        return kExitUsage;
+      }
       return RunFolder(*flags);
     }
     if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
