@@ -56,11 +56,12 @@ bool IsCacheTensor(absl::string_view name) {
 
 // Names for the symbolic dims of the inputs, by role: a dim 0 is the batch,
 // dim 1 of token inputs the sequence, dim 2 of a cache tensor the past
-// sequence. A symbol keeps its first name; a name goes to one symbol only.
+// sequence. A symbol keeps its first name; a second symbol in the same role
+// (a sliding layer's past beside a full one's) gets "_2", then "_3".
 std::map<std::string, std::string> DimNames(const pt2::ExportedProgram& program,
                                             const std::vector<std::string>& input_names) {
   std::map<std::string, std::string> names;
-  std::set<std::string> taken;
+  std::map<std::string, int> taken;  // role -> symbols named for it
   size_t i = 0;
   for (const pt2::InputSpec& spec : program.signature.input_specs) {
     if (spec.kind != pt2::InputSpec::Kind::kUserInput) continue;
@@ -83,9 +84,9 @@ std::map<std::string, std::string> DimNames(const pt2::ExportedProgram& program,
       const std::string symbol = pt2::SymExprToString(size.expr);
       const std::vector<std::string> parts = pt2::SymExprSymbols(size.expr);
       const bool bare = parts.size() == 1 && parts[0] == symbol;
-      if (role.empty() || !bare || names.count(symbol) || taken.count(role)) continue;
-      names[symbol] = role;
-      taken.insert(role);
+      if (role.empty() || !bare || names.count(symbol)) continue;
+      const int n = ++taken[role];
+      names[symbol] = n == 1 ? role : absl::StrCat(role, "_", n);
     }
   }
   return names;

@@ -91,7 +91,9 @@ def test_full_checker_and_names(converted, name):
 def test_names_match_transformers_onnx_export(converted, name):
     hf_io = EXPORTS / name / "hf_onnx" / "io.json"
     if not hf_io.exists():
-        pytest.fail(f"{hf_io} missing: regenerate with tools/fixtures/generate_hf_exports.py")
+        # Only where transformers' own ONNX export failed, as the record says.
+        assert "hf_onnx_error" in record(name), f"{hf_io} missing: regenerate with tools/fixtures/generate_hf_exports.py"
+        return
     theirs = json.loads(hf_io.read_text())
     for component, io in theirs.items():
         model = onnx.load(str(converted[name] / f"{component}.onnx"), load_external_data=False)
