@@ -155,6 +155,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
       flags.output = *v;
+      flags.output_given = true;
     } else if (name == "--opset") {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();

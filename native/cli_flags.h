@@ -17,6 +17,7 @@ namespace pt2onnx::native {
 struct CliFlags {
   std::string input;
   std::string output;  // default: input with .onnx instead of .pt2
+  bool output_given = false;  // -o given (a folder's output must be)
   int opset = 20;
   enum class External { kAuto, kAlways, kNever } external = External::kAuto;
   std::vector<std::string> input_names;

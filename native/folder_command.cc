@@ -142,6 +142,9 @@ bool IsFolder(const std::string& path) {
 }
 
 int RunFolder(const CliFlags& flags) {
+  if (!flags.output_given) {
+    return Fail(kExitUsage, absl::StrCat(flags.input, " is a folder: give the output folder with -o OUTDIR"));
+  }
   const std::string in = ResolvePath(flags.input);
   const std::string manifest_path = Join(flags.input, kFolderManifestFile);
   absl::StatusOr<std::string> text = ReadSmallFile(Join(in, kFolderManifestFile), manifest_path);

@@ -240,6 +240,11 @@ def test_generation_flags_are_checked(pt2onnx, converted, tmp_path):
     assert source.returncode == 4 and "not 'onnx'" in source.stderr
 
 
+def test_folder_needs_an_output_folder(pt2onnx):
+    result = pt2onnx("-q", EXPORTS / "qwen3", check=False)
+    assert result.returncode == 2 and "-o OUTDIR" in result.stderr
+
+
 def test_flags_the_folder_decides_are_refused(pt2onnx, tmp_path):
     for flag in (["--dim-name", "s70=seq"], ["--input-names", "a"], ["--no-external-data"], ["--verify"]):
         result = pt2onnx("-q", EXPORTS / "qwen3", "-o", tmp_path / "out", *flag, check=False)
