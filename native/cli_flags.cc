@@ -45,7 +45,7 @@ std::string UsageText() {
       "       pt2onnx DIR -o OUTDIR [options]\n"
       "         (DIR: a transformers.exporters folder, export.json + one .pt2 per component;\n"
       "         OUTDIR gets <component>.onnx, their weights written once, and export.json)\n"
-      "       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS]\n"
+      "       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS] [--save-logits Y.npz]\n"
       "         (greedy generation through OUTDIR's prefill and decode in the executor; prints\n"
       "         the token ids; exit 6 when they differ from --expect)\n"
       "       pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]\n"
@@ -104,6 +104,7 @@ std::string UsageText() {
       "  --tokens N               verify-generation: tokens to generate (default 8)\n"
       "  --prompt IDS             verify-generation: prompt token ids, e.g. 5,17,3 (default 1,2,3,4)\n"
       "  --expect IDS             verify-generation: the token ids generation must give\n"
+      "  --save-logits Y.npz      verify-generation: write the last token's logits (last_logits)\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -172,10 +173,14 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
       flags.weights_from = *v;
-    } else if (flags.verify_generation && (name == "--tokens" || name == "--prompt" || name == "--expect")) {
+    } else if (flags.verify_generation && (name == "--tokens" || name == "--prompt" || name == "--expect" ||
+                                           name == "--save-logits")) {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
-      if (name == "--tokens") {
+      if (name == "--save-logits") {
+        if (v->empty()) return absl::InvalidArgumentError("--save-logits needs a path");
+        flags.save_logits = *v;
+      } else if (name == "--tokens") {
         if (!absl::SimpleAtoi(*v, &flags.generation_tokens) || flags.generation_tokens < 1 ||
             flags.generation_tokens > 100000) {
           return absl::InvalidArgumentError(absl::StrCat("--tokens '", *v, "' is not a count of tokens (1..100000)"));

@@ -60,6 +60,7 @@ struct CliFlags {
   int generation_tokens = 8;
   std::vector<int64_t> prompt = {1, 2, 3, 4};
   std::vector<int64_t> expect;  // empty: print the tokens only
+  std::string save_logits;      // --save-logits PATH.npz: the last step's logits ("" = none)
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

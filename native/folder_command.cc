@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "export/engines.h"
 #include "export/exit_codes.h"
 #include "export/generation.h"
 #include "export/model_folder.h"
@@ -239,6 +240,15 @@ int RunVerifyGeneration(const CliFlags& flags) {
     return Fail(code, absl::StrCat(flags.input, ": ", generation.status().message()));
   }
   std::printf("%s\n", absl::StrJoin(generation->tokens, " ").c_str());
+  if (!flags.save_logits.empty()) {
+    const Tensor& row = generation->last_logits;
+    absl::StatusOr<std::string> npz = EncodeNpz({{"last_logits", row.Alias({1, row.numel()})}});
+    if (!npz.ok()) return Fail(kExitInternal, npz.status().message());
+    absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(ResolvePath(flags.save_logits));
+    absl::Status written = file.ok() ? (*file)->Write(AsBytes(*npz)) : file.status();
+    if (written.ok()) written = (*file)->Commit();
+    if (!written.ok()) return Fail(kExitIo, absl::StrCat(flags.save_logits, ": ", written.message()));
+  }
   if (!flags.expect.empty()) {
     if (flags.expect != generation->tokens) {
       size_t at = 0;

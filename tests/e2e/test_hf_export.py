@@ -155,12 +155,15 @@ def test_ort_generation_equals_torch(converted, name):
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_executor_generation_equals_torch(pt2onnx, converted, name):
+def test_executor_generation_equals_torch(pt2onnx, converted, name, tmp_path):
     rec = record(name)
     ids = lambda xs: ",".join(map(str, xs))  # noqa: E731
+    logits = tmp_path / "logits.npz"
     result = pt2onnx("verify-generation", converted[name], "--tokens", rec["new_tokens"],
-                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(rec["tokens"]))
+                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(rec["tokens"]), "--save-logits", logits)
     assert result.stdout.split() == [str(t) for t in rec["tokens"]]
+    want = np.load(EXPORTS / name / "generation.npz")["last_logits"]
+    np.testing.assert_allclose(np.load(logits)["last_logits"], want, atol=1e-4, rtol=1e-4)
 
 
 def test_verify_generation_fails_on_other_tokens(pt2onnx, converted):
