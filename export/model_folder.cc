@@ -157,7 +157,12 @@ absl::StatusOr<FolderManifest> ParseFolderManifest(absl::string_view json) {
         "'; pt2onnx converts folders of .pt2 programs, \"dynamo\" (DynamoExporter().export_for_generation(...)"
         ".save_pretrained(dir))"));
   }
+  std::set<std::string> names, files;
   for (const FolderManifestFields::Component& c : fields.components) {
+    if (!names.insert(c.name).second || !files.insert(c.file).second) {
+      return absl::InvalidArgumentError(absl::StrCat("export.json lists component '", c.name, "' (file '", c.file,
+                                                     "') twice"));
+    }
     FolderComponent component;
     component.name = c.name;
     component.file = c.file;

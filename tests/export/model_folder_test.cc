@@ -118,6 +118,10 @@ TEST(FolderManifest, RefusesOtherFormatsVersionsAndPaths) {
   absl::StatusOr<FolderManifest> escaped = ParseFolderManifest(outside);
   EXPECT_TRUE(!escaped.ok() && absl::StrContains(escaped.status().message(), "file of the folder"));
   EXPECT_FALSE(ParseFolderManifest("not json").ok());
+  std::string twice = Manifest("dynamo", 1);
+  twice.replace(twice.find("\"decode\""), 8, "\"prefill\"");
+  absl::StatusOr<FolderManifest> duplicate = ParseFolderManifest(twice);
+  EXPECT_TRUE(!duplicate.ok() && absl::StrContains(duplicate.status().message(), "twice"));
 }
 
 ir::Model ModelWith(const std::vector<std::pair<std::string, std::string>>& weights) {
