@@ -11,6 +11,7 @@
 #include "core/pt2/sym_expr.h"
 #include "core/status_macros.h"
 #include "core/version.h"
+#include "translate/fx_values.h"
 #include "translate/registry.h"
 #include "passes/pass_manager.h"
 
@@ -18,7 +19,7 @@ namespace pt2onnx {
 namespace {
 
 std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program,
-                                             const std::map<std::string, std::string>& renames) {
+                                             const ops::TranslateOptions& options) {
   std::vector<SymbolicDimSummary> dims;
   std::set<std::string> seen;
   auto add = [&](const pt2::Argument& arg) {
@@ -29,10 +30,10 @@ std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program
       if (!size.is_symbolic) continue;
       std::string symbol = pt2::SymExprToString(size.expr);
       if (!seen.insert(symbol).second) continue;
-      auto renamed = renames.find(symbol);
       auto range = program.range_constraints.find(symbol);
+      // As the graph writes it (an expression renamed with its symbols).
       dims.push_back(SymbolicDimSummary{
-          symbol, renamed == renames.end() ? symbol : renamed->second,
+          symbol, ops::ToDim(size, options).param,
           range == program.range_constraints.end() ? std::nullopt
                                                    : std::optional<pt2::RangeConstraint>(range->second)});
     }
@@ -117,7 +118,7 @@ absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgr
   for (const ir::Node& node : model.graph.nodes) ++s.op_histogram[node.op_type];
   for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
   s.initializer_bytes = onnx_writer::InitializerBytes(model);
-  s.symbolic_dims = SymbolicDims(loaded.program, options.translate.dim_names);
+  s.symbolic_dims = SymbolicDims(loaded.program, options.translate);
   result.model = std::move(model);
   result.warnings = loaded.warnings;
   result.pass_stats = std::move(pass_stats);

@@ -21,6 +21,20 @@ std::vector<std::string> SplitNames(absl::string_view text) {
   return names;
 }
 
+// "3,1,4" -> {3, 1, 4}.
+absl::StatusOr<std::vector<int64_t>> ParseTokenIds(absl::string_view flag, absl::string_view text) {
+  std::vector<int64_t> ids;
+  for (const std::string& part : SplitNames(text)) {
+    int64_t id = 0;
+    if (!absl::SimpleAtoi(part, &id) || id < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " '", text, "' should be token ids separated by commas, e.g. 1,2,3"));
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 }  // namespace
 
 std::string UsageText() {
@@ -28,6 +42,12 @@ std::string UsageText() {
       "pt2onnx: convert a PyTorch exported program (.pt2, from torch.export.save) to ONNX.\n"
       "\n"
       "usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]\n"
+      "       pt2onnx DIR -o OUTDIR [options]\n"
+      "         (DIR: a transformers.exporters folder, export.json + one .pt2 per component;\n"
+      "         OUTDIR gets <component>.onnx, their weights written once, and export.json)\n"
+      "       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS] [--save-logits Y.npz]\n"
+      "         (greedy generation through OUTDIR's prefill and decode in the executor; prints\n"
+      "         the token ids; exit 6 when they differ from --expect)\n"
       "       pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]\n"
       "         (MODEL.onnx, e.g. written with --no-weights, with OTHER.pt2's weights: same\n"
       "         program, new weights; names, dtypes and shapes are checked)\n"
@@ -81,6 +101,10 @@ std::string UsageText() {
       "                           PFX_max_rel_diff.json (implies --verify-intermediates)\n"
       "  --report[=PATH]          write a markdown report (default MODEL.report.md), also on\n"
       "                           failure\n"
+      "  --tokens N               verify-generation: tokens to generate (default 8)\n"
+      "  --prompt IDS             verify-generation: prompt token ids, e.g. 5,17,3 (default 1,2,3,4)\n"
+      "  --expect IDS             verify-generation: the token ids generation must give\n"
+      "  --save-logits Y.npz      verify-generation: write the last token's logits (last_logits)\n"
       "  -q, --quiet              no progress output\n"
       "  -h, --help               this help\n"
       "  --version                print the version\n"
@@ -109,6 +133,9 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "apply-weights") {
     flags.apply_weights = true;
     first = 1;
+  } else if (!args.empty() && args[0] == "verify-generation") {
+    flags.verify_generation = true;
+    first = 1;
   }
   for (size_t i = first; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -129,6 +156,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
       flags.output = *v;
+      flags.output_given = true;
     } else if (name == "--opset") {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
@@ -145,6 +173,23 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       absl::StatusOr<std::string> v = value_of(i, name);
       if (!v.ok()) return v.status();
       flags.weights_from = *v;
+    } else if (flags.verify_generation && (name == "--tokens" || name == "--prompt" || name == "--expect" ||
+                                           name == "--save-logits")) {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      if (name == "--save-logits") {
+        if (v->empty()) return absl::InvalidArgumentError("--save-logits needs a path");
+        flags.save_logits = *v;
+      } else if (name == "--tokens") {
+        if (!absl::SimpleAtoi(*v, &flags.generation_tokens) || flags.generation_tokens < 1 ||
+            flags.generation_tokens > 100000) {
+          return absl::InvalidArgumentError(absl::StrCat("--tokens '", *v, "' is not a count of tokens (1..100000)"));
+        }
+      } else {
+        absl::StatusOr<std::vector<int64_t>> ids = ParseTokenIds(name, *v);
+        if (!ids.ok()) return ids.status();
+        (name == "--prompt" ? flags.prompt : flags.expect) = *std::move(ids);
+      }
     } else if (name == "--external-data") {
       flags.external = CliFlags::External::kAlways;
     } else if (name == "--no-external-data") {
@@ -246,6 +291,17 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     }
     if (flags.output == flags.input || flags.output == flags.weights_from) {
       return absl::InvalidArgumentError("the output path equals an input path");
+    }
+    return flags;
+  }
+  if (flags.verify_generation) {
+    if (flags.input.empty()) {
+      return absl::InvalidArgumentError("usage: pt2onnx verify-generation OUTDIR --tokens N [--prompt IDS] [--expect IDS]");
+    }
+    if (flags.prompt.empty()) return absl::InvalidArgumentError("--prompt needs at least one token id");
+    if (!flags.expect.empty() && static_cast<int>(flags.expect.size()) != flags.generation_tokens) {
+      return absl::InvalidArgumentError(absl::StrCat("--expect lists ", flags.expect.size(), " tokens but --tokens is ",
+                                                     flags.generation_tokens));
     }
     return flags;
   }

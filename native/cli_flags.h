@@ -17,6 +17,7 @@ namespace pt2onnx::native {
 struct CliFlags {
   std::string input;
   std::string output;  // default: input with .onnx instead of .pt2
+  bool output_given = false;  // -o given (a folder's output must be)
   int opset = 20;
   enum class External { kAuto, kAlways, kNever } external = External::kAuto;
   std::vector<std::string> input_names;
@@ -53,6 +54,13 @@ struct CliFlags {
   bool apply_weights = false;
   std::string weights_from;
   bool opset_given = false;  // apply-weights: else the model's own opset
+  // `pt2onnx verify-generation OUTDIR --tokens N [--prompt IDS] [--expect IDS]`:
+  // greedy generation through a converted export folder (`input`).
+  bool verify_generation = false;
+  int generation_tokens = 8;
+  std::vector<int64_t> prompt = {1, 2, 3, 4};
+  std::vector<int64_t> expect;  // empty: print the tokens only
+  std::string save_logits;      // --save-logits PATH.npz: the last step's logits ("" = none)
 };
 
 // InvalidArgument with a message naming the bad flag and what is expected.

@@ -25,6 +25,7 @@
 #include "native/atomic_file.h"
 #include "native/cli_flags.h"
 #include "native/file_sinks.h"
+#include "native/folder_command.h"
 #include "native/inspect_command.h"
 #include "native/json_record.h"
 #include "native/test_hooks.h"
@@ -238,6 +239,24 @@ int main(int argc, char** argv) {
     if (flags->apply_weights) {
       return RunApplyWeights(*flags, ResolvePath(flags->input), ResolvePath(flags->weights_from),
                              ResolvePath(flags->output));
+    }
+    if (flags->verify_generation) return RunVerifyGeneration(*flags);
+    if (IsFolder(flags->input) && flags->inspect) return RunFolderInspect(*flags);
+    if (IsFolder(flags->input)) {
+      if (flags->verify || flags->json || flags->report || !flags->translations.empty()) {
+        std::fprintf(stderr, "pt2onnx: --verify, --json, --report and --translations do not apply to a folder yet\n");
+        return kExitUsage;
+      }
+      // The folder names its components' inputs, outputs and dims itself.
+      if (!flags->input_names.empty() || !flags->output_names.empty() || !flags->dim_names.empty() ||
+          !flags->model_name.empty() || flags->external != CliFlags::External::kAuto) {
+        std::fprintf(stderr,
+                     "pt2onnx: --input-names, --output-names, --dim-name, --model and --(no-)external-data do not "
+                     "apply to a folder: its export.json names each component's inputs and outputs, and the "
+                     "weights always go to <component>.onnx.data\n");
+        return kExitUsage;
+      }
+      return RunFolder(*flags);
     }
     if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
     return Run(*flags);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "core/pt2/sym_expr.h"
 
 namespace pt2onnx::ops {
@@ -26,13 +27,36 @@ void CountArgument(const Argument& arg, GraphBuilder::UseCounts& users) {
   }
 }
 
+bool IsIdentifierChar(char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `expr` ("s36 + 1") with each symbol renamed by `names` ("past + 1"), so
+// renaming a dim renames every expression built on it.
+std::string RenameSymbols(const std::string& expr, const std::map<std::string, std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < expr.size();) {
+    if (!IsIdentifierChar(expr[i]) || absl::ascii_isdigit(static_cast<unsigned char>(expr[i]))) {
+      out.push_back(expr[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < expr.size() && IsIdentifierChar(expr[end])) ++end;
+    const std::string token = expr.substr(i, end - i);
+    auto it = names.find(token);
+    out += it == names.end() ? token : it->second;
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options) {
   if (!size.is_symbolic) return ir::Dim::Static(size.value);
   std::string name = pt2::SymExprToString(size.expr);
+  if (options.dim_names.empty()) return ir::Dim::Symbolic(name);
+  // A name given for the whole expression ("2*s27=2*seq") wins.
   auto it = options.dim_names.find(name);
-  return ir::Dim::Symbolic(it == options.dim_names.end() ? name : it->second);
+  return ir::Dim::Symbolic(it != options.dim_names.end() ? it->second : RenameSymbols(name, options.dim_names));
 }
 
 ir::ValueInfo ValueInfoFromMeta(std::string name, const pt2::TensorMeta& meta,

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/inline_functions.h"
 #include "core/status_macros.h"
@@ -181,8 +182,39 @@ absl::StatusOr<ir::Function> ReadFunction(::onnx::FunctionProto& f) {
   return def;
 }
 
+// Replaces the external data of the main graph's initializers by the bytes
+// `external` reads (raw_data), so ReadTensor sees ordinary tensors.
+absl::Status InlineExternalData(::onnx::GraphProto& graph, const ExternalDataReader& external) {
+  for (::onnx::TensorProto& tensor : *graph.mutable_initializer()) {
+    if (tensor.data_location() != ::onnx::TensorProto::EXTERNAL) continue;
+    std::string location;
+    uint64_t offset = 0;
+    int64_t length = -1;
+    for (const auto& entry : tensor.external_data()) {
+      bool parsed = true;
+      if (entry.key() == "location") location = entry.value();
+      if (entry.key() == "offset") parsed = absl::SimpleAtoi(entry.value(), &offset);
+      if (entry.key() == "length") parsed = absl::SimpleAtoi(entry.value(), &length);
+      if (!parsed) return Invalid(absl::StrCat("tensor '", tensor.name(), "' has a bad external ", entry.key()));
+    }
+    if (location.empty() || length < 0) {
+      return Invalid(absl::StrCat("tensor '", tensor.name(), "' has external data without location or length"));
+    }
+    absl::StatusOr<std::string> bytes = external(location, offset, static_cast<uint64_t>(length));
+    if (!bytes.ok()) {
+      return absl::Status(bytes.status().code(), absl::StrCat("ONNX model: tensor '", tensor.name(),
+                                                              "': ", bytes.status().message()));
+    }
+    tensor.clear_external_data();
+    tensor.set_data_location(::onnx::TensorProto::DEFAULT);
+    *tensor.mutable_raw_data() = *std::move(bytes);
+  }
+  return absl::OkStatus();
+}
+
 // The parsed proto's weights move into the model (see ReadTensor).
-absl::StatusOr<ir::Model> ModelFromProto(::onnx::ModelProto& proto) {
+absl::StatusOr<ir::Model> ModelFromProto(::onnx::ModelProto& proto, const ExternalDataReader* external = nullptr) {
+  if (external != nullptr) PT2ONNX_RETURN_IF_ERROR(InlineExternalData(*proto.mutable_graph(), *external));
   ir::Model model;
   model.ir_version = proto.ir_version();
   model.producer_name = proto.producer_name();
@@ -214,6 +246,13 @@ absl::StatusOr<ir::Model> ReadModel(google::protobuf::io::ZeroCopyInputStream& i
   ::onnx::ModelProto proto;
   if (!proto.ParseFromZeroCopyStream(&input)) return Invalid(kNotAModel);
   return ModelFromProto(proto);
+}
+
+absl::StatusOr<ir::Model> ReadModel(google::protobuf::io::ZeroCopyInputStream& input,
+                                    const ExternalDataReader& external) {
+  ::onnx::ModelProto proto;
+  if (!proto.ParseFromZeroCopyStream(&input)) return Invalid(kNotAModel);
+  return ModelFromProto(proto, &external);
 }
 
 absl::StatusOr<std::vector<ir::Function>> ReadFunctionLibrary(ByteSpan bytes) {

@@ -284,6 +284,7 @@ absl::StatusOr<WriteSummary> WriteFramedModel(const ModelFraming& framing,
   };
   std::vector<Piece> pieces;
   uint64_t graph_length = graph_bytes.size();
+  SharedExternalData* shared = options.shared_data;
   uint64_t data_offset = 0;
   std::vector<std::pair<const ir::Tensor*, uint64_t>> external_writes;  // data, padding before
   for (const ir::Initializer& init : initializers) {
@@ -292,20 +293,32 @@ absl::StatusOr<WriteSummary> WriteFramedModel(const ModelFraming& framing,
     const uint64_t raw_size = init.tensor.byte_size();
     Piece piece;
     if (summary.external && raw_size >= options.min_external_bytes) {
-      uint64_t padding = (kExternalAlignment - data_offset % kExternalAlignment) % kExternalAlignment;
-      data_offset += padding;
       tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
       auto add = [&](const char* key, std::string value) {
         auto* entry = tensor.add_external_data();
         entry->set_key(key);
         entry->set_value(std::move(value));
       };
-      add("location", options.external_data_location);
-      add("offset", absl::StrCat(data_offset));
-      add("length", absl::StrCat(raw_size));
-      external_writes.emplace_back(&init.tensor, padding);
-      data_offset += raw_size;
-      summary.external_bytes = data_offset;
+      std::optional<SharedExternalData::Match> match;
+      if (shared != nullptr) {
+        PT2ONNX_ASSIGN_OR_RETURN(match, shared->Find(init.tensor));
+      }
+      if (match.has_value() && match->place.has_value()) {  // written before, maybe by another model
+        add("location", match->place->location);
+        add("offset", absl::StrCat(match->place->offset));
+        add("length", absl::StrCat(raw_size));
+        shared->CountReuse(raw_size);
+      } else {
+        uint64_t padding = (kExternalAlignment - data_offset % kExternalAlignment) % kExternalAlignment;
+        data_offset += padding;
+        add("location", options.external_data_location);
+        add("offset", absl::StrCat(data_offset));
+        add("length", absl::StrCat(raw_size));
+        if (match.has_value()) shared->Add(*match, init.tensor, {options.external_data_location, data_offset});
+        external_writes.emplace_back(&init.tensor, padding);
+        data_offset += raw_size;
+        summary.external_bytes = data_offset;
+      }
     } else if (raw_size > 0) {
       piece.inline_data = &init.tensor;
     }

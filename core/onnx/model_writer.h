@@ -22,6 +22,7 @@
 #include "core/bytes.h"
 #include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
+#include "core/onnx/shared_external_data.h"
 #include "core/ir/graph.h"
 #include "onnx/onnx-ml.pb.h"
 
@@ -42,6 +43,10 @@ struct WriteOptions {
   // File name recorded in the model for external tensors ("model.onnx.data"),
   // relative to the model file.
   std::string external_data_location;
+  // Weights written before by other models (shared_external_data.h): a
+  // tensor already written is referenced where it is (maybe another model's
+  // data file), not written again. Null: every weight is written.
+  SharedExternalData* shared_data = nullptr;
   // false: the graph without its initializers (torch.onnx's
   // save(include_initializers=False)); pt2onnx apply-weights puts them back.
   bool include_initializers = true;

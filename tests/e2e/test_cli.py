@@ -208,3 +208,12 @@ def test_supported_ops_page_matches_registry():
     from conftest import ROOT, cli_path, run_process
     result = run_process([sys.executable, ROOT / "tools" / "update_op_table.py", "--check", "--bin", cli_path()])
     assert result.returncode == 0, result.stderr
+
+
+def test_renaming_a_symbol_renames_the_expressions_built_on_it(pt2onnx, tmp_path):
+    # derived_dims: b is (batch, 2 * seq); torch writes its dim as the expression "2*s98".
+    out = tmp_path / "derived.onnx"
+    pt2onnx(FIXTURES / "derived_dims" / "model.pt2", "-o", out, "-q", "--dim-name", "s98=seq")
+    model = onnx.load(str(out))
+    dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in model.graph.input}
+    assert dims["a"][1] == "seq" and dims["b"][1] == "2*seq", dims

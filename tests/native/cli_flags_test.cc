@@ -24,6 +24,25 @@ TEST(CliFlagsTest, OptimizerFlags) {
   EXPECT_EQ(flags->fold_max_output_elements, 32);
 }
 
+TEST(CliFlagsTest, VerifyGeneration) {
+  absl::StatusOr<CliFlags> flags =
+      ParseCliFlags({"verify-generation", "out", "--tokens", "3", "--prompt", "5, 17,3", "--expect=1,2,3",
+                     "--save-logits", "l.npz"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_TRUE(flags->verify_generation);
+  EXPECT_EQ(flags->input, "out");
+  EXPECT_EQ(flags->generation_tokens, 3);
+  EXPECT_EQ(flags->prompt, (std::vector<int64_t>{5, 17, 3}));
+  EXPECT_EQ(flags->expect, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(flags->save_logits, "l.npz");
+  EXPECT_FALSE(ParseCliFlags({"verify-generation", "out", "--tokens", "0"}).ok());
+  EXPECT_FALSE(ParseCliFlags({"verify-generation", "out", "--tokens", "2", "--expect", "1"}).ok());
+  EXPECT_FALSE(ParseCliFlags({"verify-generation", "out", "--prompt", "-1"}).ok());
+  EXPECT_FALSE(ParseCliFlags({"verify-generation"}).ok());
+  // Generation flags belong to verify-generation only.
+  EXPECT_FALSE(ParseCliFlags({"m.pt2", "--tokens", "3"}).ok());
+}
+
 TEST(CliFlagsTest, Defaults) {
   absl::StatusOr<CliFlags> flags = ParseCliFlags({"dir/model.pt2"});
   ASSERT_TRUE(flags.ok()) << flags.status();
