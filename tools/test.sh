@@ -254,7 +254,9 @@ PT2ONNX_BIN="$ROOT/out/bin/pt2onnx" ONNXRUN_BIN="$ROOT/out/bin/onnxrun" REFRUN_B
 if [ "$wasm" = 1 ]; then
   step node "WebAssembly API under node, and the page in headless Chromium (node --test)"
   rc=0
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  # Two test files at a time (node's default is one less than the cores: one here); each
+  # starts its own Chromium and server (port 0) and writes only under its own temporaries.
+  node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$REPORTS/node.tap" tests/web/ || rc=$?
   report tap "$SUMMARY" node "$REPORTS/node.tap" || rc=1
   [ "$rc" = 0 ]
