@@ -17,6 +17,7 @@ import json
 import numpy as np
 import onnx
 import pytest
+from onnx import numpy_helper
 
 from conftest import FIXTURES
 from test_runtime import onnxrun  # noqa: F401
@@ -57,10 +58,21 @@ def test_qdq_structure_reaches_the_model(name, pt2onnx, tmp_path):
                     inits[n.input[0]].data_type == onnx.TensorProto.INT8 and len(inits[n.input[0]].dims) >= 2]
     assert len(int8_weights) == targets.get("quantized_decomposed.dequantize_per_channel.default", 0)
     assert len(dq_of_weight) == len(int8_weights)
-    # No float copy of a weight: the float initializers are biases, scales and small constants.
-    weight_elements = sum(int(np.prod(i.dims)) for i in int8_weights)
-    float_elements = sum(int(np.prod(i.dims)) for i in model.graph.initializer if i.data_type == onnx.TensorProto.FLOAT)
-    assert float_elements < weight_elements / 4, (float_elements, weight_elements)
+    # No float copy of a weight: no float initializer holds a dequantized weight's values (or their transpose).
+    floats = [numpy_helper.to_array(i) for i in model.graph.initializer if i.data_type == onnx.TensorProto.FLOAT]
+    for node in dq_of_weight:
+        q = numpy_helper.to_array(inits[node.input[0]]).astype(np.float64)
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+        shape = [1] * q.ndim
+        shape[axis] = -1
+        scale = numpy_helper.to_array(inits[node.input[1]]).reshape(shape)
+        zero = numpy_helper.to_array(inits[node.input[2]]).reshape(shape) if len(node.input) > 2 else 0
+        w = (q - zero) * scale
+        for f in floats:
+            if f.size == w.size and f.size > 16:
+                for candidate in (w, w.T if w.ndim == 2 else w):
+                    if f.shape == candidate.shape:
+                        assert not np.allclose(f, candidate), f"{node.input[0]} has a float copy"
     quantizes = sum(v for k, v in targets.items() if k.startswith("quantized_decomposed.quantize_per_tensor"))
     assert sum(n.op_type == "QuantizeLinear" for n in model.graph.node) == quantizes
 
