@@ -24,6 +24,15 @@ TEST(QuantizeLinear, TiesRoundHalfToEvenAndSaturate) {
   EXPECT_EQ(Values<int8_t>((*out)[0].tensor), (std::vector<int8_t>{-1, -1, 1, 1, 3, 3, 127, -128}));
 }
 
+TEST(QuantizeLinear, DividesByTheScaleAsOnnxSays) {
+  // -1.665f / 0.03f is -55.5 in float32 and rounds to -56; torch's -1.665f * float(1 / 0.03) gives -55
+  // (tests/reference/kernels_test.cc): the one-ulp difference docs/cli.md describes.
+  auto out = RunOp("QuantizeLinear", {}, {{F32({1}, {-1.6649999618530273f})}, {F32({}, {0.03f}), true},
+                                          {I8({}, {0}), true}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<int8_t>((*out)[0].tensor), (std::vector<int8_t>{-56}));
+}
+
 TEST(QuantizeLinear, WithoutZeroPointIsUint8) {
   auto out = RunOp("QuantizeLinear", {}, {{F32({3}, {-1.f, 0.3f, 300.f})}, {F32({}, {1.f}), true}});
   ASSERT_TRUE(out.ok()) << out.status();
