@@ -13,9 +13,14 @@
 // piece by piece when written (a multi-GB model's transposed weights are
 // never all in memory).
 // Non-rules: random ops (RandomNormal/Uniform(Like), Multinomial, Bernoulli)
-// are never folded, nor Quantize/DequantizeLinear (kept for runtimes that
-// fuse them); nodes outside ai.onnx or with subgraphs, nodes producing a
-// graph output, and nodes the executor cannot run are left as they are.
+// are never folded, nor QuantizeLinear / DequantizeLinear: a DequantizeLinear
+// of a constant int8 weight stays one (folding it would store the weight in
+// float, four times the bytes, and undo the quantizer's choice), and a
+// quantize -> dequantize pair stays a pair, the QDQ structure runtimes fuse
+// into int8 kernels. The Cast / Unsqueeze of a quantization parameter (a
+// zero point cast to the quantized dtype) folds as any layout change does.
+// Nodes outside ai.onnx or with subgraphs, nodes producing a graph output,
+// and nodes the executor cannot run are left as they are.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -1,8 +1,10 @@
 // Reference kernels on one-node programs, against numbers torch 2.15
 // computed (CPU, float32): linalg norms, col2im, embedding_bag, the FFT ops,
 // antialiased upsampling, the flash SDPA form, backward ops, small bmm's float
-// summation order, the FFT cost cap, and the refusal of outputs the interpreter
-// does not compute.
+// summation order, the FFT cost cap, the refusal of outputs the interpreter
+// does not compute, and quantization (ties, clamping, torch's x * (1 / scale)
+// where ONNX's x / scale rounds the other way, per channel, dynamic
+// parameters, fake quantization).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -310,6 +312,71 @@ TEST(ReferenceFft, RefusesTransformsOverTheCostCap) {
   EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
   r = RunKernel("aten::fft_irfft.default", {TensorArg("self", "short"), IntArg("n", int64_t{1} << 30)}, values);
   EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted) << r.status;
+}
+
+pt2::NamedArgument Dtype(const char* name, DataType dtype) { return ::pt2onnx::testing::DtypeArg(name, dtype); }
+
+TEST(ReferenceQuantize, PerTensorTiesClampAndTorchsInverseScale) {
+  // torch 2.15: quantize_per_tensor(x, 0.5, 1, -5, 6, torch.int8).
+  ValueMap values{{"x", RefValue::OfTensor(F32({8}, {-1.25, -0.75, -0.25, 0.25, 0.75, 1.25, 100.0, -0.3}))}};
+  KernelRun r = RunKernel("quantized_decomposed::quantize_per_tensor.default",
+                          {TensorArg("input", "x"), FloatArg("scale", 0.5), IntArg("zero_point", 1),
+                           IntArg("quant_min", -5), IntArg("quant_max", 6), Dtype("dtype", DataType::kInt8)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.results[0].tensor.dtype(), DataType::kInt8);
+  EXPECT_EQ(ToDoubles(r.results[0].tensor), (std::vector<double>{-1, -1, 1, 1, 3, 3, 6, 0}));
+  // -1.665 (float32) * float(1 / 0.03) rounds to -55 in torch; -1.665 / 0.03f gives -56 (QuantizeLinear).
+  ValueMap one{{"x", RefValue::OfTensor(F32({1}, {-1.6649999618530273}))}};
+  KernelRun q = RunKernel("quantized_decomposed::quantize_per_tensor.default",
+                          {TensorArg("input", "x"), FloatArg("scale", 0.03), IntArg("zero_point", 0),
+                           IntArg("quant_min", -128), IntArg("quant_max", 127), Dtype("dtype", DataType::kInt8)},
+                          one);
+  ASSERT_TRUE(q.status.ok()) << q.status;
+  EXPECT_EQ(ToDoubles(q.results[0].tensor), (std::vector<double>{-55}));
+}
+
+TEST(ReferenceQuantize, DequantizePerChannelAlongAxis1) {
+  Tensor w = *FromInts(DataType::kInt8, {2, 3}, std::vector<int64_t>{5, -3, 127, -127, 0, 64});
+  ValueMap values{{"w", RefValue::OfTensor(w)}, {"s", RefValue::OfTensor(F32({3}, {0.5, 0.25, 0.1}))},
+                  {"z", RefValue::OfTensor(I64({3}, {1, 0, -2}))}};
+  KernelRun r = RunKernel("quantized_decomposed::dequantize_per_channel.default",
+                          {TensorArg("input", "w"), TensorArg("scales", "s"), TensorArg("zero_points", "z"),
+                           IntArg("axis", 1), IntArg("quant_min", -127), IntArg("quant_max", 127),
+                           Dtype("dtype", DataType::kInt8)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 3}, {2.0, -0.75, 12.90000057220459, -64.0, 0.0, 6.599999904632568}, 0);
+}
+
+TEST(ReferenceQuantize, DynamicParametersAsTorchChoosesThem) {
+  ValueMap values{{"x", RefValue::OfTensor(F32({5}, {-0.7, 0.2, 1.9, 0.05, -0.31}))},
+                  {"a", RefValue::OfTensor(F32({2, 4}, {-0.7, 0.2, 1.9, 0.05, 0.3, 0.6, 0.1, 0.2}))}};
+  KernelRun r = RunKernel("quantized_decomposed::choose_qparams.tensor",
+                          {TensorArg("input", "x"), IntArg("quant_min", 0), IntArg("quant_max", 255),
+                           FloatArg("eps", 1.1920928955078125e-07), Dtype("dtype", DataType::kUint8)},
+                          values, 2);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.results[0].tensor.dtype(), DataType::kDouble);
+  EXPECT_EQ(ToDoubles(r.results[0].tensor), (std::vector<double>{0.010196077637374401}));
+  EXPECT_EQ(ToDoubles(r.results[1].tensor), (std::vector<double>{69}));
+  KernelRun t = RunKernel("quantized_decomposed::choose_qparams_per_token_asymmetric.default",
+                          {TensorArg("input", "a"), Dtype("dtype", DataType::kInt8)}, values, 2);
+  ASSERT_TRUE(t.status.ok()) << t.status;
+  EXPECT_EQ(ToDoubles(t.results[0].tensor), (std::vector<double>{0.010196077637374401, 0.0023529413156211376}));
+  EXPECT_EQ(ToDoubles(t.results[1].tensor), (std::vector<double>{-59, -128}));
+}
+
+TEST(ReferenceQuantize, FakeQuantizePerChannel) {
+  Tensor zp = *FromInts(DataType::kInt32, {2}, std::vector<int64_t>{2, 0});
+  ValueMap values{{"x", RefValue::OfTensor(F32({2, 2}, {0.33, -1.0, 2.0, 0.07}))},
+                  {"s", RefValue::OfTensor(F32({2}, {0.1, 0.3}))}, {"z", RefValue::OfTensor(zp)}};
+  KernelRun r = RunKernel("aten::fake_quantize_per_channel_affine.default",
+                          {TensorArg("self", "x"), TensorArg("scale", "s"), TensorArg("zero_point", "z"),
+                           IntArg("axis", 0), IntArg("quant_min", 0), IntArg("quant_max", 15)},
+                          values);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ExpectValues(r.results[0], {2, 2}, {0.30000001192092896, -0.20000000298023224, 2.1000001430511475, 0.0}, 0);
 }
 
 }  // namespace
