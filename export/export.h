@@ -97,6 +97,21 @@ class ExportSinks {
   virtual absl::Status Commit() { return absl::OkStatus(); }
 };
 
+// Sinks for an export that writes no model (ExportOptions with write off:
+// verify(), an export folder that writes its components itself); Open is an
+// internal error, as Export() never reaches it then.
+class NoExportSinks : public ExportSinks {
+ public:
+  absl::Status Open(const OutputPlan&, const ConversionSummary&) override {
+    return absl::InternalError("this export writes no model");
+  }
+  ByteSink& model() override { return unused_; }
+  ByteSink& data() override { return unused_; }
+
+ private:
+  StringSink unused_;
+};
+
 // The report as it happens: Line for each report line ("reading ...",
 // "translated ...", "wrote ..."), Stage with the fraction done of "read",
 // "translate", "optimize", "write" ("write" 0 comes before ExportSinks::Open).

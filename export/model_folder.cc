@@ -113,19 +113,6 @@ FolderExportResult Failed(FolderExportResult result, int code, const std::string
   return result;
 }
 
-// Where Export() writes nothing (write = false): the folder writes itself.
-class NoSinks : public ExportSinks {
- public:
-  absl::Status Open(const OutputPlan&, const ConversionSummary&) override {
-    return absl::InternalError("no output expected");
-  }
-  ByteSink& model() override { return sink_; }
-  ByteSink& data() override { return sink_; }
-
- private:
-  StringSink sink_;
-};
-
 // Prefixes each report line with the component.
 class ComponentProgress : public ExportProgress {
  public:
@@ -223,7 +210,7 @@ FolderExportResult ExportFolder(const FolderManifest& manifest, FolderInput& inp
     one.convert.translate.dim_names = DimNames(ep, component.input_names);
     one.input_name = component.file;
     one.output_name = component.name + ".onnx";
-    NoSinks none;
+    NoExportSinks none;
     ComponentProgress lines(progress, component.name);
     ExportResult done = Export(*file, one, none, lines);
     if (!done.status.ok()) return Failed(std::move(result), done.exit_code, component.file, done.status);

@@ -10,7 +10,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/io/byte_sink.h"
 #include "core/io/input_file.h"
 #include "export/exit_codes.h"
 #include "export/output_plan.h"
@@ -110,19 +109,6 @@ val Checks(const std::vector<verify::ValueCheck>& checks) {
 
 double Seconds() { return emscripten_get_now() / 1000.0; }
 
-// verify() writes no model: Export() stops after its checks.
-class Unwritten : public ExportSinks {
- public:
-  absl::Status Open(const OutputPlan&, const ConversionSummary&) override {
-    return absl::InternalError("verify() writes no model");
-  }
-  ByteSink& model() override { return unused_; }
-  ByteSink& data() override { return unused_; }
-
- private:
-  StringSink unused_;
-};
-
 // The conversion stages, for the progress callback.
 class StageProgress : public ExportProgress {
  public:
@@ -200,7 +186,7 @@ val Verify(val js_bytes, val js_options, val progress) {
   // One copy in wasm memory that the program, the model and both engines view.
   const std::vector<uint8_t> file_bytes = CopyIn(js_bytes);
   auto file = std::make_shared<MemoryFile>(ByteSpan(file_bytes.data(), file_bytes.size()));
-  Unwritten sinks;
+  NoExportSinks sinks;  // verify() writes no model: Export() stops after its checks
   StageProgress stages(on_progress);
   VerifyPt2Result run = VerifyPt2(file, options, sinks, stages);
   if (!run.verified.has_value() || !run.verified->verification.has_value()) {
