@@ -31,7 +31,10 @@ function cliReport(name, flag) {
   return { status: run.status, stderr: run.stderr, report: readFileSync(join(dir, "r.md"), "utf8"), absJson: null };
 }
 
-for (const [name, intermediates] of [["gpt_block", false], ["cnn", true]]) {
+// Half precision (judged in its dtype's units) and a PT2E-quantized CNN (QDQ) verify in the page as
+// in the CLI.
+for (const [name, intermediates] of [["gpt_block", false], ["cnn", true], ["half/qwen3_bf16", false],
+  ["half/mixed_casts", true], ["quantized/pt2e_resnet", false]]) {
   test(`page: Verify on ${name}${intermediates ? " with intermediates" : ""} shows the table and the CLI's report`,
     async () => {
       const page = await convertedPage(name);
