@@ -17,6 +17,11 @@ absl::StatusOr<ir::Model> ReadOnnxModel(google::protobuf::io::ZeroCopyInputStrea
   return onnx_reader::ReadModel(stream);
 }
 
+absl::StatusOr<ir::Model> ReadOnnxModel(google::protobuf::io::ZeroCopyInputStream& stream,
+                                        const ExternalDataReader& external) {
+  return onnx_reader::ReadModel(stream, external);
+}
+
 absl::StatusOr<std::unique_ptr<runtime::Session>> CreateExecutorSession(ir::Model&& model,
                                                                         const runtime::SessionOptions& options) {
   return runtime::Session::Create(std::move(model), options);

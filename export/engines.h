@@ -12,6 +12,8 @@
 #ifndef PT2ONNX_EXPORT_ENGINES_H_
 #define PT2ONNX_EXPORT_ENGINES_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +34,12 @@ namespace pt2onnx {
 // An ONNX model (a .onnx file's bytes, or a stream over them) as the IR.
 absl::StatusOr<ir::Model> ReadOnnxModel(ByteSpan bytes);
 absl::StatusOr<ir::Model> ReadOnnxModel(google::protobuf::io::ZeroCopyInputStream& stream);
+// The same for a model whose weights lie in external data files, read
+// through `external` (the file as the model names it, offset, length).
+using ExternalDataReader =
+    std::function<absl::StatusOr<std::string>(const std::string& file, uint64_t offset, uint64_t length)>;
+absl::StatusOr<ir::Model> ReadOnnxModel(google::protobuf::io::ZeroCopyInputStream& stream,
+                                        const ExternalDataReader& external);
 
 // Prepares `model` for execution; its weights move into the session (freed
 // as they are packed). Unimplemented names an op or dtype it cannot run.

@@ -21,6 +21,7 @@
 #include "export/report.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "native/atomic_file.h"
+#include "native/external_data.h"
 #include "native/user_path.h"
 #include "native/weight_splice.h"
 
@@ -205,26 +206,9 @@ int RunVerifyGeneration(const CliFlags& flags) {
     stream->SetCloseOnDelete(true);
     return std::unique_ptr<google::protobuf::io::ZeroCopyInputStream>(std::move(stream));
   };
-  std::map<std::string, std::shared_ptr<FdInputFile>> opened;  // each data file opened once
-  files.read_range = [&](const std::string& file, uint64_t offset, uint64_t length) -> absl::StatusOr<std::string> {
-    if (file.find('/') != std::string::npos || file == "..") {
-      return absl::InvalidArgumentError(absl::StrCat("external data '", file, "' is outside the folder"));
-    }
-    std::shared_ptr<FdInputFile>& data = opened[file];
-    if (data == nullptr) {
-      absl::StatusOr<std::shared_ptr<FdInputFile>> open = FdInputFile::Open(Join(folder, file));
-      if (!open.ok()) return open.status();
-      data = *std::move(open);
-    }
-    if (offset > data->size() || length > data->size() - offset) {
-      return absl::OutOfRangeError(absl::StrCat(file, " holds ", data->size(), " bytes; the model reads ",
-                                                length, " at ", offset));
-    }
-    std::string bytes(length, '\0');
-    absl::Status read =
-        data->ReadInto(offset, absl::Span<uint8_t>(reinterpret_cast<uint8_t*>(bytes.data()), length));
-    if (!read.ok()) return read;
-    return bytes;
+  ExternalDataFiles data(folder);
+  files.read_range = [&](const std::string& file, uint64_t offset, uint64_t length) {
+    return data.Read(file, offset, length);
   };
   // Optional: config.json says which cache layers slide.
   absl::StatusOr<std::string> config = ReadSmallFile(Join(folder, "config.json"), Join(flags.input, "config.json"));

@@ -22,6 +22,7 @@
 
 #include "export/engines.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "native/external_data.h"
 #include "native/runner_flags.h"
 #include "native/tool_main_util.h"
 #include "native/user_path.h"
@@ -32,8 +33,9 @@ namespace {
 
 using ThreadPool = std::unique_ptr<std::remove_pointer_t<pthreadpool_t>, decltype(&pthreadpool_destroy)>;
 
-// MODEL.onnx read in blocks, not mapped: the model then holds the only copy
-// of the weights (a mapped file's pages would count as a second one). 0 or
+// MODEL.onnx (and its external data files) read in blocks, not mapped: the
+// model then holds the only copy of the weights (a mapped file's pages would
+// count as a second one). 0 or
 // the exit code, its error printed: 3 for the file, else ExitCodeFor.
 int ReadModelFile(const ToolMessages& tool, const std::string& path, absl::StatusOr<ir::Model>& model) {
   const std::string resolved = ResolvePath(path);
@@ -41,9 +43,18 @@ int ReadModelFile(const ToolMessages& tool, const std::string& path, absl::Statu
   if (fd < 0) return tool.Fail(3, "cannot open " + path + ": " + std::strerror(errno));
   google::protobuf::io::FileInputStream stream(fd, 1 << 20);
   stream.SetCloseOnDelete(true);
-  model = ReadOnnxModel(stream);
+  // Weights saved apart (MODEL.onnx.data, as pt2onnx writes above 1.5 GiB)
+  // are read from the model's folder.
+  ExternalDataFiles data(FolderOf(resolved));
+  model = ReadOnnxModel(stream, [&](const std::string& file, uint64_t offset, uint64_t length) {
+    return data.Read(file, offset, length);
+  });
   if (stream.GetErrno() != 0) return tool.Fail(3, "cannot read " + path + ": " + std::strerror(stream.GetErrno()));
-  if (!model.ok()) return tool.Fail(ExitCodeFor(model.status()), model.status().message());
+  if (!model.ok()) {
+    // An external data file that cannot be opened is a file error, like the model's own.
+    const bool file_error = absl::IsNotFound(model.status()) || absl::IsPermissionDenied(model.status());
+    return tool.Fail(file_error ? 3 : ExitCodeFor(model.status()), model.status().message());
+  }
   return 0;
 }
 

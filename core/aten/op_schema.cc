@@ -1,6 +1,9 @@
 #include "core/aten/op_schema.h"
 
 #include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -220,6 +223,21 @@ absl::StatusOr<OpSchema> ParseOpSchema(absl::string_view text) {
   return schema;
 }
 
+namespace {
+
+// The key ParseOpSchema(text)->Key() gives, read without parsing the
+// arguments; empty when the text has no argument list.
+std::string KeyOfSchemaText(absl::string_view text) {
+  size_t open = text.find('(');
+  if (open == absl::string_view::npos) return "";
+  absl::string_view full_name = absl::StripAsciiWhitespace(text.substr(0, open));
+  size_t dot = full_name.find('.');
+  absl::string_view overload = dot == absl::string_view::npos ? "" : full_name.substr(dot + 1);
+  return absl::StrCat(full_name.substr(0, dot), ".", overload.empty() ? "default" : overload);
+}
+
+}  // namespace
+
 SchemaTable::SchemaTable(const std::vector<absl::string_view>& texts) {
   for (absl::string_view text : texts) {
     absl::StatusOr<OpSchema> schema = ParseOpSchema(text);
@@ -228,48 +246,73 @@ SchemaTable::SchemaTable(const std::vector<absl::string_view>& texts) {
       continue;
     }
     std::string key = schema->Key();
-    schemas_.emplace(std::move(key), *std::move(schema));
+    if (parsed_.emplace(std::move(key), std::make_unique<OpSchema>(*std::move(schema))).second) ++size_;
   }
-  // ATen names the mutated tensor of every in-place overload `self`.
-  for (const auto& [key, schema] : schemas_) {
-    if (schema.arguments.empty() || schema.arguments[0].name == "self" ||
-        !absl::StartsWith(schema.arguments[0].type, "Tensor")) {
+}
+
+SchemaTable::SchemaTable(const std::vector<absl::string_view>& texts, LazyTag) {
+  for (absl::string_view text : texts) {
+    std::string key = KeyOfSchemaText(text);
+    if (key.empty()) {
+      ++num_rejected_;
       continue;
     }
-    OpSchema in_place = schema;
-    in_place.name += "_";
-    in_place.arguments[0].name = "self";
-    std::string in_place_key = in_place.Key();
-    if (!schemas_.contains(in_place_key)) {
-      renamed_in_place_.emplace(std::move(in_place_key), std::move(in_place));
-    }
+    if (unparsed_.emplace(std::move(key), text).second) ++size_;
   }
+}
+
+size_t SchemaTable::num_rejected() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return num_rejected_;
+}
+
+const OpSchema* SchemaTable::FindExact(absl::string_view key) const {
+  auto it = parsed_.find(key);
+  if (it != parsed_.end()) return it->second.get();
+  auto text = unparsed_.find(key);
+  if (text == unparsed_.end()) return nullptr;
+  absl::StatusOr<OpSchema> schema = ParseOpSchema(text->second);
+  std::unique_ptr<OpSchema>& entry = parsed_[key];
+  if (schema.ok()) {
+    entry = std::make_unique<OpSchema>(*std::move(schema));
+  } else {
+    ++num_rejected_;
+  }
+  unparsed_.erase(text);
+  return entry.get();
 }
 
 const OpSchema* SchemaTable::Find(absl::string_view key) const {
-  auto it = schemas_.find(key);
-  if (it != schemas_.end()) return &it->second;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const OpSchema* schema = FindExact(key)) return schema;
   // In-place overloads ("aten::add_.Tensor") are not in the generated table
   // (it keeps functional schemas only) but take the same arguments as their
-  // functional twin.
+  // functional twin; ATen names the mutated tensor of every in-place
+  // overload `self`.
   size_t dot = key.find('.');
-  if (dot != absl::string_view::npos && dot > 0 && key[dot - 1] == '_') {
-    it = renamed_in_place_.find(key);
-    if (it != renamed_in_place_.end()) return &it->second;
-    it = schemas_.find(absl::StrCat(key.substr(0, dot - 1), key.substr(dot)));
-    if (it != schemas_.end()) return &it->second;
+  if (dot == absl::string_view::npos || dot == 0 || key[dot - 1] != '_') return nullptr;
+  auto renamed = renamed_in_place_.find(key);
+  if (renamed != renamed_in_place_.end()) return renamed->second.get();
+  const OpSchema* functional = FindExact(absl::StrCat(key.substr(0, dot - 1), key.substr(dot)));
+  if (functional == nullptr || functional->arguments.empty() || functional->arguments[0].name == "self" ||
+      !absl::StartsWith(functional->arguments[0].type, "Tensor")) {
+    return functional;
   }
-  return nullptr;
+  auto in_place = std::make_unique<OpSchema>(*functional);
+  in_place->name += "_";
+  in_place->arguments[0].name = "self";
+  return (renamed_in_place_[key] = std::move(in_place)).get();
+}
+
+std::vector<absl::string_view> SchemaTable::DefaultTexts() {
+  static const char* const kTexts[] = {
+#include "core/aten/aten_schemas.inc"
+  };
+  return std::vector<absl::string_view>(std::begin(kTexts), std::end(kTexts));
 }
 
 const SchemaTable& SchemaTable::Default() {
-  static const SchemaTable* const table = [] {
-    static const char* const kTexts[] = {
-#include "core/aten/aten_schemas.inc"
-    };
-    std::vector<absl::string_view> texts(std::begin(kTexts), std::end(kTexts));
-    return new SchemaTable(texts);
-  }();
+  static const SchemaTable* const table = new SchemaTable(DefaultTexts(), LazyTag{});
   return *table;
 }
 

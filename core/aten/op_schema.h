@@ -9,6 +9,8 @@
 #ifndef PT2ONNX_CORE_ATEN_OP_SCHEMA_H_
 #define PT2ONNX_CORE_ATEN_OP_SCHEMA_H_
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,27 +45,46 @@ struct OpSchema {
 // Parses one schema string. InvalidArgument names the text on failure.
 absl::StatusOr<OpSchema> ParseOpSchema(absl::string_view text);
 
-// Immutable lookup by key ("aten::addmm.default").
+// Lookup by key ("aten::addmm.default"). A table built from texts parses
+// them all at once; the default table (2,000+ generated schemas) parses an
+// entry the first time it is looked up, because a conversion touches a few
+// dozen of them and parsing all of them was a sixth of a small model's
+// conversion time. Find is safe from several threads; what it returns lives
+// as long as the table.
 class SchemaTable {
  public:
-  // The table generated from torch (see file banner), parsed once on first
-  // use and never modified afterwards. The translator uses it unless
-  // TranslateOptions names another table.
+  // The table generated from torch (see file banner), never modified
+  // afterwards. The translator uses it unless TranslateOptions names
+  // another table.
   static const SchemaTable& Default();
+  // The generated schema texts Default() is made of.
+  static std::vector<absl::string_view> DefaultTexts();
 
   // Entries that fail to parse are skipped and counted in num_rejected().
   explicit SchemaTable(const std::vector<absl::string_view>& texts);
   // nullptr when the operator is not in the table (custom ops, HOPs).
   const OpSchema* Find(absl::string_view key) const;
-  size_t size() const { return schemas_.size(); }
-  size_t num_rejected() const { return num_rejected_; }
+  // Entries known by key (for the default table: parsed or not yet).
+  size_t size() const { return size_; }
+  // Entries that failed to parse (for the default table: so far).
+  size_t num_rejected() const;
 
  private:
-  absl::flat_hash_map<std::string, OpSchema> schemas_;
+  struct LazyTag {};
+  SchemaTable(const std::vector<absl::string_view>& texts, LazyTag);
+  // The schema under exactly `key`, parsed now if it was not yet.
+  const OpSchema* FindExact(absl::string_view key) const;
+
+  mutable std::mutex mutex_;
+  // Parsed entries; nullptr for a text that failed to parse.
+  mutable absl::flat_hash_map<std::string, std::unique_ptr<OpSchema>> parsed_;
+  // Texts not parsed yet, by key (the default table's are static strings).
+  mutable absl::flat_hash_map<std::string, absl::string_view> unparsed_;
   // In-place twins whose functional schema names its first tensor other than
   // `self` ("aten::dropout_.default": `self`, not dropout's `input`).
-  absl::flat_hash_map<std::string, OpSchema> renamed_in_place_;
-  size_t num_rejected_ = 0;
+  mutable absl::flat_hash_map<std::string, std::unique_ptr<OpSchema>> renamed_in_place_;
+  size_t size_ = 0;
+  mutable size_t num_rejected_ = 0;
 };
 
 }  // namespace pt2onnx::aten

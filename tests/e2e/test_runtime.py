@@ -183,6 +183,44 @@ def test_cli_errors(onnxrun, cnn_model, tmp_path):
     assert result.returncode == 4 and "ModelProto" in result.stderr
 
 
+def test_external_data_is_read_from_the_models_folder(pt2onnx, onnxrun, tmp_path):
+    """A model with its weights in MODEL.onnx.data (what pt2onnx writes above 1.5 GiB) runs as the
+    single-file model does; a data file outside the folder or shorter than the model says is refused."""
+    folder = FIXTURES / "cnn"
+    single, apart = tmp_path / "single.onnx", tmp_path / "apart" / "model.onnx"
+    apart.parent.mkdir()
+    pt2onnx(folder / "model.pt2", "-o", single, "-q")
+    pt2onnx(folder / "model.pt2", "-o", apart, "-q", "--external-data")
+    data = apart.parent / "model.onnx.data"
+    assert data.stat().st_size > 0
+    outs = {}
+    for label, path in (("single", single), ("apart", apart)):
+        outs[label] = tmp_path / f"{label}.npz"
+        result = onnxrun(path, "--inputs", folder / "inputs.npz", "--outputs", outs[label], "-q")
+        assert result.returncode == 0, f"{label}: {result.stderr}"
+    a, b = np.load(outs["single"]), np.load(outs["apart"])
+    assert a.files == b.files
+    for name in a.files:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+
+    model = onnx.load(str(apart), load_external_data=False)
+    tensor = next(t for t in model.graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL)
+    cases = {"../model.onnx.data": (4, "outside the model's folder"),
+             "absent.data": (3, "absent.data")}
+    for location, (code, message) in cases.items():
+        for entry in tensor.external_data:
+            if entry.key == "location":
+                entry.value = location
+        bad = apart.parent / "bad.onnx"
+        onnx.save(model, str(bad))
+        result = onnxrun(bad, "--inputs", folder / "inputs.npz")
+        assert result.returncode == code, f"{location}: exit {result.returncode}: {result.stderr}"
+        assert message in result.stderr and tensor.name in result.stderr, result.stderr
+    data.write_bytes(data.read_bytes()[:8])
+    result = onnxrun(apart, "--inputs", folder / "inputs.npz")
+    assert result.returncode == 4 and "holds 8 bytes" in result.stderr, result.stderr
+
+
 def test_unsupported_op_is_named(onnxrun, tmp_path):
     from onnx import TensorProto, helper
     graph = helper.make_graph(

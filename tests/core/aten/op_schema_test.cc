@@ -143,8 +143,20 @@ TEST(ParseOpSchemaTest, MalformedTextIsInvalidArgument) {
 TEST(SchemaTableTest, DefaultTable) {
   const SchemaTable& table = SchemaTable::Default();
   EXPECT_GT(table.size(), 2000u);
-  EXPECT_EQ(table.num_rejected(), 0u);
   EXPECT_EQ(&table, &SchemaTable::Default());
+  // The default table parses an entry when it is first looked up: every
+  // generated text must parse, under the key the lazy table indexed it by.
+  SchemaTable parsed_now(SchemaTable::DefaultTexts());
+  EXPECT_EQ(parsed_now.num_rejected(), 0u);
+  EXPECT_EQ(parsed_now.size(), table.size());
+  for (absl::string_view text : SchemaTable::DefaultTexts()) {
+    absl::StatusOr<OpSchema> schema = ParseOpSchema(text);
+    ASSERT_TRUE(schema.ok()) << schema.status();
+    const OpSchema* found = table.Find(schema->Key());
+    ASSERT_NE(found, nullptr) << schema->Key();
+    EXPECT_EQ(found->arguments.size(), schema->arguments.size()) << schema->Key();
+  }
+  EXPECT_EQ(table.num_rejected(), 0u);
 
   const OpSchema* addmm = table.Find("aten::addmm.default");
   ASSERT_NE(addmm, nullptr);
