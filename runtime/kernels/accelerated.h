@@ -37,6 +37,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Ten
 // its limits first), null for other op types.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateInt8Kernel(const KernelCreateInfo& info);
 
+// Whether XNNPACK runs int8 x int8 products with a float32 output (qd8_f32_qc8w)
+// on this machine: the int8 plan's steps whose output is not quantized.
+bool Int8FloatOutputAvailable();
+
 // Whether XNNPACK initialised on this machine (else every node runs portably).
 bool AcceleratorAvailable();
 

@@ -16,6 +16,7 @@
 // the two float products differ in their last bits, so a value that lies
 // within an ulp of a rounding boundary may land on the neighbouring integer:
 // results equal ONNX Runtime's within one quantization step of the output.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -32,6 +33,8 @@
 
 namespace pt2onnx::runtime {
 namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
 
 struct OperatorDeleter {
   void operator()(xnn_operator* op) const { xnn_delete_operator(op); }
@@ -59,6 +62,7 @@ Quant ReadQuant(const ir::Node& node) {
 struct Packed {
   std::vector<float> scales;
   std::vector<int32_t> bias;
+  std::vector<float> float_bias;  // for a float output
 };
 
 absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t channels, float x_scale) {
@@ -73,6 +77,7 @@ absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t c
   for (int64_t c = 0; c < channels; ++c) {
     const float s = scale->data<float>()[scale->numel() == 1 ? 0 : c];
     p.scales.push_back(s);
+    p.float_bias.push_back(has_bias ? bias->data<float>()[c] : 0.0f);
     double q = has_bias ? std::nearbyint(static_cast<double>(bias->data<float>()[c]) / (double{x_scale} * s)) : 0;
     q = std::fmin(std::fmax(q, -2147483648.0), 2147483647.0);
     p.bias.push_back(static_cast<int32_t>(q));
@@ -80,10 +85,18 @@ absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t c
   return p;
 }
 
+// With `float_out` (qd8_f32_qc8w) the input's static parameters are handed to
+// XNNPACK per row as a dynamically quantized input's would be.
+std::vector<xnn_quantization_params>& RowParams(std::vector<xnn_quantization_params>& rows, size_t n,
+                                                const Quant& q) {
+  if (rows.size() < n) rows.assign(n, xnn_quantization_params{q.x_zero, q.x_scale});
+  return rows;
+}
+
 class QConvNhwcKernel : public OpKernel {
  public:
-  QConvNhwcKernel(XnnOperator op, int64_t c, int64_t m, int64_t macs_per_output)
-      : op_(std::move(op)), c_(c), m_(m), macs_per_output_(macs_per_output) {}
+  QConvNhwcKernel(XnnOperator op, int64_t c, int64_t m, int64_t macs_per_output, bool float_out, Quant q)
+      : op_(std::move(op)), c_(c), m_(m), macs_per_output_(macs_per_output), float_out_(float_out), q_(q) {}
   bool PackedInput(size_t i) const override { return i >= 1; }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
@@ -97,13 +110,17 @@ class QConvNhwcKernel : public OpKernel {
     if (n != key_n_ || h != key_h_ || w != key_w_) {
       size_t oh = 0, ow = 0;
       pool_ = ctx.threadpool();
-      xnn_status s = xnn_reshape_convolution2d_nhwc_qs8_qc8w(op_.get(), n, h, w, &workspace_size_,
-                                                             &workspace_alignment_, &oh, &ow, pool_);
+      auto reshape = [&] {
+        return float_out_ ? xnn_reshape_convolution2d_nhwc_qd8_f32_qc8w(op_.get(), n, h, w, &workspace_size_,
+                                                                        &workspace_alignment_, &oh, &ow, pool_)
+                          : xnn_reshape_convolution2d_nhwc_qs8_qc8w(op_.get(), n, h, w, &workspace_size_,
+                                                                    &workspace_alignment_, &oh, &ow, pool_);
+      };
+      xnn_status s = reshape();
       const double macs = static_cast<double>(n) * oh * ow * m_ * macs_per_output_;
       if (s == xnn_status_success && pool_ != nullptr && ctx.threadpool_for(macs, kMinParallelMacs) == nullptr) {
         pool_ = nullptr;
-        s = xnn_reshape_convolution2d_nhwc_qs8_qc8w(op_.get(), n, h, w, &workspace_size_, &workspace_alignment_,
-                                                    &oh, &ow, pool_);
+        s = reshape();
       }
       if (s != xnn_status_success) {
         key_n_ = -1;
@@ -112,11 +129,17 @@ class QConvNhwcKernel : public OpKernel {
       key_n_ = n, key_h_ = h, key_w_ = w;
       oh_ = static_cast<int64_t>(oh), ow_ = static_cast<int64_t>(ow);
     }
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt8, {n, oh_, ow_, m_}));
+    const DataType out_dtype = float_out_ ? DataType::kFloat : DataType::kInt8;
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, out_dtype, {n, oh_, ow_, m_}));
     if ((out)->numel() == 0 || x.numel() == 0) return absl::OkStatus();
     std::shared_ptr<Buffer> workspace = workspace_size_ > 0 ? ctx.pool()->Acquire(workspace_size_) : nullptr;
-    xnn_status s = xnn_setup_convolution2d_nhwc_qs8_qc8w(op_.get(), workspace ? workspace->data() : nullptr,
-                                                         x.data<int8_t>(), (out)->data<int8_t>());
+    void* ws = workspace ? workspace->data() : nullptr;
+    // Rows: a 1x1 convolution runs as a GEMM over every pixel, others per image.
+    xnn_status s = float_out_ ? xnn_setup_convolution2d_nhwc_qd8_f32_qc8w(
+                                    op_.get(), ws, x.data<int8_t>(), (out)->data<float>(),
+                                    RowParams(rows_, static_cast<size_t>(n * std::max(h * w, oh_ * ow_)) + 16, q_).data())
+                              : xnn_setup_convolution2d_nhwc_qs8_qc8w(op_.get(), ws, x.data<int8_t>(),
+                                                                      (out)->data<int8_t>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     ctx.pool()->Release(std::move(workspace));
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "int8 convolution");
@@ -125,6 +148,9 @@ class QConvNhwcKernel : public OpKernel {
  private:
   XnnOperator op_;
   int64_t c_, m_, macs_per_output_;
+  bool float_out_;
+  Quant q_;
+  std::vector<xnn_quantization_params> rows_;
   int64_t key_n_ = -1, key_h_ = -1, key_w_ = -1;  // the input the operator is reshaped for
   int64_t oh_ = 0, ow_ = 0;
   size_t workspace_size_ = 0, workspace_alignment_ = 0;
@@ -133,7 +159,8 @@ class QConvNhwcKernel : public OpKernel {
 
 class QFullyConnectedKernel : public OpKernel {
  public:
-  QFullyConnectedKernel(XnnOperator op, int64_t k, int64_t n) : op_(std::move(op)), k_(k), n_(n) {}
+  QFullyConnectedKernel(XnnOperator op, int64_t k, int64_t n, bool float_out, Quant q)
+      : op_(std::move(op)), k_(k), n_(n), float_out_(float_out), q_(q) {}
   bool PackedInput(size_t i) const override { return i >= 1; }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
@@ -145,16 +172,21 @@ class QFullyConnectedKernel : public OpKernel {
     }
     Dims out_dims = x.dims();
     out_dims.back() = n_;
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kInt8, out_dims));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, float_out_ ? DataType::kFloat : DataType::kInt8, out_dims));
     const size_t batch = static_cast<size_t>(x.numel() / k_);
     if (batch == 0) return absl::OkStatus();
     if (batch != batch_) {
       pool_ = ctx.threadpool_for(static_cast<double>(batch) * k_ * n_, kMinParallelMacs);
-      xnn_status s = xnn_reshape_fully_connected_nc_qs8_qc8w(op_.get(), batch, pool_);
+      xnn_status s = float_out_ ? xnn_reshape_fully_connected_nc_qd8_f32_qc8w(op_.get(), batch, pool_)
+                                : xnn_reshape_fully_connected_nc_qs8_qc8w(op_.get(), batch, pool_);
       if (s != xnn_status_success) return XnnError(s, "reshape int8 fully connected");
       batch_ = batch;
     }
-    xnn_status s = xnn_setup_fully_connected_nc_qs8_qc8w(op_.get(), x.data<int8_t>(), (out)->data<int8_t>());
+    xnn_status s = float_out_ ? xnn_setup_fully_connected_nc_qd8_f32_qc8w(op_.get(), x.data<int8_t>(),
+                                                                           (out)->data<float>(),
+                                                                           RowParams(rows_, batch + 16, q_).data())
+                              : xnn_setup_fully_connected_nc_qs8_qc8w(op_.get(), x.data<int8_t>(),
+                                                                      (out)->data<int8_t>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "int8 fully connected");
   }
@@ -162,6 +194,9 @@ class QFullyConnectedKernel : public OpKernel {
  private:
   XnnOperator op_;
   int64_t k_, n_;
+  bool float_out_;
+  Quant q_;
+  std::vector<xnn_quantization_params> rows_;
   size_t batch_ = 0;
   pthreadpool_t pool_ = nullptr;  // chosen with the batch size
 };
@@ -191,14 +226,21 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQConv(const KernelCreateInfo& in
   for (int64_t o = 0; o < m; ++o)
     for (int64_t i = 0; i < cg; ++i)
       for (int64_t p = 0; p < ksz; ++p) kernel[(o * ksz + p) * cg + i] = w->data<int8_t>()[(o * cg + i) * ksz + p];
+  const bool float_out = AttrInt(node, "float_output", 0) != 0;
   xnn_operator_t op = nullptr;
-  xnn_status s = xnn_create_convolution2d_nhwc_qs8_qc8w(
-      pads[0], pads[3], pads[2], pads[1], kh, kw, at(attrs.strides, 0), at(attrs.strides, 1),
-      at(attrs.dilations, 0), at(attrs.dilations, 1), group, cg, m / group, cg * group, m, q.x_zero, q.x_scale,
-      packed.scales.data(), kernel.data(), packed.bias.data(), q.y_zero, q.y_scale, q.y_min, q.y_max, 0, nullptr,
-      nullptr, &op);
+  const uint32_t sh = at(attrs.strides, 0), sw = at(attrs.strides, 1);
+  const uint32_t dh = at(attrs.dilations, 0), dw = at(attrs.dilations, 1);
+  xnn_status s =
+      float_out ? xnn_create_convolution2d_nhwc_qd8_f32_qc8w(
+                      pads[0], pads[3], pads[2], pads[1], kh, kw, sh, sw, dh, dw, group, cg, m / group, cg * group, m,
+                      packed.scales.data(), kernel.data(), packed.float_bias.data(), -kInf, kInf, 0, nullptr, nullptr,
+                      &op)
+                : xnn_create_convolution2d_nhwc_qs8_qc8w(
+                      pads[0], pads[3], pads[2], pads[1], kh, kw, sh, sw, dh, dw, group, cg, m / group, cg * group, m,
+                      q.x_zero, q.x_scale, packed.scales.data(), kernel.data(), packed.bias.data(), q.y_zero,
+                      q.y_scale, q.y_min, q.y_max, 0, nullptr, nullptr, &op);
   if (s != xnn_status_success) return XnnError(s, "create int8 convolution");
-  return std::unique_ptr<OpKernel>(new QConvNhwcKernel(XnnOperator(op), cg * group, m, cg * ksz));
+  return std::unique_ptr<OpKernel>(new QConvNhwcKernel(XnnOperator(op), cg * group, m, cg * ksz, float_out, q));
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateQFullyConnected(const KernelCreateInfo& info) {
@@ -208,15 +250,36 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQFullyConnected(const KernelCrea
   const int64_t n = nk ? w->dim(0) : w->dim(1), k = nk ? w->dim(1) : w->dim(0);
   const Quant q = ReadQuant(info.node);
   PT2ONNX_ASSIGN_OR_RETURN(Packed packed, PackScalesAndBias(info, n, q.x_scale));
+  const bool float_out = AttrInt(info.node, "float_output", 0) != 0;
+  const uint32_t flags = nk ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS;
   xnn_operator_t op = nullptr;
-  xnn_status s = xnn_create_fully_connected_nc_qs8_qc8w(
-      k, n, k, n, q.x_zero, q.x_scale, packed.scales.data(), w->data<int8_t>(), packed.bias.data(), q.y_zero,
-      q.y_scale, q.y_min, q.y_max, nk ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS, nullptr, nullptr, &op);
+  xnn_status s = float_out ? xnn_create_fully_connected_nc_qd8_f32_qc8w(k, n, k, n, packed.scales.data(),
+                                                                       w->data<int8_t>(), packed.float_bias.data(),
+                                                                       -kInf, kInf, flags, nullptr, nullptr, &op)
+                           : xnn_create_fully_connected_nc_qs8_qc8w(
+                                 k, n, k, n, q.x_zero, q.x_scale, packed.scales.data(), w->data<int8_t>(),
+                                 packed.bias.data(), q.y_zero, q.y_scale, q.y_min, q.y_max, flags, nullptr, nullptr, &op);
   if (s != xnn_status_success) return XnnError(s, "create int8 fully connected");
-  return std::unique_ptr<OpKernel>(new QFullyConnectedKernel(XnnOperator(op), k, n));
+  return std::unique_ptr<OpKernel>(new QFullyConnectedKernel(XnnOperator(op), k, n, float_out, q));
 }
 
 }  // namespace
+
+bool Int8FloatOutputAvailable() {
+  static const bool available = [] {
+    if (!AcceleratorAvailable()) return false;
+    const float scale = 1, bias = 0;
+    const int8_t weight = 1;
+    xnn_operator_t op = nullptr;
+    if (xnn_create_fully_connected_nc_qd8_f32_qc8w(1, 1, 1, 1, &scale, &weight, &bias, -kInf, kInf, 0, nullptr,
+                                                   nullptr, &op) != xnn_status_success) {
+      return false;
+    }
+    xnn_delete_operator(op);
+    return true;
+  }();
+  return available;
+}
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateInt8Kernel(const KernelCreateInfo& info) {
   if (info.node.op_type == "QConvNhwc") return CreateQConv(info);

@@ -116,6 +116,10 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     return it->second;
   };
   constexpr float kInf = std::numeric_limits<float>::infinity();
+  auto scalar_init = [&](const std::string& name) {
+    auto it = inits.find(name);
+    return it != inits.end() && it->second->tensor.dims().empty();
+  };
 
   ir::Graph g = graph;
   g.nodes.clear();
@@ -202,8 +206,13 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     }
     // Elementwise ops whose tensor inputs are all NHWC values stay in NHWC.
     const bool binary = (node.op_type == "Add" || node.op_type == "Mul") && node.inputs.size() == 2;
+    // Per-tensor QuantizeLinear / DequantizeLinear are elementwise too (the int8 plan's boundaries).
+    const bool per_tensor_q = (node.op_type == "QuantizeLinear" || node.op_type == "DequantizeLinear") &&
+                              node.inputs.size() >= 2 && scalar_init(node.inputs[1]) &&
+                              (node.inputs.size() < 3 || node.inputs[2].empty() || scalar_init(node.inputs[2])) &&
+                              AttrInt(node, "block_size", 0) == 0;
     const bool unary = (node.op_type == "Relu" && node.inputs.size() == 1) ||
-                       (node.op_type == "Clip" && scalar(node, 1, 0) && scalar(node, 2, 0));
+                       (node.op_type == "Clip" && scalar(node, 1, 0) && scalar(node, 2, 0)) || per_tensor_q;
     if (node.domain.empty() && (binary || unary) && node.outputs.size() == 1 && !node.inputs.empty()) {
       const size_t tensors = binary ? 2 : 1;
       bool all_nhwc = true;
@@ -227,6 +236,12 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
         emit_nhwc(std::move(moved), out);
         continue;
       }
+    }
+    // A Transpose to NCHW (as the int8 plan writes after its NHWC steps, plan/qdq_int8.h): its input is the
+    // value's NHWC form.
+    if (node.domain.empty() && IsTranspose(node, kToNchw) && node.inputs.size() == 1 && node.outputs.size() == 1 &&
+        !nhwc_of.count(node.outputs[0])) {
+      nhwc_of[node.outputs[0]] = node.inputs[0];
     }
     g.nodes.push_back(node);
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/tensor/convert.h"
+#include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/control_flow.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/plan/nhwc_layout.h"
@@ -100,6 +101,14 @@ class Rewriter {
   bool TryFullyConnected(size_t i);
   std::string ToNhwc(const std::string& nchw);
   void Emit(ir::Node node, const QParams& x, const Chain& chain);
+  // An int8 step with a float32 output: y = (x - x_zero) x_scale * W w_scale + b, as DQ -> op computes it.
+  void EmitFloatOutput(ir::Node node, const QParams& x) {
+    node.domain = kRuntimeDomain;
+    node.attributes.push_back(ir::Attribute::Float("x_scale", x.scale));
+    node.attributes.push_back(ir::Attribute::Int("x_zero_point", x.zero));
+    node.attributes.push_back(ir::Attribute::Int("float_output", 1));
+    nodes_.push_back(std::move(node));
+  }
   void Absorb(const Chain& chain) { absorbed_.insert(chain.absorbed.begin(), chain.absorbed.end()); }
 
   const ir::Graph& in_;
@@ -109,6 +118,7 @@ class Rewriter {
   std::set<size_t> absorbed_;
   std::map<std::string, std::string> nhwc_of_;  // int8 NCHW value -> its NHWC value
   std::vector<ir::Node> nodes_;
+  const bool float_output_ = Int8FloatOutputAvailable();
 };
 
 ir::Node Transpose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
@@ -279,11 +289,19 @@ bool Rewriter::TryConv(size_t i) {
     }
   }
   std::optional<Chain> chain = OutputChain(conv.outputs[0], true);
-  if (!chain || !RequantizationOk(x->second, *w, chain->q)) return false;
-  Absorb(*chain);
+  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (!chain && !float_output_) return false;
   ir::Node q = conv;
   q.op_type = "QConvNhwc";
   q.inputs = {ToNhwc(x->first), w->q, w->scale, has_bias ? conv.inputs[2] : ""};
+  if (!chain) {  // float32 out (NHWC; plan/nhwc_layout.cc takes it from the Transpose back)
+    const std::string out_nhwc = conv.outputs[0] + "::nhwcf";
+    q.outputs = {out_nhwc};
+    EmitFloatOutput(std::move(q), x->second);
+    nodes_.push_back(Transpose(out_nhwc, conv.outputs[0], kToNchw));
+    return true;
+  }
+  Absorb(*chain);
   const std::string out_nhwc = chain->q_out + "::nhwc8";
   if (chain->pool == nullptr) {
     q.outputs = {out_nhwc};
@@ -339,15 +357,21 @@ bool Rewriter::TryFullyConnected(size_t i) {
     }
   }
   std::optional<Chain> chain = OutputChain(y, false);
-  if (!chain || !RequantizationOk(x->second, *w, chain->q)) return false;
-  Absorb(*chain);
+  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (!chain && !float_output_) return false;
   absorbed_.insert(absorbed.begin(), absorbed.end());
   ir::Node q;
   q.name = node.name;
   q.op_type = "QFullyConnected";
   q.inputs = {x->first, w->q, w->scale, bias};
-  q.outputs = {chain->q_out};
   q.attributes.push_back(ir::Attribute::Int("weights_nk", nk ? 1 : 0));
+  if (!chain) {
+    q.outputs = {y};
+    EmitFloatOutput(std::move(q), x->second);
+    return true;
+  }
+  Absorb(*chain);
+  q.outputs = {chain->q_out};
   Emit(std::move(q), x->second, *chain);
   return true;
 }

@@ -85,9 +85,10 @@ class QdqGraph {
 Tensor RandomInput(Dims dims, std::mt19937& rng) { return FromIr(RandomFloats(std::move(dims), rng)); }
 
 // Runs `model` with int8 on and off; checks int8 ran `int8_steps` steps and
-// every output is within one step `y_scale` of the reference (nearly all equal).
+// every output is within one step `y_scale` of the reference (nearly all
+// equal, for quantized outputs; a float output only differs by rounding).
 void ExpectMatchesReference(const ir::Model& model, const std::vector<NamedTensor>& inputs, size_t int8_steps,
-                            float y_scale) {
+                            float y_scale, bool quantized_output = true) {
   SessionOptions off;
   off.int8 = false;
   auto with = Session::Create(model, SessionOptions{});
@@ -109,7 +110,7 @@ void ExpectMatchesReference(const ir::Model& model, const std::vector<NamedTenso
         ASSERT_LE(std::fabs(va[i] - vb[i]), y_scale * 1.001f) << "element " << i;
         differ += va[i] != vb[i];
       }
-      EXPECT_LE(differ, va.size() / 50 + 1) << differ << " of " << va.size() << " differ by one step";
+      if (quantized_output) EXPECT_LE(differ, va.size() / 50 + 1) << differ << " of " << va.size() << " differ by one step";
     }
   }
 }
@@ -171,15 +172,25 @@ TEST(QdqInt8, GemmAndMatMulWithKnWeights) {
   ExpectMatchesReference(q.model(), {{"x", RandomInput({4, 20}, q.rng())}}, 2, 0.01f);
 }
 
-TEST(QdqInt8, UnquantizedOutputsAndUint8StayFloat) {
-  // A Conv whose output is not quantized, and a uint8 QDQ MatMul: nothing to run in int8.
+TEST(QdqInt8, UnquantizedOutputsRunInt8WithFloatOutput) {
+  // A Conv (padded: the padding is the input's zero point) and a MatMul + bias whose outputs are not
+  // quantized: int8 products, float32 results (qd8_f32_qc8w), equal to the float path up to float rounding.
   QdqGraph q;
-  const std::string x = q.QuantDequant(q.Input("x", {1, 3, 5, 5}), 0.02f, 0);
-  q.Output(q.Node("Conv", {x, q.Weight("w", {4, 3, 1, 1}, 0)}, "c"));
+  const std::string x = q.QuantDequant(q.Input("x", {2, 3, 6, 6}), 0.02f, 7);
+  q.Output(q.Node("Conv", {x, q.Weight("w", {4, 3, 3, 3}, 0), q.Float("b", {0.1f, -0.2f, 0.3f, 0.f}, {4})}, "c",
+                  {kPad1}));
+  const std::string v = q.QuantDequant(q.Input("v", {3, 8}), 0.02f, -3);
+  q.Output(q.Node("Add", {q.Node("MatMul", {v, q.Weight("w2", {8, 4}, 1)}, "m"),
+                          q.Float("b2", {0.5f, 0.f, -1.f, 2.f}, {4})}, "mb"));
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 3, 6, 6}, q.rng())}, {"v", RandomInput({3, 8}, q.rng())}},
+                         2, 1e-5f, false);
+}
+
+TEST(QdqInt8, Uint8StaysFloat) {
+  QdqGraph q;
   const std::string u = q.QuantDequant(q.Input("u", {3, 8}), 0.02f, 100, DataType::kUint8);
   q.Output(q.QuantDequant(q.Node("MatMul", {u, q.Weight("w2", {8, 4}, 1)}, "m"), 0.01f, 0, DataType::kUint8));
-  ExpectMatchesReference(q.model(), {{"x", RandomInput({1, 3, 5, 5}, q.rng())}, {"u", RandomInput({3, 8}, q.rng())}},
-                         0, 0.0f);
+  ExpectMatchesReference(q.model(), {{"u", RandomInput({3, 8}, q.rng())}}, 0, 0.0f);
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
