@@ -120,10 +120,10 @@ const ir::Attribute kPad1 = ir::Attribute::Ints("pads", {1, 1, 1, 1});
 TEST(QdqInt8, ConvPerChannelReluChainStaysNhwc) {
   // Q(x) -> DQ -> Conv(per-channel W, bias) -> Relu -> Q -> DQ -> Conv(per-tensor W, stride 2) -> Q -> DQ.
   QdqGraph q;
-  const std::string x = q.QuantDequant(q.Input("x", {2, 3, 9, 9}), 0.02f, 3);
+  const std::string x = q.QuantDequant(q.Input("x", {2, 8, 9, 9}), 0.02f, 3);
   std::vector<float> bias(8);
   for (float& b : bias) b = std::uniform_real_distribution<float>(-0.5f, 0.5f)(q.rng());
-  const std::string c1 = q.Node("Conv", {x, q.Weight("w1", {8, 3, 3, 3}, 0), q.Float("b1", bias, {8})}, "c1", {kPad1});
+  const std::string c1 = q.Node("Conv", {x, q.Weight("w1", {8, 8, 3, 3}, 0), q.Float("b1", bias, {8})}, "c1", {kPad1});
   const std::string a = q.QuantDequant(q.Node("Relu", {c1}, "r1"), 0.01f, -128);
   const std::string c2 = q.Node("Conv", {a, q.Weight("w2", {4, 8, 3, 3}, -1)}, "c2",
                                 {kPad1, ir::Attribute::Ints("strides", {2, 2})});
@@ -132,7 +132,7 @@ TEST(QdqInt8, ConvPerChannelReluChainStaysNhwc) {
   int transposes = 0;
   for (const ir::Node& n : planned.nodes) transposes += n.op_type == "Transpose";
   EXPECT_EQ(transposes, 2);  // into NHWC once, back once for the final DequantizeLinear
-  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 3, 9, 9}, q.rng())}}, 2, 0.015f);
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 8, 9, 9}, q.rng())}}, 2, 0.015f);
 }
 
 TEST(QdqInt8, DepthwiseConvClipAndMaxPool) {
@@ -176,21 +176,25 @@ TEST(QdqInt8, UnquantizedOutputsRunInt8WithFloatOutput) {
   // A Conv (padded: the padding is the input's zero point) and a MatMul + bias whose outputs are not
   // quantized: int8 products, float32 results (qd8_f32_qc8w), equal to the float path up to float rounding.
   QdqGraph q;
-  const std::string x = q.QuantDequant(q.Input("x", {2, 3, 6, 6}), 0.02f, 7);
-  q.Output(q.Node("Conv", {x, q.Weight("w", {4, 3, 3, 3}, 0), q.Float("b", {0.1f, -0.2f, 0.3f, 0.f}, {4})}, "c",
+  const std::string x = q.QuantDequant(q.Input("x", {2, 8, 6, 6}), 0.02f, 7);
+  q.Output(q.Node("Conv", {x, q.Weight("w", {4, 8, 3, 3}, 0), q.Float("b", {0.1f, -0.2f, 0.3f, 0.f}, {4})}, "c",
                   {kPad1}));
   const std::string v = q.QuantDequant(q.Input("v", {3, 8}), 0.02f, -3);
   q.Output(q.Node("Add", {q.Node("MatMul", {v, q.Weight("w2", {8, 4}, 1)}, "m"),
                           q.Float("b2", {0.5f, 0.f, -1.f, 2.f}, {4})}, "mb"));
-  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 3, 6, 6}, q.rng())}, {"v", RandomInput({3, 8}, q.rng())}},
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 8, 6, 6}, q.rng())}, {"v", RandomInput({3, 8}, q.rng())}},
                          2, 1e-5f, false);
 }
 
-TEST(QdqInt8, Uint8StaysFloat) {
+TEST(QdqInt8, Uint8AndFewInputChannelsStayFloat) {
+  // uint8 values; a 3-channel convolution (an RGB stem: XNNPACK's int8 kernels would pad its channels).
   QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {1, 3, 8, 8}), 0.02f, 0);
+  q.Output(q.QuantDequant(q.Node("Conv", {x, q.Weight("w", {8, 3, 3, 3}, 0)}, "c", {kPad1}), 0.05f, 0));
   const std::string u = q.QuantDequant(q.Input("u", {3, 8}), 0.02f, 100, DataType::kUint8);
   q.Output(q.QuantDequant(q.Node("MatMul", {u, q.Weight("w2", {8, 4}, 1)}, "m"), 0.01f, 0, DataType::kUint8));
-  ExpectMatchesReference(q.model(), {{"u", RandomInput({3, 8}, q.rng())}}, 0, 0.0f);
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({1, 3, 8, 8}, q.rng())}, {"u", RandomInput({3, 8}, q.rng())}},
+                         0, 0.0f);
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
