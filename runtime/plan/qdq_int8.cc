@@ -150,7 +150,9 @@ std::optional<QParams> Rewriter::PerTensor(const ir::Node& n) const {
 // `value` = DQ(x int8, constant scalar scale and zero point): x and its parameters.
 std::optional<std::pair<std::string, QParams>> Rewriter::ActivationDq(const std::string& value) const {
   const ir::Node* dq = Producer(value);
-  if (dq == nullptr || dq->op_type != "DequantizeLinear" || inits_.count(dq->inputs[0])) return std::nullopt;
+  if (dq == nullptr || dq->op_type != "DequantizeLinear" || dq->inputs.size() != 3 || inits_.count(dq->inputs[0])) {
+    return std::nullopt;
+  }
   std::optional<QParams> q = PerTensor(*dq);
   if (!q) return std::nullopt;
   return std::make_pair(dq->inputs[0], *q);
@@ -192,8 +194,8 @@ std::optional<Weight> Rewriter::WeightDq(const std::string& value, size_t rank, 
 bool Rewriter::FloatBias(const std::string& value, int64_t n) const {
   const ir::Node* dq = Producer(value);
   const ir::Initializer* init = nullptr;
-  if (dq != nullptr && dq->op_type == "DequantizeLinear" && dq->domain.empty() && inits_.count(dq->inputs[0]) &&
-      dq->inputs.size() >= 2 && inits_.count(dq->inputs[1]) &&
+  if (dq != nullptr && dq->op_type == "DequantizeLinear" && dq->domain.empty() && dq->inputs.size() >= 2 &&
+      inits_.count(dq->inputs[0]) && inits_.count(dq->inputs[1]) &&
       (dq->inputs.size() < 3 || dq->inputs[2].empty() || inits_.count(dq->inputs[2]))) {
     init = inits_.at(dq->inputs[0]);
     if (init->tensor.dtype() != DataType::kInt32) return false;
@@ -339,7 +341,7 @@ bool Rewriter::TryFullyConnected(size_t i) {
   bool nk = gemm && AttrInt(node, "transB", 0) != 0;
   std::optional<Weight> w = WeightDq(node.inputs[1], 2, nk ? 0 : 1);
   const ir::Node* t = Producer(node.inputs[1]);
-  if (!w && !gemm && t != nullptr && t->op_type == "Transpose" && t->domain.empty() &&
+  if (!w && !gemm && t != nullptr && t->op_type == "Transpose" && t->domain.empty() && t->inputs.size() == 1 &&
       AttrInts(*t, "perm") == std::vector<int64_t>{1, 0}) {
     nk = true;
     w = WeightDq(t->inputs[0], 2, 0);
