@@ -32,6 +32,15 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcActivatedKernel(const Kernel
 // XNNPACK does not take it.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Tensor& w, const Tensor& bias);
 
+// The int8 steps of plan/qdq_int8.h, QConvNhwc and QFullyConnected
+// (kernels/xnn_int8.cc); an error when XNNPACK refuses one (the plan checks
+// its limits first), null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateInt8Kernel(const KernelCreateInfo& info);
+
+// Whether XNNPACK runs int8 x int8 products with a float32 output (qd8_f32_qc8w)
+// on this machine: the int8 plan's steps whose output is not quantized.
+bool Int8FloatOutputAvailable();
+
 // Whether XNNPACK initialised on this machine (else every node runs portably).
 bool AcceleratorAvailable();
 

@@ -346,6 +346,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
   if (!XnnReady()) return std::unique_ptr<OpKernel>();
   if (info.node.domain == kRuntimeDomain) {
     if (op == "Conv") return CreateConv(info, true);
+    if (op == "QConvNhwc" || op == "QFullyConnected") return CreateInt8Kernel(info);
     return op == "Add" || op == "Mul" ? CreateNhwcActivatedKernel(info) : CreateNhwcPoolKernel(info);
   }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();

@@ -1,7 +1,7 @@
 // File: runtime/kernels/xnn_pool.cc
 // -----------------------------------------------------------------------------
 // Pooling on the NHWC plan's values (plan/nhwc_layout.h): MaxPool through
-// XNNPACK's NHWC max pooling, GlobalAveragePool as a per-channel loop. Both
+// XNNPACK's NHWC max pooling (float32, and int8 for plan/qdq_int8.h), GlobalAveragePool as a per-channel loop. Both
 // take float32 [N, H, W, C] and give NHWC. XNNPACK's padding is fixed when the
 // operator is created, so the operator is created for each new input height
 // and width (ceil_mode becomes extra end padding). Geometries XNNPACK cannot
@@ -67,46 +67,53 @@ bool XnnTapsMatch(const WindowDim& d, bool any_dilation) {
 }
 
 // NHWC <-> NCHW copies for the portable fallback.
-void ToNchw(const float* src, float* dst, int64_t n, int64_t hw, int64_t c) {
+template <typename T>
+void ToNchw(const T* src, T* dst, int64_t n, int64_t hw, int64_t c) {
   for (int64_t b = 0; b < n; ++b)
     for (int64_t p = 0; p < hw; ++p)
       for (int64_t ch = 0; ch < c; ++ch) dst[(b * c + ch) * hw + p] = src[(b * hw + p) * c + ch];
 }
-void ToNhwc(const float* src, float* dst, int64_t n, int64_t hw, int64_t c) {
+template <typename T>
+void ToNhwc(const T* src, T* dst, int64_t n, int64_t hw, int64_t c) {
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch)
       for (int64_t p = 0; p < hw; ++p) dst[(b * hw + p) * c + ch] = src[(b * c + ch) * hw + p];
 }
 
+// float32, or int8 for the int8 plan's QMaxPoolNhwc (plan/qdq_int8.h).
 class NhwcMaxPoolKernel : public OpKernel {
  public:
-  NhwcMaxPoolKernel(WindowAttrs attrs, std::unique_ptr<OpKernel> portable)
-      : attrs_(std::move(attrs)), portable_(std::move(portable)) {}
+  NhwcMaxPoolKernel(WindowAttrs attrs, std::unique_ptr<OpKernel> portable, DataType dtype)
+      : attrs_(std::move(attrs)), portable_(std::move(portable)), dtype_(dtype) {}
 
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
     const Tensor& x = *xi;
-    if (x.dtype() != DataType::kFloat || x.rank() != 4) {
-      return absl::InvalidArgumentError(absl::StrCat("MaxPool (NHWC): input ", DimsString(x.dims()), " is not float32 4-D"));
+    if (x.dtype() != dtype_ || x.rank() != 4) {
+      return absl::InvalidArgumentError(absl::StrCat("MaxPool (NHWC): input ", DimsString(x.dims()), " is not ",
+                                                     DataTypeName(dtype_), " 4-D"));
     }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     if (h != height_ || w != width_) {
       PT2ONNX_RETURN_IF_ERROR(Prepare(h, w));
     }
     if (op_ == nullptr) return RunPortable(ctx, x);
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {n, out_h_, out_w_, c}));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, dtype_, {n, out_h_, out_w_, c}));
     if ((out)->numel() == 0) return absl::OkStatus();
+    const bool s8 = dtype_ == DataType::kInt8;
     if (n != batch_ || c != channels_) {
       size_t oh = 0, ow = 0;
       pool_ = ctx.threadpool_for(static_cast<double>((out)->numel()) * taps_, kMinParallelElements);
-      xnn_status s = xnn_reshape_max_pooling2d_nhwc_f32(op_.get(), n, h, w, c, c, c, &oh, &ow, pool_);
+      xnn_status s = s8 ? xnn_reshape_max_pooling2d_nhwc_s8(op_.get(), n, h, w, c, c, c, &oh, &ow, pool_)
+                        : xnn_reshape_max_pooling2d_nhwc_f32(op_.get(), n, h, w, c, c, c, &oh, &ow, pool_);
       if (s != xnn_status_success || static_cast<int64_t>(oh) != out_h_ || static_cast<int64_t>(ow) != out_w_) {
         return absl::InternalError(absl::StrCat("XNNPACK reshape max pooling failed (status ", static_cast<int>(s), ")"));
       }
       batch_ = n;
       channels_ = c;
     }
-    xnn_status s = xnn_setup_max_pooling2d_nhwc_f32(op_.get(), x.data<float>(), (out)->data<float>());
+    xnn_status s = s8 ? xnn_setup_max_pooling2d_nhwc_s8(op_.get(), x.data<int8_t>(), (out)->data<int8_t>())
+                      : xnn_setup_max_pooling2d_nhwc_f32(op_.get(), x.data<float>(), (out)->data<float>());
     if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
     if (s != xnn_status_success) {
       return absl::InternalError(absl::StrCat("XNNPACK max pooling failed (status ", static_cast<int>(s), ")"));
@@ -145,27 +152,33 @@ class NhwcMaxPoolKernel : public OpKernel {
     };
     xnn_operator_t op = nullptr;
     constexpr float kInf = std::numeric_limits<float>::infinity();
-    xnn_status s = xnn_create_max_pooling2d_nhwc_f32(
+    const uint32_t geometry[10] = {
         static_cast<uint32_t>(dh.pad_begin), static_cast<uint32_t>(end_pad(dw)), static_cast<uint32_t>(end_pad(dh)),
         static_cast<uint32_t>(dw.pad_begin), static_cast<uint32_t>(dh.kernel), static_cast<uint32_t>(dw.kernel),
         static_cast<uint32_t>(dh.stride), static_cast<uint32_t>(dw.stride), static_cast<uint32_t>(dh.dilation),
-        static_cast<uint32_t>(dw.dilation), -kInf, kInf, 0, &op);
+        static_cast<uint32_t>(dw.dilation)};
+    auto [t, r, b, l, kh, kw, sh, sw, ah, aw] = geometry;
+    xnn_status s = dtype_ == DataType::kInt8
+                       ? xnn_create_max_pooling2d_nhwc_s8(t, r, b, l, kh, kw, sh, sw, ah, aw, -128, 127, 0, &op)
+                       : xnn_create_max_pooling2d_nhwc_f32(t, r, b, l, kh, kw, sh, sw, ah, aw, -kInf, kInf, 0, &op);
     if (s == xnn_status_success) op_.reset(op);
     return absl::OkStatus();
   }
 
   absl::Status RunPortable(KernelContext& ctx, const Tensor& x) {
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
-    PT2ONNX_ASSIGN_OR_RETURN(auto nchw, Tensor::Allocate(DataType::kFloat, {n, c, h, w}, ctx.pool()));
-    ToNchw(x.data<float>(), nchw.data<float>(), n, h * w, c);
+    PT2ONNX_ASSIGN_OR_RETURN(auto nchw, Tensor::Allocate(dtype_, {n, c, h, w}, ctx.pool()));
+    if (dtype_ == DataType::kInt8) ToNchw(x.data<int8_t>(), nchw.data<int8_t>(), n, h * w, c);
+    else ToNchw(x.data<float>(), nchw.data<float>(), n, h * w, c);
     KernelContext inner({&nchw}, 1, ctx.pool(), ctx.threadpool());
     absl::Status s = portable_->Run(inner);
     ctx.pool()->Release(nchw.buffer());
     nchw = Tensor();
     if (!s.ok()) return s;
     Tensor& y = inner.outputs()[0];
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, {n, y.dim(2), y.dim(3), c}));
-    ToNhwc(y.data<float>(), (out)->data<float>(), n, y.dim(2) * y.dim(3), c);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, dtype_, {n, y.dim(2), y.dim(3), c}));
+    if (dtype_ == DataType::kInt8) ToNhwc(y.data<int8_t>(), (out)->data<int8_t>(), n, y.dim(2) * y.dim(3), c);
+    else ToNhwc(y.data<float>(), (out)->data<float>(), n, y.dim(2) * y.dim(3), c);
     ctx.pool()->Release(y.buffer());
     y = Tensor();
     return absl::OkStatus();
@@ -173,6 +186,7 @@ class NhwcMaxPoolKernel : public OpKernel {
 
   WindowAttrs attrs_;
   std::unique_ptr<OpKernel> portable_;
+  DataType dtype_;
   XnnOperator op_;
   int64_t height_ = -1, width_ = -1, batch_ = -1, channels_ = -1, out_h_ = 0, out_w_ = 0, taps_ = 1;
   pthreadpool_t pool_ = nullptr;  // chosen with the shape
@@ -212,11 +226,12 @@ class NhwcGlobalAveragePoolKernel : public OpKernel {
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcPoolKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
   if (op == "GlobalAveragePool") return std::unique_ptr<OpKernel>(new NhwcGlobalAveragePoolKernel());
-  if (op != "MaxPool") return std::unique_ptr<OpKernel>();
+  if (op != "MaxPool" && op != "QMaxPoolNhwc") return std::unique_ptr<OpKernel>();
   PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(info.node));
   if (attrs.kernel_shape.size() != 2) return absl::InvalidArgumentError("MaxPool (NHWC) needs a 2-D kernel_shape");
   PT2ONNX_ASSIGN_OR_RETURN(auto portable, FindKernel("MaxPool")->factory(info));
-  return std::unique_ptr<OpKernel>(new NhwcMaxPoolKernel(std::move(attrs), std::move(portable)));
+  const DataType dtype = op == "MaxPool" ? DataType::kFloat : DataType::kInt8;
+  return std::unique_ptr<OpKernel>(new NhwcMaxPoolKernel(std::move(attrs), std::move(portable), dtype));
 }
 
 }  // namespace pt2onnx::runtime

@@ -34,11 +34,18 @@ std::map<std::string, float> ScalarConstants(const ir::Graph& g) {
 }
 
 // Conv nodes XNNPACK's NHWC convolution takes: 2-D, float32 constant weights
-// (and bias), explicit or no padding.
-bool IsNhwcConv(const ir::Node& node, const std::map<std::string, const ir::Initializer*>& inits) {
+// (and bias), explicit or no padding. `dequantized` maps the output of a
+// DequantizeLinear of a constant (folded to float32 when the session is
+// planned) to that constant: a QDQ weight the int8 plan left float.
+bool IsNhwcConv(const ir::Node& node, const std::map<std::string, const ir::Initializer*>& inits,
+                const std::map<std::string, const ir::Initializer*>& dequantized) {
   if (node.op_type != "Conv" || !node.domain.empty() || node.inputs.size() < 2 || node.outputs.size() != 1) return false;
   auto w = inits.find(node.inputs[1]);
-  if (w == inits.end() || w->second->tensor.dtype() != DataType::kFloat || w->second->tensor.dims().size() != 4) {
+  auto dq = dequantized.find(node.inputs[1]);
+  if (dq != dequantized.end() && dq->second->tensor.dims().size() == 4) {
+    w = dq;
+  } else if (w == inits.end() || w->second->tensor.dtype() != DataType::kFloat ||
+             w->second->tensor.dims().size() != 4) {
     return false;
   }
   if (node.inputs.size() > 2 && !node.inputs[2].empty()) {
@@ -105,6 +112,14 @@ ir::Node Transpose(const std::string& in, const std::string& out, const std::vec
 ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
   std::map<std::string, const ir::Initializer*> inits;
   for (const ir::Initializer& init : graph.initializers) inits[init.name] = &init;
+  std::map<std::string, const ir::Initializer*> dequantized;
+  for (const ir::Node& node : graph.nodes) {
+    if (node.op_type == "DequantizeLinear" && node.domain.empty() && node.outputs.size() == 1 && node.inputs.size() >= 2 &&
+        inits.count(node.inputs[0]) && inits.count(node.inputs[1]) &&
+        (node.inputs.size() < 3 || node.inputs[2].empty() || inits.count(node.inputs[2]))) {
+      dequantized[node.outputs[0]] = inits[node.inputs[0]];
+    }
+  }
   const std::map<std::string, float> scalars = ScalarConstants(graph);
   ir::UseMap uses = ir::BuildUseMap(graph);
   std::set<std::string> graph_outputs;
@@ -116,6 +131,10 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     return it->second;
   };
   constexpr float kInf = std::numeric_limits<float>::infinity();
+  auto scalar_init = [&](const std::string& name) {
+    auto it = inits.find(name);
+    return it != inits.end() && it->second->tensor.dims().empty();
+  };
 
   ir::Graph g = graph;
   g.nodes.clear();
@@ -157,7 +176,7 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (fused.count(i)) continue;
     const ir::Node& node = graph.nodes[i];
-    if (IsNhwcConv(node, inits)) {
+    if (IsNhwcConv(node, inits, dequantized)) {
       ir::Node conv = node;
       conv.domain = kRuntimeDomain;
       conv.inputs[0] = to_nhwc(node.inputs[0]);
@@ -202,8 +221,13 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     }
     // Elementwise ops whose tensor inputs are all NHWC values stay in NHWC.
     const bool binary = (node.op_type == "Add" || node.op_type == "Mul") && node.inputs.size() == 2;
+    // Per-tensor QuantizeLinear / DequantizeLinear are elementwise too (the int8 plan's boundaries).
+    const bool per_tensor_q = (node.op_type == "QuantizeLinear" || node.op_type == "DequantizeLinear") &&
+                              node.inputs.size() >= 2 && scalar_init(node.inputs[1]) &&
+                              (node.inputs.size() < 3 || node.inputs[2].empty() || scalar_init(node.inputs[2])) &&
+                              AttrInt(node, "block_size", 0) == 0;
     const bool unary = (node.op_type == "Relu" && node.inputs.size() == 1) ||
-                       (node.op_type == "Clip" && scalar(node, 1, 0) && scalar(node, 2, 0));
+                       (node.op_type == "Clip" && scalar(node, 1, 0) && scalar(node, 2, 0)) || per_tensor_q;
     if (node.domain.empty() && (binary || unary) && node.outputs.size() == 1 && !node.inputs.empty()) {
       const size_t tensors = binary ? 2 : 1;
       bool all_nhwc = true;
@@ -227,6 +251,12 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
         emit_nhwc(std::move(moved), out);
         continue;
       }
+    }
+    // A Transpose to NCHW (as the int8 plan writes after its NHWC steps, plan/qdq_int8.h): its input is the
+    // value's NHWC form.
+    if (node.domain.empty() && IsTranspose(node, kToNchw) && node.inputs.size() == 1 && node.outputs.size() == 1 &&
+        !nhwc_of.count(node.outputs[0])) {
+      nhwc_of[node.outputs[0]] = node.inputs[0];
     }
     g.nodes.push_back(node);
   }

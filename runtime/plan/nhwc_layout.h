@@ -6,9 +6,12 @@
 // convolution's only reader becomes its output range; Add/Mul/Clip/Relu whose
 // inputs all come from NHWC values run in NHWC too (an Add or Mul taking its
 // only reader, a Relu or constant Clip, along), and so do a 2-D MaxPool
-// and a GlobalAveragePool (or ReduceMean over H, W) of an NHWC value; and a Transpose back to
-// NHWC of a value just transposed to NCHW reads the NHWC value itself. In a
-// CNN only the graph's first and last layouts change are left.
+// and a GlobalAveragePool (or ReduceMean over H, W) of an NHWC value, and a
+// per-tensor QuantizeLinear/DequantizeLinear; a Transpose back to NHWC of a
+// value just transposed to NCHW reads the NHWC value itself, and the input of
+// any Transpose to NCHW (the int8 plan's, plan/qdq_int8.h) counts as its
+// output's NHWC form. In a CNN only the graph's first and last layouts change
+// are left.
 #ifndef PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
 #define PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
 

@@ -14,6 +14,7 @@
 #include "runtime/kernels/registry.h"
 #include "runtime/plan/fold_batchnorm.h"
 #include "runtime/plan/nhwc_layout.h"
+#include "runtime/plan/qdq_int8.h"
 #include "core/tensor/convert.h"
 #include "core/status_macros.h"
 
@@ -44,12 +45,16 @@ absl::Status CheckKernels(const ir::Graph& graph) {
                                                " op type(s): ", absl::StrJoin(parts, ", ")));
 }
 
-// The accelerated plan folds Conv -> BatchNormalization and runs convolutions
-// in NHWC (plan/nhwc_layout.h); the portable one runs the graph as written (the
-// reference). Weight bytes are shared with `graph`, not copied.
+// The accelerated plan folds Conv -> BatchNormalization, runs QDQ patterns in
+// int8 (plan/qdq_int8.h; before the float layout pass, which then sees only
+// what stays float) and runs convolutions in NHWC (plan/nhwc_layout.h); the
+// portable one runs the graph as written (the reference). Weight bytes are
+// shared with `graph`, not copied.
 ir::Graph PlannedGraph(const ir::Graph& graph, const SessionOptions& options) {
   if (!options.accelerate) return graph;
-  return AcceleratorAvailable() ? ConvolutionsToNhwc(FoldConvBatchNorm(graph)) : FoldConvBatchNorm(graph);
+  if (!AcceleratorAvailable()) return FoldConvBatchNorm(graph);
+  ir::Graph folded = FoldConvBatchNorm(graph);
+  return ConvolutionsToNhwc(options.int8 ? QdqToInt8(folded) : folded);
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ struct SessionOptions {
   pthreadpool_t threadpool = nullptr;
   // Use XNNPACK kernels where they apply (false: portable kernels only).
   bool accelerate = true;
+  // With accelerate: run QDQ patterns in int8 (plan/qdq_int8.h); false runs
+  // them in float32 as the graph writes them (for comparisons).
+  bool int8 = true;
 };
 
 class Session {
@@ -46,6 +49,8 @@ class Session {
   size_t allocated_bytes() const { return pool_.allocated_bytes(); }
   // How many nodes run through an accelerated (XNNPACK) kernel.
   size_t accelerated_nodes() const { return accelerated_nodes_; }
+  // How many of those are int8 steps (plan/qdq_int8.h); each also counts above.
+  size_t int8_steps() const { return int8_steps_; }
 
  private:
   struct Step {
@@ -87,6 +92,7 @@ class Session {
   std::vector<Step> steps_;
   size_t num_slots_ = 0;
   size_t accelerated_nodes_ = 0;
+  size_t int8_steps_ = 0;
   SessionOptions options_;
   BufferPool pool_;
 };

@@ -22,6 +22,7 @@
 #include "runtime/kernels/control_flow.h"
 #include "runtime/kernels/registry.h"
 #include "runtime/plan/nhwc_layout.h"
+#include "runtime/plan/qdq_int8.h"
 #include "runtime/plan/session.h"
 
 namespace pt2onnx::runtime {
@@ -248,6 +249,7 @@ void Session::Planner::Finish() {
   s.num_slots_ = slot_.size();
   for (const Step& step : s.steps_) {
     if (step.accelerated) ++s.accelerated_nodes_;
+    if (step.accelerated && IsInt8Step(step.op_type)) ++s.int8_steps_;
   }
   std::vector<bool> read(s.num_slots_, false);
   for (const Step& step : s.steps_) {

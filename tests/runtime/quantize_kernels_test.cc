@@ -1,7 +1,10 @@
 // QuantizeLinear / DequantizeLinear (runtime/kernels/quantize_linear.cc)
 // through one-node sessions: ties round half to even, saturation at the
 // dtype's ends, per-axis and blocked parameters, the default uint8, errors.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -22,6 +25,23 @@ TEST(QuantizeLinear, TiesRoundHalfToEvenAndSaturate) {
                     {F32({}, {0.5f}), true}, {I8({}, {1}), true}});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(Values<int8_t>((*out)[0].tensor), (std::vector<int8_t>{-1, -1, 1, 1, 3, 3, 127, -128}));
+}
+
+TEST(QuantizeLinear, PerTensorLoopMatchesNearbyintAtTiesRangeEndsAndNaN) {
+  // The vectorised per-tensor path: every k / 4 in [-80, 80] with scale 0.5 (ties at every odd k),
+  // zero point -7, values past both ends, and NaN (0, as the general path gives).
+  std::vector<float> x;
+  for (int k = -320; k <= 320; ++k) x.push_back(k / 4.0f);
+  x.push_back(std::numeric_limits<float>::quiet_NaN());
+  auto out = RunOp("QuantizeLinear", {}, {{F32({static_cast<int64_t>(x.size())}, x)}, {F32({}, {0.5f}), true},
+                                          {I8({}, {-7}), true}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const std::vector<int8_t> q = Values<int8_t>((*out)[0].tensor);
+  for (size_t i = 0; i + 1 < x.size(); ++i) {
+    const float want = std::min(127.0f, std::max(-128.0f, std::nearbyint(x[i] / 0.5f) - 7.0f));
+    ASSERT_EQ(q[i], static_cast<int8_t>(want)) << x[i];
+  }
+  EXPECT_EQ(q.back(), 0);
 }
 
 TEST(QuantizeLinear, DividesByTheScaleAsOnnxSays) {

@@ -1,0 +1,423 @@
+// File: runtime/plan/qdq_int8.cc
+// -----------------------------------------------------------------------------
+// QdqToInt8 (plan/qdq_int8.h): match -> guard -> rewrite, one walk over the
+// nodes in order. A matched Conv/MatMul/Gemm becomes an int8 step at its own
+// position; the Relu/Clip/MaxPool/Add/Q it absorbs are skipped when the walk
+// reaches them; DequantizeLinear/Transpose nodes left unread are dropped at
+// the end.
+#include "runtime/plan/qdq_int8.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/tensor/convert.h"
+#include "runtime/kernels/accelerated.h"
+#include "runtime/kernels/control_flow.h"
+#include "runtime/kernels/kernel_util.h"
+#include "runtime/plan/nhwc_layout.h"
+
+namespace pt2onnx::runtime {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
+const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
+
+struct QParams {
+  float scale = 1;
+  int32_t zero = 0;
+};
+
+// int8 Q of `v` as ONNX defines it (round half to even, saturate).
+int32_t QuantizeValue(float v, const QParams& q) {
+  if (v == -kInf) return -128;
+  if (v == kInf) return 127;
+  const float r = std::nearbyint(v / q.scale) + static_cast<float>(q.zero);
+  return static_cast<int32_t>(std::fmin(127.0f, std::fmax(-128.0f, r)));
+}
+
+bool PositiveNormal(float s) { return std::isnormal(s) && s > 0; }
+
+struct Weight {
+  std::string q;        // the int8 initializer
+  std::string scale;    // its scale initializer (1 or channel values)
+  std::vector<float> scales;  // per output channel
+};
+
+// What follows a float result up to the Q that quantizes it.
+struct Chain {
+  QParams q;
+  int32_t qmin = -128, qmax = 127;
+  const ir::Node* pool = nullptr;  // a MaxPool between the activation and the Q
+  std::string q_out;
+  std::vector<size_t> absorbed;
+};
+
+class Rewriter {
+ public:
+  explicit Rewriter(const ir::Graph& graph) : in_(graph), uses_(ir::BuildUseMap(graph)) {
+    for (const ir::Initializer& init : graph.initializers) inits_[init.name] = &init;
+    for (const ir::ValueInfo& out : graph.outputs) outputs_.insert(out.name);
+  }
+  ir::Graph Run();
+
+ private:
+  std::optional<Tensor> Const(const std::string& name) const {
+    auto it = inits_.find(name);
+    if (it == inits_.end()) return std::nullopt;
+    absl::StatusOr<Tensor> t = FromIrTensor(it->second->tensor);
+    return t.ok() ? std::optional<Tensor>(std::move(*t)) : std::nullopt;
+  }
+  const ir::Node* Producer(const std::string& name) const {
+    auto it = uses_.producer.find(name);
+    return it == uses_.producer.end() ? nullptr : &in_.nodes[it->second];
+  }
+  // The one node reading `value` (not a graph output), when it reads it as input 0 (or any input).
+  std::optional<size_t> SoleReader(const std::string& value, bool any_input = false) const {
+    auto it = uses_.consumers.find(value);
+    if (it == uses_.consumers.end() || it->second.size() != 1 || outputs_.count(value)) return std::nullopt;
+    const ir::Node& r = in_.nodes[it->second[0]];
+    if (!r.domain.empty() || r.outputs.size() < 1 || r.inputs.empty()) return std::nullopt;
+    if (!any_input && r.inputs[0] != value) return std::nullopt;
+    return it->second[0];
+  }
+  std::optional<QParams> PerTensor(const ir::Node& n) const;
+  std::optional<std::pair<std::string, QParams>> ActivationDq(const std::string& value) const;
+  std::optional<Weight> WeightDq(const std::string& value, size_t rank, int64_t channel_axis) const;
+  bool FloatBias(const std::string& value, int64_t n) const;
+  std::optional<Chain> OutputChain(std::string value, bool allow_pool) const;
+  bool RequantizationOk(const QParams& x, const Weight& w, const QParams& y) const {
+    for (float s : w.scales) {
+      if (!PositiveNormal(s) || !(x.scale * s / y.scale < 256.0f)) return false;  // XNNPACK's limit
+    }
+    return true;
+  }
+  bool TryConv(size_t i);
+  bool TryFullyConnected(size_t i);
+  std::string ToNhwc(const std::string& nchw);
+  void Emit(ir::Node node, const QParams& x, const Chain& chain);
+  // An int8 step with a float32 output: y = (x - x_zero) x_scale * W w_scale + b, as DQ -> op computes it.
+  void EmitFloatOutput(ir::Node node, const QParams& x) {
+    node.domain = kRuntimeDomain;
+    node.attributes.push_back(ir::Attribute::Float("x_scale", x.scale));
+    node.attributes.push_back(ir::Attribute::Int("x_zero_point", x.zero));
+    node.attributes.push_back(ir::Attribute::Int("float_output", 1));
+    nodes_.push_back(std::move(node));
+  }
+  void Absorb(const Chain& chain) { absorbed_.insert(chain.absorbed.begin(), chain.absorbed.end()); }
+
+  const ir::Graph& in_;
+  ir::UseMap uses_;
+  std::map<std::string, const ir::Initializer*> inits_;
+  std::set<std::string> outputs_;
+  std::set<size_t> absorbed_;
+  std::map<std::string, std::string> nhwc_of_;  // int8 NCHW value -> its NHWC value
+  std::vector<ir::Node> nodes_;
+  const bool float_output_ = Int8FloatOutputAvailable();
+};
+
+ir::Node Transpose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
+  ir::Node t;
+  t.name = out + "::transpose";
+  t.op_type = "Transpose";
+  t.inputs = {in};
+  t.outputs = {out};
+  t.attributes.push_back(ir::Attribute::Ints("perm", perm));
+  return t;
+}
+
+std::optional<QParams> Rewriter::PerTensor(const ir::Node& n) const {
+  if (!n.domain.empty() || n.inputs.size() != 3 || n.inputs[2].empty() || AttrInt(n, "block_size", 0) != 0) {
+    return std::nullopt;
+  }
+  const int64_t out_dtype = AttrInt(n, "output_dtype", 0);
+  if (out_dtype != 0 && out_dtype != static_cast<int64_t>(DataType::kInt8)) return std::nullopt;
+  std::optional<Tensor> scale = Const(n.inputs[1]), zero = Const(n.inputs[2]);
+  if (!scale || !zero || scale->dtype() != DataType::kFloat || scale->numel() != 1 ||
+      zero->dtype() != DataType::kInt8 || zero->numel() != 1) {
+    return std::nullopt;
+  }
+  QParams q{scale->data<float>()[0], zero->data<int8_t>()[0]};
+  if (!PositiveNormal(q.scale)) return std::nullopt;
+  return q;
+}
+
+// `value` = DQ(x int8, constant scalar scale and zero point): x and its parameters.
+std::optional<std::pair<std::string, QParams>> Rewriter::ActivationDq(const std::string& value) const {
+  const ir::Node* dq = Producer(value);
+  if (dq == nullptr || dq->op_type != "DequantizeLinear" || dq->inputs.size() != 3 || inits_.count(dq->inputs[0])) {
+    return std::nullopt;
+  }
+  std::optional<QParams> q = PerTensor(*dq);
+  if (!q) return std::nullopt;
+  return std::make_pair(dq->inputs[0], *q);
+}
+
+// `value` = DQ(W int8 constant of `rank`, zero point 0, one scale or one per
+// index of `channel_axis`).
+std::optional<Weight> Rewriter::WeightDq(const std::string& value, size_t rank, int64_t channel_axis) const {
+  const ir::Node* dq = Producer(value);
+  if (dq == nullptr || dq->op_type != "DequantizeLinear" || !dq->domain.empty() || dq->inputs.size() < 2 ||
+      AttrInt(*dq, "block_size", 0) != 0) {
+    return std::nullopt;
+  }
+  auto w = inits_.find(dq->inputs[0]);
+  if (w == inits_.end() || w->second->tensor.dtype() != DataType::kInt8 || w->second->tensor.dims().size() != rank) {
+    return std::nullopt;
+  }
+  const int64_t channels = w->second->tensor.dims()[channel_axis];
+  std::optional<Tensor> scale = Const(dq->inputs[1]);
+  int64_t axis = AttrInt(*dq, "axis", 1);
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  if (!scale || scale->dtype() != DataType::kFloat) return std::nullopt;
+  const bool per_tensor = scale->numel() == 1 && scale->rank() == 0;
+  if (!per_tensor && !(scale->rank() == 1 && scale->numel() == channels && axis == channel_axis)) return std::nullopt;
+  if (dq->inputs.size() > 2 && !dq->inputs[2].empty()) {
+    std::optional<Tensor> zero = Const(dq->inputs[2]);
+    if (!zero || zero->dtype() != DataType::kInt8 || zero->numel() != scale->numel()) return std::nullopt;
+    for (int64_t i = 0; i < zero->numel(); ++i) {
+      if (zero->data<int8_t>()[i] != 0) return std::nullopt;  // XNNPACK's qc8w weights are symmetric
+    }
+  }
+  Weight out{dq->inputs[0], dq->inputs[1], {}};
+  for (int64_t c = 0; c < channels; ++c) out.scales.push_back(scale->data<float>()[per_tensor ? 0 : c]);
+  return out;
+}
+
+// A float32 bias of `n` values: an initializer, or DQ of an int32 initializer
+// (folded to float when the session is planned).
+bool Rewriter::FloatBias(const std::string& value, int64_t n) const {
+  const ir::Node* dq = Producer(value);
+  const ir::Initializer* init = nullptr;
+  if (dq != nullptr && dq->op_type == "DequantizeLinear" && dq->domain.empty() && dq->inputs.size() >= 2 &&
+      inits_.count(dq->inputs[0]) && inits_.count(dq->inputs[1]) &&
+      (dq->inputs.size() < 3 || dq->inputs[2].empty() || inits_.count(dq->inputs[2]))) {
+    init = inits_.at(dq->inputs[0]);
+    if (init->tensor.dtype() != DataType::kInt32) return false;
+  } else {
+    auto it = inits_.find(value);
+    if (it == inits_.end() || it->second->tensor.dtype() != DataType::kFloat) return false;
+    init = it->second;
+  }
+  const std::vector<int64_t>& dims = init->tensor.dims();
+  return dims.size() == 1 && dims[0] == n;
+}
+
+std::optional<Chain> Rewriter::OutputChain(std::string value, bool allow_pool) const {
+  Chain chain;
+  float lo = -kInf, hi = kInf;
+  std::optional<size_t> r = SoleReader(value);
+  auto advance = [&](size_t index) {
+    chain.absorbed.push_back(index);
+    value = in_.nodes[index].outputs[0];
+    r = SoleReader(value);
+  };
+  if (r && in_.nodes[*r].op_type == "Relu") {
+    lo = 0;
+    advance(*r);
+  } else if (r && in_.nodes[*r].op_type == "Clip") {
+    const ir::Node& clip = in_.nodes[*r];
+    for (size_t k = 1; k < 3; ++k) {
+      if (clip.inputs.size() <= k || clip.inputs[k].empty()) continue;
+      std::optional<Tensor> bound = Const(clip.inputs[k]);
+      if (!bound || bound->dtype() != DataType::kFloat || bound->numel() != 1) return std::nullopt;
+      (k == 1 ? lo : hi) = bound->data<float>()[0];
+    }
+    advance(*r);
+  }
+  if (allow_pool && r && in_.nodes[*r].op_type == "MaxPool" && in_.nodes[*r].inputs.size() == 1 &&
+      AttrInts(in_.nodes[*r], "kernel_shape").size() == 2 &&
+      (in_.nodes[*r].outputs.size() == 1 || in_.nodes[*r].outputs[1].empty())) {
+    chain.pool = &in_.nodes[*r];
+    advance(*r);
+  }
+  if (!r || in_.nodes[*r].op_type != "QuantizeLinear") return std::nullopt;
+  std::optional<QParams> q = PerTensor(in_.nodes[*r]);
+  if (!q || in_.nodes[*r].outputs.size() != 1) return std::nullopt;
+  chain.q = *q;
+  chain.absorbed.push_back(*r);
+  chain.q_out = in_.nodes[*r].outputs[0];
+  chain.qmin = QuantizeValue(lo, *q);
+  chain.qmax = QuantizeValue(hi, *q);
+  if (chain.qmin >= chain.qmax) return std::nullopt;  // a constant output: XNNPACK needs min < max
+  return chain;
+}
+
+std::string Rewriter::ToNhwc(const std::string& nchw) {
+  auto it = nhwc_of_.find(nchw);
+  if (it != nhwc_of_.end()) return it->second;
+  const std::string nhwc = nchw + "::nhwc8";
+  nodes_.push_back(Transpose(nchw, nhwc, kToNhwc));
+  nhwc_of_[nchw] = nhwc;
+  return nhwc;
+}
+
+// Adds `node` (an int8 step reading x) with the chain's output parameters.
+void Rewriter::Emit(ir::Node node, const QParams& x, const Chain& chain) {
+  node.domain = kRuntimeDomain;
+  node.attributes.push_back(ir::Attribute::Float("x_scale", x.scale));
+  node.attributes.push_back(ir::Attribute::Int("x_zero_point", x.zero));
+  node.attributes.push_back(ir::Attribute::Float("y_scale", chain.q.scale));
+  node.attributes.push_back(ir::Attribute::Int("y_zero_point", chain.q.zero));
+  node.attributes.push_back(ir::Attribute::Int("y_min", chain.qmin));
+  node.attributes.push_back(ir::Attribute::Int("y_max", chain.qmax));
+  nodes_.push_back(std::move(node));
+}
+
+bool Rewriter::TryConv(size_t i) {
+  const ir::Node& conv = in_.nodes[i];
+  if (conv.inputs.size() < 2 || conv.outputs.size() != 1) return false;
+  auto x = ActivationDq(conv.inputs[0]);
+  std::optional<Weight> w = WeightDq(conv.inputs[1], 4, 0);
+  if (!x || !w) return false;
+  const std::vector<int64_t>& wd = inits_.at(w->q)->tensor.dims();
+  const bool has_bias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
+  if (has_bias && !FloatBias(conv.inputs[2], wd[0])) return false;
+  const std::string auto_pad = AttrString(conv, "auto_pad", "NOTSET");
+  const std::vector<int64_t> pads = AttrInts(conv, "pads");
+  const int64_t group = AttrInt(conv, "group", 1);
+  if ((auto_pad != "NOTSET" && auto_pad != "VALID") || !(pads.empty() || pads.size() == 4) || group < 1 ||
+      wd[0] < 1 || wd[0] % group != 0 || wd[1] < 1 || wd[2] < 1 || wd[3] < 1) {
+    return false;
+  }
+  // XNNPACK's int8 convolutions take input channels in blocks of 8 (4 on some targets): with fewer per
+  // group (an RGB stem) they did up to 3.7x the float convolution's time (ResNet-18's 7x7 stem, 3
+  // channels); depthwise convolutions have kernels of their own.
+  if (wd[1] < 8 && !(wd[1] == 1 && group > 1)) return false;
+  for (const char* name : {"pads", "strides", "dilations"}) {
+    for (int64_t v : AttrInts(conv, name)) {
+      if (v < (name[0] == 'p' ? 0 : 1) || v > (1 << 20)) return false;
+    }
+  }
+  std::optional<Chain> chain = OutputChain(conv.outputs[0], true);
+  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (!chain && !float_output_) return false;
+  ir::Node q = conv;
+  q.op_type = "QConvNhwc";
+  q.inputs = {ToNhwc(x->first), w->q, w->scale, has_bias ? conv.inputs[2] : ""};
+  if (!chain) {  // float32 out (NHWC; plan/nhwc_layout.cc takes it from the Transpose back)
+    const std::string out_nhwc = conv.outputs[0] + "::nhwcf";
+    q.outputs = {out_nhwc};
+    EmitFloatOutput(std::move(q), x->second);
+    nodes_.push_back(Transpose(out_nhwc, conv.outputs[0], kToNchw));
+    return true;
+  }
+  Absorb(*chain);
+  const std::string out_nhwc = chain->q_out + "::nhwc8";
+  if (chain->pool == nullptr) {
+    q.outputs = {out_nhwc};
+    Emit(std::move(q), x->second, *chain);
+  } else {
+    q.outputs = {chain->q_out + "::prepool_nhwc8"};
+    Emit(std::move(q), x->second, *chain);
+    ir::Node pool = *chain->pool;
+    pool.op_type = "QMaxPoolNhwc";
+    pool.domain = kRuntimeDomain;
+    pool.inputs = {nodes_.back().outputs[0]};
+    pool.outputs = {out_nhwc};
+    nodes_.push_back(std::move(pool));
+  }
+  nodes_.push_back(Transpose(out_nhwc, chain->q_out, kToNchw));
+  nhwc_of_[chain->q_out] = out_nhwc;
+  return true;
+}
+
+bool Rewriter::TryFullyConnected(size_t i) {
+  const ir::Node& node = in_.nodes[i];
+  const bool gemm = node.op_type == "Gemm";
+  if (node.inputs.size() < 2 || node.outputs.size() != 1) return false;
+  if (gemm && (AttrInt(node, "transA", 0) != 0 || AttrFloat(node, "alpha", 1) != 1.0f ||
+               AttrFloat(node, "beta", 1) != 1.0f)) {
+    return false;
+  }
+  auto x = ActivationDq(node.inputs[0]);
+  if (!x) return false;
+  // W as [N, K] (XNNPACK's layout) or [K, N].
+  bool nk = gemm && AttrInt(node, "transB", 0) != 0;
+  std::optional<Weight> w = WeightDq(node.inputs[1], 2, nk ? 0 : 1);
+  const ir::Node* t = Producer(node.inputs[1]);
+  if (!w && !gemm && t != nullptr && t->op_type == "Transpose" && t->domain.empty() && t->inputs.size() == 1 &&
+      AttrInts(*t, "perm") == std::vector<int64_t>{1, 0}) {
+    nk = true;
+    w = WeightDq(t->inputs[0], 2, 0);
+  }
+  if (!w || inits_.at(w->q)->tensor.dims()[nk ? 1 : 0] < 1 || w->scales.empty()) return false;
+  const int64_t n = static_cast<int64_t>(w->scales.size());
+  std::string bias = gemm && node.inputs.size() > 2 ? node.inputs[2] : "";
+  if (!bias.empty() && !FloatBias(bias, n)) return false;
+  std::string y = node.outputs[0];
+  std::optional<size_t> add = gemm ? std::nullopt : SoleReader(y, true);
+  std::vector<size_t> absorbed;
+  if (add && in_.nodes[*add].op_type == "Add" && in_.nodes[*add].inputs.size() == 2) {
+    const ir::Node& a = in_.nodes[*add];
+    const std::string& other = a.inputs[0] == y ? a.inputs[1] : a.inputs[0];
+    if (other != y && FloatBias(other, n)) {
+      bias = other;
+      absorbed.push_back(*add);
+      y = a.outputs[0];
+    }
+  }
+  std::optional<Chain> chain = OutputChain(y, false);
+  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (!chain && !float_output_) return false;
+  absorbed_.insert(absorbed.begin(), absorbed.end());
+  ir::Node q;
+  q.name = node.name;
+  q.op_type = "QFullyConnected";
+  q.inputs = {x->first, w->q, w->scale, bias};
+  q.attributes.push_back(ir::Attribute::Int("weights_nk", nk ? 1 : 0));
+  if (!chain) {
+    q.outputs = {y};
+    EmitFloatOutput(std::move(q), x->second);
+    return true;
+  }
+  Absorb(*chain);
+  q.outputs = {chain->q_out};
+  Emit(std::move(q), x->second, *chain);
+  return true;
+}
+
+ir::Graph Rewriter::Run() {
+  for (size_t i = 0; i < in_.nodes.size(); ++i) {
+    if (absorbed_.count(i)) continue;
+    const ir::Node& node = in_.nodes[i];
+    if (node.domain.empty() && node.op_type == "Conv" && TryConv(i)) continue;
+    if (node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") && TryFullyConnected(i)) continue;
+    nodes_.push_back(node);
+  }
+  // Drop the DQs, Qs and Transposes nothing reads any more (backwards: chains go at once).
+  std::map<std::string, int> readers;
+  for (const ir::Node& node : nodes_) {
+    for (const std::string& name : NodeReads(node)) ++readers[name];
+  }
+  std::vector<bool> keep(nodes_.size(), true);
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    const ir::Node& node = nodes_[i];
+    const bool pure = node.domain.empty() && (node.op_type == "DequantizeLinear" || node.op_type == "Transpose" ||
+                                              node.op_type == "QuantizeLinear");
+    if (!pure || node.outputs.size() != 1 || readers[node.outputs[0]] > 0 || outputs_.count(node.outputs[0])) continue;
+    keep[i] = false;
+    for (const std::string& name : node.inputs) --readers[name];
+  }
+  ir::Graph g = in_;
+  g.nodes.clear();
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (keep[i]) g.nodes.push_back(std::move(nodes_[i]));
+  }
+  return g;
+}
+
+}  // namespace
+
+ir::Graph QdqToInt8(const ir::Graph& graph) { return Rewriter(graph).Run(); }
+
+bool IsInt8Step(const std::string& op_type) {
+  return op_type == "QConvNhwc" || op_type == "QMaxPoolNhwc" || op_type == "QFullyConnected";
+}
+
+}  // namespace pt2onnx::runtime
