@@ -3,12 +3,14 @@
 #include <emscripten/bind.h>
 
 #include "wasm/convert_api.h"
+#include "wasm/folder_api.h"
 #include "wasm/run_api.h"
 #include "wasm/verify_api.h"
 #include "wasm/weights_api.h"
 
 EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("convert", &pt2onnx::wasm::Convert);
+  emscripten::function("convertFolder", &pt2onnx::wasm::ConvertFolder);
   emscripten::function("inspect", &pt2onnx::wasm::Inspect);
   emscripten::function("applyWeights", &pt2onnx::wasm::ApplyWeights);
   emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);

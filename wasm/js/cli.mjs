@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { checkFolderFlags, isFolder, runFolder } from "./cli-folder.mjs";
 import { checkVerifyFlags, parseVerifyFlag, runVerify, writeReport } from "./cli-verify.mjs";
 import { ConversionError, applyWeights, convert, inspectReport, supportedOps, verify, version } from "./pt2onnx.mjs";
 
@@ -14,6 +15,9 @@ const USAGE = `pt2onnx: convert a PyTorch exported program (.pt2, from torch.exp
 (node build: the WebAssembly converter; byte-identical output to the native pt2onnx.)
 
 usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
+       pt2onnx DIR -o OUTDIR [--opset N] [--no-optimize] [--no-weights]
+         (an exporter's folder: transformers' export.json and one .pt2 per component,
+         to <component>.onnx + .onnx.data and an export.json, as the native pt2onnx)
        pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]
          (MODEL.onnx, e.g. written with --no-weights, with OTHER.pt2's weights: same
          program, new weights; names, dtypes and shapes are checked)
@@ -152,6 +156,7 @@ export function parseArgs(args) {
     return flags;
   }
   if (flags.input === undefined) throw new UsageError("no input file given (usage: pt2onnx MODEL.pt2 -o MODEL.onnx)");
+  flags.outputGiven = flags.output !== undefined;
   flags.output ??= (flags.input.endsWith(".pt2") ? flags.input.slice(0, -4) : flags.input) + ".onnx";
   if (flags.output === flags.input && !flags.inspect) throw new UsageError("the output path equals the input path");
   if (flags.translationsAsFunctions && flags.translations.length === 0) {
@@ -161,6 +166,7 @@ export function parseArgs(args) {
     throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
   }
   checkVerifyFlags(flags, UsageError);
+  if (isFolder(flags.input)) checkFolderFlags(flags, UsageError);
   return flags;
 }
 
@@ -232,6 +238,7 @@ async function run(flags) {
 async function runConversion(flags) {
   const t0 = performance.now();
   const log = (line) => { if (!flags.quiet) process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(2).padStart(6)}s] ${line}\n`); };
+  if (isFolder(flags.input)) return runFolder(flags, { log, writeTemp });
   const input = readInput(flags.input);
   const libraries = translationOptions(flags);
   if (flags.inspect) {

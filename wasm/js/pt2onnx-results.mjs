@@ -26,6 +26,15 @@ function blobParts({ chunks, parts }, slice) {
   return list;
 }
 
+// An output made of written bytes only (no slice of an input: convertFolder()'s
+// files) as one Blob.
+export function outputBlob(output) {
+  const noSlice = () => {
+    throw new Error("an output part refers to an input file");
+  };
+  return new Blob(blobParts(output, noSlice), { type: "application/octet-stream" });
+}
+
 // The parts' bytes in one new array when every part is in memory, else
 // null (a part is a Blob: a full chunk, or a File.slice() of a large input).
 function joinedInMemory(list) {

@@ -59,6 +59,7 @@ export function makeRunInWorker(ConversionError) {
       else {
         const error = new ConversionError(data.error.code, data.error.message, data.error.unsupportedOps);
         if (data.error.report !== undefined) error.report = data.error.report;
+        if (data.error.file !== undefined) error.file = data.error.file;
         call.reject(error);
       }
     };

@@ -168,6 +168,8 @@ export declare class ConversionError extends Error {
    * the CLI's --report writes for that run (status, error, program, analysis).
    */
   readonly report?: string;
+  /** From convertFolder(): the folder's file at fault ("export.json", "decode.pt2"). */
+  readonly file?: string;
 }
 
 /**
@@ -216,6 +218,47 @@ export declare function applyWeights(
   pt2: Blob | ArrayBuffer | Uint8Array,
   options?: ApplyWeightsOptions,
 ): Promise<AppliedWeights>;
+
+/** Options of convertFolder(): the folder names its inputs, outputs and dims, and its weights always go apart. */
+export type FolderOptions = Pick<ConvertOptions, "opset" | "optimize" | "includeWeights" | "weightsAsInputs" |
+  "onProgress" | "signal" | "workerUrl">;
+
+/** One file of convertFolder()'s output folder. */
+export interface FolderFile {
+  /** "prefill.onnx", "prefill.onnx.data", "export.json". */
+  name: string;
+  blob: Blob;
+}
+
+/** What convertFolder() gives: the files `pt2onnx DIR -o OUTDIR` writes, in the same order. */
+export interface FolderResult {
+  files: FolderFile[];
+  /** Per component of the manifest, in its order. */
+  components: { name: string; onnxName: string; dataName: string; parameters: number }[];
+  /** Weight bytes (and tensors) a later component references in an earlier one's data file. */
+  sharedBytes: number;
+  sharedTensors: number;
+  /** What the CLI logs. */
+  report: string;
+}
+
+/**
+ * Converts a model library's export folder: transformers' exporters write
+ * export.json and one .pt2 per component (prefill.pt2, decode.pt2), and the
+ * result is the ONNX folder transformers' own ONNX exporter writes
+ * (<component>.onnx, <component>.onnx.data, export.json), byte for byte what
+ * the CLI's `pt2onnx DIR -o OUTDIR` writes. `files` are the folder's files
+ * by name: a Map or an object of name -> input, or an array / FileList of
+ * Files (a directory picker's, named by their path inside the folder).
+ * Weights are copied into the outputs (a component's weights may be another's:
+ * each is written once). Rejects with a ConversionError whose `file` names the
+ * file at fault.
+ */
+export declare function convertFolder(
+  files: Map<string, Blob | ArrayBuffer | Uint8Array> | Record<string, Blob | ArrayBuffer | Uint8Array> |
+    ArrayLike<File>,
+  options?: FolderOptions,
+): Promise<FolderResult>;
 
 /** Options of inspect(): which program, and the opset support is checked at. */
 export interface InspectOptions {

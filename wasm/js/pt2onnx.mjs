@@ -11,7 +11,8 @@ import { makeRunApi, RunError } from "./pt2onnx-run.mjs";
 import { makeVerify, MAX_VERIFY_BYTES } from "./pt2onnx-verify.mjs";
 import { abortError, makeRunInWorker } from "./pt2onnx-worker-calls.mjs";
 import { blobReader, bytesReader } from "./pt2onnx-readers.mjs";
-import { withOutputBlobs } from "./pt2onnx-results.mjs";
+import { outputBlob, withOutputBlobs } from "./pt2onnx-results.mjs";
+import { makeConvertFolder } from "./pt2onnx-folder.mjs";
 
 export const version = "0.2.0";
 
@@ -190,6 +191,7 @@ function callCore(call, { onProgress, stopped = "the converter stopped", hint = 
   if (!out.ok) {
     const error = new ConversionError(out.code, out.message, out.unsupportedOps);
     if (typeof out.report === "string") error.report = out.report;
+    if (typeof out.file === "string") error.file = out.file;  // convertFolder(): the file at fault
     throw error;
   }
   return out;
@@ -339,3 +341,9 @@ export const verify = makeVerify({
   onPage: onPageThread && !canReadBlobSync,
 });
 export { MAX_VERIFY_BYTES };
+
+// convertFolder(): an exporter's folder (pt2onnx-folder.mjs).
+export const convertFolder = makeConvertFolder({
+  ConversionError, checkOptions, loadCore, callCore, sourceOf, runInWorker, inPlace, outputBlob,
+  onPage: onPageThread && !canReadBlobSync,
+});
