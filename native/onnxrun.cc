@@ -1,6 +1,6 @@
 // onnxrun: runs an ONNX model in pt2onnx's own executor (runtime).
 //
-//   onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--portable] [-q]
+//   onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--portable] [--no-int8] [-q]
 //
 // Prints each output's name, dtype and shape (and, with --bench, latency).
 // Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 cannot read or
@@ -102,6 +102,7 @@ int Main(int argc, char** argv) {
   runtime::SessionOptions options;
   options.threadpool = pool.get();
   options.accelerate = !args.portable;
+  options.int8 = !args.no_int8;
   // The session takes the model's weights (freed as they are packed).
   auto session = CreateExecutorSession(std::move(*model), options);
   if (!session.ok()) return tool.Fail(ExitCodeFor(session.status()), session.status().message());
@@ -110,8 +111,8 @@ int Main(int argc, char** argv) {
   if (!outputs.ok()) return tool.Fail(ExitCodeFor(outputs.status()), outputs.status().message());
   if (!args.quiet) {
     PrintTensorSummaries(*outputs);
-    std::printf("nodes: %zu accelerated by XNNPACK; intermediate buffers: %.1f MiB\n",
-                (*session)->accelerated_nodes(), (*session)->allocated_bytes() / 1048576.0);
+    std::printf("nodes: %zu accelerated by XNNPACK (%zu of them int8 steps); intermediate buffers: %.1f MiB\n",
+                (*session)->accelerated_nodes(), (*session)->int8_steps(), (*session)->allocated_bytes() / 1048576.0);
   }
   if (!times.empty()) {
     std::sort(times.begin(), times.end());

@@ -97,3 +97,33 @@ def test_ties_and_ranges_bit_for_bit(opset, pt2onnx, onnxrun, tmp_path):  # noqa
     q = expected[expected.files[0]].reshape(-1)
     halves = np.abs(x / 0.5 - np.floor(x / 0.5) - 0.5) < 1e-9
     assert halves.sum() >= 20 and np.all(q[halves] % 2 == 0)
+
+
+# Static quantization: the activations' parameters are constants. Dynamic quantization computes them at run
+# time (choose_qparams), which the int8 plan leaves on the float path (docs/executor.md).
+PT2E_STATIC = [n for n in PT2E if "dynamic" not in n]
+
+
+@pytest.mark.parametrize("name", PT2E_STATIC)
+def test_executor_runs_qdq_patterns_in_int8(name, pt2onnx, onnxrun, tmp_path):  # noqa: F811
+    """The static PT2E models' QDQ convolutions and matrix products run as XNNPACK int8 steps (onnxrun's summary
+    counts them), and their outputs stay within the fixture's tolerance (one quantization step of the output)
+    of the float path's (--no-int8) and of torch's."""
+    _, path = convert(pt2onnx, name, tmp_path)
+    inputs = QUANTIZED / name / "inputs.npz"
+    int8_out, float_out = tmp_path / "int8.npz", tmp_path / "float.npz"
+    ran = onnxrun(path, "--inputs", inputs, "--outputs", int8_out)
+    assert ran.returncode == 0, ran.stderr
+    steps = int(ran.stdout.split(" of them int8 steps")[0].rsplit("(", 1)[1])
+    assert steps >= 1, ran.stdout
+    off = onnxrun(path, "--inputs", inputs, "--outputs", float_out, "--no-int8")
+    assert off.returncode == 0, off.stderr
+    assert "(0 of them int8 steps)" in off.stdout, off.stdout
+    m = meta(name)
+    expected = np.load(QUANTIZED / name / "expected.npz")
+    a, b = np.load(int8_out), np.load(float_out)
+    assert a.files == b.files
+    for key, want in zip(a.files, expected.files):
+        np.testing.assert_allclose(a[key], b[key], atol=m["atol"], rtol=0, err_msg=f"{name}: int8 vs float path")
+        np.testing.assert_allclose(a[key], expected[want], atol=m["atol"], rtol=m.get("rtol", 0),
+                                   err_msg=f"{name}: int8 vs torch")
