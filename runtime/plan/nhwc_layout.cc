@@ -97,7 +97,9 @@ bool IsTranspose(const ir::Node& node, const std::vector<int64_t>& perm) {
   return node.op_type == "Transpose" && node.domain.empty() && AttrInts(node, "perm") == perm;
 }
 
-ir::Node Transpose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
+}  // namespace
+
+ir::Node LayoutTranspose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
   ir::Node t;
   t.name = out + "::transpose";
   t.op_type = "Transpose";
@@ -106,8 +108,6 @@ ir::Node Transpose(const std::string& in, const std::string& out, const std::vec
   t.attributes.push_back(ir::Attribute::Ints("perm", perm));
   return t;
 }
-
-}  // namespace
 
 ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
   std::map<std::string, const ir::Initializer*> inits;
@@ -144,7 +144,7 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     auto it = nhwc_of.find(nchw);
     if (it != nhwc_of.end()) return it->second;
     const std::string nhwc = nchw + "::nhwc";
-    g.nodes.push_back(Transpose(nchw, nhwc, kToNhwc));
+    g.nodes.push_back(LayoutTranspose(nchw, nhwc, kToNhwc));
     nhwc_of[nchw] = nhwc;
     return nhwc;
   };
@@ -153,7 +153,7 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     const std::string nhwc_out = nchw_out + "::nhwc";
     node.outputs = {nhwc_out};
     g.nodes.push_back(std::move(node));
-    g.nodes.push_back(Transpose(nhwc_out, nchw_out, kToNchw));
+    g.nodes.push_back(LayoutTranspose(nhwc_out, nchw_out, kToNchw));
     nhwc_of[nchw_out] = nhwc_out;
   };
   // The only reader of `out` when it is a Relu, or a Clip with constant bounds: it can become `out`'s range.

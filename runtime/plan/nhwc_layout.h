@@ -15,6 +15,10 @@
 #ifndef PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
 #define PT2ONNX_RUNTIME_PLAN_NHWC_LAYOUT_H_
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "core/ir/graph.h"
 
 namespace pt2onnx::runtime {
@@ -24,6 +28,10 @@ inline constexpr const char kRuntimeDomain[] = "pt2onnx.runtime";
 
 // A copy of `graph` with its convolutions in NHWC (see above).
 ir::Graph ConvolutionsToNhwc(const ir::Graph& graph);
+
+// The Transpose node `in` -> `out` by `perm`, named "<out>::transpose": the
+// layout changes this pass and the int8 plan (qdq_int8.h) insert.
+ir::Node LayoutTranspose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm);
 
 }  // namespace pt2onnx::runtime
 

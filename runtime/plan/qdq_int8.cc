@@ -121,16 +121,6 @@ class Rewriter {
   const bool float_output_ = Int8FloatOutputAvailable();
 };
 
-ir::Node Transpose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
-  ir::Node t;
-  t.name = out + "::transpose";
-  t.op_type = "Transpose";
-  t.inputs = {in};
-  t.outputs = {out};
-  t.attributes.push_back(ir::Attribute::Ints("perm", perm));
-  return t;
-}
-
 std::optional<QParams> Rewriter::PerTensor(const ir::Node& n) const {
   if (!n.domain.empty() || n.inputs.size() != 3 || n.inputs[2].empty() || AttrInt(n, "block_size", 0) != 0) {
     return std::nullopt;
@@ -252,7 +242,7 @@ std::string Rewriter::ToNhwc(const std::string& nchw) {
   auto it = nhwc_of_.find(nchw);
   if (it != nhwc_of_.end()) return it->second;
   const std::string nhwc = nchw + "::nhwc8";
-  nodes_.push_back(Transpose(nchw, nhwc, kToNhwc));
+  nodes_.push_back(LayoutTranspose(nchw, nhwc, kToNhwc));
   nhwc_of_[nchw] = nhwc;
   return nhwc;
 }
@@ -304,7 +294,7 @@ bool Rewriter::TryConv(size_t i) {
     const std::string out_nhwc = conv.outputs[0] + "::nhwcf";
     q.outputs = {out_nhwc};
     EmitFloatOutput(std::move(q), x->second);
-    nodes_.push_back(Transpose(out_nhwc, conv.outputs[0], kToNchw));
+    nodes_.push_back(LayoutTranspose(out_nhwc, conv.outputs[0], kToNchw));
     return true;
   }
   Absorb(*chain);
@@ -322,7 +312,7 @@ bool Rewriter::TryConv(size_t i) {
     pool.outputs = {out_nhwc};
     nodes_.push_back(std::move(pool));
   }
-  nodes_.push_back(Transpose(out_nhwc, chain->q_out, kToNchw));
+  nodes_.push_back(LayoutTranspose(out_nhwc, chain->q_out, kToNchw));
   nhwc_of_[chain->q_out] = out_nhwc;
   return true;
 }
