@@ -343,17 +343,22 @@ def comparable(entry):
 
 # ONNX Runtime's answer for a valid model whose operator it has no CPU kernel for at that dtype.
 ORT_GAP = "fails: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation"
-ORT_GAP_WHY = ("ONNX Runtime gap: the model is valid ONNX (the op's schema allows this dtype; the executor "
-               "and the reference interpreter match torch) but ONNX Runtime's CPU provider has no kernel for it")
+ORT_GAP_WHY = ("ONNX Runtime gap: the model is valid ONNX (the op's schema allows this dtype) but ONNX "
+               "Runtime's CPU provider has no kernel for it (or for the contrib op its optimizer fuses it into)")
 
 
 # ... and where a kernel exists but refuses the dtype at run time (ScatterND's float16 reductions).
 ORT_GAP_AT_RUN = re.compile(r"fails: \[ONNXRuntimeError\] : 6 : RUNTIME_EXCEPTION : .* data type is not supported")
 
 
+# ... and where ONNX Runtime's own graph optimizer fuses nodes into a contrib operator (FusedMatMul,
+# QuickGelu) that has no kernel for the dtype (float64).
+ORT_GAP_FUSED = "fails: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Failed to find kernel for com.microsoft."
+
+
 def is_ort_gap(entry):
     ort = (entry or {}).get("ort", "")
-    return ort.startswith(ORT_GAP) or bool(ORT_GAP_AT_RUN.match(ort))
+    return ort.startswith((ORT_GAP, ORT_GAP_FUSED)) or bool(ORT_GAP_AT_RUN.match(ort))
 
 
 def is_refused(entry):
