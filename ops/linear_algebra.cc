@@ -236,7 +236,8 @@ absl::Status AtenOuter(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
   PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.InputAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string vec2, ctx.InputAs("vec2", dtype));
-  return ctx.SetOutput(0, ctx.Op("Mul", {Unsqueeze(ctx, self, {1}), vec2}));
+  // ONNX Mul has no bool variant; on bools the product is And.
+  return ctx.SetOutput(0, ctx.Op(dtype == DataType::kBool ? "And" : "Mul", {Unsqueeze(ctx, self, {1}), vec2}));
 }
 
 // aten::linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor
