@@ -48,7 +48,11 @@ absl::Status ClipTo(TranslateContext& ctx, double lo, double hi) {
 }
 
 // aten::relu(Tensor self) -> Tensor
-absl::Status AtenRelu(TranslateContext& ctx) { return Simple(ctx, "Relu"); }
+// ONNX Relu has no uint8 variant, where relu is the identity.
+absl::Status AtenRelu(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  return Simple(ctx, dtype == DataType::kUint8 ? "Identity" : "Relu");
+}
 
 // aten::relu6(Tensor self) -> Tensor
 absl::Status AtenRelu6(TranslateContext& ctx) { return ClipTo(ctx, 0, 6); }

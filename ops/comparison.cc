@@ -72,13 +72,15 @@ absl::Status AtenGe(TranslateContext& ctx) { return CompareTensors(ctx, kCompare
 absl::Status AtenClamp(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("self", dtype));
+  // ONNX Max/Min have no bool variant; on bools they are Or/And.
+  const bool is_bool = dtype == DataType::kBool;
   if (ctx.Has("min")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string lo, ctx.InputOrScalarAs("min", dtype));
-    y = ctx.Op("Max", {y, lo});
+    y = ctx.Op(is_bool ? "Or" : "Max", {y, lo});
   }
   if (ctx.Has("max")) {
     PT2ONNX_ASSIGN_OR_RETURN(std::string hi, ctx.InputOrScalarAs("max", dtype));
-    y = ctx.Op("Min", {y, hi});
+    y = ctx.Op(is_bool ? "And" : "Min", {y, hi});
   }
   return BindResult(ctx, y);
 }

@@ -62,6 +62,12 @@ absl::Status EmitConv(TranslateContext& ctx, const ConvAttrs& attrs) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t weight_rank, ctx.InputRank("weight"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
   if (IsComplex(dtype)) return ctx.Unsupported("complex convolution is not supported");
+  if (!IsFloatingPoint(dtype)) {
+    // ConvInteger takes 8-bit operands only and has no transposed form.
+    return ctx.Unsupported(absl::StrCat(
+        DataTypeName(dtype), " convolution: ONNX Conv and ConvTranspose hold floating types only; "
+        "cast the input and weight to a floating dtype before export"));
+  }
 
   const bool unbatched = input_rank == weight_rank - 1;
   if (unbatched) input = Unsqueeze(ctx, input, {0});

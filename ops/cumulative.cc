@@ -227,18 +227,21 @@ absl::Status CumulativeExtreme(TranslateContext& ctx, bool maximum) {
     PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(x, compute, dtype)));
     return ctx.OutputUsed(1) ? ctx.SetOutput(1, ctx.ConstantInt64(0)) : absl::OkStatus();
   }
-  // Identity: below (above) every value, so any later element wins.
-  double identity;
+  // Identity: below (above) every value, so any later element wins. The int64
+  // bounds are built as int64 constants: INT64_MAX is no double (it rounds to
+  // 2^63, which does not convert back).
+  std::string identity;
   if (floating) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    identity = maximum ? -kInf : kInf;
+    identity = ctx.ConstantScalar(compute, maximum ? -kInf : kInf);
   } else if (compute == DataType::kInt32) {
-    identity = maximum ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+    identity = ctx.ConstantScalar(compute, maximum ? std::numeric_limits<int32_t>::min()
+                                                   : std::numeric_limits<int32_t>::max());
   } else {
-    identity = maximum ? static_cast<double>(std::numeric_limits<int64_t>::min())
-                       : static_cast<double>(std::numeric_limits<int64_t>::max());
+    identity = ctx.ConstantInt64(maximum ? std::numeric_limits<int64_t>::min()
+                                         : std::numeric_limits<int64_t>::max());
   }
-  std::string fill_value = ctx.Op("Expand", {ctx.ConstantScalar(compute, identity), a.shape});
+  std::string fill_value = ctx.Op("Expand", {identity, a.shape});
   std::string fill_index = ctx.Op("Expand", {ctx.ConstantInt64(-1), a.shape});
   // Positions along the axis, broadcast to x's shape.
   std::string n = Squeeze(ctx, Length(ctx, a), {0});

@@ -58,6 +58,21 @@ absl::Status Reduced(TranslateContext& ctx, const std::string& loss) {
 absl::Status AtenMarginRankingLoss(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, FloatingLossDtype(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(double margin, FloatOr(ctx, "margin", 0.0));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType in, ctx.InputDtype("input1"));
+  if (IsInteger(in)) {
+    // Loss.cpp computes -target * (input1 - input2) in the integer dtype
+    // (wrapping) and only `+ margin` promotes to floating point. int64 (or
+    // int32 for narrower types: ONNX Runtime lacks their Mul) keeps the low
+    // bits, which the Cast back to the input dtype wraps as torch.
+    const DataType wide = in == DataType::kInt64 ? in : DataType::kInt32;
+    PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("input1", wide));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("input2", wide));
+    PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("target", wide));
+    std::string product = ctx.Op("Mul", {ctx.Op("Sub", {ctx.ConstantScalar(wide, 0), y}), ctx.Op("Sub", {x1, x2})});
+    std::string wrapped = ctx.CastTo(ctx.CastTo(product, wide, in), in, dtype);
+    std::string v = ctx.Op("Add", {wrapped, ctx.ConstantScalar(dtype, margin)});
+    return Reduced(ctx, ClampMinZero(ctx, v, dtype));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("input1", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("input2", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("target", dtype));

@@ -252,6 +252,13 @@ absl::Status AtenLinalgMultiDot(TranslateContext& ctx) {
   }
   if (first_vec) ts[0] = Unsqueeze(ctx, ts[0], {0});
   if (last_vec) ts[count - 1] = Unsqueeze(ctx, ts[count - 1], {1});
+  // ONNX MatMul has no int8/int16/uint8: int32 products, cast back, keep the
+  // low bits torch's wrapping integer products keep.
+  const DataType dtype = first->dtype;
+  const bool narrow = dtype == DataType::kInt8 || dtype == DataType::kInt16 || dtype == DataType::kUint8;
+  if (narrow) {
+    for (std::string& t : ts) t = ctx.CastTo(t, dtype, DataType::kInt32);
+  }
   // dims[i], dims[i + 1]: the static shape of operand i, when known.
   std::vector<int64_t> dims;
   bool known = true;
@@ -306,6 +313,7 @@ absl::Status AtenLinalgMultiDot(TranslateContext& ctx) {
   } else if (last_vec) {
     out = Squeeze(ctx, out, {1});
   }
+  if (narrow) out = ctx.CastTo(out, DataType::kInt32, dtype);
   return ctx.SetOutput(0, out);
 }
 

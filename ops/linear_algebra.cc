@@ -39,6 +39,16 @@ bool IsGemmType(DataType dtype) {
          dtype == DataType::kFloat16 || dtype == DataType::kBFloat16;
 }
 
+// The dtype a product of `dtype` operands is computed in. ONNX MatMul and
+// ReduceSum have no int8/int16/uint8 types, so those products run in int32 and
+// are cast back: torch's integer products wrap modulo 2^bits, and wrapping
+// arithmetic in int32 followed by a narrowing Cast leaves the same low bits.
+DataType ProductType(DataType dtype) {
+  return dtype == DataType::kInt8 || dtype == DataType::kInt16 || dtype == DataType::kUint8
+             ? DataType::kInt32
+             : dtype;
+}
+
 // x * s, skipping the Mul when s == 1.
 std::string ScaleBy(TranslateContext& ctx, const std::string& x, DataType dtype, double s) {
   if (s == 1.0) return x;
@@ -62,7 +72,8 @@ absl::StatusOr<std::string> AddScaledProduct(TranslateContext& ctx, const std::s
   return ctx.Op("Add", {ScaleBy(ctx, self, dtype, beta.AsDouble()), scaled});
 }
 
-// MatMul of two tensor arguments after casting both to `dtype`.
+// MatMul of two tensor arguments after casting both to `dtype` (callers pass
+// ProductType(output dtype) and cast the result back).
 absl::StatusOr<std::string> MatMulArgs(TranslateContext& ctx, absl::string_view a,
                                        absl::string_view b, DataType dtype) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string lhs, ctx.InputAs(a, dtype));
@@ -80,13 +91,19 @@ absl::Status AtenLinear(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t input_rank, ctx.InputRank("input"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t weight_rank, ctx.InputRank("weight"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
+  const DataType compute = ProductType(dtype);
+  if (compute != dtype) {
+    input = ctx.CastTo(input, dtype, compute);
+    weight = ctx.CastTo(weight, dtype, compute);
+    if (bias) bias = ctx.CastTo(*bias, dtype, compute);
+  }
 
   if (weight_rank == 1) {
     // F.linear with a 1-D weight contracts the last dim away (a dot product
     // per row), exactly MatMul's 1-D rule; a bias then broadcasts as is.
     std::string out = ctx.Op("MatMul", {input, weight});
     if (bias) out = ctx.Op("Add", {out, *bias});
-    return ctx.SetOutput(0, out);
+    return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
   }
   if (weight_rank != 2) {
     return ctx.Invalid(absl::StrCat("weight has rank ", weight_rank, ", expected 2"));
@@ -103,7 +120,7 @@ absl::Status AtenLinear(TranslateContext& ctx) {
   std::string weight_t = ctx.Op("Transpose", {weight}, {ir::Attribute::Ints("perm", {1, 0})});
   std::string out = ctx.Op("MatMul", {input, weight_t});
   if (bias) out = ctx.Op("Add", {out, *bias});
-  return ctx.SetOutput(0, out);
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
 }
 
 absl::Status AddmmImpl(TranslateContext& ctx, DataType dtype) {
@@ -124,9 +141,10 @@ absl::Status AddmmImpl(TranslateContext& ctx, DataType dtype) {
                   {ir::Attribute::Float("alpha", static_cast<float>(alpha.AsDouble())),
                    ir::Attribute::Float("beta", static_cast<float>(beta.AsDouble()))}));
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "mat1", "mat2", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, dtype));
-  return ctx.SetOutput(0, out);
+  const DataType compute = ProductType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "mat1", "mat2", compute));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, compute));
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
 }
 
 // aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
@@ -144,29 +162,32 @@ absl::Status AtenAddmmDtype(TranslateContext& ctx) { return AddmmImpl(ctx, ctx.O
 // exported program holds it to check a translation against.)
 absl::Status AtenBaddbmm(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "batch1", "batch2", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, dtype));
-  return ctx.SetOutput(0, out);
+  const DataType compute = ProductType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "batch1", "batch2", compute));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, compute));
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
 }
 
 // aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
 //               Scalar alpha=1) -> Tensor
 absl::Status AtenAddbmm(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "batch1", "batch2", dtype));
+  const DataType compute = ProductType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "batch1", "batch2", compute));
   // addbmm sums the per-batch products.
   std::string summed =
       ctx.Op("ReduceSum", {product, ctx.ConstantInt64s({0})}, {ir::Attribute::Int("keepdims", 0)});
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, summed, dtype));
-  return ctx.SetOutput(0, out);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, summed, compute));
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
 }
 
 // aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 absl::Status AtenAddmv(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "mat", "vec", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, dtype));
-  return ctx.SetOutput(0, out);
+  const DataType compute = ProductType(dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string product, MatMulArgs(ctx, "mat", "vec", compute));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out, AddScaledProduct(ctx, product, compute));
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, dtype));
 }
 
 // aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
@@ -186,8 +207,10 @@ absl::Status AtenAddr(TranslateContext& ctx) {
 absl::Status MatMulOf(TranslateContext& ctx, absl::string_view other) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
   if (IsComplex(dtype)) return ctx.Unsupported("complex operands are not supported");
-  PT2ONNX_ASSIGN_OR_RETURN(std::string out, MatMulArgs(ctx, "self", other, ctx.OutputDtype(0)));
-  return ctx.SetOutput(0, out);
+  const DataType out_dtype = ctx.OutputDtype(0);
+  const DataType compute = ProductType(out_dtype);
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out, MatMulArgs(ctx, "self", other, compute));
+  return ctx.SetOutput(0, ctx.CastTo(out, compute, out_dtype));
 }
 
 // aten::mm(Tensor self, Tensor mat2) -> Tensor
@@ -213,7 +236,8 @@ absl::Status AtenOuter(TranslateContext& ctx) {
   DataType dtype = ctx.OutputDtype(0);
   PT2ONNX_ASSIGN_OR_RETURN(std::string self, ctx.InputAs("self", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(std::string vec2, ctx.InputAs("vec2", dtype));
-  return ctx.SetOutput(0, ctx.Op("Mul", {Unsqueeze(ctx, self, {1}), vec2}));
+  // ONNX Mul has no bool variant; on bools the product is And.
+  return ctx.SetOutput(0, ctx.Op(dtype == DataType::kBool ? "And" : "Mul", {Unsqueeze(ctx, self, {1}), vec2}));
 }
 
 // aten::linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor

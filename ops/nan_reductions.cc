@@ -80,12 +80,13 @@ absl::Status AtenAminmax(TranslateContext& ctx) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  // ONNX's bool ReduceMin/Max only exist from opset 20: go through int32.
-  const bool is_bool = dtype == DataType::kBool;
-  std::string input = is_bool ? ctx.CastTo(x, dtype, DataType::kInt32) : x;
+  // ONNX's bool ReduceMin/Max only exist from opset 20, int16 ones not at all:
+  // go through int32 (exact).
+  const bool widened = dtype == DataType::kBool || dtype == DataType::kInt16;
+  std::string input = widened ? ctx.CastTo(x, dtype, DataType::kInt32) : x;
   std::string lo = Reduce(ctx, "ReduceMin", input, axes, keepdim);
   std::string hi = Reduce(ctx, "ReduceMax", input, axes, keepdim);
-  if (is_bool) {
+  if (widened) {
     lo = ctx.CastTo(lo, DataType::kInt32, dtype);
     hi = ctx.CastTo(hi, DataType::kInt32, dtype);
   }

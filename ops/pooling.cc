@@ -141,9 +141,19 @@ absl::Status MaxPoolNd(TranslateContext& ctx, int64_t n, bool with_indices) {
   PT2ONNX_ASSIGN_OR_RETURN(PoolAttrs a, ReadPoolAttrs(ctx, n, /*dilation=*/true));
   PT2ONNX_RETURN_IF_ERROR(ResolveCeilMode(ctx, n, /*extra_pad_ok=*/true, a));
   const bool indices_used = with_indices && ctx.OutputUsed(1);
-  std::vector<std::string> outs =
-      ctx.AddNode("MaxPool", {x.value}, PoolAttributes(a, true), indices_used ? 2 : 1);
-  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, Unbatch(ctx, x, outs[0])));
+  // ONNX MaxPool holds floating types, int8 and uint8. int16/int32 values are
+  // exact in double, and a maximum is exact; int64 values past 2^53 are not.
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  DataType pooled = dtype;
+  if (dtype == DataType::kInt16 || dtype == DataType::kInt32) pooled = DataType::kDouble;
+  if (dtype == DataType::kInt64 || dtype == DataType::kBool) {
+    return ctx.Unsupported(absl::StrCat("max pooling of ", DataTypeName(dtype),
+                                        " values: ONNX MaxPool holds floating types, int8 and uint8 "
+                                        "only; cast the input before export"));
+  }
+  std::vector<std::string> outs = ctx.AddNode("MaxPool", {ctx.CastTo(x.value, dtype, pooled)},
+                                              PoolAttributes(a, true), indices_used ? 2 : 1);
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, Unbatch(ctx, x, ctx.CastTo(outs[0], pooled, dtype))));
   if (!indices_used) return absl::OkStatus();
   return ctx.SetOutput(1, Unbatch(ctx, x, PlaneIndices(ctx, x, outs[1], n)));
 }
@@ -169,6 +179,13 @@ absl::Status AtenMaxPool3dWithIndices(TranslateContext& ctx) { return MaxPoolNd(
 absl::Status AvgPoolNd(TranslateContext& ctx, int64_t n) {
   PT2ONNX_ASSIGN_OR_RETURN(Batched x, BatchedInput(ctx, "self", n));
   PT2ONNX_ASSIGN_OR_RETURN(PoolAttrs a, ReadPoolAttrs(ctx, n, /*dilation=*/false));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType self_dtype, ctx.InputDtype("self"));
+  if (!IsFloatingPoint(self_dtype)) {
+    // torch divides integer windows with truncation; AveragePool has no integer types.
+    return ctx.Unsupported(absl::StrCat("average pooling of ", DataTypeName(self_dtype),
+                                        " values: ONNX AveragePool holds floating types only; cast "
+                                        "the input to a floating dtype before export"));
+  }
   PT2ONNX_ASSIGN_OR_RETURN(bool count_include_pad, ctx.Bool("count_include_pad"));
   std::optional<int64_t> divisor;
   if (ctx.Has("divisor_override")) {

@@ -39,16 +39,18 @@ absl::Status ReduceInOutputDtype(TranslateContext& ctx, absl::string_view op_typ
   return ctx.SetOutput(0, Reduce(ctx, op_type, x, axes, keepdim));
 }
 
-// ReduceMax / ReduceMin. Bool inputs go through int32: the bool variants only
-// exist from opset 20 and ONNX Runtime does not implement them everywhere.
+// ReduceMax / ReduceMin. Bool and int16 inputs go through int32 (exact): the
+// bool variants only exist from opset 20 and ONNX Runtime does not implement
+// them everywhere; ONNX has no int16 variant at any opset.
 absl::StatusOr<std::string> ReduceMaxMin(TranslateContext& ctx, absl::string_view op_type,
                                          const std::vector<int64_t>& axes, bool keepdim) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
-  if (dtype != DataType::kBool) return Reduce(ctx, op_type, x, axes, keepdim);
-  std::string as_int = ctx.CastTo(x, DataType::kBool, DataType::kInt32);
-  return ctx.CastTo(Reduce(ctx, op_type, as_int, axes, keepdim), DataType::kInt32,
-                    DataType::kBool);
+  if (dtype != DataType::kBool && dtype != DataType::kInt16) {
+    return Reduce(ctx, op_type, x, axes, keepdim);
+  }
+  std::string as_int = ctx.CastTo(x, dtype, DataType::kInt32);
+  return ctx.CastTo(Reduce(ctx, op_type, as_int, axes, keepdim), DataType::kInt32, dtype);
 }
 
 // `int[1]? dim` (none or empty: every axis) as checked axes, and `keepdim`.
@@ -138,11 +140,13 @@ absl::Status AtenMinDefault(TranslateContext& ctx) {
 }
 
 // ArgMax / ArgMin over one axis. Bool inputs go through int32 (no bool
-// variant in ONNX). select_last_index=0: torch returns the first extremum.
+// variant in ONNX), int16 ones too (ONNX Runtime has no int16 kernel).
+// select_last_index=0: torch returns the first extremum.
 absl::StatusOr<std::string> ArgReduce(TranslateContext& ctx, absl::string_view op_type,
                                       const std::string& x, DataType dtype, int64_t axis,
                                       bool keepdim) {
-  std::string input = dtype == DataType::kBool ? ctx.CastTo(x, dtype, DataType::kInt32) : x;
+  const bool widened = dtype == DataType::kBool || dtype == DataType::kInt16;
+  std::string input = widened ? ctx.CastTo(x, dtype, DataType::kInt32) : x;
   return ctx.Op(op_type, {input},
                 {Attribute::Int("axis", axis), Attribute::Int("keepdims", keepdim ? 1 : 0),
                  Attribute::Int("select_last_index", 0)});

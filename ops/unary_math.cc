@@ -43,7 +43,13 @@ absl::Status UnaryThenConstant(TranslateContext& ctx, absl::string_view unary_op
 }
 
 // aten::neg(Tensor self) -> Tensor
-absl::Status AtenNeg(TranslateContext& ctx) { return Unary(ctx, "Neg"); }
+// ONNX Neg has no uint8 variant: 0 - x wraps modulo 256 as torch's negation.
+absl::Status AtenNeg(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (dtype != DataType::kUint8) return Unary(ctx, "Neg");
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  return BindResult(ctx, ctx.Op("Sub", {ctx.ConstantScalar(dtype, 0), x}));
+}
 // aten::abs(Tensor self) -> Tensor
 absl::Status AtenAbs(TranslateContext& ctx) { return Unary(ctx, "Abs"); }
 // aten::exp(Tensor self) -> Tensor

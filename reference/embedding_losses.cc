@@ -6,10 +6,12 @@
 // aten/src/ATen/native/Loss.cpp, LossMultiMargin.cpp and
 // LossMultiLabelMargin.cpp.
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
 #include "reference/loss_reduction.h"
@@ -17,6 +19,18 @@
 
 namespace pt2onnx::reference {
 namespace {
+
+// An integer result of int64 arithmetic as the narrower integer dtype holds it
+// (two's complement wrap-around, as torch's integer kernels).
+double WrapToWidth(int64_t v, DataType dtype) {
+  switch (dtype) {
+    case DataType::kUint8: return static_cast<uint8_t>(v);
+    case DataType::kInt8: return static_cast<int8_t>(v);
+    case DataType::kInt16: return static_cast<int16_t>(v);
+    case DataType::kInt32: return static_cast<int32_t>(v);
+    default: return static_cast<double>(v);
+  }
+}
 
 // max(v, 0) as clamp_min: NaN stays NaN.
 double ClampMin0(double v) { return v < 0 ? 0.0 : v; }
@@ -46,8 +60,16 @@ absl::Status MarginRankingLoss(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t reduction, ReadReduction(call));
   Dims dims;
   PT2ONNX_ASSIGN_OR_RETURN(auto v, ReadBroadcast(call, {"input1", "input2", "target"}, dims));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor first, call.Input("input1"));
+  const DataType in = first.dtype();
   std::vector<double> loss(v[0].size());
-  for (size_t i = 0; i < loss.size(); ++i) loss[i] = ClampMin0(-v[2][i] * (v[0][i] - v[1][i]) + margin);
+  for (size_t i = 0; i < loss.size(); ++i) {
+    double product = -v[2][i] * (v[0][i] - v[1][i]);
+    // Integer inputs: Loss.cpp's -target * (input1 - input2) is integer
+    // arithmetic that wraps at the input's width; only `+ margin` is floating.
+    if (IsInteger(in)) product = WrapToWidth(static_cast<int64_t>(product), in);
+    loss[i] = ClampMin0(product + margin);
+  }
   return SetReduced(call, call.OutputDtype(), dims, loss, reduction);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every OpInfo sample (tests/fixtures/opinfo) and rewrites its table of expected outcomes.
 
-    tools/update_opinfo_outcomes.py [-j N] [--check] [--summary] [--only OP,...]
+    tools/update_opinfo_outcomes.py [-j N] [--check] [--summary [--markdown]] [--only OP,...]
         [--pt2onnx out/bin/pt2onnx] [--onnxrun out/bin/onnxrun] [--refrun out/bin/refrun]
 
 Each sample (one program of an operator's multi-model model.pt2) is converted by the CLI at the default
@@ -14,8 +14,10 @@ and the unsupported operators or the message; `ort`/`onnxrun`/`refrun`: the fail
 mismatch). tests/e2e/test_opinfo.py asserts exactly these outcomes, so the table must follow the
 converter: run this after adding a translation, a kernel or a reference kernel, and commit the table
 (it only shrinks when coverage grows). A `why` written by hand into an entry is kept while the outcome
-stays the same. --check exits 1 when the table is stale; --summary prints the coverage figures of the
-committed table without running anything. The tests import the checking code from here.
+stays the same (an ONNX Runtime gap, no CPU kernel for a valid model's op and dtype, gets its `why`
+written). --check exits 1 when the table is stale; --summary prints the coverage figures of the
+committed table without running anything (--markdown: per dtype, as a table). Only the float32 samples
+are swept over opsets (SWEEP_DTYPE). The tests import the checking code from here.
 """
 import argparse
 import atexit
@@ -41,6 +43,9 @@ DEFAULT_OPSET = 20
 # opset-dependent translations: Split/Squeeze/Reduce* axes as inputs, new operators such as IsInf types).
 SWEEP_OPSETS = (18, 23)
 SWEEP_ENGINES = ("convert", "ort")
+# Only the float32 samples are swept: the opset-dependent choices are the translations', which float32
+# exercises, and sweeping every dtype would double the suite's time (CI is close to its limit).
+SWEEP_DTYPE = "float32"
 ENGINES = ("convert", "ort", "onnxrun", "refrun")
 COMMENT = (
     "Expected outcomes of the OpInfo samples (tests/fixtures/opinfo) that do not convert and match torch "
@@ -160,6 +165,15 @@ class Sample:
     @property
     def key(self):
         return f"{self.op}/{self.prog}"
+
+    @property
+    def dtype(self):
+        return self.record.get("dtype", SWEEP_DTYPE)
+
+    @property
+    def swept(self):
+        """Whether the opset sweep runs this sample (see SWEEP_DTYPE)."""
+        return self.dtype == SWEEP_DTYPE
 
 
 def op_samples(op, entry):
@@ -299,7 +313,8 @@ def check_sample(bins, sample, opset=DEFAULT_OPSET, engines=ENGINES):
         if reason:
             outcome["convert"] = reason
         else:
-            marked = complex_outputs(model)
+            # Reading the model back costs as much as running it: only where torch's outputs are complex.
+            marked = complex_outputs(model) if complex_program_outputs(sample.record) else set()
             if "ort" in engines:
                 outcome["ort"] = run_ort(model, inputs, sample, work, marked)
             if "onnxrun" in engines:
@@ -324,6 +339,55 @@ def sweep_expected(table, sweep, opset, key):
 
 def comparable(entry):
     return {k: v for k, v in (entry or {}).items() if k in ENGINES}
+
+
+# ONNX Runtime's answer for a valid model whose operator it has no CPU kernel for at that dtype.
+ORT_GAP = "fails: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation"
+ORT_GAP_WHY = ("ONNX Runtime gap: the model is valid ONNX (the op's schema allows this dtype) but ONNX "
+               "Runtime's CPU provider has no kernel for it (or for the contrib op its optimizer fuses it into)")
+
+
+# ... and where a kernel exists but refuses the dtype at run time (ScatterND's float16 reductions).
+ORT_GAP_AT_RUN = re.compile(r"fails: \[ONNXRuntimeError\] : 6 : RUNTIME_EXCEPTION : .* data type is not supported")
+
+
+# ... and where ONNX Runtime's own graph optimizer fuses nodes into a contrib operator (FusedMatMul,
+# QuickGelu) that has no kernel for the dtype (float64).
+ORT_GAP_FUSED = "fails: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Failed to find kernel for com.microsoft."
+
+
+def is_ort_gap(entry):
+    ort = (entry or {}).get("ort", "")
+    return ort.startswith((ORT_GAP, ORT_GAP_FUSED)) or bool(ORT_GAP_AT_RUN.match(ort))
+
+
+def is_refused(entry):
+    return (entry or {}).get("convert", "").startswith("exit 5")
+
+
+def dtype_figures(index, table):
+    """[(dtype, samples, right everywhere, refused with exit 5, ONNX Runtime gaps, other)] in index order."""
+    rows = {}
+    for op, entry in index.items():
+        for prog, record in entry.get("samples", {}).items():
+            row = rows.setdefault(record.get("dtype", SWEEP_DTYPE), [0, 0, 0, 0, 0])
+            outcome = comparable(table.get(f"{op}/{prog}"))
+            row[0] += 1
+            column = (1 if not outcome else 2 if is_refused(outcome) else 3 if is_ort_gap(outcome) else 4)
+            row[column] += 1
+    return [(dtype, *row) for dtype, row in rows.items()]
+
+
+def dtype_table(index, table):
+    """dtype_figures as a Markdown table (README.md and docs/building.md show it)."""
+    lines = ["| dtype | samples | right everywhere | refused (exit 5, reason in the table) | ONNX Runtime gaps | other |",
+             "|---|---:|---:|---:|---:|---:|"]
+    rows = dtype_figures(index, table)
+    for dtype, *row in rows + [("all", *[sum(r[i] for r in rows) for i in range(1, 6)])]:
+        samples, right = row[0], row[1]
+        lines.append(f"| {dtype} | {samples} | {right} ({100.0 * right / max(samples, 1):.1f} %) | "
+                     + " | ".join(str(n) for n in row[2:]) + " |")
+    return "\n".join(lines)
 
 
 def blocking_operators(table):
@@ -356,6 +420,9 @@ def summary(index, table, sweep=None, top=15):
     ]
     for opset, entries in sorted((sweep or {}).items()):
         lines.append(f"  opset {opset}: {len(entries)} samples with another conversion or ONNX Runtime outcome")
+    if len(dtype_figures(index, table)) > 1:
+        lines.append("  per dtype (samples: right everywhere / refused / ONNX Runtime gaps / other): " + ", ".join(
+            f"{d} {n}: {r}/{x}/{g}/{o}" for d, n, r, x, g, o in dtype_figures(index, table)))
     blockers = blocking_operators(table).most_common(top)
     if blockers:
         lines.append("  top blocking operators (samples): " + ", ".join(f"{op} ({n})" for op, n in blockers))
@@ -376,6 +443,8 @@ def with_whys(table, old):
         previous = old.get(key)
         if previous and "why" in previous and comparable(previous) == entry:
             entry["why"] = previous["why"]
+        elif is_ort_gap(entry):
+            entry["why"] = ORT_GAP_WHY
         entries[key] = entry
     return entries
 
@@ -399,6 +468,7 @@ def main():
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check", action="store_true", help="exit 1 when the table is stale")
     parser.add_argument("--summary", action="store_true", help="print the committed table's figures only")
+    parser.add_argument("--markdown", action="store_true", help="with --summary: the per-dtype Markdown table too")
     parser.add_argument("--convert-only", action="store_true",
                         help="only convert (quick figures: converted, blocking operators); writes nothing")
     parser.add_argument("--only", default="", help="comma-separated operators (the others keep their entries)")
@@ -409,6 +479,8 @@ def main():
     index, old, old_sweep = load_index(), load_table(), load_sweep()
     if args.summary:
         print(summary(index, old, old_sweep))
+        if args.markdown:
+            print(dtype_table(index, old))
         return 0
     bins = {name: getattr(args, name) for name in bins}
     for name, path in bins.items():
@@ -431,7 +503,7 @@ def main():
                 continue
             default = check_sample(bins, s)
             here = {k: v for k, v in default.items() if k in SWEEP_ENGINES}
-            others = {o: check_sample(bins, s, o, SWEEP_ENGINES) for o in SWEEP_OPSETS}
+            others = {o: check_sample(bins, s, o, SWEEP_ENGINES) for o in SWEEP_OPSETS} if s.swept else {}
             results[s.key] = (default, {o: v for o, v in others.items() if v != here})
         return results
 
