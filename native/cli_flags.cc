@@ -75,7 +75,7 @@ std::string UsageText() {
       "  --no-crc                 skip the CRC-32 check of the weights (the program JSON and\n"
       "                           pickles are always checked)\n"
       "  --check                  validate the result with the ONNX checker and shape\n"
-      "                           inference (opsets <= 22)\n"
+      "                           inference (onnx 1.21: every opset written)\n"
       "  --translations FILE      ONNX function library (.onnx/.onnxlib) translating more\n"
       "                           operators: function domain::name = op namespace::op.overload\n"
       "                           (e.g. mylib::fused_gelu.default); repeatable\n"

@@ -119,6 +119,17 @@ absl::Status AtenSilu(TranslateContext& ctx) {
   return BindResult(ctx, ctx.Op("Mul", {in.x, ctx.Op("Sigmoid", {in.x})}));
 }
 
+// Opset 24: Swish (alpha 1) is silu, rounded once. bfloat16 keeps Mul(x,
+// Sigmoid(x)): ONNX Runtime runs Swish through its function body, whose
+// bfloat16 Mul it lacks.
+absl::Status AtenSiluOpset24(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(Operand in, Self(ctx));
+  if (in.dtype == DataType::kBFloat16) {
+    return BindResult(ctx, ctx.Op("Mul", {in.x, ctx.Op("Sigmoid", {in.x})}));
+  }
+  return BindResult(ctx, ctx.Op("Swish", {in.x}));
+}
+
 // HardSwish and HardSigmoid(alpha=1/6, beta=1/2) are torch's relu6(x+3)/6 forms.
 // aten::hardswish(Tensor self) -> Tensor
 absl::Status AtenHardswish(TranslateContext& ctx) { return Simple(ctx, "HardSwish"); }
@@ -326,7 +337,11 @@ void RegisterActivationOps(OpRegistry& r) {
   // Gelu became an ONNX operator in opset 20.
   AddWithInPlace(r, "aten::gelu", "default", &AtenGeluOpset18, 18, 19);
   AddWithInPlace(r, "aten::gelu", "default", &AtenGeluOpset20, 20);
-  AddWithInPlace(r, "aten::silu", "default", &AtenSilu);
+  // Swish became an ONNX operator in opset 24; ONNX Runtime 1.32 has its kernel
+  // for opset 24 only (models of opset 25 and 26 fail to load), so those keep Mul.
+  AddWithInPlace(r, "aten::silu", "default", &AtenSilu, 18, 23);
+  AddWithInPlace(r, "aten::silu", "default", &AtenSiluOpset24, 24, 24);
+  AddWithInPlace(r, "aten::silu", "default", &AtenSilu, 25);
   AddWithInPlace(r, "aten::hardswish", "default", &AtenHardswish);
   AddWithInPlace(r, "aten::hardsigmoid", "default", &AtenHardsigmoid);
   AddWithInPlace(r, "aten::elu", "default", &AtenElu);

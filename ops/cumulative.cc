@@ -4,8 +4,8 @@
 // inclusive scans cumprod, cummax, cummin, logcumsumexp (cumsum is ONNX
 // CumSum, with the reductions in reduction.cc).
 //
-// ONNX has no scan for these, so they are built as a log-step (Hillis-Steele)
-// scan: ceil(log2(n)) rounds, round k combining each element with the one
+// ONNX has no scan for these (for cumprod, before CumProd in opset 26), so
+// they are built as a log-step (Hillis-Steele) scan: ceil(log2(n)) rounds, round k combining each element with the one
 // 2^k before it (63 rounds when the length is symbolic; elements past the
 // start combine with the identity). The combining functions are associative,
 // so the result is torch's sequential scan:
@@ -159,8 +159,13 @@ bool IsSmallInteger(DataType t) {
          t == DataType::kInt16 || t == DataType::kInt32 || t == DataType::kUint16;
 }
 
-// aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
-absl::Status AtenCumprod(TranslateContext& ctx) {
+// cumprod's operand in its compute dtype (float64 or int64), and the result dtype.
+struct CumprodOperand {
+  std::string x;
+  DataType out;
+  DataType compute;
+};
+absl::StatusOr<CumprodOperand> ReadCumprodOperand(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType out, OutDtype(ctx));
   DataType compute = IsFloatingPoint(out) ? DataType::kDouble : DataType::kInt64;
   if (IsComplex(out) || (!IsFloatingPoint(out) && !IsInteger(out))) {
@@ -169,13 +174,32 @@ absl::Status AtenCumprod(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(DataType in, ctx.InputDtype("self"));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
   x = ctx.CastTo(ctx.CastTo(x, in, out), out, compute);  // torch converts to dtype first
-  PT2ONNX_ASSIGN_OR_RETURN(ScanAxis a, ReadScanAxis(ctx, x));
-  std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(compute, 1), a.shape});
-  std::string y = x;
+  return CumprodOperand{std::move(x), out, compute};
+}
+
+// aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+absl::Status AtenCumprod(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(CumprodOperand c, ReadCumprodOperand(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(ScanAxis a, ReadScanAxis(ctx, c.x));
+  std::string ones = ctx.Op("Expand", {ctx.ConstantScalar(c.compute, 1), a.shape});
+  std::string y = c.x;
   for (int k = 0; k < Rounds(a); ++k) {
     y = ctx.Op("Mul", {y, Shifted(ctx, a, y, ones, int64_t{1} << k)});
   }
-  return ctx.SetOutput(0, ctx.CastTo(y, compute, out));
+  return ctx.SetOutput(0, ctx.CastTo(y, c.compute, c.out));
+}
+
+// Opset 26: one CumProd in the same compute dtype, multiplying in order as
+// torch does (aten/src/ATen/native/cpu/ReduceOpsKernel.cpp, cumprod_cpu_kernel).
+absl::Status AtenCumprodOpset26(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(CumprodOperand c, ReadCumprodOperand(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t dim, ctx.Int("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* meta, ctx.InputMeta("self"));
+  const int64_t rank = static_cast<int64_t>(meta->sizes.size());
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, CheckedAxis(dim, rank, absl::StrCat("dim of ", ctx.key())));
+  std::string y = rank == 0 ? c.x  // a 0-d tensor is its own product
+                            : ctx.Op("CumProd", {c.x, ctx.ConstantInt64s({axis})});
+  return ctx.SetOutput(0, ctx.CastTo(y, c.compute, c.out));
 }
 
 // aten::logcumsumexp(Tensor self, int dim) -> Tensor
@@ -278,7 +302,9 @@ absl::Status AtenCummin(TranslateContext& ctx) { return CumulativeExtreme(ctx, f
 
 void RegisterCumulativeOps(OpRegistry& r) {
   r.Add("aten::diff.default", &AtenDiff);
-  r.Add("aten::cumprod.default", &AtenCumprod);
+  r.Add("aten::cumprod.default", &AtenCumprod, kMinOpset, 25);
+  // CumProd became an ONNX operator in opset 26.
+  r.Add("aten::cumprod.default", &AtenCumprodOpset26, 26);
   r.Add("aten::logcumsumexp.default", &AtenLogcumsumexp);
   r.Add("aten::cummax.default", &AtenCummax);
   r.Add("aten::cummin.default", &AtenCummin);

@@ -276,9 +276,15 @@ absl::Status OnnxAttention(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::optional<int64_t> softmax_precision, ctx.OptionalInt("softmax_precision"));
   if (ctx.opset() >= kOnnxOpsOpset) {
     std::vector<ir::Attribute> attributes = {
-        ir::Attribute::Int("is_causal", is_causal ? 1 : 0), ir::Attribute::Int("kv_num_heads", kv_heads),
-        ir::Attribute::Int("q_num_heads", q_heads), ir::Attribute::Int("qk_matmul_output_mode", qk_mode),
+        ir::Attribute::Int("is_causal", is_causal ? 1 : 0), ir::Attribute::Int("qk_matmul_output_mode", qk_mode),
         ir::Attribute::Float("softcap", static_cast<float>(softcap))};
+    // The head counts only split 3-D inputs; ONNX Runtime 1.32 refuses them
+    // on 4-D inputs from opset 25 (its Attention shape inference).
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t q_rank, ctx.InputRank("Q"));
+    if (q_rank == 3) {
+      attributes.push_back(ir::Attribute::Int("kv_num_heads", kv_heads));
+      attributes.push_back(ir::Attribute::Int("q_num_heads", q_heads));
+    }
     if (scale) attributes.push_back(ir::Attribute::Float("scale", static_cast<float>(*scale)));
     if (softmax_precision) attributes.push_back(ir::Attribute::Int("softmax_precision", *softmax_precision));
     // Without a cache the present key/value are K and V themselves (torch

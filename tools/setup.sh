@@ -7,8 +7,9 @@
 #   * Debian packages: Bazel 4.2.3 (bazel-bootstrap) + Debian's rule repos, protoc/libprotobuf 3.21.12,
 #     googletest, RapidJSON (header-only JSON parser), Emscripten 3.1.6 (wasm build), Node (tests),
 #     Chromium + Liberation fonts (headless browser tests of the web page).
-#   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.17.0, XNNPACK 2024-11 and
-#     pthreadpool 2024-06 (trixie), abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
+#   * Source tarballs into third_party/src/ (ignored by git and Bazel): onnx 1.21.0 (PyPI source
+#     distribution, checked against its SHA-256), XNNPACK 2024-11 and pthreadpool 2024-06 (trixie),
+#     abseil 20220623.1 and protobuf 3.21.12 (bookworm). Bazel reads them as local repositories.
 #   * A Python virtual environment in .venv/ with onnx + onnxruntime + numpy + pytest (the independent
 #     checkers used by the end-to-end tests). torch is NOT installed here; see tools/fixtures/.
 #   * .bazelrc.machine: Bazel's sandboxes in /dev/shm when it is a tmpfs with room (faster builds).
@@ -48,7 +49,6 @@ fi
 # ---- Source tarballs --------------------------------------------------------------------------------
 # name|suite|source package=version|tarball|extracted folder
 SOURCES=(
-  "onnx|trixie|onnx=1.17.0-3|onnx_1.17.0.orig.tar.gz|onnx-1.17.0"
   "abseil|bookworm|abseil/bookworm|abseil_20220623.1.orig.tar.gz|abseil-20220623.1"
   "protobuf|bookworm|protobuf/bookworm|protobuf_3.21.12.orig.tar.gz|protobuf-3.21.12"
   "xnnpack|trixie|xnnpack=0.0~git20241108.4ea82e5-2|xnnpack_0.0~git20241108.4ea82e5.orig.tar.xz|xnnpack-20241108"
@@ -88,6 +88,33 @@ if [ $need_fetch = 1 ]; then
     fi
     touch "$SRC/$dir/.extracted"
   done
+fi
+
+# onnx 1.21.0 (opsets <= 26): no Debian suite has it, so its PyPI source distribution, which carries the
+# C++ sources (onnx/defs, checker.cc, shape_inference). The download is kept in third_party/src/.downloads
+# and checked against the SHA-256 PyPI publishes, so a re-run or a re-extraction reads no network.
+ONNX_DIR=onnx-1.21.0
+ONNX_SDIST=onnx-1.21.0.tar.gz
+ONNX_SHA256=4d8b67d0aaec5864c87633188b91cc520877477ec0254eda122bef8be43cd764
+if [ ! -f "$SRC/$ONNX_DIR/.extracted" ]; then
+  DL="$SRC/.downloads"
+  mkdir -p "$DL"
+  if ! echo "$ONNX_SHA256  $DL/$ONNX_SDIST" | sha256sum -c --status 2>/dev/null; then
+    log "fetching $ONNX_SDIST (PyPI source distribution)"
+    PY=python3
+    [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+    rm -f "$DL/$ONNX_SDIST"
+    $PY -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \
+      -d "$DL" onnx==1.21.0 >/dev/null 2>&1 || true
+    echo "$ONNX_SHA256  $DL/$ONNX_SDIST" | sha256sum -c --status ||
+      { echo "setup: $ONNX_SDIST is missing or its SHA-256 differs (pip download onnx==1.21.0)" >&2; exit 1; }
+  fi
+  rm -rf "${SRC:?}/$ONNX_DIR" "$SRC/.x-$ONNX_DIR"
+  mkdir -p "$SRC/.x-$ONNX_DIR"
+  tar -xzf "$DL/$ONNX_SDIST" -C "$SRC/.x-$ONNX_DIR"
+  mv "$SRC/.x-$ONNX_DIR/$ONNX_DIR" "$SRC/$ONNX_DIR"
+  rm -rf "$SRC/.x-$ONNX_DIR"
+  touch "$SRC/$ONNX_DIR/.extracted"
 fi
 
 # XNNPACK's microkernel lists for Bazel, generated from its CMake files (not committed).

@@ -29,9 +29,9 @@ class TranslateContext;
 // every FX output. Errors name the argument or shape that is unsupported.
 using TranslateFn = absl::Status (*)(TranslateContext& ctx);
 
-// Opsets this converter emits (torch.onnx supports 18-23; default 20).
+// Opsets this converter emits (torch.onnx documents 18-24; default 20).
 inline constexpr int kMinOpset = 18;
-inline constexpr int kMaxOpset = 23;
+inline constexpr int kMaxOpset = 26;
 inline constexpr int kDefaultOpset = 20;
 
 struct OpEntry {

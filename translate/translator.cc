@@ -35,6 +35,16 @@ using Kind = pt2::Argument::Kind;
 
 constexpr char kOutputKindKey[] = "pkg.torch.export.graph_signature.OutputSpec.kind";
 
+// The model's IR version: 10 up to opset 22 (what every release since onnx
+// 1.16 reads), then the IR each opset was released with (onnx/helper.py
+// VERSION_TABLE: 23 -> 11, 24 -> 12, 25 and 26 -> 13).
+int64_t IrVersionForOpset(int opset) {
+  if (opset >= 25) return 13;
+  if (opset == 24) return 12;
+  if (opset == 23) return 11;
+  return 10;
+}
+
 // Translator state for one program.
 class ProgramTranslator {
  public:
@@ -78,6 +88,7 @@ class ProgramTranslator {
     PT2ONNX_RETURN_IF_ERROR(ApplyRenames(renames_, builder_.graph()));
 
     ir::Model model;
+    model.ir_version = IrVersionForOpset(options_.opset);
     model.opset_imports.push_back(ir::OpsetImport{"", options_.opset});
     if (options_.custom_functions != nullptr) {
       PT2ONNX_RETURN_IF_ERROR(AddLocalFunctions(*options_.custom_functions, called_functions_,

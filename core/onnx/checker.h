@@ -12,7 +12,7 @@
 
 namespace pt2onnx::onnx_writer {
 
-// The highest ai.onnx opset the bundled checker knows (22 for onnx 1.17).
+// The highest ai.onnx opset the bundled checker knows (26 for onnx 1.21).
 int CheckerMaxOpset();
 
 // Runs checker::check_model(full_check) then strict shape inference on a

@@ -1,6 +1,6 @@
 // File: core/onnx/inference_guard.h
 // -----------------------------------------------------------------------------
-// ONNX's shape inference (onnx 1.17) computes output sizes with unchecked
+// ONNX's shape inference (onnx 1.17 to 1.21) computes output sizes with unchecked
 // int64 and double-to-int64 arithmetic: a Range whose constant bounds span
 // more than 2^63 values, or a ConvTranspose stride of 2^63-1, is undefined
 // behaviour inside the library. A hostile file can put such values in the

@@ -1,7 +1,7 @@
 // File: runtime/kernels/generate.cc
 // -----------------------------------------------------------------------------
 // Value-producing ops without a natural family: Cast (every numeric dtype,
-// half types included), Constant, Range, Trilu, CumSum.
+// half types included), BitCast, Constant, Range, Trilu, CumSum, CumProd.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -30,6 +30,33 @@ class CastKernel : public OpKernel {
     PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, to_, (in)->dims()));
     return CastInto(*in, *out);
+  }
+
+ private:
+  DataType to_ = DataType::kUndefined;
+};
+
+// BitCast(to) (opset 26): the same bytes read as another dtype of the same
+// width (torch's Tensor.view(dtype)); shapes are equal.
+class BitCastKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo& info) {
+    to_ = static_cast<DataType>(AttrInt(info.node, "to", 0));
+    if (ElementSize(to_) == 0 || to_ >= DataType::kFloat8E4M3FN) {
+      return absl::UnimplementedError(absl::StrCat("BitCast to dtype ", DataTypeName(to_), " is not supported"));
+    }
+    return absl::OkStatus();
+  }
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, ctx.RequiredInput(0));
+    if (ElementSize(in->dtype()) != ElementSize(to_)) {
+      return absl::InvalidArgumentError(absl::StrCat("BitCast from ", DataTypeName(in->dtype()), " to ",
+                                                     DataTypeName(to_), ": the widths differ"));
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, to_, in->dims()));
+    const size_t bytes = static_cast<size_t>(in->numel()) * ElementSize(to_);
+    if (bytes > 0) std::memcpy(out->raw(), in->raw(), bytes);
+    return absl::OkStatus();
   }
 
  private:
@@ -120,7 +147,9 @@ class TriluKernel : public OpKernel {
   bool upper_ = true;
 };
 
-class CumSumKernel : public OpKernel {
+// CumSum, and CumProd (opset 26; same attributes, identity 1).
+template <bool kProduct>
+class ScanKernel : public OpKernel {
  public:
   absl::Status Init(const KernelCreateInfo& info) {
     exclusive_ = AttrInt(info.node, "exclusive", 0) != 0;
@@ -130,32 +159,34 @@ class CumSumKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     auto in = ctx.RequiredInput(0);
     auto axis_t = ctx.RequiredInput(1);
-    if (!in.ok() || !axis_t.ok()) return absl::InvalidArgumentError("CumSum needs 2 inputs");
+    const char* name = kProduct ? "CumProd" : "CumSum";
+    const char* axis_name = kProduct ? "CumProd axis" : "CumSum axis";
+    if (!in.ok() || !axis_t.ok()) return absl::InvalidArgumentError(absl::StrCat(name, " needs 2 inputs"));
     const Tensor& x = **in;
-    PT2ONNX_ASSIGN_OR_RETURN(auto axis_v, ReadInts(**axis_t, "CumSum axis"));
-    if (axis_v.size() != 1) return absl::InvalidArgumentError("CumSum: axis must be a scalar");
-    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis((axis_v)[0], x.rank(), "CumSum axis"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis_v, ReadInts(**axis_t, axis_name));
+    if (axis_v.size() != 1) return absl::InvalidArgumentError(absl::StrCat(name, ": axis must be a scalar"));
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis((axis_v)[0], x.rank(), axis_name));
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), x.dims()));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
     for (int64_t d = axis + 1; d < x.rank(); ++d) inner *= x.dim(d);
     const int64_t len = x.dim(axis);
-    return VisitDtype(x.dtype(), kFloats | kInts, "CumSum", [&](auto tag) {
+    return VisitDtype(x.dtype(), kFloats | kInts, name, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
         T* po = (out)->data<T>();
         for (int64_t o = 0; o < outer; ++o) {
           for (int64_t i = 0; i < inner; ++i) {
-            T acc = 0;
+            T acc = kProduct ? T(1) : T(0);
             for (int64_t j = 0; j < len; ++j) {
               const int64_t jj = reverse_ ? len - 1 - j : j;
               const int64_t e = (o * len + jj) * inner + i;
               if (exclusive_) {
                 po[e] = acc;
-                acc = static_cast<T>(acc + px[e]);
+                acc = Combine(acc, px[e]);
               } else {
-                acc = static_cast<T>(acc + px[e]);
+                acc = Combine(acc, px[e]);
                 po[e] = acc;
               }
             }
@@ -166,6 +197,17 @@ class CumSumKernel : public OpKernel {
   }
 
  private:
+  // Integer products wrap, as ONNX Runtime's and torch's do (computed unsigned: no UB).
+  template <typename T>
+  static T Combine(T acc, T v) {
+    if constexpr (!kProduct) {
+      return static_cast<T>(acc + v);
+    } else if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(static_cast<uint64_t>(acc) * static_cast<uint64_t>(v));
+    } else {
+      return static_cast<T>(acc * v);
+    }
+  }
   bool exclusive_ = false, reverse_ = false;
 };
 
@@ -173,10 +215,12 @@ class CumSumKernel : public OpKernel {
 
 extern const KernelRegistration kGenerateKernels[] = {
     {"Cast", MakeKernel<CastKernel>, HalfMode::kNative},
+    {"BitCast", MakeKernel<BitCastKernel>, HalfMode::kNative},
     {"Constant", MakeKernel<ConstantKernel>, HalfMode::kNative},
     {"Range", MakeKernel<RangeKernel>, HalfMode::kNative},
     {"Trilu", MakeKernel<TriluKernel>, HalfMode::kNative},
-    {"CumSum", MakeKernel<CumSumKernel>, HalfMode::kViaFloat32},
+    {"CumSum", MakeKernel<ScanKernel<false>>, HalfMode::kViaFloat32},
+    {"CumProd", MakeKernel<ScanKernel<true>>, HalfMode::kViaFloat32},
 };
 extern const size_t kNumGenerateKernels = sizeof(kGenerateKernels) / sizeof(kGenerateKernels[0]);
 

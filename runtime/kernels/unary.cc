@@ -1,6 +1,6 @@
 // File: runtime/kernels/unary.cc
 // -----------------------------------------------------------------------------
-// Element-wise unary math and activations (float32/float64; Abs, Neg, Sign
+// Element-wise unary math and activations, Swish (opset 24) included (float32/float64; Abs, Neg, Sign
 // also on integers; Not on bool). Clip takes its bounds as optional inputs.
 #include <cmath>
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace {
 enum class UnaryOp { kAbs, kNeg, kSign, kCeil, kFloor, kRound, kSqrt, kExp, kLog, kSin, kCos, kTanh,
                      kSigmoid, kErf, kReciprocal, kRelu, kLeakyRelu, kElu, kSelu, kCelu, kHardSigmoid,
                      kHardSwish, kSoftplus, kMish, kGelu, kShrink, kIsNaN, kNot, kTan, kAsin, kAcos, kAtan,
-                     kSinh, kCosh, kAsinh, kAcosh, kAtanh, kIsInf };
+                     kSinh, kCosh, kAsinh, kAcosh, kAtanh, kIsInf, kSwish };
 
 struct UnaryParams {
   double alpha = 0, beta = 0, gamma = 0, lambd = 0, bias = 0;
@@ -68,6 +68,12 @@ T Apply(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kHardSigmoid:
       return std::max(F(0), std::min(F(1), static_cast<F>(p.alpha) * v + static_cast<F>(p.beta)));
     case UnaryOp::kHardSwish: return v * std::max(F(0), std::min(F(1), v / F(6) + F(0.5)));
+    case UnaryOp::kSwish: {
+      // Swish-24: x sigmoid(alpha x), as x / (1 + exp(-alpha x)): torch's silu
+      // formula (aten/src/ATen/native/cpu/Activation.cpp) when alpha is 1.
+      const double d = static_cast<double>(v);
+      return static_cast<F>(d / (1.0 + std::exp(-p.alpha * d)));
+    }
     case UnaryOp::kSoftplus: return v > F(20) ? v : std::log1p(std::exp(v));
     case UnaryOp::kMish: {
       F sp = v > F(20) ? v : std::log1p(std::exp(v));
@@ -94,6 +100,7 @@ class UnaryKernel : public OpKernel {
     const ir::Node& n = info.node;
     switch (kOp) {
       case UnaryOp::kLeakyRelu: params_.alpha = AttrFloat(n, "alpha", 0.01f); break;
+      case UnaryOp::kSwish: params_.alpha = AttrFloat(n, "alpha", 1.0f); break;
       case UnaryOp::kElu: case UnaryOp::kCelu: params_.alpha = AttrFloat(n, "alpha", 1.0f); break;
       case UnaryOp::kSelu:
         params_.alpha = AttrFloat(n, "alpha", 1.67326319217681884765625f);
@@ -193,6 +200,7 @@ PT2ONNX_UNARY_NAME(kIsNaN, "IsNaN") PT2ONNX_UNARY_NAME(kNot, "Not") PT2ONNX_UNAR
 PT2ONNX_UNARY_NAME(kAsin, "Asin") PT2ONNX_UNARY_NAME(kAcos, "Acos") PT2ONNX_UNARY_NAME(kAtan, "Atan")
 PT2ONNX_UNARY_NAME(kSinh, "Sinh") PT2ONNX_UNARY_NAME(kCosh, "Cosh") PT2ONNX_UNARY_NAME(kAsinh, "Asinh")
 PT2ONNX_UNARY_NAME(kAcosh, "Acosh") PT2ONNX_UNARY_NAME(kAtanh, "Atanh") PT2ONNX_UNARY_NAME(kIsInf, "IsInf")
+PT2ONNX_UNARY_NAME(kSwish, "Swish")
 #undef PT2ONNX_UNARY_NAME
 
 // Clip(x, min?, max?): absent bounds are unbounded; NaN inputs stay NaN.
@@ -254,6 +262,7 @@ extern const KernelRegistration kUnaryKernels[] = {
     {"Celu", MakeKernel<UnaryKernel<UnaryOp::kCelu>>, HalfMode::kViaFloat32},
     {"HardSigmoid", MakeKernel<UnaryKernel<UnaryOp::kHardSigmoid>>, HalfMode::kViaFloat32},
     {"HardSwish", MakeKernel<UnaryKernel<UnaryOp::kHardSwish>>, HalfMode::kViaFloat32},
+    {"Swish", MakeKernel<UnaryKernel<UnaryOp::kSwish>>, HalfMode::kViaFloat32},
     {"Softplus", MakeKernel<UnaryKernel<UnaryOp::kSoftplus>>, HalfMode::kViaFloat32},
     {"Mish", MakeKernel<UnaryKernel<UnaryOp::kMish>>, HalfMode::kViaFloat32},
     {"Gelu", MakeKernel<UnaryKernel<UnaryOp::kGelu>>, HalfMode::kViaFloat32},

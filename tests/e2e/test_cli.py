@@ -152,7 +152,7 @@ def test_names_external_data_and_opsets(pt2onnx, tmp_path):
     _, (actual,) = run(out, {"image": inputs["x"]})
     np.testing.assert_allclose(actual, reference, atol=1e-4, rtol=1e-4)
 
-    for opset in (18, 20, 21, 22, 23):
+    for opset in (18, 20, 21, 22, 23, 24, 26):
         path = tmp_path / f"o{opset}.onnx"
         pt2onnx(CNN, "-o", path, "--opset", str(opset), "-q")
         _, (actual,) = run(path, inputs)

@@ -1,6 +1,6 @@
 """End-to-end tests of the executor (runtime) through its CLI, //native:onnxrun.
 
-* Every op type the translator emits for the fixtures (at opsets 18, 20 and 23) has a kernel: the list is
+* Every op type the translator emits for the fixtures (at opsets 18, 20, 23, 24 and 26) has a kernel: the list is
   collected from the converted fixtures, so ops added to the translator show up here automatically.
 * Every fixture with recorded torch outputs converts, runs in the executor, and matches torch's outputs
   (the fixture's tolerance: 1e-4 for fp32) and ONNX Runtime's on the same .onnx file.
@@ -57,7 +57,7 @@ def model_op_types(model: onnx.ModelProto) -> set:
 
 # One test per opset, so pytest-xdist spreads them over its workers.
 @OPT_ONLY
-@pytest.mark.parametrize("opset", (18, 20, 23), ids=lambda o: f"opset{o}")
+@pytest.mark.parametrize("opset", (18, 20, 23, 24, 26), ids=lambda o: f"opset{o}")
 def test_every_emitted_op_has_a_kernel(opset, onnxrun, tmp_path):
     kernels = set(onnxrun("--list-kernels").stdout.split())
     assert "Conv" in kernels
@@ -118,6 +118,25 @@ def test_fixture_runs_in_executor(folder, pt2onnx, onnxrun, tmp_path):
             compare(folder, model_path, npz_in, out, meta, f"{folder.name}{suffix}")
         except AssertionError as error:
             raise AssertionError(f"{error}\nops in the model: {ops}") from None
+
+
+# The operators of the new opsets (Swish at 24, CumProd from 26) in the executor, against torch and
+# ONNX Runtime: the fixtures whose translation changes there.
+@pytest.mark.parametrize("opset", (24, 26), ids=lambda o: f"opset{o}")
+@pytest.mark.parametrize("name", ("ops/silu", "ops/inplace_activation", "ops/cumulative_scans",
+                                  "ops/cumulative_dynamic"))
+def test_new_opset_operators_run_in_executor(name, opset, pt2onnx, onnxrun, tmp_path):
+    folder = FIXTURES / name
+    meta = json.loads((folder / "meta.json").read_text())
+    model_path = tmp_path / "model.onnx"
+    pt2onnx(folder / "model.pt2", "-o", model_path, "-q", "--opset", opset)
+    ops = model_op_types(onnx.load(str(model_path)))
+    new_op = "Swish" if "silu" in json.dumps(meta.get("targets", [])) else "CumProd"
+    assert (new_op in ops) == (opset == (24 if new_op == "Swish" else 26)), f"{name} at opset {opset}: {sorted(ops)}"
+    out = tmp_path / "out.npz"
+    result = onnxrun(model_path, "--inputs", folder / "inputs.npz", "--outputs", out, "-q")
+    assert result.returncode == 0, result.stderr
+    compare(folder, model_path, folder / "inputs.npz", out, meta, f"{name} opset {opset}")
 
 
 def test_portable_kernels_match_xnnpack(pt2onnx, onnxrun, tmp_path):

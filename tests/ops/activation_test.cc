@@ -95,6 +95,12 @@ std::vector<Case> Cases() {
           kGeluTanh, 18));
   add(One("gelu_opset22", x, "gelu.default", {}, out, {"Gelu"}, 22));
   add(One("silu", x, "silu.default", {}, out, {"Sigmoid", "Mul"}));
+  add(One("silu_opset23", x, "silu.default", {}, out, {"Sigmoid", "Mul"}, 23));
+  add(One("silu_opset24", x, "silu.default", {}, out, {"Swish"}, 24));
+  add(One("silu_half_opset24", {"x", kF16, {2, 3}}, "silu.default", {}, {"", kF16, {2, 3}}, {"Swish"}, 24));
+  add(One("silu_opset25", x, "silu.default", {}, out, {"Sigmoid", "Mul"}, 25));
+  add(One("silu_bf16_opset24", {"x", DataType::kBFloat16, {2, 3}}, "silu.default", {}, {"", DataType::kBFloat16, {2, 3}},
+          {"Sigmoid", "Mul"}, 24));
   add(One("hardswish", x, "hardswish.default", {}, out, {"HardSwish"}));
   {
     Case c = One("hardsigmoid", x, "hardsigmoid.default", {}, out, {"HardSigmoid"});

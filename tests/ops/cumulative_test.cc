@@ -74,6 +74,23 @@ TEST(Scans, RoundsFollowTheLength) {
   EXPECT_EQ(muls, 3);
 }
 
+TEST(Scans, CumprodIsOneCumProdFromOpset26) {
+  // Float64 (torch's accumulator) in and out; a 0-d tensor is its own product.
+  for (bool scalar : {false, true}) {
+    const std::vector<int64_t> dims = scalar ? std::vector<int64_t>{} : std::vector<int64_t>{2, 5};
+    pt2::ExportedProgram program =
+        OneNodeProgram({{"x", kF32, dims}}, "cumprod.default",
+                       {TensorArg("self", "x"), IntArg("dim", scalar ? 0 : 1)}, {{"y", kF32, dims}})
+            .Build();
+    absl::StatusOr<Converted> got = ConvertAndCheck(program, 26);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(OutputsMatchProgram(program, *got));
+    if (!scalar) {
+      EXPECT_TRUE(OpTypesAre(got->model, {"Cast", "CumProd", "Cast"}));
+    }
+  }
+}
+
 TEST(Scans, Errors) {
   pt2::ExportedProgram bad_dim =
       OneNodeProgram({{"x", kF32, {2, 5}}}, "cummin.default",

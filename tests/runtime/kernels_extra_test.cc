@@ -1,5 +1,6 @@
 // Kernels of the selection, padding, resampling, sampling, Fourier, random,
-// bitwise and trigonometric families, through one-node sessions.
+// bitwise and trigonometric families, and the opset 24/26 operators pt2onnx
+// emits (Swish, CumProd, BitCast), through one-node sessions.
 #include <cmath>
 #include <limits>
 
@@ -228,6 +229,44 @@ TEST(Gelu, AcceleratedNegativeTailMatchesThePortableKernel) {
   auto out = RunOp("Gelu", {}, {{F32({1024}, tail)}});
   ASSERT_TRUE(out.ok());
   EXPECT_NEAR(Values<float>((*out)[0].tensor)[0], -1.04442591e-07f, 4e-6f * 1.04442591e-07f);
+}
+
+
+// The opset 24 and 26 operators pt2onnx emits: Swish (silu), CumProd (cumprod), BitCast (view.dtype).
+TEST(Swish, IsSiluAndTakesAlpha) {
+  const std::vector<float> x = {-30, -1, 0, 0.5f, 4};
+  auto out = RunOp("Swish", {}, {{F32({5}, x)}}, 1, true, 24);
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<float> want;
+  for (float v : x) want.push_back(static_cast<float>(v / (1.0 + std::exp(-static_cast<double>(v)))));
+  ExpectNear(Values<float>((*out)[0].tensor), want, 0);
+  auto scaled = RunOp("Swish", {Float("alpha", 2)}, {{F32({1}, {1})}}, 1, true, 24);
+  ASSERT_TRUE(scaled.ok()) << scaled.status();
+  ExpectNear(Values<float>((*scaled)[0].tensor), {static_cast<float>(1 / (1 + std::exp(-2.0)))}, 1e-7f);
+}
+
+TEST(CumProd, AlongAnAxisExclusiveReverseAndWrappingIntegers) {
+  auto out = RunOp("CumProd", {}, {{F32({2, 3}, {1, 2, 3, 4, 5, 6})}, {I64({}, {1})}}, 1, true, 26);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<float>((*out)[0].tensor), (std::vector<float>{1, 2, 6, 4, 20, 120}));
+  auto rev = RunOp("CumProd", {Int("exclusive", 1), Int("reverse", 1)},
+                   {{F32({3}, {2, 3, 4})}, {I64({}, {0})}}, 1, true, 26);
+  ASSERT_TRUE(rev.ok()) << rev.status();
+  EXPECT_EQ(Values<float>((*rev)[0].tensor), (std::vector<float>{12, 4, 1}));
+  const int64_t big = int64_t{1} << 62;
+  auto wrap = RunOp("CumProd", {}, {{I64({2}, {big, 4})}, {I64({}, {0})}}, 1, true, 26);
+  ASSERT_TRUE(wrap.ok()) << wrap.status();
+  EXPECT_EQ(Values<int64_t>((*wrap)[0].tensor), (std::vector<int64_t>{big, 0}));
+}
+
+TEST(BitCast, ReinterpretsTheBytesOfEqualWidths) {
+  auto out = RunOp("BitCast", {Int("to", static_cast<int64_t>(DataType::kInt32))},
+                   {{F32({2}, {1.0f, -2.0f})}}, 1, true, 26);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor.dtype(), DataType::kInt32);
+  EXPECT_EQ(Values<int32_t>((*out)[0].tensor), (std::vector<int32_t>{0x3f800000, static_cast<int32_t>(0xc0000000)}));
+  auto bad = RunOp("BitCast", {Int("to", static_cast<int64_t>(DataType::kInt64))}, {{F32({1}, {1})}}, 1, true, 26);
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "the widths differ")) << bad.status();
 }
 
 }  // namespace

@@ -192,7 +192,7 @@ test("unsupported operators are listed", async () => {
 test("bad options are usage errors", async () => {
   const input = readFileSync(fixture("cnn"));
   for (const [options, needle] of [
-    [{ opset: 17 }, /opset must be an integer from 18 to 23/],
+    [{ opset: 17 }, /opset must be an integer from 18 to 26/],
     [{ externalData: "yes" }, /externalData/],
     [{ inputNames: ["a", ""] }, /inputNames/],
     [{ opsett: 20 }, /unknown option 'opsett'/],

@@ -76,7 +76,7 @@ test("inspect() checks its arguments", async () => {
   for (const [input, options, needle] of [
     ["model.pt2", {}, /takes a File, Blob, ArrayBuffer or Uint8Array/],
     [bytes, { dimNames: {} }, /unknown inspect\(\) option 'dimNames'/],
-    [bytes, { opset: 17 }, /options.opset must be an integer from 18 to 23/],
+    [bytes, { opset: 17 }, /options.opset must be an integer from 18 to 26/],
   ]) {
     await assert.rejects(inspect(input, options), (e) => e instanceof ConversionError &&
       e.code === "usage" && needle.test(e.message));

@@ -24,7 +24,7 @@ usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
 
 options:
   -o, --output PATH        output file (default: MODEL.onnx next to the input)
-  --opset N                ONNX opset, 18..23 (default 20, as torch.onnx)
+  --opset N                ONNX opset, 18..26 (default 20, as torch.onnx)
   --external-data          store weights in PATH.data beside the model (automatic
                            above 1.5 GiB of weights; --no-external-data forbids it)
   --input-names a,b,...    rename the graph inputs, in order
@@ -118,7 +118,7 @@ export function parseArgs(args) {
     else if (name === "--opset") {
       [v, i] = valueOf(i, name);
       const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;
-      if (!(n >= 18 && n <= 23)) throw new UsageError(`--opset '${v}' is not supported; use 18..23`);
+      if (!(n >= 18 && n <= 26)) throw new UsageError(`--opset '${v}' is not supported; use 18..26`);
       flags.opset = n;
       flags.opsetGiven = true;
     } else if (name === "--input-names" || name === "--output-names") {

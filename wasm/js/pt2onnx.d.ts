@@ -17,7 +17,7 @@ export interface ProgressEvent {
 
 /** The same options as the native CLI (`pt2onnx --help`). */
 export interface ConvertOptions {
-  /** ONNX opset, 18..23 (default 20, as torch.onnx). */
+  /** ONNX opset, 18..26 (default 20, as torch.onnx). */
   opset?: number;
   /** "auto" (default) switches to external data above 1.5 GiB of weights, as torch.onnx. */
   externalData?: ExternalData;
@@ -262,7 +262,7 @@ export declare function convertFolder(
 
 /** Options of inspect(): which program, and the opset support is checked at. */
 export interface InspectOptions {
-  /** ONNX opset, 18..23 (default 20): operators are marked supported at this opset. */
+  /** ONNX opset, 18..26 (default 20): operators are marked supported at this opset. */
   opset?: number;
   /** Program to describe in a multi-model archive (default: the only one, or "model"). */
   modelName?: string;
@@ -367,7 +367,7 @@ export declare function supportedOps(options?: { workerUrl?: string | URL }): Pr
 export declare const version: string;
 
 // ---------------------------------------------------------------------------
-// The executor: runs ONNX models (those pt2onnx writes, opsets 18-23) in
+// The executor: runs ONNX models (those pt2onnx writes, opsets 18-26) in
 // WebAssembly with XNNPACK's SIMD kernels, on the calling thread, 1 thread.
 
 /** Element types and the typed array that holds each (float16/bfloat16 as raw bits). */

@@ -86,8 +86,8 @@ function checkOptions(options) {
     }
   }
   const { opset, externalData, dimNames, modelName, optimize, outputName, onProgress } = options;
-  if (opset !== undefined && !(Number.isInteger(opset) && opset >= 18 && opset <= 23)) {
-    throw usage(`options.opset must be an integer from 18 to 23, got ${opset}`);
+  if (opset !== undefined && !(Number.isInteger(opset) && opset >= 18 && opset <= 26)) {
+    throw usage(`options.opset must be an integer from 18 to 26, got ${opset}`);
   }
   if (externalData !== undefined && !["auto", "always", "never"].includes(externalData)) {
     throw usage(`options.externalData must be "auto", "always" or "never", got ${externalData}`);

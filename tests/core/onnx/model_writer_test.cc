@@ -97,13 +97,16 @@ TEST(CheckArityTest, NamesUnknownOperatorsAndWrongInputCounts) {
   EXPECT_NE(arity.message().find("(Relu) has 2 inputs"), std::string::npos) << arity;
 }
 
-// Operators newer than the onnx library (RMSNormalization-23) are skipped
-// above its opset; the ones it knows are still checked there.
-TEST(CheckArityTest, SkipsOperatorsNewerThanTheLibrary) {
-  ASSERT_LT(CheckerMaxOpset(), 23);
-  EXPECT_TRUE(CheckArity(OneNodeModel(23, "RMSNormalization", {"x", "scale"})).ok());
-  EXPECT_FALSE(CheckArity(OneNodeModel(23, "Relu", {"x", "z"})).ok());
-  EXPECT_FALSE(CheckArity(OneNodeModel(CheckerMaxOpset(), "RMSNormalization", {"x"})).ok());
+// The bundled onnx (1.21) knows every opset pt2onnx writes: the operators
+// of opsets 24 and 26 are checked like the others.
+TEST(CheckArityTest, KnowsTheOperatorsOfTheNewestOpsets) {
+  EXPECT_EQ(CheckerMaxOpset(), 26);
+  EXPECT_TRUE(CheckArity(OneNodeModel(24, "Swish", {"x"})).ok());
+  EXPECT_FALSE(CheckArity(OneNodeModel(24, "Swish", {"x", "z"})).ok());
+  EXPECT_TRUE(CheckArity(OneNodeModel(26, "CumProd", {"x", "axis"})).ok());
+  absl::Status too_early = CheckArity(OneNodeModel(25, "CumProd", {"x", "axis"}));
+  EXPECT_NE(too_early.message().find("ONNX has no operator CumProd at opset 25"), std::string::npos)
+      << too_early;
 }
 
 TEST(WriteModelTest, InlineBytesParseToToModelProto) {
