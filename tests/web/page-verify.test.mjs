@@ -32,7 +32,9 @@ function cliReport(name, flag) {
 }
 
 // Half precision (judged in its dtype's units) and a PT2E-quantized CNN (QDQ) verify in the page as
-// in the CLI.
+// in the CLI. The quantized CNN's int8 steps leave its output a few ulps from the reference's, so
+// verify compares the intermediates too (as it does whenever the outputs are not bit-identical).
+const INTERMEDIATES_SHOWN = new Set(["quantized/pt2e_resnet"]);
 for (const [name, intermediates] of [["gpt_block", false], ["cnn", true], ["half/qwen3_bf16", false],
   ["half/mixed_casts", true], ["quantized/pt2e_resnet", false]]) {
   test(`page: Verify on ${name}${intermediates ? " with intermediates" : ""} shows the table and the CLI's report`,
@@ -52,7 +54,7 @@ for (const [name, intermediates] of [["gpt_block", false], ["cnn", true], ["half
       })));
       const outputs = rows.filter((r) => r.cells[1] === "output");
       assert.ok(outputs.length >= 1);
-      assert.equal(rows.length > outputs.length, intermediates);
+      assert.equal(rows.length > outputs.length, intermediates || INTERMEDIATES_SHOWN.has(name));
       for (const r of rows) {
         assert.deepEqual(r.bars, [9, 9]);
         assert.ok(Number.isFinite(Number(r.cells[2])) && Number.isFinite(Number(r.cells[3])), r.cells.join(" | "));
