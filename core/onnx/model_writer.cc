@@ -98,7 +98,10 @@ void FillTensor(const std::string& name, const ir::Tensor& tensor, const ir::Met
                 ::onnx::TensorProto& proto) {
   FillTensorHeader(name, tensor, metadata, proto);
   ByteSpan bytes = tensor.bytes();
-  proto.set_raw_data(bytes.data(), bytes.size());
+  // A tensor without elements has no data field (as initializers, below):
+  // onnx's shape inference copies a present, empty raw_data with a null
+  // memcpy destination (onnx/defs/tensor_proto_util.cc, ParseData).
+  if (!bytes.empty()) proto.set_raw_data(bytes.data(), bytes.size());
 }
 
 void FillGraph(const ir::Graph& graph, ::onnx::GraphProto& proto, bool with_initializers);

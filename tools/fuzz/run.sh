@@ -78,12 +78,17 @@ for t in "${targets[@]}"; do
   rc=$?
   set -e
   # (executed, not runs: runs is the --runs option, the same for every target)
-  executed=$(grep -h 'stat::number_of_executed_units' "$log" "$workdir"/fuzz-*.log 2>/dev/null |
-             awk '{s += $2} END {print s + 0}')
+  # With -jobs, each job's stats are in its fuzz-<n>.log and the main log repeats them.
+  stats=("$log")
+  compgen -G "$workdir/fuzz-*.log" >/dev/null && stats=("$workdir"/fuzz-*.log)
+  executed=$(grep -h 'stat::number_of_executed_units' "${stats[@]}" 2>/dev/null | awk '{s += $2} END {print s + 0}')
   total=$((total + executed))
   echo "$t: $executed executions in ${seconds}s (exit $rc; log $log)"
   if [ $rc -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
     echo "$t: FINDING in $artifacts" >&2
+    # The report itself, so a CI log that keeps no files still says what broke.
+    grep -h -A 40 -m 1 -E '^==[0-9]+==|runtime error:|ERROR: libFuzzer' "$log" "$workdir"/fuzz-*.log 2>/dev/null |
+      head -n 60 >&2 || true
     status=1
   elif [ "$executed" -lt "$min_runs" ]; then
     # A target that ran (almost) nothing checked nothing: no stats line, a
