@@ -14,9 +14,9 @@ namespace pt2onnx {
 
 absl::string_view Version() { return kPt2OnnxVersion; }
 
-int MinOpset() { return ops::kMinOpset; }
-int MaxOpset() { return ops::kMaxOpset; }
-int DefaultOpset() { return ops::kDefaultOpset; }
+int MinOpset() { return translate::kMinOpset; }
+int MaxOpset() { return translate::kMaxOpset; }
+int DefaultOpset() { return translate::kDefaultOpset; }
 
 std::vector<std::string> PassNames() { return passes::PassNames(); }
 
@@ -24,7 +24,7 @@ std::vector<std::string> SupportedOps() { return SharedDefaultRegistry().Keys();
 
 std::vector<std::string> UnsupportedOpsOf(const absl::Status& status) {
   std::vector<std::string> ops;
-  if (std::optional<absl::Cord> listed = status.GetPayload(ops::kUnsupportedOpsPayload)) {
+  if (std::optional<absl::Cord> listed = status.GetPayload(translate::kUnsupportedOpsPayload)) {
     for (absl::string_view line : absl::StrSplit(std::string(*listed), '\n', absl::SkipEmpty())) {
       ops.emplace_back(line);
     }

@@ -11,6 +11,7 @@
 #include "core/pt2/sym_expr.h"
 #include "core/status_macros.h"
 #include "core/version.h"
+#include "ops/all_ops.h"
 #include "translate/fx_values.h"
 #include "translate/registry.h"
 #include "passes/pass_manager.h"
@@ -19,7 +20,7 @@ namespace pt2onnx {
 namespace {
 
 std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program,
-                                             const ops::TranslateOptions& options) {
+                                             const translate::TranslateOptions& options) {
   std::vector<SymbolicDimSummary> dims;
   std::set<std::string> seen;
   auto add = [&](const pt2::Argument& arg) {
@@ -33,7 +34,7 @@ std::vector<SymbolicDimSummary> SymbolicDims(const pt2::ExportedProgram& program
       auto range = program.range_constraints.find(symbol);
       // As the graph writes it (an expression renamed with its symbols).
       dims.push_back(SymbolicDimSummary{
-          symbol, ops::ToDim(size, options).param,
+          symbol, translate::ToDim(size, options).param,
           range == program.range_constraints.end() ? std::nullopt
                                                    : std::optional<pt2::RangeConstraint>(range->second)});
     }
@@ -79,15 +80,15 @@ absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgr
   };
   const pt2::LoadedProgram& loaded = *program;
   report("translate", 0);
-  std::optional<ops::OpRegistry> own_registry;
+  std::optional<translate::OpRegistry> own_registry;
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
-  const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
-  ops::TranslateOptions translate = options.translate;
-  translate.max_materialized_bytes = file_size + ops::kMaterializeSlackBytes;
+  const translate::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
+  translate::TranslateOptions translate = options.translate;
+  translate.max_materialized_bytes = file_size + translate::kMaterializeSlackBytes;
   if (progress) translate.on_progress = [&](double fraction) { progress("translate", fraction); };
   if (translate.producer_version.empty()) translate.producer_version = kPt2OnnxVersion;
   PT2ONNX_ASSIGN_OR_RETURN(ir::Model model,
-                           ops::TranslateProgram(loaded.program, loaded.weights, registry, translate));
+                           translate::TranslateProgram(loaded.program, loaded.weights, registry, translate));
   report("translate", 1);
 
   const int64_t translated_nodes = static_cast<int64_t>(model.graph.nodes.size());

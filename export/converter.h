@@ -31,7 +31,7 @@
 namespace pt2onnx {
 
 struct ConvertOptions {
-  ops::TranslateOptions translate;
+  translate::TranslateOptions translate;
   bool optimize = true;
   // Which passes, folding limits, verification, the clock for statistics.
   passes::PipelineOptions passes;
@@ -39,7 +39,7 @@ struct ConvertOptions {
   // Translations to use; null builds ops::CreateDefaultRegistry() for this
   // call. Front ends that convert many models (a hub, the wasm module) build
   // it once and pass it here; it must outlive the call.
-  const ops::OpRegistry* registry = nullptr;
+  const translate::OpRegistry* registry = nullptr;
   // Check the CRC-32 of every stored entry, weights included (reads all of
   // them once). The CLI turns it on unless --no-crc; the browser build leaves
   // it off so weights stay unread. Program JSON and pickles are always checked.

@@ -9,6 +9,7 @@
 #include "core/dtype.h"
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
+#include "ops/all_ops.h"
 
 namespace pt2onnx {
 namespace {
@@ -69,14 +70,14 @@ std::optional<InspectedValue> ValueOf(const pt2::ExportedProgram& program, const
   return std::nullopt;
 }
 
-void CountOps(const pt2::Graph& graph, const ops::OpRegistry& registry, int opset,
+void CountOps(const pt2::Graph& graph, const translate::OpRegistry& registry, int opset,
               std::vector<InspectedOp>& ops, absl::flat_hash_map<std::string, size_t>& index,
               int64_t& nodes) {
   for (const pt2::Node& node : graph.nodes) {
     ++nodes;
     auto [it, inserted] = index.emplace(node.target, ops.size());
     if (inserted) {
-      std::string key = ops::TargetToKey(node.target);
+      std::string key = translate::TargetToKey(node.target);
       const bool supported = registry.Find(key, opset) != nullptr;
       ops.push_back(InspectedOp{node.target, std::move(key), 0, supported});
     }
@@ -111,9 +112,9 @@ std::vector<WeightGroup> GroupWeights(const pt2::WeightTable& weights) {
 
 Inspection InspectProgram(const pt2::LoadedProgram& loaded, const InspectOptions& options) {
   const pt2::ExportedProgram& program = loaded.program;
-  std::optional<ops::OpRegistry> own_registry;
+  std::optional<translate::OpRegistry> own_registry;
   if (options.registry == nullptr) own_registry = ops::CreateDefaultRegistry();
-  const ops::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
+  const translate::OpRegistry& registry = options.registry != nullptr ? *options.registry : *own_registry;
 
   Inspection info;
   info.layout = loaded.layout == pt2::Layout::kPt2Archive ? "PT2 archive" : "legacy zip (torch 2.6/2.7)";
@@ -153,7 +154,7 @@ Inspection InspectProgram(const pt2::LoadedProgram& loaded, const InspectOptions
 
   absl::flat_hash_map<std::string, size_t> op_index;
   CountOps(program.graph, registry, options.opset, info.ops, op_index, info.fx_nodes);
-  info.unsupported = ops::FindUnsupportedOps(program.graph, registry, options.opset);
+  info.unsupported = translate::FindUnsupportedOps(program.graph, registry, options.opset);
   info.weights = GroupWeights(loaded.weights);
   return info;
 }

@@ -29,9 +29,9 @@
 namespace pt2onnx {
 
 struct InspectOptions {
-  int opset = ops::kDefaultOpset;  // support is checked at this opset
+  int opset = translate::kDefaultOpset;  // support is checked at this opset
   std::string model_name;          // program in a multi-model archive ("" = default)
-  const ops::OpRegistry* registry = nullptr;  // null: ops::CreateDefaultRegistry()
+  const translate::OpRegistry* registry = nullptr;  // null: ops::CreateDefaultRegistry()
 };
 
 struct InspectedDim {
@@ -80,7 +80,7 @@ struct Inspection {
   std::vector<InspectedSymbol> symbols;  // pt2::SymbolsInInputOrder
   int64_t fx_nodes = 0;                  // subgraphs included
   std::vector<InspectedOp> ops;          // by first appearance
-  std::vector<ops::UnsupportedOp> unsupported;
+  std::vector<translate::UnsupportedOp> unsupported;
   std::vector<WeightGroup> weights;      // by dtype name
   std::vector<std::string> warnings;
 };

@@ -195,12 +195,12 @@ std::string InspectionJson(const Inspection& info) {
     Key(w, "supported");
     w.Bool(op.supported);
   });
-  ObjectArrayField(w, "unsupported", info.unsupported, [&](const ops::UnsupportedOp& op) {
+  ObjectArrayField(w, "unsupported", info.unsupported, [&](const translate::UnsupportedOp& op) {
     StringField(w, "key", op.key);
     Int64Field(w, "count", op.count);
     StringField(w, "firstNode", op.first_node);
   });
-  StringOrNullField(w, "advice", !info.unsupported.empty(), ops::kUnsupportedOpsAdvice);
+  StringOrNullField(w, "advice", !info.unsupported.empty(), translate::kUnsupportedOpsAdvice);
   ObjectArrayField(w, "weights", info.weights, [&](const WeightGroup& g) {
     StringField(w, "dtype", g.dtype);
     Int64Field(w, "count", g.count);
@@ -251,10 +251,10 @@ std::string InspectionText(const Inspection& info, absl::string_view file_name) 
     absl::StrAppend(&out, "all operators are supported\n");
   } else {
     absl::StrAppend(&out, info.unsupported.size(), " operator(s) have no ONNX translation:\n");
-    for (const ops::UnsupportedOp& op : info.unsupported) {
+    for (const translate::UnsupportedOp& op : info.unsupported) {
       absl::StrAppend(&out, "  ", op.key, " x", op.count, " (first at node '", op.first_node, "')\n");
     }
-    absl::StrAppend(&out, ops::kUnsupportedOpsAdvice, "\n");
+    absl::StrAppend(&out, translate::kUnsupportedOpsAdvice, "\n");
   }
 
   int64_t count = 0;

@@ -4,11 +4,12 @@
 #include "core/onnx/model_reader.h"
 #include "core/status_macros.h"
 #include "core/status_util.h"
+#include "ops/all_ops.h"
 
 namespace pt2onnx {
 
-const ops::OpRegistry& SharedDefaultRegistry() {
-  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
+const translate::OpRegistry& SharedDefaultRegistry() {
+  static const translate::OpRegistry* const registry = new translate::OpRegistry(ops::CreateDefaultRegistry());
   return *registry;
 }
 
@@ -18,7 +19,7 @@ absl::StatusOr<std::unique_ptr<Translations>> Translations::Load(absl::Span<cons
   loaded->registry_ = ops::CreateDefaultRegistry();
   for (const TranslationLibrary& library : libraries) {
     absl::StatusOr<std::vector<ir::Function>> functions = onnx_reader::ReadFunctionLibrary(library.bytes);
-    absl::Status added = functions.ok() ? ops::AddCustomTranslations(*functions, override_builtins,
+    absl::Status added = functions.ok() ? translate::AddCustomTranslations(*functions, override_builtins,
                                                                      loaded->registry_, loaded->functions_)
                                         : functions.status();
     if (!added.ok()) return AnnotateStatus(added, library.name);

@@ -29,7 +29,7 @@ namespace pt2onnx {
 // The built-in translations, built on first use and kept for the process's
 // life: a page, a hub or a batch converts many models and the table never
 // changes. Immutable, so sharing it is safe.
-const ops::OpRegistry& SharedDefaultRegistry();
+const translate::OpRegistry& SharedDefaultRegistry();
 
 // One user library: `name` as the user gave it (a path, "translations[0]"),
 // for messages; `bytes` must stay alive during Load only.
@@ -52,12 +52,12 @@ class Translations {
   // model-local ONNX functions instead of inlining them.
   void ApplyTo(ConvertOptions& options, bool as_local_functions) const;
 
-  const ops::OpRegistry& registry() const { return registry_; }
+  const translate::OpRegistry& registry() const { return registry_; }
 
  private:
   Translations() = default;
-  ops::OpRegistry registry_;
-  ops::CustomFunctionTable functions_;
+  translate::OpRegistry registry_;
+  translate::CustomFunctionTable functions_;
 };
 
 }  // namespace pt2onnx

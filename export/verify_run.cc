@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "ops/all_ops.h"
 #include "reference/interpreter.h"
 #include "reference/registry.h"
 #include "verify/inputs.h"
@@ -150,13 +151,13 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
   return failed;
 }
 
-void FillReportCoverage(const pt2::LoadedProgram& loaded, const ops::OpRegistry* registry,
+void FillReportCoverage(const pt2::LoadedProgram& loaded, const translate::OpRegistry* registry,
                         verify::ReportData& report) {
-  std::optional<ops::OpRegistry> built_in;
+  std::optional<translate::OpRegistry> built_in;
   if (registry == nullptr) registry = &built_in.emplace(ops::CreateDefaultRegistry());
   std::set<std::string> unsupported;
   for (const pt2::Node& node : loaded.program.graph.nodes) {
-    std::string key = ops::TargetToKey(node.target);
+    std::string key = translate::TargetToKey(node.target);
     if (!registry->Contains(key)) unsupported.insert(key);
   }
   report.unsupported.assign(unsupported.begin(), unsupported.end());

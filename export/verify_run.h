@@ -75,7 +75,7 @@ VerifyOutcome RunVerification(std::shared_ptr<const InputFile> file, const pt2::
 // The report's analysis lists: ATen overloads the translator (`registry`;
 // null: the built-in translations) and the reference interpreter lack for
 // this program.
-void FillReportCoverage(const pt2::LoadedProgram& loaded, const ops::OpRegistry* registry,
+void FillReportCoverage(const pt2::LoadedProgram& loaded, const translate::OpRegistry* registry,
                         verify::ReportData& report);
 
 }  // namespace pt2onnx

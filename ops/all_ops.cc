@@ -1,6 +1,6 @@
 // The only central list of translations: CreateDefaultRegistry registers
 // every op family of op_families.inc.
-#include "translate/registry.h"
+#include "ops/all_ops.h"
 
 #include "core/aten/aliases.h"
 
@@ -14,6 +14,7 @@ OpRegistry CreateDefaultRegistry() {
   OpRegistry r;
 #define PT2ONNX_OP_FAMILY(register_family) register_family(r);
 #include "ops/op_families.inc"
+#include "ops/translate_api.h"
 #undef PT2ONNX_OP_FAMILY
   // After every family: an alias takes the translations of the operator it
   // names (tests/ops/aliases_test.cc checks that each one is there).

@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "core/status_macros.h"
 #include "ops/elementwise_common.h"
+#include "ops/translate_api.h"
 #include "translate/registry.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"

@@ -16,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/registry.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"

@@ -21,6 +21,7 @@
 #include "ops/loss_helpers.h"
 #include "ops/reduce_helpers.h"
 #include "ops/shape_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/complex_layout.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

@@ -24,6 +24,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

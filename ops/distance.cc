@@ -26,6 +26,7 @@
 #include "core/status_macros.h"
 #include "ops/loss_helpers.h"
 #include "ops/reduce_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

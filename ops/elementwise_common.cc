@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/aten/type_promotion.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

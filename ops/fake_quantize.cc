@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/quantize_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

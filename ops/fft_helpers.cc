@@ -15,6 +15,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"
 

@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

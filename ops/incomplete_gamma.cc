@@ -31,6 +31,7 @@
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/gamma_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/graph_builder.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"

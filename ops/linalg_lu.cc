@@ -17,6 +17,7 @@
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/linalg_unrolled_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

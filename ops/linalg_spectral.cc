@@ -31,6 +31,7 @@
 #include "core/status_macros.h"
 #include "ops/linalg_spectral_helpers.h"
 #include "ops/linalg_unrolled_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

@@ -12,6 +12,7 @@
 #include "core/ir/graph.h"
 #include "core/ir/tensor.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {

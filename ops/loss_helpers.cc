@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/reduce_helpers.h"
+#include "ops/translate_api.h"
 
 namespace pt2onnx::ops {
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "ops/formula.h"

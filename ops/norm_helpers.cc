@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {

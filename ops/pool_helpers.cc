@@ -14,6 +14,7 @@
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
 #include "ops/shape_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/translate_context.h"
 

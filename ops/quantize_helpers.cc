@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {

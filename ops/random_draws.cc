@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/ir/graph.h"
+#include "ops/translate_api.h"
 
 namespace pt2onnx::ops {
 

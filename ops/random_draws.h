@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/dtype.h"
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

@@ -9,6 +9,7 @@
 
 #include "core/checked_math.h"
 #include "core/ir/graph.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {

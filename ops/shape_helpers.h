@@ -19,6 +19,7 @@
 
 #include "absl/status/status.h"
 #include "core/pt2/schema.h"
+#include "ops/translate_api.h"
 #include "translate/translate_context.h"
 
 namespace pt2onnx::ops {

@@ -15,6 +15,7 @@
 #include "core/checked_math.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

@@ -16,6 +16,7 @@
 #include "core/checked_math.h"
 #include "core/status_macros.h"
 #include "ops/reduce_helpers.h"
+#include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "translate/translate_context.h"

@@ -14,7 +14,7 @@
 #include "translate/graph_builder.h"
 #include "translate/translate_context.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 using pt2::Argument;
 using Kind = pt2::Argument::Kind;
@@ -222,4 +222,4 @@ absl::StatusOr<std::string> TranslateContext::SymIntAsTensor(absl::string_view a
   return Invalid(absl::StrCat("argument '", arg, "' is not an int"));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -22,7 +22,7 @@
 #include "core/status_macros.h"
 #include "translate/registry.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -226,4 +226,4 @@ absl::StatusOr<std::optional<pt2::Graph>> InlineContextWrappers(const pt2::Graph
   return std::optional<pt2::Graph>(std::move(flat));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

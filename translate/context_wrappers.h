@@ -19,7 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // True for the registry keys of the wrappers inlined here
 // ("higher_order::wrap_with_set_grad_enabled", ...).
@@ -31,6 +31,6 @@ bool IsContextWrapper(absl::string_view key);
 // signature does not match the node's operands / outputs.
 absl::StatusOr<std::optional<pt2::Graph>> InlineContextWrappers(const pt2::Graph& graph);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_CONTEXT_WRAPPERS_H_

@@ -10,7 +10,7 @@
 #include "translate/subgraph.h"
 #include "translate/translate_context.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using Kind = pt2::Argument::Kind;
@@ -189,4 +189,4 @@ absl::Status AddLocalFunctions(const CustomFunctionTable& table, const std::set<
   return absl::OkStatus();
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -31,7 +31,7 @@
 #include "core/ir/graph.h"
 #include "translate/registry.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // Registry key -> function body.
 using CustomFunctionTable = std::map<std::string, ir::Function>;
@@ -51,6 +51,6 @@ absl::Status AddCustomTranslations(const std::vector<ir::Function>& library, boo
 absl::Status AddLocalFunctions(const CustomFunctionTable& table, const std::set<std::string>& called,
                                int64_t opset, std::map<std::string, int64_t>& domains, ir::Model& model);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_CUSTOM_TRANSLATIONS_H_

@@ -9,7 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "core/pt2/sym_expr.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -130,4 +130,4 @@ void AddIntermediateValueInfo(GraphBuilder& builder, const TranslateOptions& opt
   }
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -14,7 +14,7 @@
 #include "translate/graph_builder.h"
 #include "translate/translator.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // `size` as an ONNX dim; symbols take their --dim-name rename.
 ir::Dim ToDim(const pt2::SymInt& size, const TranslateOptions& options);
@@ -54,6 +54,6 @@ GraphBuilder::UseCounts CountUsers(const pt2::Graph& graph);
 // skipped).
 void AddIntermediateValueInfo(GraphBuilder& builder, const TranslateOptions& options);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_FX_VALUES_H_

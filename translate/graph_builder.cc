@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 GraphBuilder::GraphBuilder(const pt2::Graph& fx_graph, const UseCounts& use_counts)
     : fx_graph_(fx_graph), use_counts_(use_counts) {}
@@ -88,4 +88,4 @@ void GraphBuilder::MoveNodesInto(size_t first_node, ir::Graph& body) {
   nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(first_node), nodes.end());
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -18,7 +18,7 @@
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 struct SubgraphEnvironment;  // translate/subgraph.h
 
@@ -89,6 +89,6 @@ class GraphBuilder {
   const SubgraphEnvironment* env_ = nullptr;
 };
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_GRAPH_BUILDER_H_

@@ -8,7 +8,7 @@
 #include "core/pt2/sym_expr.h"
 #include "core/pt2/symbol_order.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -211,4 +211,4 @@ ir::Metadata GraphMetadata(const pt2::ExportedProgram& program) {
   };
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -16,7 +16,7 @@
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // metadata_props key of graph inputs and initializers: USER_INPUT, PARAMETER, ...
 inline constexpr char kInputKindKey[] = "pkg.torch.export.graph_signature.InputSpec.kind";
@@ -42,6 +42,6 @@ ir::Metadata GraphMetadata(const pt2::ExportedProgram& program);
 // Python repr of a list of strings: ['', 'h.0'].
 std::string PythonListRepr(const std::vector<std::string>& items);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_METADATA_H_

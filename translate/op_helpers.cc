@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 // Expands a single entry to `n` and checks the count (see SpatialInts).
@@ -158,4 +158,4 @@ void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view ove
   r.Add(absl::StrCat(name, "_.", overload), fn, min_opset, max_opset);
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

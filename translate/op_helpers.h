@@ -24,7 +24,7 @@
 #include "translate/registry.h"
 #include "translate/translate_context.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // A dim argument read from the file, checked as torch's maybe_wrap_dim does:
 // valid values are [-rank, rank-1] (rank-0 tensors accept 0 and -1); the
@@ -97,6 +97,6 @@ absl::Status BindResult(TranslateContext& ctx, const std::string& value);
 void AddWithInPlace(OpRegistry& r, absl::string_view name, absl::string_view overload,
                     TranslateFn fn, int min_opset = kMinOpset, int max_opset = kMaxOpset);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_OP_HELPERS_H_

@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "core/dtype.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
                                 const aten::OpSchema* schema) {
@@ -57,4 +57,4 @@ absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weig
       "]; the .pt2 is inconsistent"));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

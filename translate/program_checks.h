@@ -14,7 +14,7 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // A node's arguments must be the schema's: each name once, none unknown
 // (a renamed or extra argument would otherwise be ignored and the default
@@ -29,6 +29,6 @@ absl::Status CheckNodeArguments(const pt2::Node& node, const std::string& key,
 absl::Status CheckWeightAgainstGraph(const pt2::InputSpec& spec, const pt2::Weight& weight,
                                      const pt2::TensorMeta* meta);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_PROGRAM_CHECKS_H_

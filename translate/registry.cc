@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 void OpRegistry::Add(absl::string_view key, TranslateFn fn, int min_opset,
                      int max_opset) {
@@ -69,4 +69,4 @@ std::string TargetToKey(absl::string_view target) {
   return absl::StrCat(rest.substr(0, dot), "::", rest.substr(dot + 1));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

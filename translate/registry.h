@@ -2,10 +2,10 @@
 // -----------------------------------------------------------------------------
 // OpRegistry: ATen overload -> translation function, with the ONNX opset range
 // each translation is valid for. A plain value: the default one is built by
-// CreateDefaultRegistry() (ops/all_ops.cc) from one registration function per
-// op family, and tests can build their own.
+// ops::CreateDefaultRegistry() (ops/all_ops.h) from one registration function
+// per op family, and tests can build their own.
 //
-//   OpRegistry registry = CreateDefaultRegistry();
+//   OpRegistry registry = ops::CreateDefaultRegistry();
 //   const OpEntry* entry = registry.Find("aten::addmm.default", /*opset=*/20);
 //
 // Keys are "<namespace>::<op>.<overload>" ("aten::add.Tensor",
@@ -21,7 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 class TranslateContext;
 
@@ -71,9 +71,6 @@ class OpRegistry {
 // "_operator.add" -> "_operator::add"; "torch.sym_max" -> "torch::sym_max".
 std::string TargetToKey(absl::string_view target);
 
-// The registry with every translation in ops/ (see all_ops.cc).
-OpRegistry CreateDefaultRegistry();
-
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_REGISTRY_H_

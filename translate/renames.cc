@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "core/pt2/symbol_order.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 absl::Status CheckDimNames(const pt2::ExportedProgram& program,
                            const std::map<std::string, std::string>& dim_names) {
@@ -73,4 +73,4 @@ absl::Status ApplyRenames(const std::map<std::string, std::string>& renames, ir:
   return absl::OkStatus();
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

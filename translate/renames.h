@@ -17,7 +17,7 @@
 #include "core/ir/graph.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // InvalidArgument naming the symbols the program has when a --dim-name
 // source is not one of them (e.g. s0=batch when the symbol is s54).
@@ -35,6 +35,6 @@ absl::Status CheckNameCount(const std::vector<std::string>& names, size_t count,
 // SSA). On error the graph is unchanged.
 absl::Status ApplyRenames(const std::map<std::string, std::string>& renames, ir::Graph& graph);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_RENAMES_H_

@@ -12,7 +12,7 @@
 #include "translate/metadata.h"
 #include "core/aten/op_schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -265,4 +265,4 @@ std::vector<std::string> InlineSubgraph(TranslateContext& ctx, ir::Graph graph) 
   return outputs;
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

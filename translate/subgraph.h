@@ -32,7 +32,7 @@
 #include "translate/registry.h"
 #include "translate/translate_context.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // Deepest nesting of higher-order ops accepted (a hostile file could nest
 // without end).
@@ -85,6 +85,6 @@ std::vector<std::string> InlineSubgraph(TranslateContext& ctx, ir::Graph graph);
 // scalars); InvalidArgument for other kinds.
 absl::StatusOr<std::vector<std::string>> SubgraphValueNames(const std::vector<pt2::Argument>& args);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_SUBGRAPH_H_

@@ -13,7 +13,7 @@
 #include "translate/graph_builder.h"
 #include "translate/registry.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -390,4 +390,4 @@ absl::Status TranslateContext::Invalid(absl::string_view what) const {
       absl::StrCat("node '", node_.name, "' (", key_, "): ", what));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -36,7 +36,7 @@
 #include "core/aten/op_schema.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // The ATen schema types translations read their arguments through.
 using aten::OpSchema;
@@ -195,6 +195,6 @@ class TranslateContext {
   std::vector<Binding> bindings_;
 };
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_TRANSLATE_CONTEXT_H_

@@ -27,7 +27,7 @@
 #include "translate/view_mutations.h"
 #include "translate/weight_initializers.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -369,4 +369,4 @@ absl::StatusOr<ir::Model> TranslateProgram(const pt2::ExportedProgram& program,
   return ProgramTranslator(*to_translate, weights, registry, options).Run();
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -26,7 +26,7 @@
 #include "core/pt2/weights.h"
 #include "translate/registry.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // The fixed part of TranslateOptions::max_materialized_bytes.
 inline constexpr uint64_t kMaterializeSlackBytes = uint64_t{256} << 20;
@@ -94,6 +94,6 @@ std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph,
 absl::Status UnsupportedOpsError(const std::vector<UnsupportedOp>& ops,
                                  const OpRegistry& registry, int opset);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_TRANSLATOR_H_

@@ -14,7 +14,7 @@
 #include "translate/fx_values.h"
 #include "translate/translator.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using Kind = pt2::Argument::Kind;
@@ -71,4 +71,4 @@ absl::Status UnsupportedOpsError(const std::vector<UnsupportedOp>& ops, const Op
   return status;
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

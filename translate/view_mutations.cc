@@ -26,7 +26,7 @@
 #include "core/status_macros.h"
 #include "translate/registry.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using pt2::Argument;
@@ -278,4 +278,4 @@ absl::StatusOr<std::optional<pt2::ExportedProgram>> WriteBackViewMutations(
   return std::optional<pt2::ExportedProgram>(std::move(rewritten));
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

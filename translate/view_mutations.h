@@ -24,13 +24,13 @@
 #include "absl/status/statusor.h"
 #include "core/pt2/schema.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // The program with the write-backs inserted; nullopt when no in-place op
 // mutates a view (nothing to change).
 absl::StatusOr<std::optional<pt2::ExportedProgram>> WriteBackViewMutations(
     const pt2::ExportedProgram& program);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_VIEW_MUTATIONS_H_

@@ -19,7 +19,7 @@
 #include "translate/metadata.h"
 #include "translate/translator.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 constexpr char kPersistentKey[] = "pkg.torch.export.graph_signature.InputSpec.persistent";
@@ -101,4 +101,4 @@ absl::Status AddWeightInitializer(const pt2::InputSpec& spec, const pt2::Weight&
   return absl::OkStatus();
 }
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -14,7 +14,7 @@
 #include "core/pt2/weights.h"
 #include "translate/graph_builder.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 
 // Adds `weight`, the stored tensor of input spec `spec`, as an initializer
 // with torch.onnx's metadata and binds the FX placeholder to it. Bytes copied
@@ -24,6 +24,6 @@ absl::Status AddWeightInitializer(const pt2::InputSpec& spec, const pt2::Weight&
                                   uint64_t max_materialized_bytes, uint64_t& materialized_bytes,
                                   GraphBuilder& builder);
 
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_WEIGHT_INITIALIZERS_H_

@@ -276,11 +276,9 @@ class BinaryKernel : public OpKernel {
       ctx.SetOutput(0, *in);
       return absl::OkStatus();
     }
-    auto a = ctx.RequiredInput(0);
-    auto b = ctx.RequiredInput(1);
-    if (!a.ok()) return a.status();
-    if (!b.ok()) return b.status();
-    absl::Status status = RunBinary(op_, name, **a, **b, nullptr, ctx, 0);
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* a, ctx.RequiredInput(0));
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* b, ctx.RequiredInput(1));
+    absl::Status status = RunBinary(op_, name, *a, *b, nullptr, ctx, 0);
     for (size_t i = 2; status.ok() && i < ctx.num_inputs(); ++i) {
       PT2ONNX_ASSIGN_OR_RETURN(auto next, ctx.RequiredInput(i));
       Tensor acc = ctx.outputs()[0];

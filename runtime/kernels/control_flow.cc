@@ -253,22 +253,20 @@ class LoopKernel : public BodyKernel {
         return absl::ResourceExhaustedError(absl::StrCat(
             "Loop did not stop after ", kMaxLoopIterations, " iterations (kMaxLoopIterations)"));
       }
-      auto iteration = Tensor::Allocate(DataType::kInt64, {}, ctx.pool());
-      auto condition = Tensor::Allocate(DataType::kBool, {}, ctx.pool());
-      if (!iteration.ok()) return iteration.status();
-      if (!condition.ok()) return condition.status();
-      iteration->data<int64_t>()[0] = i;
-      condition->raw()[0] = 1;
-      std::vector<const Tensor*> declared = {&*iteration, &*condition};
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor iteration, Tensor::Allocate(DataType::kInt64, {}, ctx.pool()));
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor condition, Tensor::Allocate(DataType::kBool, {}, ctx.pool()));
+      iteration.data<int64_t>()[0] = i;
+      condition.raw()[0] = 1;
+      std::vector<const Tensor*> declared = {&iteration, &condition};
       for (const Tensor& v : state) declared.push_back(&v);
       PT2ONNX_ASSIGN_OR_RETURN(auto outputs, body_->Run(declared, captured));
       if (outputs.size() != 1 + carried + scanned) {
         return absl::InvalidArgumentError("Loop's body returns another number of values than expected");
       }
-      PT2ONNX_ASSIGN_OR_RETURN(auto next, ReadBool((outputs)[0], "Loop body condition"));
+      PT2ONNX_ASSIGN_OR_RETURN(auto next, ReadBool(outputs[0], "Loop body condition"));
       keep_going = next;
-      for (size_t j = 0; j < carried; ++j) state[j] = std::move((outputs)[1 + j]);
-      for (size_t k = 0; k < scanned; ++k) stacks[k].push_back(std::move((outputs)[1 + carried + k]));
+      for (size_t j = 0; j < carried; ++j) state[j] = std::move(outputs[1 + j]);
+      for (size_t k = 0; k < scanned; ++k) stacks[k].push_back(std::move(outputs[1 + carried + k]));
     }
     return SetStateAndStacks(ctx, state, stacks, 1 + carried);
   }

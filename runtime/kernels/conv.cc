@@ -1,7 +1,7 @@
 // File: runtime/kernels/conv.cc
 // -----------------------------------------------------------------------------
 // Conv and ConvTranspose, NC[D]HW layout, 1-3 spatial dims, groups, dilation,
-// padding modes. float32 2-D cases run through XNNPACK (kernels/xnn_conv.cc)
+// padding modes. float32 2-D cases run through XNNPACK (xnn_kernels.cc)
 // when it is linked; these direct loops serve every other case.
 #include <cstdint>
 #include <type_traits>

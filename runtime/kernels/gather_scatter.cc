@@ -43,11 +43,10 @@ absl::StatusOr<IndexedData> DataAndIndices(KernelContext& ctx, const char* op) {
 // GatherElements / ScatterElements: the checked axis, with indices of data's
 // rank no larger than data on the other dims.
 absl::StatusOr<int64_t> ElementsAxis(int64_t axis, const Tensor& x, const Dims& idims, const char* op) {
-  auto checked = NormalizeAxis(axis, x.rank(), op);
-  if (!checked.ok()) return checked.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto checked, NormalizeAxis(axis, x.rank(), op));
   if (static_cast<int64_t>(idims.size()) != x.rank()) return absl::InvalidArgumentError(absl::StrCat(op, ": rank mismatch"));
   for (int64_t d = 0; d < x.rank(); ++d) {
-    if (d != *checked && idims[d] > x.dim(d)) {
+    if (d != checked && idims[d] > x.dim(d)) {
       return absl::InvalidArgumentError(absl::StrCat(op, ": indices shape too large"));
     }
   }
@@ -122,11 +121,10 @@ class GatherElementsKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = DataAndIndices(ctx, "GatherElements indices");
-    if (!in.ok()) return in.status();
-    const Tensor& x = *in->data;
-    const std::vector<int64_t>* indices = &in->indices;
-    const Dims& idims = *in->index_dims;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, DataAndIndices(ctx, "GatherElements indices"));
+    const Tensor& x = *in.data;
+    const std::vector<int64_t>* indices = &in.indices;
+    const Dims& idims = *in.index_dims;
     PT2ONNX_ASSIGN_OR_RETURN(auto axis, ElementsAxis(axis_, x, idims, "GatherElements"));
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), idims));
     const int size = ElementSize(x.dtype());
@@ -186,11 +184,10 @@ class ScatterElementsKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     auto updates = ctx.RequiredInput(2);
     if (!updates.ok()) return absl::InvalidArgumentError("ScatterElements needs 3 inputs");
-    auto in = DataAndIndices(ctx, "ScatterElements indices");
-    if (!in.ok()) return in.status();
-    const Tensor& x = *in->data;
-    const std::vector<int64_t>* indices = &in->indices;
-    const Dims& idims = *in->index_dims;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, DataAndIndices(ctx, "ScatterElements indices"));
+    const Tensor& x = *in.data;
+    const std::vector<int64_t>* indices = &in.indices;
+    const Dims& idims = *in.index_dims;
     if ((*updates)->dims() != idims || (*updates)->dtype() != x.dtype()) {
       return absl::InvalidArgumentError("ScatterElements: indices/updates shape or dtype mismatch");
     }
@@ -222,11 +219,10 @@ class GatherNDKernel : public OpKernel {
     return absl::OkStatus();
   }
   absl::Status Run(KernelContext& ctx) override {
-    auto in = DataAndIndices(ctx, "GatherND indices");
-    if (!in.ok()) return in.status();
-    const Tensor& x = *in->data;
-    const std::vector<int64_t>* indices = &in->indices;
-    const Dims& idims = *in->index_dims;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, DataAndIndices(ctx, "GatherND indices"));
+    const Tensor& x = *in.data;
+    const std::vector<int64_t>* indices = &in.indices;
+    const Dims& idims = *in.index_dims;
     const int64_t b = batch_dims_;
     if (idims.empty() || b < 0 || b >= static_cast<int64_t>(idims.size()) || b >= x.rank()) {
       return absl::InvalidArgumentError("GatherND: bad batch_dims or indices rank");
@@ -271,11 +267,10 @@ class ScatterNDKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     auto updates = ctx.RequiredInput(2);
     if (!updates.ok()) return absl::InvalidArgumentError("ScatterND needs 3 inputs");
-    auto in = DataAndIndices(ctx, "ScatterND indices");
-    if (!in.ok()) return in.status();
-    const Tensor& x = *in->data;
-    const std::vector<int64_t>* indices = &in->indices;
-    const Dims& idims = *in->index_dims;
+    PT2ONNX_ASSIGN_OR_RETURN(auto in, DataAndIndices(ctx, "ScatterND indices"));
+    const Tensor& x = *in.data;
+    const std::vector<int64_t>* indices = &in.indices;
+    const Dims& idims = *in.index_dims;
     if (idims.empty()) return absl::InvalidArgumentError("ScatterND: indices must have rank >= 1");
     const int64_t k = idims.back();
     if (k < 1 || k > x.rank()) return absl::InvalidArgumentError("ScatterND: index tuple too long");

@@ -1,7 +1,7 @@
 // File: runtime/kernels/linalg.cc
 // -----------------------------------------------------------------------------
 // MatMul (numpy batching and broadcasting, 1-D operands promoted), Gemm and
-// Einsum. float32 MatMul/Gemm go through XNNPACK (kernels/xnn_linalg.cc)
+// Einsum. float32 MatMul/Gemm go through XNNPACK (xnn_kernels.cc)
 // when it is linked; these portable loops serve the other dtypes and shapes,
 // float16/bfloat16 MatMul with float32 accumulation (kernel.h's policy).
 #include <algorithm>

@@ -59,15 +59,13 @@ class ActivatedKernel : public OpKernel {
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcActivatedKernel(const KernelCreateInfo& info) {
   const std::string& op = info.node.op_type;
   if (op != "Add" && op != "Mul") return std::unique_ptr<OpKernel>();
-  auto inner = CreateXnnElementwiseKernel(info);
-  if (!inner.ok()) return inner.status();
-  if (*inner == nullptr) {
-    inner = FindKernel(op)->factory(info);
-    if (!inner.ok()) return inner.status();
+  PT2ONNX_ASSIGN_OR_RETURN(auto inner, CreateXnnElementwiseKernel(info));
+  if (inner == nullptr) {
+    PT2ONNX_ASSIGN_OR_RETURN(inner, FindKernel(op)->factory(info));
   }
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const bool relu = AttrString(info.node, "activation", "") == "Relu";
-  return std::unique_ptr<OpKernel>(new ActivatedKernel(std::move(*inner), relu, AttrFloat(info.node, "output_min", -kInf),
+  return std::unique_ptr<OpKernel>(new ActivatedKernel(std::move(inner), relu, AttrFloat(info.node, "output_min", -kInf),
                                                        AttrFloat(info.node, "output_max", kInf)));
 }
 

@@ -32,9 +32,8 @@ absl::StatusOr<ReducePlan> PlanReduce(const Dims& dims, std::vector<int64_t> axe
     for (int64_t d = 0; d < rank; ++d) reduced[d] = true;
   }
   for (int64_t a : axes) {
-    auto axis = NormalizeAxis(a, rank, "reduction axis");
-    if (!axis.ok()) return axis.status();
-    reduced[*axis] = true;
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(a, rank, "reduction axis"));
+    reduced[axis] = true;
   }
   ReducePlan plan;
   for (int64_t d = 0; d < rank; ++d) {
@@ -65,21 +64,20 @@ class ReduceKernel : public OpKernel {
       PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "axes"));
       axes = read;
     }
-    auto plan = PlanReduce(x.dims(), axes, keepdims_, noop_empty_);
-    if (!plan.ok()) return plan.status();
-    if ((kOp == ReduceOp::kMax || kOp == ReduceOp::kMin) && plan->group == 0 && x.numel() == 0) {
+    PT2ONNX_ASSIGN_OR_RETURN(auto plan, PlanReduce(x.dims(), axes, keepdims_, noop_empty_));
+    if ((kOp == ReduceOp::kMax || kOp == ReduceOp::kMin) && plan.group == 0 && x.numel() == 0) {
       bool any_output = true;
-      for (int64_t d : plan->out_dims) any_output &= d > 0;
+      for (int64_t d : plan.out_dims) any_output &= d > 0;
       if (any_output) return absl::InvalidArgumentError("ReduceMax/ReduceMin over an empty axis");
     }
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), plan->final_dims));
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), plan.final_dims));
     if (x.dtype() == DataType::kBool && (kOp == ReduceOp::kMax || kOp == ReduceOp::kMin)) {
       // Opset 20 compares bools with False < True: any / all.
       const bool init = kOp == ReduceOp::kMin;
       bool* po = (out)->data<bool>();
       std::fill(po, po + (out)->numel(), init);
       const bool* px = x.data<bool>();
-      std::vector<int64_t> strides[1] = {plan->out_strides};
+      std::vector<int64_t> strides[1] = {plan.out_strides};
       ForEachBroadcast(x.dims(), strides, [&](int64_t i, const int64_t* o) {
         if (px[i] != init) po[o[0]] = !init;
       });
@@ -106,7 +104,7 @@ class ReduceKernel : public OpKernel {
         // LogSumExp subtracts the max first (stable), so it needs two passes.
         std::vector<Acc> maxima;
         const T* px = x.data<T>();
-        std::vector<int64_t> strides[1] = {plan->out_strides};
+        std::vector<int64_t> strides[1] = {plan.out_strides};
         if (kOp == ReduceOp::kLogSumExp) {
           maxima.assign(n_out, -std::numeric_limits<Acc>::infinity());
           ForEachBroadcast(x.dims(), strides, [&](int64_t i, const int64_t* o) {
@@ -136,11 +134,11 @@ class ReduceKernel : public OpKernel {
         for (int64_t i = 0; i < n_out; ++i) {
           Acc a = acc[i];
           if constexpr (std::is_floating_point_v<T>) {
-            if (kOp == ReduceOp::kMean) a = a / static_cast<double>(plan->group);
+            if (kOp == ReduceOp::kMean) a = a / static_cast<double>(plan.group);
             if (kOp == ReduceOp::kL2) a = std::sqrt(a);
             if (kOp == ReduceOp::kLogSumExp) a = std::log(a) + (std::isinf(maxima[i]) ? 0 : maxima[i]);
           } else if (kOp == ReduceOp::kMean) {
-            a = plan->group > 0 ? static_cast<Acc>(a / plan->group) : 0;
+            a = plan.group > 0 ? static_cast<Acc>(a / plan.group) : 0;
           }
           po[i] = static_cast<T>(a);
         }

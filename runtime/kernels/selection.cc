@@ -54,16 +54,15 @@ class TopKKernel : public OpKernel {
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(k_tensor, 1);
-    auto axis = NormalizeAxis(axis_, x.rank(), "TopK axis");
-    if (!axis.ok()) return axis.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "TopK axis"));
     PT2ONNX_ASSIGN_OR_RETURN(auto ks, ReadInts(k_tensor, "TopK k"));
-    const AxisBlocks b = BlocksAround(x.dims(), *axis);
+    const AxisBlocks b = BlocksAround(x.dims(), axis);
     if (ks.size() != 1 || (ks)[0] < 0 || (ks)[0] > b.length) {
       return absl::InvalidArgumentError(absl::StrCat("TopK: k must be one value in [0, ", b.length, "]"));
     }
     const int64_t k = (ks)[0];
     Dims out_dims = x.dims();
-    out_dims[*axis] = k;
+    out_dims[axis] = k;
     PT2ONNX_ASSIGN_OR_RETURN(auto values, ctx.AllocateOutput(0, x.dtype(), out_dims));
     PT2ONNX_ASSIGN_OR_RETURN(auto indices, ctx.AllocateOutput(1, DataType::kInt64, out_dims));
     return VisitDtype(x.dtype(), kFloats | kInts, "TopK", [&](auto tag) {

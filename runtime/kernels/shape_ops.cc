@@ -89,23 +89,21 @@ class SqueezeKernel : public OpKernel {
       const int64_t rank = x.rank() + static_cast<int64_t>(axes.size());
       std::vector<bool> inserted(rank, false);
       for (int64_t a : axes) {
-        auto axis = NormalizeAxis(a, rank, "Unsqueeze axis");
-        if (!axis.ok()) return axis.status();
-        if (inserted[*axis]) return absl::InvalidArgumentError("Unsqueeze: repeated axis");
-        inserted[*axis] = true;
+        PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(a, rank, "Unsqueeze axis"));
+        if (inserted[axis]) return absl::InvalidArgumentError("Unsqueeze: repeated axis");
+        inserted[axis] = true;
       }
       size_t next = 0;
       for (int64_t i = 0; i < rank; ++i) dims.push_back(inserted[i] ? 1 : x.dim(next++));
     } else {
       std::vector<bool> removed(x.rank(), false);
       for (int64_t a : axes) {
-        auto axis = NormalizeAxis(a, x.rank(), "Squeeze axis");
-        if (!axis.ok()) return axis.status();
-        if (x.dim(*axis) != 1) {
-          return absl::InvalidArgumentError(absl::StrCat("Squeeze: dim ", *axis, " of ", DimsString(x.dims()),
+        PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(a, x.rank(), "Squeeze axis"));
+        if (x.dim(axis) != 1) {
+          return absl::InvalidArgumentError(absl::StrCat("Squeeze: dim ", axis, " of ", DimsString(x.dims()),
                                                          " is not 1"));
         }
-        removed[*axis] = true;
+        removed[axis] = true;
       }
       for (int64_t i = 0; i < x.rank(); ++i) {
         if (axes.empty() ? x.dim(i) != 1 : !removed[i]) dims.push_back(x.dim(i));
@@ -136,12 +134,11 @@ class TransposeKernel : public OpKernel {
     Dims dims;
     std::vector<int64_t> strides;
     for (int64_t p : perm) {
-      auto axis = NormalizeAxis(p, x.rank(), "Transpose perm");
-      if (!axis.ok()) return axis.status();
-      if (seen[*axis]) return absl::InvalidArgumentError("Transpose: perm repeats an axis");
-      seen[*axis] = true;
-      dims.push_back(x.dim(*axis));
-      strides.push_back(in_strides[*axis]);
+      PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(p, x.rank(), "Transpose perm"));
+      if (seen[axis]) return absl::InvalidArgumentError("Transpose: perm repeats an axis");
+      seen[axis] = true;
+      dims.push_back(x.dim(axis));
+      strides.push_back(in_strides[axis]);
     }
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     StridedCopy(x, 0, strides, *out);
@@ -210,33 +207,32 @@ class ConcatKernel : public OpKernel {
   }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(first, 0);
-    auto axis = NormalizeAxis(axis_, first.rank(), "Concat axis");
-    if (!axis.ok()) return axis.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, first.rank(), "Concat axis"));
     Dims dims = first.dims();
-    dims[*axis] = 0;
+    dims[axis] = 0;
     for (size_t i = 0; i < ctx.num_inputs(); ++i) {
       PT2ONNX_INPUT(t, i);
       if (t.rank() != first.rank() || t.dtype() != first.dtype()) {
         return absl::InvalidArgumentError("Concat: inputs differ in rank or dtype");
       }
       for (int64_t d = 0; d < t.rank(); ++d) {
-        if (d != *axis && t.dim(d) != first.dim(d)) {
+        if (d != axis && t.dim(d) != first.dim(d)) {
           return absl::InvalidArgumentError(absl::StrCat("Concat: shapes ", DimsString(first.dims()), " and ",
                                                          DimsString(t.dims()), " differ off the axis"));
         }
       }
-      dims[*axis] += t.dim(*axis);
+      dims[axis] += t.dim(axis);
     }
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, first.dtype(), dims));
     int64_t outer = 1;
-    for (int64_t d = 0; d < *axis; ++d) outer *= dims[d];
+    for (int64_t d = 0; d < axis; ++d) outer *= dims[d];
     int64_t inner = ElementSize(first.dtype());
-    for (int64_t d = *axis + 1; d < first.rank(); ++d) inner *= dims[d];
-    const int64_t out_row = dims[*axis] * inner;
+    for (int64_t d = axis + 1; d < first.rank(); ++d) inner *= dims[d];
+    const int64_t out_row = dims[axis] * inner;
     int64_t column = 0;
     for (size_t i = 0; i < ctx.num_inputs(); ++i) {
       const Tensor& t = *ctx.input(i);
-      const int64_t row = t.dim(*axis) * inner;
+      const int64_t row = t.dim(axis) * inner;
       for (int64_t o = 0; o < outer && row > 0; ++o) {
         std::memcpy((out)->raw() + o * out_row + column, t.raw() + o * row, row);
       }
@@ -258,10 +254,9 @@ class SplitKernel : public OpKernel {
   }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_INPUT(x, 0);
-    auto axis = NormalizeAxis(axis_, x.rank(), "Split axis");
-    if (!axis.ok()) return axis.status();
+    PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axis_, x.rank(), "Split axis"));
     std::vector<int64_t> sizes;
-    const int64_t total = x.dim(*axis);
+    const int64_t total = x.dim(axis);
     if (ctx.input(1) != nullptr) {
       PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(1), "Split sizes"));
       sizes = read;
@@ -280,9 +275,9 @@ class SplitKernel : public OpKernel {
     int64_t start = 0;
     for (int64_t i = 0; i < num_outputs_; ++i) {
       Dims dims = x.dims();
-      dims[*axis] = sizes[i];
+      dims[axis] = sizes[i];
       PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(i, x.dtype(), dims));
-      StridedCopy(x, start * ContiguousStrides(x.dims())[*axis], ContiguousStrides(x.dims()), *out);
+      StridedCopy(x, start * ContiguousStrides(x.dims())[axis], ContiguousStrides(x.dims()), *out);
       start += sizes[i];
     }
     return absl::OkStatus();

@@ -19,11 +19,9 @@ class SliceKernel : public OpKernel {
     PT2ONNX_INPUT(x, 0);
     PT2ONNX_INPUT(starts_t, 1);
     PT2ONNX_INPUT(ends_t, 2);
-    auto starts = ReadInts(starts_t, "Slice starts");
-    auto ends = ReadInts(ends_t, "Slice ends");
-    if (!starts.ok()) return starts.status();
-    if (!ends.ok()) return ends.status();
-    const size_t n = starts->size();
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> starts, ReadInts(starts_t, "Slice starts"));
+    PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> ends, ReadInts(ends_t, "Slice ends"));
+    const size_t n = starts.size();
     std::vector<int64_t> axes(n), steps(n, 1);
     for (size_t i = 0; i < n; ++i) axes[i] = static_cast<int64_t>(i);
     if (ctx.input(3) != nullptr) {
@@ -34,7 +32,7 @@ class SliceKernel : public OpKernel {
       PT2ONNX_ASSIGN_OR_RETURN(auto read, ReadInts(*ctx.input(4), "Slice steps"));
       steps = read;
     }
-    if (ends->size() != n || axes.size() != n || steps.size() != n) {
+    if (ends.size() != n || axes.size() != n || steps.size() != n) {
       return absl::InvalidArgumentError("Slice: starts, ends, axes and steps differ in length");
     }
     Dims dims = x.dims();
@@ -43,13 +41,12 @@ class SliceKernel : public OpKernel {
     int64_t offset = 0;
     std::vector<bool> seen(x.rank(), false);
     for (size_t i = 0; i < n; ++i) {
-      auto axis = NormalizeAxis(axes[i], x.rank(), "Slice axis");
-      if (!axis.ok()) return axis.status();
-      if (seen[*axis]) return absl::InvalidArgumentError("Slice: repeated axis");
-      seen[*axis] = true;
-      const int64_t len = x.dim(*axis), step = steps[i];
+      PT2ONNX_ASSIGN_OR_RETURN(auto axis, NormalizeAxis(axes[i], x.rank(), "Slice axis"));
+      if (seen[axis]) return absl::InvalidArgumentError("Slice: repeated axis");
+      seen[axis] = true;
+      const int64_t len = x.dim(axis), step = steps[i];
       if (step == 0) return absl::InvalidArgumentError("Slice: step 0");
-      int64_t s = (*starts)[i], e = (*ends)[i];
+      int64_t s = starts[i], e = ends[i];
       if (step == INT64_MIN) return absl::InvalidArgumentError("Slice: step out of range");
       // Negative indices count from the end; then clamp as the ONNX spec says.
       auto adjust = [&](int64_t v, int64_t lo, int64_t hi) {
@@ -59,14 +56,14 @@ class SliceKernel : public OpKernel {
       if (step > 0) {
         s = adjust(s, 0, len);
         e = adjust(e, 0, len);
-        dims[*axis] = e > s ? (e - s - 1) / step + 1 : 0;
+        dims[axis] = e > s ? (e - s - 1) / step + 1 : 0;
       } else {
         s = adjust(s, 0, len - 1);
         e = adjust(e, -1, len - 1);
-        dims[*axis] = s > e ? (s - e - 1) / (-step) + 1 : 0;
+        dims[axis] = s > e ? (s - e - 1) / (-step) + 1 : 0;
       }
-      offset += dims[*axis] > 0 ? s * in_strides[*axis] : 0;
-      strides[*axis] = in_strides[*axis] * step;
+      offset += dims[axis] > 0 ? s * in_strides[axis] : 0;
+      strides[axis] = in_strides[axis] * step;
     }
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
     StridedCopy(x, offset, strides, *out);

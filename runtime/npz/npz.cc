@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "core/archive/crc32.h"
 #include "core/archive/zip_reader.h"
+#include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -79,15 +80,12 @@ absl::StatusOr<Tensor> ReadNpy(ByteSpan bytes) {
   }
   if (header_len > bytes.size() - offset) return Bad("truncated header");
   absl::string_view header = AsStringView(bytes.subspan(offset, header_len));
-  auto descr = DictValue(header, "descr");
-  auto fortran = DictValue(header, "fortran_order");
-  auto shape_text = DictValue(header, "shape");
-  if (!descr.ok()) return descr.status();
-  if (!fortran.ok()) return fortran.status();
-  if (!shape_text.ok()) return shape_text.status();
-  if (*fortran != "False") return Bad("Fortran-order arrays are not supported");
+  PT2ONNX_ASSIGN_OR_RETURN(std::string descr, DictValue(header, "descr"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string fortran, DictValue(header, "fortran_order"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string shape_text, DictValue(header, "shape"));
+  if (fortran != "False") return Bad("Fortran-order arrays are not supported");
   DataType dtype = DataType::kUndefined;
-  std::string d = absl::StrCat(absl::StripPrefix(absl::StripSuffix(*descr, "'"), "'"));
+  std::string d = absl::StrCat(absl::StripPrefix(absl::StripSuffix(descr, "'"), "'"));
   if (d.size() == 3 && d[0] == '=') d[0] = '<';
   if (d == "<b1" || d == "=b1") d = "|b1";
   if (d == "<i1") d = "|i1";
@@ -100,20 +98,19 @@ absl::StatusOr<Tensor> ReadNpy(ByteSpan bytes) {
   for (const Descr& e : kDescrs) if (d == e.text) dtype = e.dtype;
   if (dtype == DataType::kUndefined) return Bad("unsupported dtype '" + d + "' (big-endian, structured or object)");
   Dims dims;
-  absl::string_view inner = absl::StripSuffix(absl::StripPrefix(*shape_text, "("), ")");
+  absl::string_view inner = absl::StripSuffix(absl::StripPrefix(shape_text, "("), ")");
   for (absl::string_view part : absl::StrSplit(inner, ',', absl::SkipWhitespace())) {
     int64_t v;
-    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &v) || v < 0) return Bad("bad shape " + *shape_text);
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &v) || v < 0) return Bad("bad shape " + shape_text);
     dims.push_back(v);
   }
-  auto t = Tensor::Allocate(dtype, dims, nullptr);
-  if (!t.ok()) return t.status();
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(dtype, dims, nullptr));
   const size_t data_at = offset + header_len;
-  if (bytes.size() - data_at != t->byte_size()) {
+  if (bytes.size() - data_at != t.byte_size()) {
     return Bad(absl::StrCat("data holds ", bytes.size() - data_at, " bytes, shape ", DimsString(dims), " needs ",
-                            t->byte_size()));
+                            t.byte_size()));
   }
-  if (t->byte_size() > 0) std::memcpy(t->raw(), bytes.data() + data_at, t->byte_size());
+  if (t.byte_size() > 0) std::memcpy(t.raw(), bytes.data() + data_at, t.byte_size());
   return t;
 }
 

@@ -94,7 +94,7 @@ TEST(InspectTest, HistogramMarksUnsupportedTargetsAndGivesAdvice) {
 
   const std::string text = InspectionText(info, "m.pt2");
   EXPECT_TRUE(absl::StrContains(text, "aten::linalg_eigvals.default  1  UNSUPPORTED")) << text;
-  EXPECT_TRUE(absl::StrContains(text, std::string(ops::kUnsupportedOpsAdvice))) << text;
+  EXPECT_TRUE(absl::StrContains(text, std::string(translate::kUnsupportedOpsAdvice))) << text;
   EXPECT_TRUE(absl::StrContains(text, "s54  [0, int_oo]  x[0], m[0], out[0]")) << text;
   const std::string json = InspectionJson(info);
   EXPECT_TRUE(absl::StrContains(json, "\"supported\": false")) << json;
@@ -117,8 +117,8 @@ TEST(InspectTest, NothingUnsupportedMeansNoAdvice) {
 }
 
 TEST(InspectTest, SupportIsCheckedAtTheRequestedOpset) {
-  ops::OpRegistry registry;  // relu from opset 21 on, nothing else
-  registry.Add("aten::relu.default", [](ops::TranslateContext&) { return absl::OkStatus(); }, 21);
+  translate::OpRegistry registry;  // relu from opset 21 on, nothing else
+  registry.Add("aten::relu.default", [](translate::TranslateContext&) { return absl::OkStatus(); }, 21);
   InspectOptions options;
   options.registry = &registry;
   options.opset = 20;

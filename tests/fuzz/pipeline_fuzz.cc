@@ -15,6 +15,7 @@
 #include "export/converter.h"
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
+#include "ops/all_ops.h"
 #include "tests/fuzz/program_mutator.h"
 #include "translate/registry.h"
 
@@ -25,9 +26,9 @@ class NullSink : public pt2onnx::onnx_writer::ByteSink {
   absl::Status Write(pt2onnx::ByteSpan) override { return absl::OkStatus(); }
 };
 
-const pt2onnx::ops::OpRegistry& Registry() {
-  static const pt2onnx::ops::OpRegistry* const registry =
-      new pt2onnx::ops::OpRegistry(pt2onnx::ops::CreateDefaultRegistry());
+const pt2onnx::translate::OpRegistry& Registry() {
+  static const pt2onnx::translate::OpRegistry* const registry =
+      new pt2onnx::translate::OpRegistry(pt2onnx::ops::CreateDefaultRegistry());
   return *registry;
 }
 

@@ -57,6 +57,15 @@ FRONT_END_EXCEPTIONS = {
     "native/BUILD": {"//core/archive"},
 }
 
+# The namespace of each room's code (its folder name), so a name says where
+# it lives; export/ is the library's API, declared in pt2onnx itself, and
+# core/'s subfolders each have their own under pt2onnx.
+ROOM_NAMESPACE = {"core": "pt2onnx", "runtime": "pt2onnx::runtime", "reference": "pt2onnx::reference",
+                  "verify": "pt2onnx::verify", "translate": "pt2onnx::translate", "ops": "pt2onnx::ops",
+                  "passes": "pt2onnx::passes", "export": "pt2onnx", "native": "pt2onnx::native",
+                  "wasm": "pt2onnx::wasm"}
+NAMESPACE = re.compile(r"^namespace\s+(pt2onnx\b[\w:]*)\s*\{", re.M)  # others: third-party forward declarations
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LABEL = re.compile(r'"(//([A-Za-z0-9_/.-]*)(?::[^"]*)?)"')
 
@@ -102,6 +111,14 @@ def label_violation(build, label):
     return front_end_violation(build, label, FRONT_END_CORE_LABELS)
 
 
+def namespace_violation(path, namespace):
+    """Why `path` may not open `namespace` (pt2onnx or one inside it), or None."""
+    room = ROOM_NAMESPACE.get(layer(path) or "")
+    if room is None or namespace == room or namespace.startswith(room + "::"):
+        return None
+    return f"code in {layer(path)}/ belongs in namespace {room}"
+
+
 def sources():
     for top in RANK:
         for folder, _, files in os.walk(os.path.join(ROOT, top)):
@@ -115,10 +132,15 @@ def check():
         full = os.path.join(ROOT, path)
         if path.endswith((".h", ".cc", ".inc")):
             with open(full, encoding="utf-8", errors="replace") as f:
-                for header in INCLUDE.findall(f.read()):
-                    why = violation(path, header)
-                    if why:
-                        problems.append(f'{path}: #include "{header}": {why}')
+                text = f.read()
+            for header in INCLUDE.findall(text):
+                why = violation(path, header)
+                if why:
+                    problems.append(f'{path}: #include "{header}": {why}')
+            for namespace in NAMESPACE.findall(text):
+                why = namespace_violation(path, namespace)
+                if why:
+                    problems.append(f"{path}: namespace {namespace}: {why}")
         elif os.path.basename(path) in ("BUILD.bazel", "BUILD"):
             package = os.path.dirname(path)
             with open(full, encoding="utf-8") as f:

@@ -53,3 +53,14 @@ def test_front_ends_use_the_lower_layers_through_export_only():
     assert lv("native/BUILD", "//core/archive") is None
     assert lv("wasm/BUILD", "//core/archive")
     assert lv("export/BUILD", "//core/onnx:checker") is None
+
+
+def test_each_room_declares_its_own_namespace():
+    v = check_layers.namespace_violation
+    assert v("translate/registry.h", "pt2onnx::ops")
+    assert v("runtime/plan/session.cc", "pt2onnx::reference")
+    assert v("ops/activation.cc", "pt2onnx")
+    assert v("translate/registry.h", "pt2onnx::translate") is None
+    assert v("ops/fft_helpers.h", "pt2onnx::ops::fft_internal") is None
+    assert v("core/pt2/schema.h", "pt2onnx::pt2") is None
+    assert v("export/export.h", "pt2onnx") is None

@@ -9,6 +9,7 @@
 
 #include "core/aten/aliases.h"
 #include "gtest/gtest.h"
+#include "ops/all_ops.h"
 #include "tests/testing/op_test_util.h"
 #include "translate/registry.h"
 
@@ -16,12 +17,12 @@ namespace pt2onnx::testing {
 namespace {
 
 TEST(Aliases, EveryAliasNamesARegisteredOverload) {
-  const ops::OpRegistry registry = ops::CreateDefaultRegistry();
+  const translate::OpRegistry registry = ops::CreateDefaultRegistry();
   std::vector<std::string> keys = registry.Keys();
   for (const aten::AtenAlias& alias : aten::AtenAliases()) {
     EXPECT_TRUE(registry.Contains(alias.canonical)) << alias.alias << " -> " << alias.canonical;
     EXPECT_TRUE(registry.Contains(alias.alias)) << alias.alias;
-    for (int opset = ops::kMinOpset; opset <= ops::kMaxOpset; ++opset) {
+    for (int opset = translate::kMinOpset; opset <= translate::kMaxOpset; ++opset) {
       EXPECT_EQ(registry.Find(alias.alias, opset) != nullptr, registry.Find(alias.canonical, opset) != nullptr)
           << alias.alias << " at opset " << opset;
     }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/pt2/schema.h"
 #include "gtest/gtest.h"
+#include "ops/translate_api.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 

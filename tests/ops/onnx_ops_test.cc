@@ -10,6 +10,8 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
+#include "ops/all_ops.h"
+#include "ops/translate_api.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "tests/testing/op_test_util.h"

@@ -1,3 +1,5 @@
+#include "ops/all_ops.h"
+#include "ops/translate_api.h"
 #include "translate/registry.h"
 
 #include <string>

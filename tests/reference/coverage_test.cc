@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
+#include "ops/all_ops.h"
 #include "reference/registry.h"
 #include "gtest/gtest.h"
 #include "translate/registry.h"

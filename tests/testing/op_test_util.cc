@@ -1,3 +1,4 @@
+#include "ops/all_ops.h"
 #include "tests/testing/op_test_util.h"
 
 #include <optional>
@@ -291,11 +292,11 @@ ProgramBuilder OneNodeProgram(const std::vector<TensorSpec>& inputs, absl::strin
 }
 
 absl::StatusOr<Converted> ConvertAndCheck(const pt2::ExportedProgram& program, int opset) {
-  ops::OpRegistry registry = ops::CreateDefaultRegistry();
-  ops::TranslateOptions options;
+  translate::OpRegistry registry = ops::CreateDefaultRegistry();
+  translate::TranslateOptions options;
   options.opset = opset;
   pt2::WeightTable weights;
-  PT2ONNX_ASSIGN_OR_RETURN(ir::Model model, ops::TranslateProgram(program, weights, registry, options));
+  PT2ONNX_ASSIGN_OR_RETURN(ir::Model model, translate::TranslateProgram(program, weights, registry, options));
   PT2ONNX_RETURN_IF_ERROR(ir::Verify(model.graph));
   Converted result;
   ::onnx::ModelProto proto = onnx_writer::ToModelProto(model);

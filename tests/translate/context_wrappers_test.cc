@@ -10,6 +10,7 @@
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "gtest/gtest.h"
+#include "ops/all_ops.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "tests/testing/op_test_util.h"
@@ -99,7 +100,7 @@ TEST(ContextWrappers, BodySignatureMismatchIsInvalid) {
 TEST(ContextWrappers, AreNotReportedAsUnsupported) {
   pt2::ExportedProgram program =
       Wrapped("torch.ops.higher_order.wrap_with_set_grad_enabled", GradArgs(Body()));
-  EXPECT_TRUE(ops::FindUnsupportedOps(program.graph, ops::CreateDefaultRegistry(), 20).empty());
+  EXPECT_TRUE(translate::FindUnsupportedOps(program.graph, ops::CreateDefaultRegistry(), 20).empty());
 }
 
 }  // namespace

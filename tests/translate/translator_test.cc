@@ -1,6 +1,7 @@
 // Tests for ops/translator.cc's handling of the user's renames: graph inputs
 // are renamed in graph order, symbolic scalar inputs included, and a rename
 // that matches nothing is an error naming what the program has.
+#include "ops/all_ops.h"
 #include "translate/translator.h"
 
 #include <string>
@@ -15,7 +16,7 @@
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using testing::HasStatus;
@@ -43,7 +44,7 @@ pt2::ExportedProgram WithSymIntInput() {
 }
 
 absl::StatusOr<ir::Model> Translate(const pt2::ExportedProgram& program, TranslateOptions options) {
-  static const OpRegistry* const registry = new OpRegistry(CreateDefaultRegistry());
+  static const OpRegistry* const registry = new OpRegistry(ops::CreateDefaultRegistry());
   pt2::WeightTable no_weights;
   return TranslateProgram(program, no_weights, *registry, options);
 }
@@ -108,4 +109,4 @@ TEST(TranslatorSchemaTableTest, InjectedTableFillsAndChecksArguments) {
 }
 
 }  // namespace
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

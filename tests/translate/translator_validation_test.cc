@@ -9,12 +9,13 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
+#include "ops/all_ops.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using testing::HasStatus;
@@ -23,7 +24,7 @@ using testing::ProgramBuilder;
 using testing::TensorArg;
 
 absl::Status Translate(const pt2::ExportedProgram& program) {
-  static const OpRegistry* const registry = new OpRegistry(CreateDefaultRegistry());
+  static const OpRegistry* const registry = new OpRegistry(ops::CreateDefaultRegistry());
   pt2::WeightTable no_weights;
   return TranslateProgram(program, no_weights, *registry, TranslateOptions()).status();
 }
@@ -86,4 +87,4 @@ TEST(DtypeCodes, NegativeScalarTypeIsUnknown) {
 }
 
 }  // namespace
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -11,12 +11,13 @@
 #include "core/pt2/schema.h"
 #include "core/pt2/weights.h"
 #include "gtest/gtest.h"
+#include "ops/all_ops.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 #include "tests/testing/op_test_util.h"
 #include "tests/testing/status_matchers.h"
 
-namespace pt2onnx::ops {
+namespace pt2onnx::translate {
 namespace {
 
 using testing::HasStatus;
@@ -39,7 +40,7 @@ pt2::ExportedProgram ReluOfParameter(std::vector<int64_t> sizes) {
 absl::StatusOr<ir::Model> Translate(const pt2::ExportedProgram& program,
                                     const pt2::WeightTable& weights,
                                     uint64_t limit = kMaterializeSlackBytes) {
-  static const OpRegistry* const registry = new OpRegistry(CreateDefaultRegistry());
+  static const OpRegistry* const registry = new OpRegistry(ops::CreateDefaultRegistry());
   TranslateOptions options;
   options.max_materialized_bytes = limit;
   return TranslateProgram(program, weights, *registry, options);
@@ -107,4 +108,4 @@ TEST(TranslatorWeightsTest, WeightsMustMatchTheGraphsMetadata) {
 }
 
 }  // namespace
-}  // namespace pt2onnx::ops
+}  // namespace pt2onnx::translate

@@ -16,6 +16,7 @@
 #include "core/onnx/checker.h"
 #include "core/onnx/model_writer.h"
 #include "native/mapped_file.h"
+#include "ops/all_ops.h"
 #include "translate/registry.h"
 
 namespace {
@@ -25,7 +26,7 @@ namespace {
 // false on failure.
 bool ConvertOnce(pt2onnx::ByteSpan bytes) {
   using namespace pt2onnx;
-  static const ops::OpRegistry* const registry = new ops::OpRegistry(ops::CreateDefaultRegistry());
+  static const translate::OpRegistry* const registry = new translate::OpRegistry(ops::CreateDefaultRegistry());
   ConvertOptions options;
   options.registry = registry;
   absl::StatusOr<Conversion> conversion = ConvertPt2(bytes, options);
