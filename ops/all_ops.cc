@@ -6,15 +6,14 @@
 
 namespace pt2onnx::ops {
 
-#define PT2ONNX_OP_FAMILY(register_family) void register_family(OpRegistry& r);
+#define PT2ONNX_OP_FAMILY(register_family) void register_family(translate::OpRegistry& r);
 #include "ops/op_families.inc"
 #undef PT2ONNX_OP_FAMILY
 
-OpRegistry CreateDefaultRegistry() {
-  OpRegistry r;
+translate::OpRegistry CreateDefaultRegistry() {
+  translate::OpRegistry r;
 #define PT2ONNX_OP_FAMILY(register_family) register_family(r);
 #include "ops/op_families.inc"
-#include "ops/translate_api.h"
 #undef PT2ONNX_OP_FAMILY
   // After every family: an alias takes the translations of the operator it
   // names (tests/ops/aliases_test.cc checks that each one is there).

@@ -10,14 +10,19 @@
 // float32 and float64 only (the step depends on the dtype's mantissa width;
 // float16 / bfloat16 are refused). ONNX Runtime's Where may turn a selected
 // -0 into +0 (nextafter(-denorm_min, 1) is -0 in torch), a sign no
-// comparison of values sees. All translations hold for opsets 18..23.
-// hash_tensor, which needs the raw bits, is refused with its reason.
+// comparison of values sees. nextafter and frexp hold for opsets 18..26;
+// hash_tensor, which needs the raw bits, is translated from opset 26 (BitCast).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
+#include "core/ir/tensor.h"
 #include "core/status_macros.h"
 #include "ops/translate_api.h"
 #include "translate/op_helpers.h"
@@ -101,15 +106,81 @@ absl::Status AtenFrexp(TranslateContext& ctx) {
 }
 
 // aten::hash_tensor(Tensor self, int[1] dim=[], *, bool keepdim=False, int mode=0) -> Tensor
-// Refused: torch XORs each element's 64-bit pattern (floats widened to
-// double, torch/_torch_docs.py). ONNX up to opset 23 has no bitcast; the bits
-// of a finite float could be rebuilt arithmetically, but not the sign and
-// payload of a NaN, so no ONNX graph matches torch bit for bit.
+// Mode 0: each element widened to double (floating dtypes) or int64 (the
+// others), its 64 bits read as uint64 and XORed over `dim` (every dim when
+// empty; torch/_torch_docs.py). Reading the bits needs BitCast (opset 26);
+// below it no graph reproduces a NaN's sign and payload, so it is refused.
+// ONNX has no XOR reduction: bit b of the hash is the parity of the count of
+// elements with bit b set, so the 64 bit planes are counted with ReduceSum
+// and reassembled from their parities.
 absl::Status AtenHashTensor(TranslateContext& ctx) {
-  return ctx.Unsupported(
-      "hash_tensor XORs the elements' raw 64-bit patterns; ONNX has no bitcast (up to opset 23) and cannot "
-      "recover a NaN's sign and payload arithmetically, so the hash would differ from torch's: compute it "
-      "outside the exported model");
+  constexpr int kBitCastOpset = 26;
+  if (ctx.opset() < kBitCastOpset) {
+    return ctx.Unsupported(absl::StrCat("hash_tensor XORs the elements' raw 64-bit patterns, which ONNX reads from "
+                                        "opset ", kBitCastOpset, " (BitCast) on: convert with --opset ",
+                                        kBitCastOpset));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t mode, ctx.Int("mode"));
+  if (mode != 0) return ctx.Unsupported(absl::StrCat("hash_tensor mode ", mode, " (torch defines mode 0 only)"));
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("self"));
+  if (IsComplex(dtype)) return ctx.Unsupported("hash_tensor of a complex tensor");
+  PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> dim, ctx.OptionalInts("dim"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool keepdim, ctx.Bool("keepdim"));
+  std::vector<int64_t> axes;
+  if (dim && !dim->empty()) {
+    PT2ONNX_ASSIGN_OR_RETURN(axes, CheckedAxes(*dim, std::max<int64_t>(rank, 1), "hash_tensor dim"));
+  } else {
+    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+  }
+  if (rank == 0) axes.clear();
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.Input("self"));
+  const DataType wide = IsFloatingPoint(dtype) ? DataType::kDouble : DataType::kInt64;
+  std::string bits = ctx.Op("BitCast", {ctx.CastTo(x, dtype, wide)},
+                            {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kUint64))});
+  std::string shifts, weights;  // 0..63 (uint64); 2^0..2^15 (int64)
+  {
+    std::string shift_bytes, weight_bytes;
+    for (uint64_t b = 0; b < 64; ++b) shift_bytes.append(reinterpret_cast<const char*>(&b), sizeof b);
+    for (int64_t b = 0; b < 16; ++b) {
+      const int64_t weight = int64_t{1} << b;
+      weight_bytes.append(reinterpret_cast<const char*>(&weight), sizeof weight);
+    }
+    shifts = ctx.Constant(ir::Tensor::Owned(DataType::kUint64, {64}, std::move(shift_bytes)));
+    weights = ctx.Constant(ir::Tensor::Owned(DataType::kInt64, {16}, std::move(weight_bytes)));
+  }
+  std::string planes = ctx.Op("BitShift", {Unsqueeze(ctx, bits, {-1}), shifts},
+                              {ir::Attribute::String("direction", "RIGHT")});
+  planes = ctx.Op("BitwiseAnd", {planes, ctx.ConstantScalar(DataType::kUint64, 1)});
+  std::string counts = ctx.CastTo(planes, DataType::kUint64, DataType::kInt64);
+  int64_t kept_rank = rank;  // of the hash
+  if (!axes.empty()) {
+    counts = ctx.Op("ReduceSum", {counts, ctx.ConstantInt64s(axes)}, {ir::Attribute::Int("keepdims", keepdim)});
+    if (!keepdim) kept_rank -= static_cast<int64_t>(axes.size());
+  }
+  std::string parity = ctx.Op("BitwiseAnd", {counts, ctx.ConstantScalar(DataType::kInt64, 1)});
+  // Four 16-bit words first (sums below 2^16: exact in any runtime, where
+  // ONNX Runtime sums int64 through doubles), then joined as uint64.
+  std::vector<int64_t> word_shape(static_cast<size_t>(kept_rank), 0);
+  word_shape.push_back(4);
+  word_shape.push_back(16);
+  std::string words = ctx.Op("ReduceSum", {ctx.Op("Mul", {Reshape(ctx, parity, word_shape), weights}),
+                                           ctx.ConstantInt64s({-1})},
+                             {ir::Attribute::Int("keepdims", 0)});
+  words = ctx.Op("BitShift", {ctx.CastTo(words, DataType::kInt64, DataType::kUint64),
+                              ctx.Constant(ir::Tensor::Owned(DataType::kUint64, {4}, [] {
+                                std::string bytes;
+                                for (uint64_t shift : {0, 16, 32, 48}) {
+                                  bytes.append(reinterpret_cast<const char*>(&shift), sizeof shift);
+                                }
+                                return bytes;
+                              }()))},
+                 {ir::Attribute::String("direction", "LEFT")});
+  std::vector<std::string> parts = ctx.AddNode(
+      "Split", {words}, {ir::Attribute::Int("axis", -1), ir::Attribute::Int("num_outputs", 4)}, 4);
+  std::string hash = ctx.Op("BitwiseOr", {ctx.Op("BitwiseOr", {parts[0], parts[1]}),
+                                          ctx.Op("BitwiseOr", {parts[2], parts[3]})});
+  return BindResult(ctx, Squeeze(ctx, hash, {-1}));
 }
 
 }  // namespace

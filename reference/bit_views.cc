@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
 #include "core/status_macros.h"
+#include "reference/kernel_support.h"
 #include "reference/registry.h"
 
 namespace pt2onnx::reference {

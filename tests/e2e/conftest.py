@@ -54,6 +54,14 @@ def wait_process(proc: subprocess.Popen, timeout=None) -> int:
         pytest.fail(f"timed out after {limit:g} s: {' '.join(map(str, proc.args))}")
 
 
+def fixture_flags(folder: pathlib.Path) -> list:
+    """The flags every conversion of a fixture takes: --opset N when its meta.json states one (a fixture
+    that only newer opsets express, e.g. view(dtype) needs BitCast at 26)."""
+    import json
+    opset = json.loads((folder / "meta.json").read_text()).get("opset")
+    return ["--opset", opset] if opset else []
+
+
 def cli_path() -> pathlib.Path:
     path = os.environ.get("PT2ONNX_BIN", str(ROOT / "bazel-bin" / "native" / "pt2onnx"))
     return pathlib.Path(path)

@@ -19,7 +19,7 @@ import numpy as np
 import onnx
 import pytest
 
-from conftest import FIXTURES, OPT_ONLY, ROOT, cli_path, run_process
+from conftest import FIXTURES, OPT_ONLY, ROOT, cli_path, fixture_flags, run_process
 from test_fixtures import assert_matches, opset_limits, positive_fixtures, run_onnx
 
 
@@ -105,7 +105,7 @@ def compare(folder, onnx_path, npz_in, actual_path, meta, label):
 def test_fixture_runs_in_executor(folder, pt2onnx, onnxrun, tmp_path):
     meta = json.loads((folder / "meta.json").read_text())
     model_path = tmp_path / "model.onnx"
-    pt2onnx(folder / "model.pt2", "-o", model_path, "-q")
+    pt2onnx(folder / "model.pt2", "-o", model_path, "-q", *fixture_flags(folder))
     ops = sorted(model_op_types(onnx.load(str(model_path))))
     for suffix in ("", "_alt"):
         npz_in = folder / f"inputs{suffix}.npz"

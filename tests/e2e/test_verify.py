@@ -16,7 +16,7 @@ import pathlib
 
 import pytest
 
-from conftest import FIXTURES, ROOT, run_process
+from conftest import FIXTURES, ROOT, fixture_flags, run_process
 from test_fixtures import assert_blocked, fixture_id, positive_fixtures
 from test_reference import assert_expected_missing_kernels, expected_failures, refrun  # noqa: F401
 
@@ -40,7 +40,7 @@ def assert_verify_unavailable(result, missing):
 def test_verify_passes_on_recorded_inputs(folder, pt2onnx, refrun, tmp_path):  # noqa: F811
     missing = assert_expected_missing_kernels(refrun, folder)
     result = pt2onnx(folder / "model.pt2", "-o", tmp_path / "m.onnx", "--verify-intermediates",
-                     "--inputs", folder / "inputs.npz", check=False)
+                     "--inputs", folder / "inputs.npz", *fixture_flags(folder), check=False)
     if assert_blocked(result, json.loads((folder / "meta.json").read_text())):
         return
     if missing:

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runCli } from "./cli.mjs";
 import { realModels } from "./models.mjs";
+import { fixtureOptions } from "./runtime-fixtures.mjs";
 import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
@@ -61,9 +62,10 @@ test("every per-operator fixture matches the CLI byte for byte", async () => {
   const mismatched = [];
   for (const name of names) {
     const path = join(zoo, name, "model.pt2");
-    const expected = runCli(path, "model.onnx");
+    const options = fixtureOptions(JSON.parse(readFileSync(join(zoo, name, "meta.json"), "utf8")));
+    const expected = runCli(path, "model.onnx", options);
     assert.equal(expected.status, 0, `${name}: ${expected.stderr}`);
-    const result = await convert(readFileSync(path), { outputName: "model.onnx" });
+    const result = await convert(readFileSync(path), { ...options, outputName: "model.onnx" });
     if (!(await bytesOf(result.onnx)).equals(expected.onnx)) mismatched.push(name);
   }
   assert.deepEqual(mismatched, []);

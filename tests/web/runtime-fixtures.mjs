@@ -73,6 +73,12 @@ export function mismatch(actual, expected, label, atol, rtol) {
   return null;
 }
 
+// The options every conversion of a fixture takes: the opset its meta.json
+// states, for a fixture only newer opsets express (view(dtype): BitCast, 26).
+export function fixtureOptions(meta) {
+  return meta.opset ? { opset: meta.opset } : {};
+}
+
 // Converts and runs one fixture folder (relative to tests/fixtures) with the
 // package `api`; returns { name, error: string | null, convertMs, runMs }.
 export async function checkFixture(api, name) {
@@ -81,7 +87,7 @@ export async function checkFixture(api, name) {
   let t0 = performance.now();
   let converted;
   try {
-    converted = await api.convert(new Uint8Array(readFileSync(join(folder, "model.pt2"))));
+    converted = await api.convert(new Uint8Array(readFileSync(join(folder, "model.pt2"))), fixtureOptions(meta));
   } catch (e) {
     return { name, error: `convert: ${e.message}`, convertMs: 0, runMs: 0 };
   }
