@@ -32,7 +32,7 @@
 #include "core/status_macros.h"
 #include "ops/gamma_helpers.h"
 #include "ops/translate_api.h"
-#include "translate/graph_builder.h"
+#include "translate/loop_builder.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "ops/formula.h"
@@ -49,14 +49,6 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 
-ir::ValueInfo Info(std::string name, DataType dtype, std::optional<std::vector<ir::Dim>> dims) {
-  ir::ValueInfo info;
-  info.name = std::move(name);
-  info.dtype = dtype;
-  info.shape = std::move(dims);
-  return info;
-}
-
 // One step of a loop: the carried values' next state and, elementwise,
 // whether the element has not converged yet.
 struct Next {
@@ -66,39 +58,15 @@ struct Next {
 using StepFn = std::function<Next(Formula& m, const std::string& k, const std::vector<std::string>& carried)>;
 
 // Runs `step` (k = 0, 1, ... as float64) as an ONNX Loop of at most
-// kMaxIterations trips from `init`, while an element is pending. Values of
-// the enclosing graph (a, x) are read from inside the body directly.
+// kMaxIterations trips from `init`, while an element is pending.
 std::vector<std::string> Iterate(Formula& m, const std::vector<std::string>& init,
                                  const std::optional<std::vector<ir::Dim>>& dims, const StepFn& step) {
   TranslateContext& ctx = m.ctx;
-  GraphBuilder& builder = ctx.builder();
-  std::string iteration = builder.FreshName();
-  std::string keep = builder.FreshName();
-  std::vector<std::string> carried;
-  for (size_t i = 0; i < init.size(); ++i) carried.push_back(builder.FreshName());
-  const size_t first = builder.graph().nodes.size();
-  Next next = step(m, ctx.CastTo(iteration, DataType::kInt64, kF64), carried);
-  // ReduceMax over the flattened flags and one 0, so an empty input stops.
-  std::string pending_int = ctx.CastTo(next.pending, DataType::kBool, DataType::kInt64);
-  std::string padded = ctx.Op("Concat", {Reshape(ctx, pending_int, {-1}), ctx.ConstantInt64s({0})},
-                              {ir::Attribute::Int("axis", 0)});
-  std::string any = ctx.Op("ReduceMax", {padded}, {ir::Attribute::Int("keepdims", 0)});
-  std::string keep_next = ctx.Op("And", {keep, ctx.CastTo(any, DataType::kInt64, DataType::kBool)});
-
-  ir::Graph body;
-  body.name = absl::StrCat("igamma_", keep_next);
-  builder.MoveNodesInto(first, body);
-  const std::vector<ir::Dim> scalar;
-  body.inputs = {Info(iteration, DataType::kInt64, scalar), Info(keep, DataType::kBool, scalar)};
-  body.outputs = {Info(keep_next, DataType::kBool, scalar)};
-  for (size_t i = 0; i < init.size(); ++i) {
-    body.inputs.push_back(Info(carried[i], kF64, dims));
-    body.outputs.push_back(Info(next.values[i], kF64, dims));
-  }
-  std::vector<std::string> inputs = {ctx.ConstantInt64(kMaxIterations), ctx.ConstantScalar(DataType::kBool, 1)};
-  inputs.insert(inputs.end(), init.begin(), init.end());
-  return ctx.AddNode("Loop", inputs, {ir::Attribute::GraphValue("body", std::move(body))},
-                     static_cast<int>(init.size()));
+  return LoopWhilePending(ctx, "igamma", kMaxIterations, init, std::vector<DataType>(init.size(), kF64), dims,
+                          [&](const std::string& trip, const std::vector<std::string>& carried) {
+                            Next next = step(m, ctx.CastTo(trip, DataType::kInt64, kF64), carried);
+                            return LoopTrip{std::move(next.values), std::move(next.pending)};
+                          });
 }
 
 // The lower function by its series, for elements with x < a + 1 (others get

@@ -1,5 +1,6 @@
 #include "core/aten/op_schema.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <memory>
@@ -137,6 +138,28 @@ absl::StatusOr<Argument> ParseDefault(absl::string_view type, absl::string_view 
     if (arg.s.size() == text.size()) {
       arg.s = std::string(absl::StripSuffix(absl::StripPrefix(text, "'"), "'"));
     }
+  } else if (base == "ScalarType") {
+    // "ScalarType? dtype=4": the generated table writes c10's code (4 is
+    // long), c10's schema text the name; either becomes the code a .pt2 file
+    // would hold (torch/_export/serde/schema.py's ScalarType, LONG = 5), which
+    // FromTorchScalarType reads.
+    struct Code {
+      absl::string_view name;
+      int64_t c10, serialized;
+    };
+    static constexpr Code kCodes[] = {{"byte", 0, 1},   {"char", 1, 2},  {"short", 2, 3},   {"int", 3, 4},
+                                      {"long", 4, 5},   {"half", 5, 6},  {"float", 6, 7},   {"double", 7, 8},
+                                      {"bool", 11, 12}, {"bfloat16", 15, 13}};
+    int64_t c10 = -1;
+    const bool numeric = absl::SimpleAtoi(text, &c10);
+    const auto* code = std::find_if(std::begin(kCodes), std::end(kCodes), [&](const Code& entry) {
+      return numeric ? entry.c10 == c10 : entry.name == text;
+    });
+    if (code == std::end(kCodes)) {
+      return absl::InvalidArgumentError(absl::StrCat("bad ScalarType default '", text, "'"));
+    }
+    arg.kind = Argument::Kind::kScalarType;
+    arg.i = code->serialized;
   } else {
     // MemoryFormat=contiguous_format, Layout=strided, ...: kept as text.
     arg.kind = Argument::Kind::kString;

@@ -1,0 +1,56 @@
+#include "translate/loop_builder.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "translate/graph_builder.h"
+#include "translate/op_helpers.h"
+
+namespace pt2onnx::translate {
+namespace {
+
+ir::ValueInfo Info(std::string name, DataType dtype, std::optional<std::vector<ir::Dim>> dims) {
+  ir::ValueInfo info;
+  info.name = std::move(name);
+  info.dtype = dtype;
+  info.shape = std::move(dims);
+  return info;
+}
+
+}  // namespace
+
+std::vector<std::string> LoopWhilePending(TranslateContext& ctx, absl::string_view name, int64_t max_trips,
+                                          const std::vector<std::string>& init,
+                                          const std::vector<DataType>& dtypes,
+                                          const std::optional<std::vector<ir::Dim>>& dims, const LoopTripFn& step) {
+  GraphBuilder& builder = ctx.builder();
+  std::string trip = builder.FreshName();
+  std::string keep = builder.FreshName();
+  std::vector<std::string> carried;
+  for (size_t i = 0; i < init.size(); ++i) carried.push_back(builder.FreshName());
+  const size_t first = builder.graph().nodes.size();
+  LoopTrip next = step(trip, carried);
+  // ReduceMax over the flattened flags and one 0, so an empty input stops.
+  std::string pending_int = ctx.CastTo(next.pending, DataType::kBool, DataType::kInt64);
+  std::string padded = ctx.Op("Concat", {Reshape(ctx, pending_int, {-1}), ctx.ConstantInt64s({0})},
+                              {ir::Attribute::Int("axis", 0)});
+  std::string any = ctx.Op("ReduceMax", {padded}, {ir::Attribute::Int("keepdims", 0)});
+  std::string keep_next = ctx.Op("And", {keep, ctx.CastTo(any, DataType::kInt64, DataType::kBool)});
+
+  ir::Graph body;
+  body.name = absl::StrCat(name, "_", keep_next);
+  builder.MoveNodesInto(first, body);
+  const std::vector<ir::Dim> scalar;
+  body.inputs = {Info(trip, DataType::kInt64, scalar), Info(keep, DataType::kBool, scalar)};
+  body.outputs = {Info(keep_next, DataType::kBool, scalar)};
+  for (size_t i = 0; i < init.size(); ++i) {
+    body.inputs.push_back(Info(carried[i], dtypes[i], dims));
+    body.outputs.push_back(Info(next.values[i], dtypes[i], dims));
+  }
+  std::vector<std::string> inputs = {ctx.ConstantInt64(max_trips), ctx.ConstantScalar(DataType::kBool, 1)};
+  inputs.insert(inputs.end(), init.begin(), init.end());
+  return ctx.AddNode("Loop", inputs, {ir::Attribute::GraphValue("body", std::move(body))},
+                     static_cast<int>(init.size()));
+}
+
+}  // namespace pt2onnx::translate
