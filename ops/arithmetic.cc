@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "ops/elementwise_common.h"
 #include "ops/translate_api.h"
@@ -108,8 +109,18 @@ absl::Status AtenFloorDivide(TranslateContext& ctx) { return DivMode(ctx, "floor
 // aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
 // aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
 // aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
+// ONNX's Pow takes int32/int64 bases only: narrower integers are raised in
+// a wider type and wrapped back, as ATen's repeated multiplication wraps.
 absl::Status AtenPow(TranslateContext& ctx) {
-  return BinaryInOutputType(ctx, "Pow", "self", "exponent");
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  if (!IsInteger(dtype) || dtype == DataType::kInt32 || dtype == DataType::kInt64) {
+    return BinaryInOutputType(ctx, "Pow", "self", "exponent");
+  }
+  const DataType wide = ElementSize(dtype) < 4 ? DataType::kInt32 : DataType::kInt64;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputOrScalarAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputOrScalarAs("exponent", dtype));
+  std::string power = ctx.Op("Pow", {ctx.CastTo(a, dtype, wide), ctx.CastTo(b, dtype, wide)});
+  return BindResult(ctx, ctx.CastTo(power, wide, dtype));
 }
 
 // aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor

@@ -132,12 +132,20 @@ absl::Status AtenNativeDropout(TranslateContext& ctx) {
 // aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
 // grad * mask * scale, deterministic given the saved mask
 // (aten/src/ATen/native/Dropout.cpp).
+// An integer or bool grad times the float scale promotes to the default
+// float dtype (the node's output dtype), as the product does in ATen.
 absl::Status AtenNativeDropoutBackward(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.Input("grad_output"));
   PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("grad_output"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.InputAs("mask", dtype));
   PT2ONNX_ASSIGN_OR_RETURN(double scale, ctx.Float("scale"));
-  if (!IsFloatingPoint(dtype)) return ctx.Invalid("native_dropout_backward of a non-floating grad");
+  if (!IsFloatingPoint(dtype)) {
+    const DataType out = ctx.OutputDtype(0) == DataType::kUndefined ? DataType::kFloat : ctx.OutputDtype(0);
+    if (!IsFloatingPoint(out)) return ctx.Invalid("native_dropout_backward with a non-floating output");
+    PT2ONNX_ASSIGN_OR_RETURN(std::string keep, ctx.InputAs("mask", DataType::kBool));
+    std::string masked = ctx.Op("Where", {keep, ctx.CastTo(grad, dtype, out), ctx.ConstantScalar(out, 0)});
+    return ctx.SetOutput(0, ctx.Op("Mul", {masked, ctx.ConstantScalar(out, scale)}));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(std::string mask, ctx.InputAs("mask", dtype));
   std::string masked = ctx.Op("Mul", {grad, mask});
   return ctx.SetOutput(0, ctx.Op("Mul", {masked, ctx.ConstantScalar(dtype, scale)}));
 }

@@ -105,16 +105,6 @@ std::string ContinuedFraction(Formula& m, const std::string& a, const std::strin
   return out[3];
 }
 
-// The result's dims from the FX metadata, so that shape inference sees
-// through the Loops.
-std::optional<std::vector<ir::Dim>> ResultDims(const TranslateContext& ctx) {
-  const pt2::TensorMeta* meta = ctx.OutputMeta(0);
-  if (meta == nullptr) return std::nullopt;
-  std::vector<ir::Dim> dims;
-  for (const pt2::SymInt& size : meta->sizes) dims.push_back(size.is_symbolic ? ir::Dim{} : ir::Dim::Static(size.value));
-  return dims;
-}
-
 // aten::igamma(Tensor self, Tensor other) -> Tensor: P(a = self, x = other)
 // (igammac: Q = 1 - P).
 absl::Status IncompleteGamma(TranslateContext& ctx, bool upper) {
@@ -128,7 +118,7 @@ absl::Status IncompleteGamma(TranslateContext& ctx, bool upper) {
   std::string shape = ctx.Op("Shape", {m.add({a_in, x_in})});
   std::string a = ctx.Op("Expand", {a_in, shape});
   std::string x = ctx.Op("Expand", {x_in, shape});
-  const std::optional<std::vector<ir::Dim>> dims = ResultDims(ctx);
+  const std::optional<std::vector<ir::Dim>> dims = LoopResultDims(ctx);
 
   // Where the boundaries decide (or NaN is involved), the loops get values
   // that converge at once; the boundary value replaces their result.

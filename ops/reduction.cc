@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/checked_math.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "ops/reduce_helpers.h"
 #include "ops/translate_api.h"
@@ -262,6 +263,13 @@ absl::Status AtenCumsumDefault(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, AxisArg(ctx, "dim", rank));
   PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
   if (rank == 0) return ctx.SetOutput(0, x);  // a 0-d cumsum is the value itself
+  // ONNX's CumSum has no 8- or 16-bit integers: summed as int32 and wrapped
+  // back, the same bits as ATen's sum in the dtype.
+  const DataType dtype = ctx.OutputDtype(0);
+  if (IsInteger(dtype) && ElementSize(dtype) < 4) {
+    std::string sum = ctx.Op("CumSum", {ctx.CastTo(x, dtype, DataType::kInt32), ctx.ConstantInt64(axis)});
+    return ctx.SetOutput(0, ctx.CastTo(sum, DataType::kInt32, dtype));
+  }
   return ctx.SetOutput(0, ctx.Op("CumSum", {x, ctx.ConstantInt64(axis)}));
 }
 

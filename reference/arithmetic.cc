@@ -149,11 +149,14 @@ absl::Status FmodInPlace(RefCall& call) {
   return Binary(call, true, [](double a, double b) { return std::fmod(a, b); }, IntFmod);
 }
 
+// A negative exponent gives 0 but for bases 1 and -1, as ATen's powi
+// (aten/src/ATen/native/Pow.h); ATen refuses only a negative integer
+// *scalar* exponent, before any program could be exported with one.
 absl::StatusOr<int64_t> IntPow(int64_t base, int64_t exp) {
   if (exp < 0) {
     if (base == 1) return 1;
     if (base == -1) return exp % 2 == 0 ? 1 : -1;
-    return absl::InvalidArgumentError("Integers to negative integer powers are not allowed.");
+    return 0;
   }
   int64_t result = 1;
   while (exp > 0) {

@@ -111,11 +111,18 @@ absl::Status NativeDropoutBackward(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor grad, call.Input("grad_output"));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor mask, call.Input("mask"));
   PT2ONNX_ASSIGN_OR_RETURN(double scale, call.Double("scale"));
-  if (!IsFloatLike(grad.dtype())) return call.Invalid("native_dropout_backward of a non-floating grad");
   if (mask.dims() != grad.dims()) return call.Invalid("native_dropout_backward: mask must be shaped like grad_output");
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(grad.dtype(), grad.dims()));
+  // An integer or bool grad: the product promotes to the default float dtype
+  // (the node's output), computed there as ATen's grad * mask * scale is.
+  const bool promoted = !IsFloatLike(grad.dtype());
+  const DataType out_dtype = promoted ? call.OutputDtype() : grad.dtype();
+  if (!IsFloatLike(out_dtype)) return call.Invalid("native_dropout_backward with a non-floating output");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, NewTensor(out_dtype, grad.dims()));
   for (int64_t i = 0; i < grad.numel(); ++i) {
-    StoreDouble(out, i, LoadDouble(grad, i) * LoadDouble(mask, i) * scale);
+    const double masked = LoadDouble(grad, i) * LoadDouble(mask, i);
+    StoreDouble(out, i, promoted && out_dtype == DataType::kFloat
+                            ? static_cast<double>(static_cast<float>(masked) * static_cast<float>(scale))
+                            : masked * scale);
   }
   return call.SetTensor(std::move(out));
 }

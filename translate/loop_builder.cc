@@ -53,4 +53,12 @@ std::vector<std::string> LoopWhilePending(TranslateContext& ctx, absl::string_vi
                      static_cast<int>(init.size()));
 }
 
+std::optional<std::vector<ir::Dim>> LoopResultDims(const TranslateContext& ctx) {
+  const pt2::TensorMeta* meta = ctx.OutputMeta(0);
+  if (meta == nullptr) return std::nullopt;
+  std::vector<ir::Dim> dims;
+  for (const pt2::SymInt& size : meta->sizes) dims.push_back(size.is_symbolic ? ir::Dim{} : ir::Dim::Static(size.value));
+  return dims;
+}
+
 }  // namespace pt2onnx::translate

@@ -45,6 +45,10 @@ std::vector<std::string> LoopWhilePending(TranslateContext& ctx, absl::string_vi
                                           const std::vector<DataType>& dtypes,
                                           const std::optional<std::vector<ir::Dim>>& dims, const LoopTripFn& step);
 
+// The dims of the node's output 0 from the FX metadata (symbolic ones
+// unknown), for `dims` above: shape inference then sees through the Loop.
+std::optional<std::vector<ir::Dim>> LoopResultDims(const TranslateContext& ctx);
+
 }  // namespace pt2onnx::translate
 
 #endif  // PT2ONNX_TRANSLATE_LOOP_BUILDER_H_

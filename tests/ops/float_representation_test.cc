@@ -1,7 +1,7 @@
 // Tests for ops/float_representation.cc: nextafter (float32, float64,
 // broadcasting) and frexp.Tensor (mantissa in the input dtype, int32
 // exponent) convert (checker + shape inference); float16 is refused (the
-// step depends on the mantissa width). Bit-exact results against torch: the
+// step depends on the mantissa width); hash_tensor converts from opset 26. Bit-exact results against torch: the
 // OpInfo samples (tests/fixtures/opinfo/nextafter, frexp).
 #include "absl/status/status.h"
 #include "core/dtype.h"
@@ -44,12 +44,17 @@ TEST(FloatRepresentation, HalfRefused) {
   EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kUnimplemented, "mantissa width"));
 }
 
-TEST(FloatRepresentation, HashTensorRefused) {
+// hash_tensor reads raw bits: BitCast from opset 26, refused below naming it.
+// Bit-exact hashes against torch: the ops/hash_tensor fixture.
+TEST(FloatRepresentation, HashTensorNeedsOpset26) {
   pt2::ExportedProgram program =
       OneNodeProgram({{"a", kF32, {3}}}, "hash_tensor.default", {TensorArg("self", "a")},
                      {{"h", DataType::kUint64, {}}})
           .Build();
-  EXPECT_TRUE(HasStatus(ConvertAndCheck(program), absl::StatusCode::kUnimplemented, "no bitcast"));
+  EXPECT_TRUE(HasStatus(ConvertAndCheck(program, 23), absl::StatusCode::kUnimplemented, "--opset 26"));
+  absl::StatusOr<Converted> got = ConvertAndCheck(program, 26);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_NE(FindNode(got->model, "BitCast"), nullptr);
 }
 
 }  // namespace
