@@ -62,7 +62,8 @@ using StepFn = std::function<Next(Formula& m, const std::string& k, const std::v
 std::vector<std::string> Iterate(Formula& m, const std::vector<std::string>& init,
                                  const std::optional<std::vector<ir::Dim>>& dims, const StepFn& step) {
   TranslateContext& ctx = m.ctx;
-  return LoopWhilePending(ctx, "igamma", kMaxIterations, init, std::vector<DataType>(init.size(), kF64), dims,
+  return LoopWhilePending(ctx, "igamma", ctx.ConstantInt64(kMaxIterations), init,
+                          std::vector<LoopValueType>(init.size(), LoopValueType{kF64, dims}),
                           [&](const std::string& trip, const std::vector<std::string>& carried) {
                             Next next = step(m, ctx.CastTo(trip, DataType::kInt64, kF64), carried);
                             return LoopTrip{std::move(next.values), std::move(next.pending)};

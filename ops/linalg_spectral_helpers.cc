@@ -18,7 +18,7 @@
 #include "core/status_macros.h"
 #include "ops/linalg_unrolled_helpers.h"
 #include "ops/translate_api.h"
-#include "translate/graph_builder.h"
+#include "translate/loop_builder.h"
 #include "translate/op_helpers.h"
 
 namespace pt2onnx::ops {
@@ -54,44 +54,17 @@ Schedule RoundRobin(int64_t n) {
   return s;
 }
 
-ir::ValueInfo Info(std::string name, std::optional<std::vector<ir::Dim>> dims, DataType dtype) {
-  ir::ValueInfo info;
-  info.name = std::move(name);
-  info.dtype = dtype;
-  info.shape = std::move(dims);
-  return info;
-}
-
-
 }  // namespace
 
 std::vector<std::string> RunLoop(TranslateContext& ctx, const std::string& trips,
                                  const std::vector<std::string>& init,
                                  const std::vector<std::vector<ir::Dim>>& dims, const LoopBody& body) {
-  GraphBuilder& builder = ctx.builder();
-  std::string iteration = builder.FreshName();
-  std::string keep = builder.FreshName();
-  std::vector<std::string> carried;
-  for (size_t i = 0; i < init.size(); ++i) carried.push_back(builder.FreshName());
-  const size_t first = builder.graph().nodes.size();
-  std::vector<std::string> next = body(iteration, carried);
-  std::string keep_next = ctx.Op("Identity", {keep});
-
-  ir::Graph graph;
-  graph.name = absl::StrCat("jacobi_", keep_next);
-  builder.MoveNodesInto(first, graph);
-  const std::vector<ir::Dim> scalar;
-  graph.inputs = {Info(iteration, scalar, DataType::kInt64), Info(keep, scalar, DataType::kBool)};
-  graph.outputs = {Info(keep_next, scalar, DataType::kBool)};
-  for (size_t i = 0; i < init.size(); ++i) {
-    graph.inputs.push_back(Info(carried[i], dims[i], kF64));
-    graph.outputs.push_back(Info(next[i], dims[i], kF64));
-  }
-  std::vector<std::string> inputs = {trips, ctx.ConstantScalar(DataType::kBool, 1)};
-  inputs.insert(inputs.end(), init.begin(), init.end());
-  return ctx.AddNode("Loop", std::move(inputs),
-                     {Attribute::GraphValue("body", std::move(graph))},
-                     static_cast<int>(init.size()));
+  std::vector<LoopValueType> types;
+  for (const std::vector<ir::Dim>& d : dims) types.push_back(LoopValueType{kF64, d});
+  return LoopWhilePending(ctx, "jacobi", trips, init, types,
+                          [&](const std::string& trip, const std::vector<std::string>& carried) {
+                            return LoopTrip{body(trip, carried), ""};
+                          });
 }
 
 namespace {

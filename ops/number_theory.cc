@@ -52,7 +52,8 @@ absl::StatusOr<Operands> ReadOperands(TranslateContext& ctx) {
 // Euclid's loop: while a != 0: (a, b) = (b % a, a); the result is b.
 std::string Gcd(TranslateContext& ctx, const Operands& in) {
   std::vector<std::string> out = LoopWhilePending(
-      ctx, "gcd", kMaxTrips, {in.a, in.b}, {in.work, in.work}, LoopResultDims(ctx),
+      ctx, "gcd", ctx.ConstantInt64(kMaxTrips), {in.a, in.b},
+      {LoopValueType{in.work, LoopResultDims(ctx)}, LoopValueType{in.work, LoopResultDims(ctx)}},
       [&](const std::string&, const std::vector<std::string>& v) {
         const std::string zero = ctx.ConstantScalar(in.work, 0);
         std::string nonzero = ctx.Op("Not", {ctx.Op("Equal", {v[0], zero})});

@@ -35,7 +35,7 @@
 #include "core/dtype.h"
 #include "core/status_macros.h"
 #include "ops/translate_api.h"
-#include "translate/graph_builder.h"
+#include "translate/loop_builder.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
 #include "ops/formula.h"
@@ -46,25 +46,6 @@ namespace {
 
 
 enum class Family { kChebyshevT, kChebyshevU, kChebyshevV, kChebyshevW, kHermiteH, kHermiteE, kLaguerre, kLegendre };
-
-// A loop value's type: a scalar, or of `dims` (nullopt: rank unknown).
-ir::ValueInfo Info(std::string name, DataType dtype, std::optional<std::vector<ir::Dim>> dims) {
-  ir::ValueInfo info;
-  info.name = std::move(name);
-  info.dtype = dtype;
-  info.shape = std::move(dims);
-  return info;
-}
-
-// The result's dims from the FX metadata (symbols left unnamed), so that
-// shape inference sees through the Loop.
-std::optional<std::vector<ir::Dim>> ResultDims(const TranslateContext& ctx) {
-  const pt2::TensorMeta* meta = ctx.OutputMeta(0);
-  if (meta == nullptr) return std::nullopt;
-  std::vector<ir::Dim> dims;
-  for (const pt2::SymInt& size : meta->sizes) dims.push_back(size.is_symbolic ? ir::Dim{} : ir::Dim::Static(size.value));
-  return dims;
-}
 
 // P_{k+1} from p = P_{k-1}, q = P_k at loop iteration i (k = i + 1).
 std::string Step(Formula& m, Family family, const std::string& x, const std::string& i, const std::string& p,
@@ -109,45 +90,23 @@ std::string Recurrence(Formula& m, Family family, const std::string& x, const st
                               {ir::Attribute::Int("axis", 0)});
   std::string most = ctx.Op("ReduceMax", {padded}, {ir::Attribute::Int("keepdims", 0)});
   std::string trips = ctx.CastTo(m.op("Relu", m.sub({most, m.c(1)})), m.dtype, DataType::kInt64);
-  std::string go = ctx.ConstantScalar(DataType::kBool, 1);
 
-  GraphBuilder& builder = ctx.builder();
-  std::string iteration = builder.FreshName();
-  std::string keep = builder.FreshName();
-  std::string p = builder.FreshName();
-  std::string q = builder.FreshName();
-  const size_t first = builder.graph().nodes.size();
-  std::string i = ctx.CastTo(iteration, DataType::kInt64, m.dtype);
-  std::string r = Step(m, family, x, i, p, q);
-  std::string active = m.lt({m.add({i, m.c(1)}), n});
-  std::string p_next = m.where({active, q, p});
-  std::string q_next = m.where({active, r, q});
-  // Go on while an element has steps left and a number to step: torch stops
-  // its loop at NaN (overflow gives inf - inf), so huge degrees end early.
-  std::string pending = m.both({m.lt({m.add({i, m.c(2)}), n}), m.op("Not", m.op("IsNaN", q_next))});
-  std::string any = ctx.Op("ReduceMax", {ctx.CastTo(pending, DataType::kBool, DataType::kInt32)},
-                           {ir::Attribute::Int("keepdims", 0)});
-  std::string keep_next = ctx.Op("And", {keep, ctx.CastTo(any, DataType::kInt32, DataType::kBool)});
-
-  ir::Graph body;
-  body.name = absl::StrCat("recurrence_", q_next);
-  builder.MoveNodesInto(first, body);
-  const std::vector<ir::Dim> scalar;
-  const std::optional<std::vector<ir::Dim>> dims = ResultDims(ctx);
-  body.inputs = {Info(iteration, DataType::kInt64, scalar), Info(keep, DataType::kBool, scalar),
-                 Info(p, m.dtype, dims), Info(q, m.dtype, dims)};
-  body.outputs = {Info(keep_next, DataType::kBool, scalar), Info(p_next, m.dtype, dims),
-                  Info(q_next, m.dtype, dims)};
-  std::vector<std::string> results =
-      ctx.AddNode("Loop", {trips, go, p0, q0}, {ir::Attribute::GraphValue("body", std::move(body))}, 2);
-  // ONNX's Loop inference keeps only the rank of carried values (their shape
-  // may change between iterations): a static result shape is restated.
-  std::vector<int64_t> static_dims;
-  for (const ir::Dim& dim : dims.value_or(std::vector<ir::Dim>{ir::Dim{}})) {
-    if (!dim.is_static()) return results[1];
-    static_dims.push_back(dim.value);
-  }
-  return Reshape(ctx, results[1], static_dims);
+  const LoopValueType type{m.dtype, LoopResultDims(ctx)};
+  std::vector<std::string> results = LoopWhilePending(
+      ctx, "recurrence", trips, {p0, q0}, {type, type},
+      [&](const std::string& trip, const std::vector<std::string>& carried) {
+        const std::string& p = carried[0];
+        const std::string& q = carried[1];
+        std::string i = ctx.CastTo(trip, DataType::kInt64, m.dtype);
+        std::string r = Step(m, family, x, i, p, q);
+        std::string active = m.lt({m.add({i, m.c(1)}), n});
+        std::string q_next = m.where({active, r, q});
+        // Go on while an element has steps left and a number to step: torch
+        // stops its loop at NaN (overflow gives inf - inf), so huge degrees end early.
+        std::string pending = m.both({m.lt({m.add({i, m.c(2)}), n}), m.op("Not", m.op("IsNaN", q_next))});
+        return LoopTrip{{m.where({active, q, p}), q_next}, pending};
+      });
+  return results[1];
 }
 
 struct Spec {
