@@ -39,29 +39,40 @@ absl::Status TriangleIndices(TranslateContext& ctx, bool lower) {
   if (dtype != DataType::kInt64 && dtype != DataType::kInt32) {
     return ctx.Unsupported(absl::StrCat(ctx.key(), " with dtype ", DataTypeName(dtype), " (int32 or int64)"));
   }
-  // Each row's first and one-past-last column.
+  // Row i's first and one-past-last column; in 128 bits, as `offset` may be
+  // anywhere in int64.
   auto span = [&](int64_t i) {
-    const int64_t begin = lower ? 0 : std::clamp<int64_t>(i + offset, 0, cols);
-    const int64_t end = lower ? std::clamp<int64_t>(i + offset + 1, 0, cols) : cols;
+    const __int128 shifted = static_cast<__int128>(i) + offset;
+    const int64_t begin = lower ? 0 : static_cast<int64_t>(std::clamp<__int128>(shifted, 0, cols));
+    const int64_t end = lower ? static_cast<int64_t>(std::clamp<__int128>(shifted + 1, 0, cols)) : cols;
     return std::pair<int64_t, int64_t>(begin, std::max(begin, end));
   };
+  // Only the rows that hold an index are visited (each holds at least one,
+  // so a huge size stops at kMaxIndices): the lower triangle's from row
+  // -offset on, the upper one's below row cols - offset.
+  __int128 first_row = 0, end_row = 0;
+  if (cols > 0) {
+    first_row = lower ? std::max<__int128>(0, -static_cast<__int128>(offset)) : 0;
+    end_row = lower ? rows : std::min<__int128>(rows, static_cast<__int128>(cols) - offset);
+  }
   int64_t count = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    count += span(i).second - span(i).first;
+  for (__int128 i = first_row; i < end_row; ++i) {
+    auto [begin, end] = span(static_cast<int64_t>(i));
+    count += end - begin;
     if (count > kMaxIndices) {
       return ctx.Unsupported(absl::StrCat(ctx.key(), " of a ", rows, " x ", cols, " matrix: more than ",
                                           kMaxIndices, " indices would be written into the model as a constant"));
     }
   }
   std::string row_bytes, col_bytes;
-  for (int64_t i = 0; i < rows; ++i) {
-    auto [begin, end] = span(i);
+  for (__int128 i = first_row; i < end_row; ++i) {
+    auto [begin, end] = span(static_cast<int64_t>(i));
     for (int64_t j = begin; j < end; ++j) {
       if (dtype == DataType::kInt64) {
-        AppendAs<int64_t>(row_bytes, i);
+        AppendAs<int64_t>(row_bytes, static_cast<int64_t>(i));
         AppendAs<int64_t>(col_bytes, j);
       } else {
-        AppendAs<int32_t>(row_bytes, i);
+        AppendAs<int32_t>(row_bytes, static_cast<int64_t>(i));
         AppendAs<int32_t>(col_bytes, j);
       }
     }

@@ -25,10 +25,23 @@ absl::Status TriangleIndices(RefCall& call, bool lower) {
   if (dtype != DataType::kInt64 && dtype != DataType::kInt32) {
     return call.Unsupported(absl::StrCat("triangle indices as ", DataTypeName(dtype)));
   }
+  // Row by row, the columns j with j - i <= offset (lower) or >= offset
+  // (upper), in 128 bits as `offset` may be anywhere in int64; rows without
+  // one are skipped, and more than kMaxCells cells are refused.
+  constexpr int64_t kMaxCells = int64_t{1} << 24;
   std::vector<std::pair<int64_t, int64_t>> cells;
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      if (lower ? j - i <= offset : j - i >= offset) cells.emplace_back(i, j);
+  const __int128 first_row = lower ? std::max<__int128>(0, -static_cast<__int128>(offset)) : 0;
+  const __int128 end_row = lower ? rows : std::min<__int128>(rows, static_cast<__int128>(cols) - offset);
+  for (__int128 i = first_row; cols > 0 && i < end_row; ++i) {
+    const __int128 bound = i + offset;  // the diagonal's column in row i
+    const int64_t from = lower ? 0 : static_cast<int64_t>(std::max<__int128>(bound, 0));
+    const int64_t to = lower ? static_cast<int64_t>(std::min<__int128>(bound + 1, cols)) : cols;
+    for (int64_t j = from; j < to; ++j) {
+      if (static_cast<int64_t>(cells.size()) == kMaxCells) {
+        return call.Unsupported(absl::StrCat("triangle indices of a ", rows, " x ", cols, " matrix (more than ",
+                                             kMaxCells, ")"));
+      }
+      cells.emplace_back(static_cast<int64_t>(i), j);
     }
   }
   const int64_t n = static_cast<int64_t>(cells.size());
