@@ -4,10 +4,9 @@
 // dtype. Equal widths are one BitCast (opset 26). Widths that differ split
 // each element of the last dim into several narrower ones, or join groups of
 // them, little-endian as torch's CPU tensors are (ATen's view_dtype,
-// aten/src/ATen/native/TensorConversions.cpp, scales the last dim). The bits
-// move as unsigned integers in a 32- or 64-bit accumulator (BitShift,
-// BitwiseAnd/Or): ONNX Runtime's BitShift has no 16-bit kernel. A bool is
-// read and written by Cast (every bool torch makes is the byte 0 or 1).
+// aten/src/ATen/native/TensorConversions.cpp, scales the last dim), through
+// ops/bit_packing.h. A bool is read and written by Cast (every bool torch
+// makes is the byte 0 or 1).
 // Complex and float8 dtypes are refused; below opset 26 any reinterpretation
 // is refused (ONNX has no bitcast before it).
 #include <cstdint>
@@ -18,22 +17,13 @@
 #include "core/dtype.h"
 #include "core/ir/tensor.h"
 #include "core/status_macros.h"
+#include "ops/bit_packing.h"
 #include "ops/translate_api.h"
 
 namespace pt2onnx::ops {
 namespace {
 
 constexpr int kBitCastOpset = 26;
-
-// The unsigned integer dtype of `bytes` bytes.
-DataType UnsignedOfWidth(int bytes) {
-  switch (bytes) {
-    case 1: return DataType::kUint8;
-    case 2: return DataType::kUint16;
-    case 4: return DataType::kUint32;
-    default: return DataType::kUint64;
-  }
-}
 
 bool IsBitViewable(DataType dtype) {
   switch (dtype) {
@@ -50,55 +40,6 @@ bool IsBitViewable(DataType dtype) {
 std::string BitCast(TranslateContext& ctx, const std::string& x, DataType from, DataType to) {
   if (from == to) return x;
   return ctx.Op("BitCast", {x}, {ir::Attribute::Int("to", static_cast<int64_t>(to))});
-}
-
-// A 1-D constant of `dtype` (uint32 or uint64): 0, step, 2*step, ...
-std::string ShiftAmounts(TranslateContext& ctx, DataType dtype, int count, int step) {
-  std::string bytes;
-  for (int i = 0; i < count; ++i) {
-    const uint64_t shift = static_cast<uint64_t>(i) * step;
-    if (dtype == DataType::kUint32) {
-      const uint32_t v = static_cast<uint32_t>(shift);
-      bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
-    } else {
-      bytes.append(reinterpret_cast<const char*>(&shift), sizeof shift);
-    }
-  }
-  return ctx.Constant(ir::Tensor::Owned(dtype, {count}, std::move(bytes)));
-}
-
-// [..., n] of `in_bytes`-wide unsigned values -> [..., n * ratio] of
-// `out_bytes`-wide ones, the lowest bytes first.
-std::string SplitElements(TranslateContext& ctx, const std::string& u, int64_t rank, int in_bytes, int out_bytes) {
-  const DataType acc = UnsignedOfWidth(in_bytes == 8 ? 8 : 4);
-  const int ratio = in_bytes / out_bytes;
-  std::string wide = ctx.CastTo(u, UnsignedOfWidth(in_bytes), acc);
-  std::string parts = ctx.Op("BitShift", {Unsqueeze(ctx, wide, {-1}), ShiftAmounts(ctx, acc, ratio, 8 * out_bytes)},
-                             {ir::Attribute::String("direction", "RIGHT")});
-  const uint64_t mask = (uint64_t{1} << (8 * out_bytes)) - 1;
-  parts = ctx.Op("BitwiseAnd", {parts, ctx.ConstantScalar(acc, static_cast<double>(mask))});
-  parts = ctx.CastTo(parts, acc, UnsignedOfWidth(out_bytes));
-  std::vector<int64_t> shape(static_cast<size_t>(rank - 1), 0);
-  shape.push_back(-1);
-  return Reshape(ctx, parts, shape);
-}
-
-// [..., n * ratio] of `in_bytes`-wide unsigned values -> [..., n] of
-// `out_bytes`-wide ones, each built from `ratio` consecutive inputs.
-std::string JoinElements(TranslateContext& ctx, const std::string& u, int64_t rank, int in_bytes, int out_bytes) {
-  const DataType acc = UnsignedOfWidth(out_bytes == 8 ? 8 : 4);
-  const int ratio = out_bytes / in_bytes;
-  std::vector<int64_t> shape(static_cast<size_t>(rank - 1), 0);
-  shape.push_back(-1);
-  shape.push_back(ratio);
-  std::string groups = ctx.CastTo(Reshape(ctx, u, shape), UnsignedOfWidth(in_bytes), acc);
-  groups = ctx.Op("BitShift", {groups, ShiftAmounts(ctx, acc, ratio, 8 * in_bytes)},
-                  {ir::Attribute::String("direction", "LEFT")});
-  std::vector<std::string> pieces = ctx.AddNode(
-      "Split", {groups}, {ir::Attribute::Int("axis", -1), ir::Attribute::Int("num_outputs", ratio)}, ratio);
-  std::string joined = pieces[0];
-  for (int i = 1; i < ratio; ++i) joined = ctx.Op("BitwiseOr", {joined, pieces[i]});
-  return ctx.CastTo(Squeeze(ctx, joined, {-1}), acc, UnsignedOfWidth(out_bytes));
 }
 
 // aten::view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)

@@ -24,6 +24,7 @@
 #include "core/dtype.h"
 #include "core/ir/tensor.h"
 #include "core/status_macros.h"
+#include "ops/bit_packing.h"
 #include "ops/translate_api.h"
 #include "translate/op_helpers.h"
 #include "translate/registry.h"
@@ -138,18 +139,7 @@ absl::Status AtenHashTensor(TranslateContext& ctx) {
   const DataType wide = IsFloatingPoint(dtype) ? DataType::kDouble : DataType::kInt64;
   std::string bits = ctx.Op("BitCast", {ctx.CastTo(x, dtype, wide)},
                             {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kUint64))});
-  std::string shifts, weights;  // 0..63 (uint64); 2^0..2^15 (int64)
-  {
-    std::string shift_bytes, weight_bytes;
-    for (uint64_t b = 0; b < 64; ++b) shift_bytes.append(reinterpret_cast<const char*>(&b), sizeof b);
-    for (int64_t b = 0; b < 16; ++b) {
-      const int64_t weight = int64_t{1} << b;
-      weight_bytes.append(reinterpret_cast<const char*>(&weight), sizeof weight);
-    }
-    shifts = ctx.Constant(ir::Tensor::Owned(DataType::kUint64, {64}, std::move(shift_bytes)));
-    weights = ctx.Constant(ir::Tensor::Owned(DataType::kInt64, {16}, std::move(weight_bytes)));
-  }
-  std::string planes = ctx.Op("BitShift", {Unsqueeze(ctx, bits, {-1}), shifts},
+  std::string planes = ctx.Op("BitShift", {Unsqueeze(ctx, bits, {-1}), ShiftAmounts(ctx, DataType::kUint64, 64, 1)},
                               {ir::Attribute::String("direction", "RIGHT")});
   planes = ctx.Op("BitwiseAnd", {planes, ctx.ConstantScalar(DataType::kUint64, 1)});
   std::string counts = ctx.CastTo(planes, DataType::kUint64, DataType::kInt64);
@@ -160,26 +150,23 @@ absl::Status AtenHashTensor(TranslateContext& ctx) {
   }
   std::string parity = ctx.Op("BitwiseAnd", {counts, ctx.ConstantScalar(DataType::kInt64, 1)});
   // Four 16-bit words first (sums below 2^16: exact in any runtime, where
-  // ONNX Runtime sums int64 through doubles), then joined as uint64.
+  // ONNX Runtime sums int64 through doubles), then joined into the uint64.
+  std::string weights;  // 2^0 .. 2^15
+  {
+    std::string bytes;
+    for (int64_t b = 0; b < 16; ++b) {
+      const int64_t weight = int64_t{1} << b;
+      bytes.append(reinterpret_cast<const char*>(&weight), sizeof weight);
+    }
+    weights = ctx.Constant(ir::Tensor::Owned(DataType::kInt64, {16}, std::move(bytes)));
+  }
   std::vector<int64_t> word_shape(static_cast<size_t>(kept_rank), 0);
   word_shape.push_back(4);
   word_shape.push_back(16);
   std::string words = ctx.Op("ReduceSum", {ctx.Op("Mul", {Reshape(ctx, parity, word_shape), weights}),
                                            ctx.ConstantInt64s({-1})},
                              {ir::Attribute::Int("keepdims", 0)});
-  words = ctx.Op("BitShift", {ctx.CastTo(words, DataType::kInt64, DataType::kUint64),
-                              ctx.Constant(ir::Tensor::Owned(DataType::kUint64, {4}, [] {
-                                std::string bytes;
-                                for (uint64_t shift : {0, 16, 32, 48}) {
-                                  bytes.append(reinterpret_cast<const char*>(&shift), sizeof shift);
-                                }
-                                return bytes;
-                              }()))},
-                 {ir::Attribute::String("direction", "LEFT")});
-  std::vector<std::string> parts = ctx.AddNode(
-      "Split", {words}, {ir::Attribute::Int("axis", -1), ir::Attribute::Int("num_outputs", 4)}, 4);
-  std::string hash = ctx.Op("BitwiseOr", {ctx.Op("BitwiseOr", {parts[0], parts[1]}),
-                                          ctx.Op("BitwiseOr", {parts[2], parts[3]})});
+  std::string hash = JoinElements(ctx, ctx.CastTo(words, DataType::kInt64, DataType::kUint16), kept_rank + 1, 2, 8);
   return BindResult(ctx, Squeeze(ctx, hash, {-1}));
 }
 
