@@ -39,9 +39,10 @@ OPINFO = ROOT / "tests" / "fixtures" / "opinfo"
 INDEX = OPINFO / "index.json"
 TABLE = OPINFO / "expected_outcomes.json"
 DEFAULT_OPSET = 20
-# The sweep: the lowest and highest opsets pt2onnx writes, converted and run in ONNX Runtime only (the
-# opset-dependent translations: Split/Squeeze/Reduce* axes as inputs, new operators such as IsInf types).
-SWEEP_OPSETS = (18, 23)
+# The sweep: the lowest and highest opsets pt2onnx writes and torch.onnx's fusion opset (23), converted
+# and run in ONNX Runtime only (the opset-dependent translations: Split/Squeeze/Reduce* axes as inputs,
+# new operators such as IsInf types, Attention/RMSNormalization at 23, Swish, CumProd and BitCast above).
+SWEEP_OPSETS = (18, 23, 26)
 SWEEP_ENGINES = ("convert", "ort")
 # Only the float32 samples are swept: the opset-dependent choices are the translations', which float32
 # exercises, and sweeping every dtype would double the suite's time (CI is close to its limit).
