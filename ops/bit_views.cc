@@ -11,11 +11,9 @@
 // is refused (ONNX has no bitcast before it).
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/dtype.h"
-#include "core/ir/tensor.h"
 #include "core/status_macros.h"
 #include "ops/bit_packing.h"
 #include "ops/translate_api.h"

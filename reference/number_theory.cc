@@ -42,7 +42,7 @@ absl::Status NumberTheory(RefCall& call, bool lcm, bool in_place) {
     const uint64_t g = Gcd(a, b);
     if (!lcm) return static_cast<int64_t>(g);
     if (g == 0) return 0;
-    const int64_t quotient = static_cast<int64_t>(g) == 0 ? 0 : a / static_cast<int64_t>(g);
+    const int64_t quotient = a / static_cast<int64_t>(g);
     if (width < 32) {  // in C++'s int: exact, abs, then wrapped when stored
       const int64_t p = quotient * b;
       return p < 0 ? -p : p;
