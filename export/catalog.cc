@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "core/version.h"
 #include "export/translations.h"
+#include "passes/static_kv_cache.h"
 #include "passes/pass_manager.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
@@ -17,6 +18,8 @@ absl::string_view Version() { return kPt2OnnxVersion; }
 int MinOpset() { return translate::kMinOpset; }
 int MaxOpset() { return translate::kMaxOpset; }
 int DefaultOpset() { return translate::kDefaultOpset; }
+
+int StaticKvCacheMinOpset() { return static_cast<int>(passes::kStaticKvCacheMinOpset); }
 
 std::vector<std::string> PassNames() { return passes::PassNames(); }
 

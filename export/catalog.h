@@ -23,6 +23,8 @@ absl::string_view Version();
 int MinOpset();
 int MaxOpset();
 int DefaultOpset();
+// The lowest opset of --kv-cache static (TensorScatter).
+int StaticKvCacheMinOpset();
 
 // The optimization passes by name, in pipeline order (--passes).
 std::vector<std::string> PassNames();

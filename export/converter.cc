@@ -15,6 +15,7 @@
 #include "translate/fx_values.h"
 #include "translate/registry.h"
 #include "passes/pass_manager.h"
+#include "passes/static_kv_cache.h"
 
 namespace pt2onnx {
 namespace {
@@ -73,6 +74,21 @@ absl::StatusOr<std::shared_ptr<const pt2::LoadedProgram>> ReadPt2(std::shared_pt
   return std::make_shared<const pt2::LoadedProgram>(std::move(loaded));
 }
 
+namespace {
+
+// --kv-cache static after the optimizations: attention fusion decides which
+// Attention nodes read the buffers whole.
+absl::StatusOr<passes::StaticKvCacheLayout> ApplyKvCacheForm(ir::Model& model, const ConvertOptions& options) {
+  PT2ONNX_ASSIGN_OR_RETURN(passes::StaticKvCacheLayout layout, passes::MakeKvCacheStatic(model));
+  if (!layout.groups.empty() || options.kv_cache == KvCacheForm::kStaticIfPresent) return layout;
+  return absl::UnimplementedError(
+      "--kv-cache static: the program has no growing key/value cache (a graph input concatenated with new "
+      "entries along a symbolic sequence dim and returned as an output); convert a decode-step program, or "
+      "leave out --kv-cache");
+}
+
+}  // namespace
+
 absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgram> program, uint64_t file_size,
                                           const ConvertOptions& options, const ProgressFn& progress) {
   auto report = [&](absl::string_view stage, double fraction) {
@@ -99,6 +115,10 @@ absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgr
     PT2ONNX_RETURN_IF_ERROR(passes::RunPipeline(pipeline, model, options.passes, &pass_stats));
     report("optimize", 1);
   }
+  passes::StaticKvCacheLayout kv_cache;
+  if (options.kv_cache != KvCacheForm::kDynamic) {
+    PT2ONNX_ASSIGN_OR_RETURN(kv_cache, ApplyKvCacheForm(model, options));
+  }
 
   // Structural check of every result before a front end writes it: a graph
   // that breaks the IR invariants is the converter's bug, never exit 0.
@@ -120,6 +140,7 @@ absl::StatusOr<Conversion> ConvertProgram(std::shared_ptr<const pt2::LoadedProgr
   for (const ir::Initializer& init : model.graph.initializers) s.parameters += init.tensor.numel();
   s.initializer_bytes = onnx_writer::InitializerBytes(model);
   s.symbolic_dims = SymbolicDims(loaded.program, options.translate);
+  s.kv_cache = std::move(kv_cache);
   result.model = std::move(model);
   result.warnings = loaded.warnings;
   result.pass_stats = std::move(pass_stats);

@@ -25,13 +25,23 @@
 #include "core/pt2/pt2_reader.h"
 #include "core/pt2/schema.h"
 #include "passes/pass_manager.h"
+#include "passes/static_kv_cache.h"
 #include "translate/registry.h"
 #include "translate/translator.h"
 
 namespace pt2onnx {
 
+// The key/value cache form of decode-step programs (--kv-cache).
+enum class KvCacheForm {
+  kDynamic,         // as the program: caches grow by concatenation
+  kStatic,          // fixed-size buffers written by TensorScatter (passes/static_kv_cache.h);
+                    // a program without a growing cache is refused
+  kStaticIfPresent  // static where the program has a cache (export folders)
+};
+
 struct ConvertOptions {
   translate::TranslateOptions translate;
+  KvCacheForm kv_cache = KvCacheForm::kDynamic;
   bool optimize = true;
   // Which passes, folding limits, verification, the clock for statistics.
   passes::PipelineOptions passes;
@@ -70,6 +80,8 @@ struct ConversionSummary {
   std::map<std::string, int64_t> op_histogram;  // ONNX op_type -> count
   // By first appearance in the user inputs, then the user outputs.
   std::vector<SymbolicDimSummary> symbolic_dims;
+  // --kv-cache static: what became buffers (empty groups: the default form).
+  passes::StaticKvCacheLayout kv_cache;
 };
 
 struct Conversion {

@@ -94,6 +94,7 @@ ExportResult Export(std::shared_ptr<const InputFile> input, const ExportOptions&
   for (const std::string& warning : converted.warnings) progress.Line(absl::StrCat("warning: ", warning));
   progress.Line(TranslatedLine(converted.summary));
   if (!converted.summary.symbolic_dims.empty()) progress.Line(SymbolicDimsLine(converted.summary));
+  if (!converted.summary.kv_cache.groups.empty()) progress.Line(KvCacheLine(converted.summary));
   if (absl::Status checked = CheckModel(options, progress, result); !checked.ok()) {
     result.status = std::move(checked);
     return result;

@@ -1,5 +1,6 @@
 #include "export/generation.h"
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "core/onnx/model_reader.h"
 #include "core/status_macros.h"
 #include "export/folder_manifest_json.h"
+#include "passes/static_kv_cache.h"
 #include "rapidjson/document.h"
 
 namespace pt2onnx {
@@ -35,10 +37,12 @@ struct Step {
   int64_t position = 0;  // of ids[0]
 };
 
-// One run: the inputs built from `step` and `past`, the outputs back.
+// One run: the inputs built from `step` and `past` (and `extra`, by input
+// name), the outputs back.
 absl::StatusOr<std::vector<NamedTensor>> RunStep(runtime::Session& session, const Step& step,
                                                  const std::map<std::string, Tensor>& past, int64_t past_length,
-                                                 int64_t sliding_window) {
+                                                 int64_t sliding_window,
+                                                 const std::map<std::string, Tensor>& extra = {}) {
   const int64_t n = static_cast<int64_t>(step.ids.size());
   std::vector<NamedTensor> inputs;
   for (const ir::ValueInfo& input : session.inputs()) {
@@ -51,6 +55,8 @@ absl::StatusOr<std::vector<NamedTensor>> RunStep(runtime::Session& session, cons
       PT2ONNX_ASSIGN_OR_RETURN(t, Int64s({n}, [&](int64_t i) { return step.position + i; }));
     } else if (input.name == "attention_mask") {
       PT2ONNX_ASSIGN_OR_RETURN(t, Int64s({1, past_length + n}, [](int64_t) { return 1; }));
+    } else if (auto named = extra.find(input.name); named != extra.end()) {
+      t = named->second;
     } else if (auto it = past.find(CacheKey(input.name)); it != past.end()) {
       t = it->second;
     } else if (absl::EndsWith(input.name, "._sliding_window_tensor") && sliding_window > 0) {
@@ -102,6 +108,77 @@ std::map<std::string, Tensor> Present(const std::vector<NamedTensor>& outputs) {
     if (out.name != "logits") present[CacheKey(out.name)] = out.tensor;
   }
   return present;
+}
+
+// The static cache contract of a decode model (--kv-cache static,
+// passes/static_kv_cache.h): per group, its past_length input and caches
+// by cache path with their sequence axis. Empty for the default form.
+struct StaticGroup {
+  std::string past_length;
+  std::vector<std::pair<std::string, int64_t>> caches;  // cache path, axis
+  int64_t filled = 0;
+};
+
+absl::StatusOr<std::vector<StaticGroup>> StaticGroups(const ir::Model& decode) {
+  std::vector<StaticGroup> groups;
+  for (const auto& [key, value] : decode.metadata) {
+    if (key != passes::kKvCacheMetadataKey) continue;
+    rapidjson::Document doc;
+    doc.Parse(value.data(), value.size());
+    const auto bad = absl::InvalidArgumentError(absl::StrCat("decode's ", key, " metadata is not the layout pt2onnx writes"));
+    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("groups") || !doc["groups"].IsArray()) return bad;
+    for (const rapidjson::Value& g : doc["groups"].GetArray()) {
+      if (!g.IsObject() || !g.HasMember("past_length") || !g["past_length"].IsString() || !g.HasMember("caches") ||
+          !g["caches"].IsArray()) {
+        return bad;
+      }
+      StaticGroup group;
+      group.past_length = g["past_length"].GetString();
+      for (const rapidjson::Value& c : g["caches"].GetArray()) {
+        if (!c.IsObject() || !c.HasMember("input") || !c["input"].IsString() || !c.HasMember("axis") ||
+            !c["axis"].IsInt64()) {
+          return bad;
+        }
+        group.caches.emplace_back(CacheKey(c["input"].GetString()), c["axis"].GetInt64());
+      }
+      groups.push_back(std::move(group));
+    }
+  }
+  return groups;
+}
+
+// Prefill's present caches copied into buffers of `capacity` positions
+// along each static cache's axis; the groups' filled lengths set.
+absl::Status FillBuffers(std::vector<StaticGroup>& groups, int64_t capacity, std::map<std::string, Tensor>& past) {
+  for (StaticGroup& group : groups) {
+    for (size_t i = 0; i < group.caches.size(); ++i) {
+      const auto& [path, axis] = group.caches[i];
+      auto it = past.find(path);
+      if (it == past.end()) return absl::InvalidArgumentError(absl::StrCat("prefill returns no cache '", path, "'"));
+      const Tensor& present = it->second;
+      if (axis <= 0 || axis >= present.rank()) {
+        return absl::InvalidArgumentError(absl::StrCat("cache '", path, "' has no axis ", axis));
+      }
+      const int64_t length = present.dim(axis);
+      if (i == 0) group.filled = length;
+      if (length != group.filled || length > capacity) {
+        return absl::InvalidArgumentError(absl::StrCat("prefill's cache '", path, "' holds ", length,
+                                                       " positions; its group holds ", group.filled));
+      }
+      Dims dims = present.dims();
+      dims[axis] = capacity;
+      PT2ONNX_ASSIGN_OR_RETURN(Tensor buffer, Tensor::Allocate(present.dtype(), dims, nullptr));
+      std::memset(buffer.raw(), 0, buffer.byte_size());
+      int64_t rows = 1, inner = ElementSize(present.dtype());
+      for (int64_t d = 0; d < axis; ++d) rows *= dims[d];
+      for (int64_t d = axis + 1; d < present.rank(); ++d) inner *= dims[d];
+      for (int64_t r = 0; r < rows; ++r) {
+        std::memcpy(buffer.raw() + r * capacity * inner, present.raw() + r * length * inner, length * inner);
+      }
+      it->second = std::move(buffer);
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ir::Model> ReadComponent(const FolderFiles& files, const std::string& file) {
@@ -156,6 +233,7 @@ absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::ve
                                           int new_tokens, const runtime::SessionOptions& options) {
   if (prompt.empty()) return absl::InvalidArgumentError("the prompt has no tokens");
   if (new_tokens < 1) return absl::InvalidArgumentError("generate at least one token");
+  PT2ONNX_ASSIGN_OR_RETURN(std::vector<StaticGroup> groups, StaticGroups(models.decode));
   PT2ONNX_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Session> prefill,
                            runtime::Session::Create(std::move(models.prefill), options));
   PT2ONNX_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Session> decode,
@@ -169,9 +247,18 @@ absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::ve
     generation.tokens.push_back(next.first);
     generation.last_logits = std::move(next.second);
     if (static_cast<int>(generation.tokens.size()) == new_tokens) break;
-    const std::map<std::string, Tensor> past = Present(outputs);
+    std::map<std::string, Tensor> past = Present(outputs);
+    // A static decode: buffers that hold every position generation writes.
+    if (i == 0 && !groups.empty()) {
+      PT2ONNX_RETURN_IF_ERROR(FillBuffers(groups, length + new_tokens, past));
+    }
+    std::map<std::string, Tensor> lengths;
+    for (StaticGroup& group : groups) {
+      PT2ONNX_ASSIGN_OR_RETURN(lengths[group.past_length], Int64s({}, [&](int64_t) { return group.filled; }));
+      ++group.filled;
+    }
     PT2ONNX_ASSIGN_OR_RETURN(outputs, RunStep(*decode, Step{"decode", {next.first}, length}, past, length,
-                                                      models.sliding_window));
+                                              models.sliding_window, lengths));
     ++length;
   }
   return generation;

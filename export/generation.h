@@ -6,7 +6,9 @@
 // (outputs "past_key_values.*" / "output.past_key_values.*") fed back as the
 // next step's past (inputs "input.past_key_values.*" / "past_key_values.*"),
 // the next token the argmax of the last position's logits (the first index
-// on ties, as torch.argmax). `pt2onnx verify-generation` and the tests
+// on ties, as torch.argmax). A decode converted with --kv-cache static
+// (passes/static_kv_cache.h) gets buffers of prompt + new tokens positions,
+// prefill's caches copied in, and each group's past_length. `pt2onnx verify-generation` and the tests
 // compare the tokens with what model.generate() gave.
 //
 //   PT2ONNX_ASSIGN_OR_RETURN(GenerationModels models, ReadGenerationFolder(manifest_json, read_file));

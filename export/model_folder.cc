@@ -13,6 +13,7 @@
 #include "core/status_macros.h"
 #include "export/exit_codes.h"
 #include "export/folder_manifest_json.h"
+#include "passes/static_kv_cache.h"
 
 namespace pt2onnx {
 namespace {
@@ -215,6 +216,17 @@ FolderExportResult ExportFolder(const FolderManifest& manifest, FolderInput& inp
     ExportResult done = Export(*file, one, none, lines);
     if (!done.status.ok()) return Failed(std::move(result), done.exit_code, component.file, done.status);
     exported.push_back(std::move(done));
+  }
+  if (options.convert.kv_cache == KvCacheForm::kStaticIfPresent) {
+    bool any = false;
+    for (const ExportResult& done : exported) {
+      for (const auto& [key, value] : done.conversion->model.metadata) any |= key == passes::kKvCacheMetadataKey;
+    }
+    if (!any) {
+      return Failed(std::move(result), kExitUnsupported, "export.json",
+                    absl::UnimplementedError("--kv-cache static: no component of the folder has a growing key/value "
+                                             "cache (export a decode component, or leave out --kv-cache)"));
+    }
   }
 
   // The model's configs travel with it: transformers' loader reads them.

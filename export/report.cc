@@ -43,6 +43,19 @@ std::string SymbolicDimsLine(const ConversionSummary& s) {
   return absl::StrCat("symbolic dims (input order): ", absl::StrJoin(dims, ", "));
 }
 
+std::string KvCacheLine(const ConversionSummary& s) {
+  if (s.kv_cache.groups.empty()) return "";
+  std::vector<std::string> groups;
+  size_t caches = 0;
+  for (const passes::StaticKvCacheGroup& g : s.kv_cache.groups) {
+    groups.push_back(absl::StrCat(g.past_length, " (", g.caches.size(), " buffers of ", g.capacity_dim, ")"));
+    caches += g.caches.size();
+  }
+  return absl::StrCat("static key/value cache: ", caches, " caches written by TensorScatter, filled lengths ",
+                      absl::StrJoin(groups, ", "), "; ", s.kv_cache.attentions_on_buffers,
+                      " Attention nodes read whole buffers (nonpad_kv_seqlen)");
+}
+
 std::string OpsLine(const ConversionSummary& s) {
   std::vector<std::string> ops;
   for (const auto& [op, count] : s.op_histogram) ops.push_back(absl::StrCat(op, " ", count));

@@ -27,6 +27,8 @@ std::string WroteLine(absl::string_view model_file_name, const onnx_writer::Writ
 // "symbolic dims (input order): s31 -> batch [0, int_oo], s27 [2, 512]";
 // "" for a program with static shapes only.
 std::string SymbolicDimsLine(const ConversionSummary& summary);
+// "static key/value cache: ..." for --kv-cache static; "" for the default form.
+std::string KvCacheLine(const ConversionSummary& summary);
 
 // "[2, 512]", "[0, int_oo]" (torch's notation for a range constraint).
 std::string RangeText(const pt2::RangeConstraint& range);

@@ -56,6 +56,9 @@ std::string UsageText() {
       "  -o, --output PATH        output file (default: MODEL.onnx next to the input)\n"
       "  --opset N                ONNX opset, ", MinOpset(), "..", MaxOpset(),
       " (default ", DefaultOpset(), ", as torch.onnx)\n"
+      "  --kv-cache dynamic|static  static (opset >= 24): a decode program's key/value caches\n"
+      "                           become fixed-size buffers updated in place by TensorScatter,\n"
+      "                           plus a past_length input (docs/kv-cache.md)\n"
       "  --external-data          store weights in PATH.data beside the model (automatic\n"
       "                           above 1.5 GiB of weights; --no-external-data forbids it)\n"
       "  --no-weights             write the graph without its initializers (as torch.onnx's\n"
@@ -165,6 +168,13 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
                                                        MinOpset(), "..", MaxOpset()));
       }
       flags.opset_given = true;
+    } else if (name == "--kv-cache") {
+      absl::StatusOr<std::string> v = value_of(i, name);
+      if (!v.ok()) return v.status();
+      if (*v != "dynamic" && *v != "static") {
+        return absl::InvalidArgumentError(absl::StrCat("--kv-cache '", *v, "' is not a cache form; use dynamic or static"));
+      }
+      flags.kv_cache_static = *v == "static";
     } else if (name == "--no-weights") {
       flags.no_weights = true;
     } else if (name == "--weights-as-inputs") {
@@ -312,6 +322,17 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
     absl::string_view stem = flags.input;
     absl::ConsumeSuffix(&stem, ".pt2");
     flags.output = absl::StrCat(stem, ".onnx");
+  }
+  if (flags.kv_cache_static && flags.opset < StaticKvCacheMinOpset()) {
+    return absl::InvalidArgumentError(absl::StrCat("--kv-cache static needs --opset ", StaticKvCacheMinOpset(),
+                                                   " or higher (TensorScatter); add --opset ",
+                                                   StaticKvCacheMinOpset()));
+  }
+  if (flags.kv_cache_static && flags.verify) {
+    return absl::InvalidArgumentError(
+        "--verify runs the program's own inputs, which --kv-cache static replaces (buffers and past_length): "
+        "verify the default form, whose numbers the static form keeps, or convert the export folder and run "
+        "verify-generation on it");
   }
   if (!flags.verify_inputs.empty() && !flags.verify) {
     return absl::InvalidArgumentError("--inputs is for --verify (add --verify)");

@@ -19,6 +19,9 @@ struct CliFlags {
   std::string output;  // default: input with .onnx instead of .pt2
   bool output_given = false;  // -o given (a folder's output must be)
   int opset = 20;
+  // --kv-cache static: decode programs' caches as fixed-size buffers
+  // written by TensorScatter (opset >= 24; passes/static_kv_cache.h).
+  bool kv_cache_static = false;
   enum class External { kAuto, kAlways, kNever } external = External::kAuto;
   std::vector<std::string> input_names;
   std::vector<std::string> output_names;

@@ -126,6 +126,7 @@ class LogLines : public ExportProgress {
 ExportOptions FolderExportOptions(const CliFlags& flags) {
   ExportOptions options;
   options.convert.translate.opset = flags.opset;
+  options.convert.kv_cache = flags.kv_cache_static ? KvCacheForm::kStaticIfPresent : KvCacheForm::kDynamic;
   options.convert.optimize = flags.optimize;
   options.convert.passes.only = flags.passes;
   options.convert.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};

@@ -130,6 +130,7 @@ ExportOptions ExportOptionsFor(const CliFlags& flags, const Clock& clock) {
   convert.translate.input_names = flags.input_names;
   convert.translate.output_names = flags.output_names;
   convert.translate.dim_names = flags.dim_names;
+  convert.kv_cache = flags.kv_cache_static ? KvCacheForm::kStatic : KvCacheForm::kDynamic;
   convert.optimize = flags.optimize;
   convert.passes.only = flags.passes;
   convert.passes.folding = {flags.fold_max_input_elements, flags.fold_max_output_elements};

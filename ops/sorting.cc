@@ -82,7 +82,9 @@ absl::StatusOr<std::string> OrderKey(TranslateContext& ctx, const Sortable& s) {
       return s.x;
     case DataType::kFloat16:
     case DataType::kBFloat16:
-      return ctx.CastTo(s.x, s.dtype, DataType::kFloat);  // exact widening
+      // Exact widening, at every opset: TopK-24 takes bfloat16, but ONNX
+      // Runtime 1.32 has no bfloat16 TopK kernel and the order is the same.
+      return ctx.CastTo(s.x, s.dtype, DataType::kFloat);
     case DataType::kBool:
     case DataType::kUint8:
     case DataType::kInt8:

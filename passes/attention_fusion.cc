@@ -25,6 +25,11 @@
 // of Attention-23 (NaN or 0 for such rows) give torch's numbers. Without a
 // guard, a mask is fused only when it is a constant with a key left in every
 // row. The last MatMul's output keeps its name and metadata.
+// From opset 24 the same form is written: Attention-24 also takes a mask
+// with is_causal=1, but torch's SDPA never carries both (a combined causal
+// and padding mask is one mask, fused whole with the same numbers), and its
+// nonpad_kv_seqlen is used by --kv-cache static (static_kv_cache.h), where a
+// cache's filled length is known.
 // Non-rules: opset < 23, different constants on q and k, a symbolic scale,
 // a mask that would broadcast q/k, head counts that do not divide, any
 // intermediate (scores, softmax, repeated k/v) read elsewhere.

@@ -30,6 +30,8 @@ void ReadConvertOptions(const val& js, ConvertOptions& o) {
   }
   if (Has(js, "modelName")) o.model_name = js["modelName"].as<std::string>();
   if (Has(js, "optimize")) o.optimize = js["optimize"].as<bool>();
+  // pt2onnx.mjs checked the value and the opset.
+  if (Has(js, "kvCache") && js["kvCache"].as<std::string>() == "static") o.kv_cache = KvCacheForm::kStatic;
 }
 
 onnx_writer::WriteOptions::ExternalData ReadExternalData(const val& js) {

@@ -89,6 +89,9 @@ val FolderError(int exit_code, const absl::Status& status, const std::string& fi
 val ConvertFolder(val files, val js_options, val progress) {
   absl::StatusOr<ApiOptions> read_options = ReadExportOptions(js_options);
   if (!read_options.ok()) return ErrorValue(kExitUsage, read_options.status());
+  // A folder's prefill has no cache: static where a component has one.
+  ConvertOptions& convert = read_options->exported.convert;
+  if (convert.kv_cache == KvCacheForm::kStatic) convert.kv_cache = KvCacheForm::kStaticIfPresent;
   JsFolderInput input(files);
   absl::StatusOr<std::shared_ptr<const InputFile>> manifest_file = input.Open(kFolderManifestFile);
   if (!manifest_file.ok()) {

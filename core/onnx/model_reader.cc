@@ -220,6 +220,7 @@ absl::StatusOr<ir::Model> ModelFromProto(::onnx::ModelProto& proto, const Extern
   model.producer_name = proto.producer_name();
   model.producer_version = proto.producer_version();
   for (const auto& o : proto.opset_import()) model.opset_imports.push_back({o.domain(), o.version()});
+  for (const auto& p : proto.metadata_props()) model.metadata.emplace_back(p.key(), p.value());
   PT2ONNX_ASSIGN_OR_RETURN(model.graph, ReadGraph(*proto.mutable_graph(), 0));
   for (auto& f : *proto.mutable_functions()) {
     PT2ONNX_ASSIGN_OR_RETURN(ir::Function function, ReadFunction(f));

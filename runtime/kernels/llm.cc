@@ -1,9 +1,9 @@
 // File: runtime/kernels/llm.cc
 // -----------------------------------------------------------------------------
-// Attention-23 and RotaryEmbedding-23 (float32; half types go through the
-// session's float32 conversion), following torch.onnx.ops' reference
-// implementations: the causal mask is top-left aligned (tril of ones(L, S)),
-// key/value heads are shared by consecutive query heads.
+// Attention-23/24, RotaryEmbedding-23 (float32; half types go through the
+// session's float32 conversion) and TensorScatter-24, following torch.onnx.ops'
+// reference implementations: the causal mask is top-left aligned (tril of
+// ones(L, S)), key/value heads are shared by consecutive query heads.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -141,13 +141,36 @@ class AttentionKernel : public OpKernel {
     if (k.dim(0) != B || v.dim(0) != B || k.dim(3) != E || v.dim(1) != Hk || v.dim(2) != S || Hk <= 0 || Hq % Hk != 0) {
       return absl::InvalidArgumentError("Attention: Q/K/V shapes do not agree");
     }
+    // Attention-24: a mask shorter than the keys masks the rest.
+    int64_t mask_keys = S;
     if (mask != nullptr) {
       if (mask->rank() > 4 || (mask->dtype() != DataType::kBool && mask->dtype() != DataType::kFloat)) {
         return absl::InvalidArgumentError("Attention: attn_mask must be bool or float of rank <= 4");
       }
       const int64_t want[4] = {B, Hq, L, S};
       for (int64_t d = mask->rank() - 1, i = 3; d >= 0; --d, --i) {
-        if (mask->dim(d) != 1 && mask->dim(d) != want[i]) return absl::InvalidArgumentError("Attention: attn_mask does not broadcast");
+        const bool shorter = i == 3 && mask->dim(d) < S;
+        if (mask->dim(d) != 1 && mask->dim(d) != want[i] && !shorter) {
+          return absl::InvalidArgumentError("Attention: attn_mask does not broadcast");
+        }
+      }
+      if (mask->rank() > 0 && mask->dim(mask->rank() - 1) != 1) mask_keys = mask->dim(mask->rank() - 1);
+    }
+    // Attention-24's nonpad_kv_seqlen: batch row b attends to its first
+    // nonpad[b] keys only (a cache buffer's filled part).
+    std::vector<int64_t> keys(B, S);
+    if (const Tensor* nonpad = ctx.input(6); nonpad != nullptr) {
+      if (past_k != nullptr) return absl::InvalidArgumentError("Attention: nonpad_kv_seqlen with past_key");
+      PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> lengths, ReadInts(*nonpad, "Attention nonpad_kv_seqlen"));
+      if (static_cast<int64_t>(lengths.size()) != B) {
+        return absl::InvalidArgumentError("Attention: nonpad_kv_seqlen must hold one length per batch row");
+      }
+      for (int64_t b = 0; b < B; ++b) {
+        if (lengths[b] < 0 || lengths[b] > S) {
+          return absl::InvalidArgumentError(absl::StrCat("Attention: nonpad_kv_seqlen ", lengths[b],
+                                                         " is outside 0..", S, " (the keys given)"));
+        }
+        keys[b] = lengths[b];
       }
     }
     const float scale = has_scale_ ? scale_ : 1.0f / std::sqrt(static_cast<float>(E));
@@ -165,6 +188,11 @@ class AttentionKernel : public OpKernel {
         for (int64_t l = 0; l < L; ++l) {
           const float* qrow = q.data<float>() + ((b * Hq + h) * L + l) * E;
           for (int64_t s = 0; s < S; ++s) {
+            if (s >= keys[b]) {
+              scores[s] = -std::numeric_limits<float>::infinity();
+              if (qk_out && qk_mode_ != 3) qk_out->data<float>()[((b * Hq + h) * L + l) * S + s] = scores[s];
+              continue;
+            }
             const float* krow = k.data<float>() + ((b * Hk + hk) * S + s) * E;
             float dot = 0;
             for (int64_t e = 0; e < E; ++e) dot += (qrow[e] * sqrt_scale) * (krow[e] * sqrt_scale);
@@ -172,7 +200,9 @@ class AttentionKernel : public OpKernel {
             float* qk_row = qk_out ? qk_out->data<float>() + ((b * Hq + h) * L + l) * S : nullptr;
             if (qk_row && qk_mode_ == 0) qk_row[s] = dot;
             if (causal_ && s > l) score = -std::numeric_limits<float>::infinity();
-            if (mask != nullptr) {
+            if (mask != nullptr && s >= mask_keys) {
+              score = -std::numeric_limits<float>::infinity();
+            } else if (mask != nullptr) {
               const int64_t off = BroadcastOffset(*mask, b, h, l, s);
               if (mask->dtype() == DataType::kBool) {
                 if (mask->raw()[off] == 0) score = -std::numeric_limits<float>::infinity();
@@ -198,7 +228,9 @@ class AttentionKernel : public OpKernel {
           }
           float* out = (y)->data<float>() + ((b * Hq + h) * L + l) * Ev;
           for (int64_t e = 0; e < Ev; ++e) out[e] = 0;
-          for (int64_t s = 0; s < S; ++s) {
+          // Keys past nonpad_kv_seqlen have weight 0; their values (an
+          // unfilled buffer's, maybe not finite) are not read.
+          for (int64_t s = 0; s < keys[b]; ++s) {
             const float* vrow = v.data<float>() + ((b * Hk + hk) * S + s) * Ev;
             for (int64_t e = 0; e < Ev; ++e) out[e] += scores[s] * vrow[e];
           }
@@ -237,11 +269,79 @@ class AttentionKernel : public OpKernel {
   int64_t qk_mode_ = 0;
 };
 
+// TensorScatter-24: the cache with update's entries written along `axis`
+// at write_indices[b] (default 0) for each batch row b; "circular" wraps
+// around the cache's length, "linear" refuses to write past it.
+class TensorScatterKernel : public OpKernel {
+ public:
+  absl::Status Init(const KernelCreateInfo& info) {
+    axis_ = AttrInt(info.node, "axis", -2);
+    const std::string mode = AttrString(info.node, "mode", "linear");
+    if (mode != "linear" && mode != "circular") {
+      return absl::InvalidArgumentError(absl::StrCat("TensorScatter: unknown mode '", mode, "'"));
+    }
+    circular_ = mode == "circular";
+    return absl::OkStatus();
+  }
+  absl::Status Run(KernelContext& ctx) override {
+    PT2ONNX_INPUT(cache, 0);
+    PT2ONNX_INPUT(update, 1);
+    const Tensor* indices = ctx.input(2);
+    PT2ONNX_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_, cache.rank(), "TensorScatter axis"));
+    if (axis == 0) return absl::InvalidArgumentError("TensorScatter: axis 0 is the batch axis");
+    if (update.dtype() != cache.dtype() || update.rank() != cache.rank()) {
+      return absl::InvalidArgumentError("TensorScatter: update and cache differ in dtype or rank");
+    }
+    for (int64_t d = 0; d < cache.rank(); ++d) {
+      if (d != axis && update.dim(d) != cache.dim(d)) {
+        return absl::InvalidArgumentError(absl::StrCat("TensorScatter: update ", DimsString(update.dims()),
+                                                       " does not fit cache ", DimsString(cache.dims())));
+      }
+    }
+    const int64_t batch = cache.dim(0), capacity = cache.dim(axis), fresh = update.dim(axis);
+    if (fresh > capacity) return absl::InvalidArgumentError("TensorScatter: update longer than the cache");
+    std::vector<int64_t> at(batch, 0);
+    if (indices != nullptr) {
+      PT2ONNX_ASSIGN_OR_RETURN(at, ReadInts(*indices, "TensorScatter write_indices"));
+      if (static_cast<int64_t>(at.size()) != batch) {
+        return absl::InvalidArgumentError("TensorScatter: write_indices must hold one index per batch row");
+      }
+    }
+    for (int64_t b = 0; b < batch; ++b) {
+      if (at[b] < 0 || at[b] >= std::max<int64_t>(capacity, 1) || (!circular_ && at[b] + fresh > capacity)) {
+        return absl::InvalidArgumentError(absl::StrCat("TensorScatter: writing ", fresh, " entries at ", at[b],
+                                                       " does not fit a cache of ", capacity));
+      }
+    }
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, cache.dtype(), cache.dims()));
+    if (cache.byte_size() > 0) std::memcpy(out->raw(), cache.raw(), cache.byte_size());
+    // [batch, outer, axis, inner] with `inner` bytes per position.
+    int64_t outer = 1, inner = ElementSize(cache.dtype());
+    for (int64_t d = 1; d < axis; ++d) outer *= cache.dim(d);
+    for (int64_t d = axis + 1; d < cache.rank(); ++d) inner *= cache.dim(d);
+    for (int64_t b = 0; b < batch; ++b) {
+      for (int64_t o = 0; o < outer; ++o) {
+        const int64_t row = b * outer + o;
+        for (int64_t i = 0; i < fresh; ++i) {
+          const int64_t pos = (at[b] + i) % capacity;
+          std::memcpy(out->raw() + (row * capacity + pos) * inner, update.raw() + (row * fresh + i) * inner, inner);
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t axis_ = -2;
+  bool circular_ = false;
+};
+
 }  // namespace
 
 extern const KernelRegistration kLlmKernels[] = {
     {"Attention", MakeKernel<AttentionKernel>, HalfMode::kViaFloat32},
     {"RotaryEmbedding", MakeKernel<RotaryEmbeddingKernel>, HalfMode::kViaFloat32},
+    {"TensorScatter", MakeKernel<TensorScatterKernel>, HalfMode::kNative},
 };
 extern const size_t kNumLlmKernels = sizeof(kLlmKernels) / sizeof(kLlmKernels[0]);
 

@@ -15,6 +15,7 @@ export function cliFlags(options = {}) {
   if (options.outputNames) flags.push("--output-names", options.outputNames.join(","));
   for (const [sym, name] of Object.entries(options.dimNames ?? {})) flags.push("--dim-name", `${sym}=${name}`);
   if (options.optimize === false) flags.push("--no-optimize");
+  if (options.kvCache !== undefined) flags.push("--kv-cache", options.kvCache);
   return flags;
 }
 

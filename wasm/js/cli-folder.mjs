@@ -66,7 +66,8 @@ function folderFiles(folder) {
 
 export async function runFolder(flags, { log, writeTemp }) {
   const result = await convertFolder(folderFiles(flags.input), { opset: flags.opset, optimize: flags.optimize,
-    includeWeights: flags.includeWeights ?? true, weightsAsInputs: flags.weightsAsInputs ?? false });
+    includeWeights: flags.includeWeights ?? true, weightsAsInputs: flags.weightsAsInputs ?? false,
+    ...(flags.kvCache !== undefined ? { kvCache: flags.kvCache } : {}) });
   for (const line of result.report.split("\n").filter(Boolean)) log(line);
   let created = false;
   if (!isFolder(flags.output)) {

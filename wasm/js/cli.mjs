@@ -7,6 +7,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statS
 import { basename, dirname, join } from "node:path";
 import { checkFolderFlags, isFolder, runFolder } from "./cli-folder.mjs";
 import { checkVerifyFlags, parseVerifyFlag, runVerify, writeReport } from "./cli-verify.mjs";
+import { runVerifyGeneration } from "./cli-generation.mjs";
 import { ConversionError, applyWeights, convert, inspectReport, supportedOps, verify, version } from "./pt2onnx.mjs";
 
 const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
@@ -18,6 +19,9 @@ usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
        pt2onnx DIR -o OUTDIR [--opset N] [--no-optimize] [--no-weights]
          (an exporter's folder: transformers' export.json and one .pt2 per component,
          to <component>.onnx + .onnx.data and an export.json, as the native pt2onnx)
+       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS]
+         (greedy generation through OUTDIR's prefill and decode in the executor; prints
+         the token ids; exit 6 when they differ from --expect)
        pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]
          (MODEL.onnx, e.g. written with --no-weights, with OTHER.pt2's weights: same
          program, new weights; names, dtypes and shapes are checked)
@@ -25,6 +29,9 @@ usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
 options:
   -o, --output PATH        output file (default: MODEL.onnx next to the input)
   --opset N                ONNX opset, 18..26 (default 20, as torch.onnx)
+  --kv-cache dynamic|static  static (opset >= 24): a decode program's key/value caches
+                           become fixed-size buffers updated in place by TensorScatter,
+                           plus a past_length input (docs/kv-cache.md)
   --external-data          store weights in PATH.data beside the model (automatic
                            above 1.5 GiB of weights; --no-external-data forbids it)
   --input-names a,b,...    rename the graph inputs, in order
@@ -115,7 +122,11 @@ export function parseArgs(args) {
       flags.translations.push(path);
     } else if (name === "--override") flags.overrideBuiltins = true;
     else if (name === "--translations-as-functions") flags.translationsAsFunctions = true;
-    else if (name === "--opset") {
+    else if (name === "--kv-cache") {
+      [v, i] = valueOf(i, name);
+      if (v !== "dynamic" && v !== "static") throw new UsageError(`--kv-cache '${v}' is not a cache form; use dynamic or static`);
+      flags.kvCache = v;
+    } else if (name === "--opset") {
       [v, i] = valueOf(i, name);
       const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;
       if (!(n >= 18 && n <= 26)) throw new UsageError(`--opset '${v}' is not supported; use 18..26`);
@@ -164,6 +175,14 @@ export function parseArgs(args) {
   }
   if (flags.check && !flags.inspect) {
     throw new UsageError("--check needs the native pt2onnx (the ONNX checker is not in the WebAssembly build)");
+  }
+  if (flags.kvCache === "static" && flags.opset < 24) {
+    throw new UsageError("--kv-cache static needs --opset 24 or higher (TensorScatter); add --opset 24");
+  }
+  if (flags.kvCache === "static" && flags.verify) {
+    throw new UsageError("--verify runs the program's own inputs, which --kv-cache static replaces (buffers and " +
+      "past_length): verify the default form, whose numbers the static form keeps, or convert the export folder " +
+      "and run verify-generation on it with the native pt2onnx");
   }
   checkVerifyFlags(flags, UsageError);
   if (isFolder(flags.input)) checkFolderFlags(flags, UsageError);
@@ -256,6 +275,7 @@ async function runConversion(flags) {
   if (flags.outputNames) options.outputNames = flags.outputNames;
   if (Object.keys(flags.dimNames).length) options.dimNames = flags.dimNames;
   if (flags.modelName !== undefined) options.modelName = flags.modelName;
+  if (flags.kvCache !== undefined) options.kvCache = flags.kvCache;
   Object.assign(options, libraries);
   if (flags.translationsAsFunctions) options.translationsAsFunctions = true;
   let r;
@@ -351,6 +371,7 @@ function printRecord(flags, r, dataPath, t0) {
 }
 
 export async function main(args) {
+  if (args[0] === "verify-generation") return runVerifyGeneration(args.slice(1));
   let flags;
   try {
     flags = parseArgs(args);

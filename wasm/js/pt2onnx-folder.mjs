@@ -3,8 +3,8 @@
 // to the ONNX folder the CLI's `pt2onnx DIR -o OUTDIR` writes, file for file.
 // Re-exported by pt2onnx.mjs and documented in pt2onnx.d.ts.
 
-const FOLDER_KEYS = new Set(["opset", "optimize", "includeWeights", "weightsAsInputs", "onProgress", "signal",
-  "workerUrl"]);
+const FOLDER_KEYS = new Set(["opset", "optimize", "includeWeights", "weightsAsInputs", "kvCache", "onProgress",
+  "signal", "workerUrl"]);
 
 const isInput = (x) => x instanceof Uint8Array || x instanceof ArrayBuffer ||
   (typeof Blob !== "undefined" && x instanceof Blob);
@@ -18,35 +18,37 @@ function nameInFolder(file) {
   return slash < 0 ? path : path.slice(slash + 1);
 }
 
+// [name, input] pairs from a Map, a plain object, or an array / FileList of
+// Files (named as in their folder); `what` names the function in messages.
+export function folderEntries(files, usage, what) {
+  let entries;
+  if (files instanceof Map) entries = [...files.entries()];
+  else if (Array.isArray(files) || (typeof FileList !== "undefined" && files instanceof FileList)) {
+    entries = [...files].map((file) => {
+      if (typeof Blob === "undefined" || !(file instanceof Blob) || typeof file.name !== "string") {
+        throw usage(`${what} takes an array of Files (named), a Map or an object of name -> input`);
+      }
+      return [nameInFolder(file), file];
+    });
+  } else if (files !== null && typeof files === "object" && !isInput(files)) entries = Object.entries(files);
+  else throw usage(`${what} takes the folder's files: a Map or an object of name -> File, Blob, ` +
+    "ArrayBuffer or Uint8Array, or an array of Files");
+  const seen = new Set();
+  for (const [name, input] of entries) {
+    if (typeof name !== "string" || name === "") throw usage("every file of the folder needs a name");
+    if (!isInput(input)) throw usage(`${name}: not a File, Blob, ArrayBuffer or Uint8Array`);
+    if (seen.has(name)) throw usage(`the folder holds two files named ${name}`);
+    seen.add(name);
+  }
+  return entries;
+}
+
 // The pieces of pt2onnx.mjs it needs: sourceOf(input) gives a reader, onPage
 // says whether calls go to the worker (a page's main thread).
 export function makeConvertFolder({ ConversionError, checkOptions, loadCore, callCore, sourceOf, runInWorker,
   inPlace, outputBlob, onPage }) {
   const usage = (message) => new ConversionError("usage", message);
-
-  // [name, input] pairs from a Map, a plain object, or an array / FileList of Files.
-  function entriesOf(files) {
-    let entries;
-    if (files instanceof Map) entries = [...files.entries()];
-    else if (Array.isArray(files) || (typeof FileList !== "undefined" && files instanceof FileList)) {
-      entries = [...files].map((file) => {
-        if (typeof Blob === "undefined" || !(file instanceof Blob) || typeof file.name !== "string") {
-          throw usage("convertFolder() takes an array of Files (named), a Map or an object of name -> input");
-        }
-        return [nameInFolder(file), file];
-      });
-    } else if (files !== null && typeof files === "object" && !isInput(files)) entries = Object.entries(files);
-    else throw usage("convertFolder() takes the folder's files: a Map or an object of name -> File, Blob, " +
-      "ArrayBuffer or Uint8Array, or an array of Files");
-    const seen = new Set();
-    for (const [name, input] of entries) {
-      if (typeof name !== "string" || name === "") throw usage("every file of the folder needs a name");
-      if (!isInput(input)) throw usage(`${name}: not a File, Blob, ArrayBuffer or Uint8Array`);
-      if (seen.has(name)) throw usage(`the folder holds two files named ${name}`);
-      seen.add(name);
-    }
-    return entries;
-  }
+  const entriesOf = (files) => folderEntries(files, usage, "convertFolder()");
 
   async function convertHere(entries, options) {
     const readers = {};

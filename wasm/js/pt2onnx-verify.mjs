@@ -36,7 +36,12 @@ export function makeVerify({ ConversionError, checkOptions, translationLibraries
 
   function checkVerifyOptions(options) {
     if (options === null || typeof options !== "object") throw usage("options must be an object");
+    if (options.kvCache === "static") {
+      throw usage("verify() runs the program's own inputs, which kvCache: \"static\" replaces (buffers and " +
+        "past_length): verify the default form, whose numbers the static form keeps");
+    }
     for (const key of Object.keys(options)) {
+      if (key === "kvCache" && options.kvCache === "dynamic") continue;
       if (!VERIFY_KEYS.has(key)) throw usage(`unknown verify() option '${key}'; known: ${[...VERIFY_KEYS].join(", ")}`);
     }
     const shared = {};

@@ -19,6 +19,12 @@ export interface ProgressEvent {
 export interface ConvertOptions {
   /** ONNX opset, 18..26 (default 20, as torch.onnx). */
   opset?: number;
+  /**
+   * "static" (opset >= 24): a decode program's growing key/value caches become fixed-size buffers written by
+   * TensorScatter, with a scalar int64 past_length input per group of caches; the model's metadata_props
+   * "pt2onnx.kv_cache" describes the layout (docs/kv-cache.md). Default "dynamic". Not with verify().
+   */
+  kvCache?: "dynamic" | "static";
   /** "auto" (default) switches to external data above 1.5 GiB of weights, as torch.onnx. */
   externalData?: ExternalData;
   /** New names for the graph inputs, in order (a prefix may be given). */
@@ -221,7 +227,7 @@ export declare function applyWeights(
 
 /** Options of convertFolder(): the folder names its inputs, outputs and dims, and its weights always go apart. */
 export type FolderOptions = Pick<ConvertOptions, "opset" | "optimize" | "includeWeights" | "weightsAsInputs" |
-  "onProgress" | "signal" | "workerUrl">;
+  "kvCache" | "onProgress" | "signal" | "workerUrl">;
 
 /** One file of convertFolder()'s output folder. */
 export interface FolderFile {
@@ -259,6 +265,41 @@ export declare function convertFolder(
     ArrayLike<File>,
   options?: FolderOptions,
 ): Promise<FolderResult>;
+
+/** Options of generate(). */
+export interface GenerateOptions {
+  /** The prompt's token ids (default [1, 2, 3, 4]). */
+  prompt?: number[];
+  /** How many tokens to generate, 1..MAX_GENERATED_TOKENS (default 8). */
+  tokens?: number;
+  signal?: AbortSignal;
+  workerUrl?: string | URL;
+}
+
+export interface Generation {
+  /** The generated token ids, in order (the first comes from prefill). */
+  tokens: number[];
+  /** The logits the last token was picked from. */
+  lastLogits: Float32Array;
+}
+
+export declare const MAX_GENERATED_TOKENS: number;
+
+/**
+ * Greedy generation through a converted export folder (the files convertFolder()
+ * returns, or what `pt2onnx DIR -o OUTDIR` wrote: export.json, the components'
+ * .onnx and .onnx.data, config.json) in pt2onnx's executor, as the CLI's
+ * `pt2onnx verify-generation OUTDIR`: prefill on the prompt, decode once per
+ * further token (a --kv-cache static decode gets buffers filled by the loop),
+ * the argmax of the last position's logits. Rejects with a ConversionError:
+ * `io` (a file is missing), `invalid_input` (not a converted generation
+ * folder), `verify_unavailable` (the executor cannot run a component).
+ */
+export declare function generate(
+  files: Map<string, Blob | ArrayBuffer | Uint8Array> | Record<string, Blob | ArrayBuffer | Uint8Array> |
+    ArrayLike<File>,
+  options?: GenerateOptions,
+): Promise<Generation>;
 
 /** Options of inspect(): which program, and the opset support is checked at. */
 export interface InspectOptions {

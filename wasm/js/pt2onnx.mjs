@@ -13,6 +13,7 @@ import { abortError, makeRunInWorker } from "./pt2onnx-worker-calls.mjs";
 import { blobReader, bytesReader } from "./pt2onnx-readers.mjs";
 import { outputBlob, withOutputBlobs } from "./pt2onnx-results.mjs";
 import { makeConvertFolder } from "./pt2onnx-folder.mjs";
+import { makeGenerate, MAX_GENERATED_TOKENS } from "./pt2onnx-generate.mjs";
 
 export const version = "0.2.0";
 
@@ -23,7 +24,7 @@ const onPageThread = typeof window !== "undefined" && typeof document !== "undef
 
 const OPTION_KEYS = new Set(["opset", "externalData", "inputNames", "outputNames", "dimNames",
   "modelName", "optimize", "includeWeights", "weightsAsInputs", "outputName", "onProgress", "signal", "workerUrl",
-  "translations", "overrideBuiltins", "translationsAsFunctions"]);
+  "translations", "overrideBuiltins", "translationsAsFunctions", "kvCache"]);
 const EXIT_CODES = { internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5, load: 1, verify_unavailable: 7 };
 
 export class ConversionError extends Error {
@@ -88,6 +89,14 @@ function checkOptions(options) {
   const { opset, externalData, dimNames, modelName, optimize, outputName, onProgress } = options;
   if (opset !== undefined && !(Number.isInteger(opset) && opset >= 18 && opset <= 26)) {
     throw usage(`options.opset must be an integer from 18 to 26, got ${opset}`);
+  }
+  if (options.kvCache !== undefined) {
+    if (!["dynamic", "static"].includes(options.kvCache)) {
+      throw usage(`options.kvCache must be "dynamic" or "static", got ${options.kvCache}`);
+    }
+    if (options.kvCache === "static" && (opset ?? 20) < 24) {
+      throw usage("kvCache: \"static\" needs opset 24 or higher (TensorScatter); add opset: 24");
+    }
   }
   if (externalData !== undefined && !["auto", "always", "never"].includes(externalData)) {
     throw usage(`options.externalData must be "auto", "always" or "never", got ${externalData}`);
@@ -347,3 +356,9 @@ export const convertFolder = makeConvertFolder({
   ConversionError, checkOptions, loadCore, callCore, sourceOf, runInWorker, inPlace, outputBlob,
   onPage: onPageThread && !canReadBlobSync,
 });
+
+// generate(): greedy generation through a converted folder (pt2onnx-generate.mjs).
+export const generate = makeGenerate({
+  ConversionError, loadCore, callCore, sourceOf, runInWorker, inPlace, onPage: onPageThread && !canReadBlobSync,
+});
+export { MAX_GENERATED_TOKENS };
