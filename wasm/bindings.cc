@@ -4,6 +4,7 @@
 
 #include "wasm/convert_api.h"
 #include "wasm/folder_api.h"
+#include "wasm/generation_api.h"
 #include "wasm/run_api.h"
 #include "wasm/verify_api.h"
 #include "wasm/weights_api.h"
@@ -19,4 +20,5 @@ EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("runSession", &pt2onnx::wasm::RunSession);
   emscripten::function("freeSession", &pt2onnx::wasm::FreeSession);
   emscripten::function("verify", &pt2onnx::wasm::Verify);
+  emscripten::function("generate", &pt2onnx::wasm::Generate);
 }

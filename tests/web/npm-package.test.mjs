@@ -185,7 +185,7 @@ test("README example, bundled with esbuild, converts in Chromium like the CLI", 
   assert.equal(bundle.status, 0, bundle.stderr);
   assert.equal(bundle.stderr, "", "esbuild warns about nothing");
   // The README's copy step, then its page with the bundle instead of the import map.
-  for (const f of ["pt2onnx.mjs", "pt2onnx-run.mjs", "pt2onnx-verify.mjs", "pt2onnx-folder.mjs", "pt2onnx-worker.mjs", "pt2onnx-worker-calls.mjs", "pt2onnx-readers.mjs", "pt2onnx-results.mjs", "pt2onnx-core.mjs", "pt2onnx-core.wasm"]) {
+  for (const f of ["pt2onnx.mjs", "pt2onnx-run.mjs", "pt2onnx-verify.mjs", "pt2onnx-folder.mjs", "pt2onnx-generate.mjs", "pt2onnx-worker.mjs", "pt2onnx-worker-calls.mjs", "pt2onnx-readers.mjs", "pt2onnx-results.mjs", "pt2onnx-core.mjs", "pt2onnx-core.wasm"]) {
     cpSync(join(hub, "node_modules", "pt2onnx", f), join(app, "dist", f));
   }
   writeFileSync(join(app, "index.html"), readmeBlock("html")
