@@ -12,7 +12,8 @@
 import { createApplyWeightsView } from "./apply-weights-view.mjs";
 import { $, breakable, span } from "./dom.mjs";
 import { createErrorView, errorCode } from "./error-view.mjs";
-import { formatBytes } from "./format.mjs";
+import { createFolderView, isExportFolder, nameInFolder } from "./folder-view.mjs";
+import { formatBytes, formatDuration } from "./format.mjs";
 import { createInspectView } from "./inspect-view.mjs";
 import { createOptions } from "./options.mjs";
 import { createQueueView } from "./queue-view.mjs";
@@ -59,6 +60,12 @@ const NOT_OFFERED = {
 
 function refreshConvert(page) {
   const { el, convertState: s, items } = page;
+  if (page.folder) {
+    el.convert.disabled = !!page.running;
+    el.convert.textContent = s.converted ? "Convert the folder again" : "Convert the export folder";
+    el.convertHint.hidden = true;
+    return;
+  }
   const n = items.length;
   const batch = n > 1;
   const why = batch ? null : s.refused ?? (s.failed ? "failed" : null);
@@ -118,8 +125,36 @@ function createFileIntake(page, converter) {
     inspectFile(page.items[0].file, inspectView.typedNames());
   }
 
+  // An exporter's folder: converted whole by convertFolder(), its components named by export.json.
+  function chooseFolder(files) {
+    const hadDimNames = inspectView.hasNames();
+    page.clearOutput();
+    inspectView.clear();
+    el.progressArea.hidden = true;
+    page.setState("idle");
+    options.resetForNewFile({ fileName: "", batch: true, hadDimNames });
+    page.items = queue.reset([]);
+    const relative = files.find((f) => f.webkitRelativePath)?.webkitRelativePath ?? "";
+    page.folder = { files, name: relative.includes("/") ? relative.slice(0, relative.indexOf("/")) : "folder" };
+    page.convertState = { refused: null, failed: false, converted: false };
+    page.inspection = null;
+    inspecting = null;
+    const programs = files.map(nameInFolder).filter((n) => /\.pt2$/i.test(n) && !n.includes("/"));
+    el.fileInfo.hidden = false;
+    el.fileInfo.textContent = `Export folder ${page.folder.name}: export.json and ${programs.length} programs ` +
+      `(${programs.join(", ")}), ${formatBytes(files.reduce((n, f) => n + f.size, 0))}`;
+    el.dropZone.classList.add("has-file");
+    el.fileWarning.hidden = true;
+    refreshConvert(page);
+  }
+
   function chooseFiles(files) {
     if (page.running || files.length === 0) return;
+    if (isExportFolder(files)) {
+      chooseFolder(files);
+      return;
+    }
+    page.folder = null;
     const batch = files.length > 1;
     const hadDimNames = inspectView.hasNames();
     page.clearOutput();
@@ -157,12 +192,15 @@ function createFileIntake(page, converter) {
       openPicker();
     }
   });
-  el.fileInput.addEventListener("change", () => {
-    const files = [...(el.fileInput.files ?? [])];
-    el.fileInput.value = "";  // so that choosing the same file again (e.g. after re-exporting it) is seen
-    chooseFiles(files);
-    el.convert.focus();
-  });
+  for (const input of [el.fileInput, el.folderInput]) {
+    input.addEventListener("change", () => {
+      const files = [...(input.files ?? [])];
+      input.value = "";  // so that choosing the same file again (e.g. after re-exporting it) is seen
+      chooseFiles(files);
+      el.convert.focus();
+    });
+  }
+  $("choose-folder").addEventListener("click", () => { if (!page.running) el.folderInput.click(); });
   acceptDrops(page, chooseFiles);
   return { chooseFiles, reinspect };
 }
@@ -186,14 +224,39 @@ function acceptDrops(page, chooseFiles) {
     e.preventDefault();
     e.dataTransfer.dropEffect = page.running ? "none" : "copy";
   });
-  document.addEventListener("drop", (e) => {
+  document.addEventListener("drop", async (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
     dragDepth = 0;
     el.dropZone.classList.remove("dragging");
-    chooseFiles([...e.dataTransfer.files]);
+    // A dropped folder comes as a directory entry: its files are read from it (entries die with the event,
+    // so they are taken before the first await).
+    const entries = [...e.dataTransfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+    const files = entries.some((entry) => entry.isDirectory)
+      ? await filesOfEntries(entries) : [...e.dataTransfer.files];
+    chooseFiles(files);
     el.convert.focus();
   });
+}
+
+// The files under dropped entries, a folder's named "folder/file" as a directory picker names them.
+async function filesOfEntries(entries, prefix = "") {
+  const files = [];
+  for (const entry of entries) {
+    if (entry.isFile) {
+      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+      const path = prefix + file.name;
+      files.push(path.includes("/") ? Object.defineProperty(file, "webkitRelativePath", { value: path }) : file);
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+        if (batch.length === 0) break;
+        files.push(...await filesOfEntries(batch, `${prefix}${entry.name}/`));
+      }
+    }
+  }
+  return files;
 }
 
 // ---- Conversion queue: convert every queued file in turn, with progress and cancel ----
@@ -259,7 +322,49 @@ function createConversion(page, converter) {
     queue.update(item);
   }
 
+  // The export folder: one convertFolder() call, its files in the folder view.
+  async function convertFolderNow() {
+    const opts = options.read({ batch: true });
+    if (!opts) return;
+    page.clearOutput();
+    const folderOptions = { opset: opts.opset, optimize: opts.optimize };
+    if (opts.includeWeights === false) folderOptions.includeWeights = false;
+    const controller = new AbortController();
+    page.running = { file: { name: page.folder.name }, index: 0, controller };
+    page.setState("converting");
+    refreshConvert(page);
+    el.cancel.hidden = false;
+    el.progressArea.hidden = false;
+    el.progress.value = 0;
+    el.progressLabel.textContent = "Starting…";
+    const t0 = performance.now();
+    let outcome;
+    try {
+      const m = await converter.getApi();
+      const result = await m.convertFolder(page.folder.files, { ...folderOptions, signal: controller.signal,
+        onProgress: (e) => {
+          if (!pending) requestAnimationFrame(drawProgress);
+          pending = e;
+        } });
+      page.folderView.show(result, performance.now() - t0, page.folder.name);
+      outcome = "done";
+    } catch (err) {
+      outcome = err?.name === "AbortError" ? "cancelled" : "error";
+      if (outcome === "error") errorView.show(err, { namesGiven: false });
+    }
+    pending = null;
+    page.running = null;
+    el.cancel.hidden = true;
+    page.convertState.converted = outcome === "done";
+    el.progress.value = 1;
+    el.progressLabel.textContent = outcome === "done" ? `Done in ${formatDuration(performance.now() - t0)}.`
+      : outcome === "cancelled" ? "Cancelled." : "Failed.";
+    refreshConvert(page);
+    page.setState(outcome);
+  }
+
   async function convertAll() {
+    if (page.folder) return convertFolderNow();
     const items = page.items;
     if (page.running || items.length === 0) return;
     const batch = items.length > 1;
@@ -311,7 +416,10 @@ function createConversion(page, converter) {
     }
   }
 
-  el.cancel.addEventListener("click", () => { if (page.running) cancel(page.running); });
+  el.cancel.addEventListener("click", () => {
+    if (page.folder && page.running) page.running.controller.abort();
+    else if (page.running) cancel(page.running);
+  });
   el.convert.addEventListener("click", convertAll);
   $("options-form").addEventListener("submit", (e) => { e.preventDefault(); convertAll(); });
   return { cancel, showOutcome };
@@ -321,7 +429,8 @@ function createConversion(page, converter) {
 function startPage() {
   document.documentElement.dataset.app = "started";  // the inline script's file:// check looks for it
   const el = {
-    dropZone: $("drop-zone"), fileInput: $("file-input"), fileInfo: $("file-info"), fileWarning: $("file-warning"),
+    dropZone: $("drop-zone"), fileInput: $("file-input"), folderInput: $("folder-input"), fileInfo: $("file-info"),
+    fileWarning: $("file-warning"),
     convert: $("convert"), cancel: $("cancel"), convertHint: $("convert-hint"),
     progressArea: $("progress-area"), progress: $("progress"), progressLabel: $("progress-label"),
   };
@@ -330,6 +439,7 @@ function startPage() {
   const page = {
     el,
     items: [],
+    folder: null,  // { files, name }: an exporter's folder, converted whole
     running: null,  // the item being converted
     inspection: null,  // inspect()'s result for the one chosen file, with the current options
     // What Convert offers: refused ("unreadable", "unsupported") by the inspection, failed with the current
@@ -341,6 +451,8 @@ function startPage() {
     inspectView: createInspectView({ supportedOps }),
     resultView: createResultView(),
     verifyView: createVerifyView({ getApi: converter.getApi }),
+    folderView: createFolderView({ getApi: converter.getApi,
+      onError: (err) => page.errorView.show(err, { namesGiven: false }) }),
     errorView: createErrorView({ supportedOps }),
     queue: createQueueView({
       onCancel: (item) => conversion.cancel(item),
@@ -350,6 +462,7 @@ function startPage() {
     clearOutput: () => {
       page.resultView.clear();
       page.verifyView.clear();
+      page.folderView.clear();
       page.errorView.clear();
     },
   };

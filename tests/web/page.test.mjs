@@ -62,6 +62,8 @@ const CASES = [
   ["cnn_torch28", { opset: 23 }],
   ["mlp_dict_list_torch27", {}],
   ["mlp_dict_list_torch28", { opset: 19 }],
+  ["cnn", { opset: 24 }],
+  ["gpt_block", { opset: 26 }],
 ];
 
 for (const [name, options] of CASES) {
