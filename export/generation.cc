@@ -47,7 +47,7 @@ absl::StatusOr<std::vector<NamedTensor>> RunStep(runtime::Session& session, cons
   std::vector<NamedTensor> inputs;
   for (const ir::ValueInfo& input : session.inputs()) {
     Tensor t;
-    if (input.name == "input_ids") {
+    if (input.name == "input_ids" || input.name == "decoder_input_ids") {
       PT2ONNX_ASSIGN_OR_RETURN(t, Int64s({1, n}, [&](int64_t i) { return step.ids[i]; }));
     } else if (input.name == "position_ids") {
       PT2ONNX_ASSIGN_OR_RETURN(t, Int64s({1, n}, [&](int64_t i) { return step.position + i; }));
@@ -64,8 +64,9 @@ absl::StatusOr<std::vector<NamedTensor>> RunStep(runtime::Session& session, cons
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           step.component, " input '", input.name,
-          "' is neither a token input (input_ids, position_ids, cache_position, attention_mask) nor a cache "
-          "the previous step returned"));
+          "' is neither a token input (input_ids, decoder_input_ids, position_ids, cache_position, "
+          "attention_mask), a cache the previous step returned, nor one of the inputs given (--inputs: e.g. an "
+          "encoder-decoder model's encoder_outputs.last_hidden_state)"));
     }
     inputs.push_back({input.name, std::move(t)});
   }
@@ -230,7 +231,8 @@ absl::StatusOr<GenerationModels> ReadGenerationFolder(absl::string_view manifest
 }
 
 absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::vector<int64_t>& prompt,
-                                          int new_tokens, const runtime::SessionOptions& options) {
+                                          int new_tokens, const runtime::SessionOptions& options,
+                                          const std::map<std::string, Tensor>& fixed_inputs) {
   if (prompt.empty()) return absl::InvalidArgumentError("the prompt has no tokens");
   if (new_tokens < 1) return absl::InvalidArgumentError("generate at least one token");
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<StaticGroup> groups, StaticGroups(models.decode));
@@ -240,7 +242,7 @@ absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::ve
                            runtime::Session::Create(std::move(models.decode), options));
   Generation generation;
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<NamedTensor> outputs,
-                           RunStep(*prefill, Step{"prefill", prompt, 0}, {}, 0, models.sliding_window));
+                           RunStep(*prefill, Step{"prefill", prompt, 0}, {}, 0, models.sliding_window, fixed_inputs));
   int64_t length = static_cast<int64_t>(prompt.size());
   for (int i = 0;; ++i) {
     PT2ONNX_ASSIGN_OR_RETURN(auto next, NextToken(outputs, i == 0 ? "prefill" : "decode"));
@@ -252,7 +254,7 @@ absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::ve
     if (i == 0 && !groups.empty()) {
       PT2ONNX_RETURN_IF_ERROR(FillBuffers(groups, length + new_tokens, past));
     }
-    std::map<std::string, Tensor> lengths;
+    std::map<std::string, Tensor> lengths = fixed_inputs;
     for (StaticGroup& group : groups) {
       PT2ONNX_ASSIGN_OR_RETURN(lengths[group.past_length], Int64s({}, [&](int64_t) { return group.filled; }));
       ++group.filled;

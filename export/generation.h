@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,10 +65,15 @@ struct Generation {
   Tensor last_logits;           // [vocab]: the logits the last token was picked from
 };
 
-// `prompt` must be non-empty; `new_tokens` >= 1. Errors name the component
-// and step (a missing past input, logits of an unexpected shape).
+// `prompt` must be non-empty; `new_tokens` >= 1. The prompt and each new
+// token go to input_ids (decoder_input_ids for an encoder-decoder model);
+// `fixed_inputs` are fed by name to every step that takes them (an
+// encoder-decoder export's encoder_outputs.last_hidden_state: its
+// components take the encoder's output). Errors name the component and
+// step (a missing past input, logits of an unexpected shape).
 absl::StatusOr<Generation> GenerateGreedy(GenerationModels models, const std::vector<int64_t>& prompt,
-                                          int new_tokens, const runtime::SessionOptions& options);
+                                          int new_tokens, const runtime::SessionOptions& options,
+                                          const std::map<std::string, Tensor>& fixed_inputs = {});
 
 }  // namespace pt2onnx
 

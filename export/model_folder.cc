@@ -56,8 +56,9 @@ bool IsCacheTensor(absl::string_view name) {
 }
 
 // Names for the symbolic dims of the inputs, by role: a dim 0 is the batch,
-// dim 1 of token inputs the sequence, dim 2 of a cache tensor the past
-// sequence. A symbol keeps its first name; a second symbol in the same role
+// dim 1 of token inputs the sequence (of decoder_input_ids the decoder's),
+// dim 1 of the encoder's output and dim 2 of a cross-attention cache the
+// encoder's sequence, dim 2 of another cache tensor the past sequence. A symbol keeps its first name; a second symbol in the same role
 // (a sliding layer's past beside a full one's) gets "_2", then "_3".
 std::map<std::string, std::string> DimNames(const pt2::ExportedProgram& program,
                                             const std::vector<std::string>& input_names) {
@@ -79,6 +80,11 @@ std::map<std::string, std::string> DimNames(const pt2::ExportedProgram& program,
         role = "batch_size";
       } else if (d == 1 && IsTokenInput(input)) {
         role = "sequence_length";
+      } else if (d == 1 && input == "decoder_input_ids") {
+        role = "decoder_sequence_length";
+      } else if ((d == 1 && absl::StartsWith(input, "encoder_outputs.")) ||
+                 (d == 2 && IsCacheTensor(input) && absl::StrContains(input, "cross_attention_cache."))) {
+        role = "encoder_sequence_length";  // cross-attention keys/values span the encoder's output
       } else if (d == 2 && IsCacheTensor(input)) {
         role = "past_sequence_length";
       }

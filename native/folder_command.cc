@@ -22,6 +22,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "native/atomic_file.h"
 #include "native/external_data.h"
+#include "native/mapped_file.h"
 #include "native/user_path.h"
 #include "native/weight_splice.h"
 
@@ -193,6 +194,20 @@ int RunFolderInspect(const CliFlags& flags) {
   return kExitOk;
 }
 
+namespace {
+
+// An .npz of arrays by name (verify-generation --inputs); exit code or 0.
+int ReadNpzInputs(const std::string& path, std::vector<NamedTensor>& arrays) {
+  absl::StatusOr<MappedFile> file = MappedFile::Open(ResolvePath(path));
+  if (!file.ok()) return Fail(kExitIo, absl::StrCat(path, ": ", file.status().message()));
+  absl::StatusOr<std::vector<NamedTensor>> read = DecodeNpz(file->bytes());
+  if (!read.ok()) return Fail(kExitInvalidInput, absl::StrCat(path, ": ", read.status().message()));
+  arrays = *std::move(read);
+  return 0;
+}
+
+}  // namespace
+
 int RunVerifyGeneration(const CliFlags& flags) {
   const std::string folder = ResolvePath(flags.input);
   const std::string manifest_path = Join(flags.input, kFolderManifestFile);
@@ -218,8 +233,15 @@ int RunVerifyGeneration(const CliFlags& flags) {
     const int code = absl::IsNotFound(models.status()) ? kExitIo : kExitInvalidInput;
     return Fail(code, absl::StrCat(flags.input, ": ", models.status().message()));
   }
-  absl::StatusOr<Generation> generation =
-      GenerateGreedy(*std::move(models), flags.prompt, flags.generation_tokens, runtime::SessionOptions{});
+  // --inputs: arrays every step takes by name (an encoder-decoder model's encoder output).
+  std::map<std::string, Tensor> fixed;
+  if (!flags.verify_inputs.empty()) {
+    std::vector<NamedTensor> arrays;
+    if (int code = ReadNpzInputs(flags.verify_inputs, arrays)) return code;
+    for (NamedTensor& a : arrays) fixed[a.name] = std::move(a.tensor);
+  }
+  absl::StatusOr<Generation> generation = GenerateGreedy(*std::move(models), flags.prompt, flags.generation_tokens,
+                                                         runtime::SessionOptions{}, fixed);
   if (!generation.ok()) {
     const int code = absl::IsUnimplemented(generation.status()) ? kExitGenerationUnavailable : kExitInvalidInput;
     return Fail(code, absl::StrCat(flags.input, ": ", generation.status().message()));

@@ -1,12 +1,14 @@
 #include "wasm/generation_api.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "export/engines.h"
 #include "export/exit_codes.h"
 #include "export/folder_manifest_json.h"
 #include "core/status_macros.h"
@@ -94,10 +96,20 @@ val Generate(val files, val options) {
   };
   absl::StatusOr<GenerationModels> models = ReadGenerationFolder(*manifest, config.ok() ? *config : "", reader);
   if (!models.ok()) return GenerationError(models.status());
+  // inputs: an .npz's bytes (a Uint8Array), arrays every step takes by name.
+  std::map<std::string, Tensor> fixed;
+  if (Has(options, "inputs")) {
+    const std::string bytes = options["inputs"].as<std::string>();
+    absl::StatusOr<std::vector<NamedTensor>> arrays = DecodeNpz(AsBytes(bytes));
+    if (!arrays.ok()) {
+      return GenerationError(absl::InvalidArgumentError(absl::StrCat("inputs: ", arrays.status().message())));
+    }
+    for (NamedTensor& a : *arrays) fixed[a.name] = std::move(a.tensor);
+  }
   std::vector<int64_t> prompt;  // safe integers, checked by js/pt2onnx-generate.mjs
   for (double id : emscripten::vecFromJSArray<double>(options["prompt"])) prompt.push_back(static_cast<int64_t>(id));
   absl::StatusOr<Generation> generation =
-      GenerateGreedy(*std::move(models), prompt, options["tokens"].as<int>(), runtime::SessionOptions{});
+      GenerateGreedy(*std::move(models), prompt, options["tokens"].as<int>(), runtime::SessionOptions{}, fixed);
   if (!generation.ok()) return GenerationError(generation.status());
   val result = val::object();
   result.set("ok", true);

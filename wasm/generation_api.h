@@ -13,7 +13,8 @@ namespace pt2onnx::wasm {
 // `files`: an object whose keys are the converted folder's file names
 // ("export.json", "prefill.onnx", "prefill.onnx.data", "config.json", ...)
 // and whose values are readers (js_input_file.h); `options`: { prompt:
-// number[], tokens: number }, already checked by js/pt2onnx-generate.mjs.
+// number[], tokens: number, inputs?: Uint8Array (an .npz of arrays every step
+// takes by name) }, already checked by js/pt2onnx-generate.mjs.
 // Returns { ok: true, tokens: number[], lastLogits: Float32Array } or
 // Convert's error object (io 3: a file is missing; invalid_input 4: not a
 // converted generation folder; 7: the executor cannot run a component).

@@ -101,7 +101,9 @@ export function createFolderView({ getApi, onError }) {
     $("gen-status").textContent = `Generating ${tokens} tokens…`;
     const t0 = performance.now();
     try {
-      const out = await (await getApi()).generate(files, { prompt, tokens, signal: controller.signal });
+      const inputs = $("gen-inputs").files?.[0];
+      const out = await (await getApi()).generate(files, { prompt, tokens, signal: controller.signal,
+        ...(inputs ? { inputs } : {}) });
       if (generating !== controller) return;
       $("gen-tokens-out").textContent = out.tokens.join(" ");
       $("gen-result").hidden = false;

@@ -31,7 +31,7 @@ def converted(pt2onnx, tmp_path_factory):
 
 
 def test_fixtures_exist():
-    assert {"qwen3", "gemma3"} <= set(MODELS), MODELS
+    assert {"qwen3", "gemma3", "mistral", "gpt_oss", "whisper"} <= set(MODELS), MODELS
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -55,36 +55,52 @@ def test_layout_and_manifest(converted, name):
         + [f"{c}.onnx.data" for c in manifest["components"]])
 
 
+def encoder_decoder(name):
+    return "fixed_inputs" in record(name)
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_full_checker_and_names(converted, name):
     folder = converted[name]
+    # An encoder-decoder export (Whisper) takes decoder token ids and the encoder's output, and keeps a
+    # self-attention and a cross-attention cache per layer.
+    enc_dec = encoder_decoder(name)
+    ids_name = "decoder_input_ids" if enc_dec else "input_ids"
+    layers = "past_key_values.self_attention_cache.layers." if enc_dec else "past_key_values.layers."
     for component in ("prefill", "decode"):
         path = folder / f"{component}.onnx"
         onnx.checker.check_model(str(path), full_check=True)
         model = onnx.load(str(path), load_external_data=False)
         inputs = [i.name for i in model.graph.input]
         outputs = [o.name for o in model.graph.output]
-        assert inputs[:2] == ["input_ids", "position_ids"], inputs
+        want = ["decoder_input_ids", "encoder_outputs.last_hidden_state"] if enc_dec else ["input_ids", "position_ids"]
+        assert inputs[:2] == want, inputs
         assert outputs[0] == "logits", outputs
         cache_in = [n for n in inputs if "past_key_values" in n]
         cache_out = [n for n in outputs if "past_key_values" in n]
         # Prefill's cache comes out under its path; a value also taken in (decode's cache, a sliding
         # layer's window) gets "output.".
-        kv_out = [n for n in cache_out if n.endswith((".keys", ".values"))]
-        assert kv_out and all(n.startswith("output.past_key_values.layers.") if component == "decode"
-                              else n.startswith("past_key_values.layers.") for n in kv_out), cache_out
-        assert "past_key_values.layers.0.keys" in [n.removeprefix("output.") for n in cache_out]
+        kv_out = [n for n in cache_out if n.endswith((".keys", ".values")) and ".cross_attention_cache." not in n]
+        assert kv_out and all(n.startswith("output." + layers) if component == "decode"
+                              else n.startswith(layers) for n in kv_out), cache_out
+        assert layers + "0.keys" in [n.removeprefix("output.") for n in cache_out]
+        if enc_dec:
+            assert any(".cross_attention_cache.layers.0.keys" in n for n in cache_out), cache_out
         if component == "decode":
-            assert cache_in and all(n.startswith("input.past_key_values.layers.") for n in cache_in), cache_in
+            assert cache_in and all(n.startswith("input.past_key_values.") for n in cache_in), cache_in
         # Named dims: the sequence (and the past sequence) is named, not torch's symbol.
-        ids = next(i for i in model.graph.input if i.name == "input_ids")
+        ids = next(i for i in model.graph.input if i.name == ids_name)
         if component == "prefill":
-            assert ids.type.tensor_type.shape.dim[1].dim_param == "sequence_length"
+            assert ids.type.tensor_type.shape.dim[1].dim_param == ("decoder_sequence_length" if enc_dec
+                                                                   else "sequence_length")
         else:
-            keys = next(i for i in model.graph.input if i.name == "input.past_key_values.layers.0.keys")
+            keys = next(i for i in model.graph.input if i.name == "input." + layers + "0.keys")
             assert keys.type.tensor_type.shape.dim[2].dim_param == "past_sequence_length"
-            present = next(o for o in model.graph.output if o.name == "output.past_key_values.layers.0.keys")
+            present = next(o for o in model.graph.output if o.name == "output." + layers + "0.keys")
             assert "s" not in present.type.tensor_type.shape.dim[2].dim_param.replace("past_sequence_length", "")
+        if enc_dec:
+            encoder = next(i for i in model.graph.input if i.name == "encoder_outputs.last_hidden_state")
+            assert encoder.type.tensor_type.shape.dim[1].dim_param == "encoder_sequence_length"
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -114,10 +130,17 @@ def test_shared_weights_written_once(converted, name):
     assert "prefill.onnx.data" in locations
     # Against a plain conversion of decode alone: its weights would be as large as prefill's.
     total_external = sum(int(e.value) for t in decode.graph.initializer for e in t.external_data if e.key == "length")
-    assert total_external >= prefill_data * 0.9
+    # (An encoder-decoder decode takes the cross-attention caches, so it lacks their projections' weights.)
+    assert total_external >= prefill_data * (0.8 if encoder_decoder(name) else 0.9)
 
 
-def ort_generate(folder, rec):
+def fixed_inputs(name):
+    """Arrays every step takes by name (an encoder-decoder export's encoder output), or {}."""
+    rec = record(name)
+    return dict(np.load(EXPORTS / name / rec["fixed_inputs"])) if "fixed_inputs" in rec else {}
+
+
+def ort_generate(folder, rec, fixed=None):
     sessions = {c: ort.InferenceSession(str(folder / f"{c}.onnx")) for c in ("prefill", "decode")}
     # A sliding layer takes its window as a scalar on the first step (transformers' DynamicSlidingWindowLayer).
     window = json.loads((folder / "config.json").read_text()).get("sliding_window")
@@ -129,8 +152,10 @@ def ort_generate(folder, rec):
         session = sessions["prefill" if step == 0 else "decode"]
         inputs = {}
         for i in session.get_inputs():
-            if i.name in ("input_ids", "position_ids"):
+            if i.name in feed:
                 inputs[i.name] = np.array([feed[i.name]], dtype=np.int64)
+            elif i.name in (fixed or {}):
+                inputs[i.name] = fixed[i.name]
             elif step == 0 and i.name.endswith("._sliding_window_tensor"):
                 inputs[i.name] = np.array(window, dtype=np.int64)
             else:
@@ -140,7 +165,8 @@ def ort_generate(folder, rec):
         logits = outs["logits"][0, -1]
         tokens.append(int(np.argmax(logits)))
         if step + 1 < len(feeds):
-            assert tokens[-1] == feeds[step + 1]["input_ids"][0], f"step {step}: ORT picked another token"
+            ids = "decoder_input_ids" if "decoder_input_ids" in feeds[step + 1] else "input_ids"
+            assert tokens[-1] == feeds[step + 1][ids][0], f"step {step}: ORT picked another token"
         present = {n.removeprefix("output."): v for n, v in outs.items() if n != "logits"}
     return tokens, logits
 
@@ -148,7 +174,7 @@ def ort_generate(folder, rec):
 @pytest.mark.parametrize("name", MODELS)
 def test_ort_generation_equals_torch(converted, name):
     rec = record(name)
-    tokens, logits = ort_generate(converted[name], rec)
+    tokens, logits = ort_generate(converted[name], rec, fixed_inputs(name))
     assert tokens == rec["tokens"]
     want = np.load(EXPORTS / name / "generation.npz")["last_logits"][0]
     np.testing.assert_allclose(logits, want, atol=1e-4, rtol=1e-4)
@@ -159,8 +185,10 @@ def test_executor_generation_equals_torch(pt2onnx, converted, name, tmp_path):
     rec = record(name)
     ids = lambda xs: ",".join(map(str, xs))  # noqa: E731
     logits = tmp_path / "logits.npz"
+    given = ["--inputs", EXPORTS / name / rec["fixed_inputs"]] if "fixed_inputs" in rec else []
     result = pt2onnx("verify-generation", converted[name], "--tokens", rec["new_tokens"],
-                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(rec["tokens"]), "--save-logits", logits)
+                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(rec["tokens"]), "--save-logits", logits,
+                     *given)
     assert result.stdout.split() == [str(t) for t in rec["tokens"]]
     want = np.load(EXPORTS / name / "generation.npz")["last_logits"]
     np.testing.assert_allclose(np.load(logits)["last_logits"], want, atol=1e-4, rtol=1e-4)

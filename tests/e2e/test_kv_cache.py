@@ -50,7 +50,13 @@ def to_buffer(present, axis, capacity):
     return buffer
 
 
-def ort_generate(folder, prompt, tokens):
+def fixed_inputs(name):
+    """Arrays every step takes by name (an encoder-decoder export's encoder output), or {}."""
+    rec = json.loads((EXPORTS / name / "generation.json").read_text())
+    return dict(np.load(EXPORTS / name / rec["fixed_inputs"])) if "fixed_inputs" in rec else {}
+
+
+def ort_generate(folder, prompt, tokens, fixed):
     """Greedy generation in ONNX Runtime; a static decode gets buffers and past lengths per its layout."""
     prefill = ort.InferenceSession(str(folder / "prefill.onnx"))
     decode = ort.InferenceSession(str(folder / "decode.onnx"))
@@ -62,8 +68,10 @@ def ort_generate(folder, prompt, tokens):
         session = prefill if step == 0 else decode
         inputs = {}
         for i in session.get_inputs():
-            if i.name == "input_ids":
+            if i.name in ("input_ids", "decoder_input_ids"):
                 inputs[i.name] = np.array([ids], dtype=np.int64)
+            elif i.name in fixed:
+                inputs[i.name] = fixed[i.name]
             elif i.name == "position_ids":
                 inputs[i.name] = np.arange(position, position + len(ids), dtype=np.int64)[None]
             elif step == 0 and i.name.endswith("._sliding_window_tensor"):
@@ -90,7 +98,7 @@ def ort_generate(folder, prompt, tokens):
 
 
 def test_folders_exist():
-    assert {"qwen3", "gemma3"} <= set(FOLDERS), FOLDERS
+    assert {"qwen3", "gemma3", "whisper"} <= set(FOLDERS), FOLDERS
 
 
 @pytest.mark.parametrize("name", FOLDERS)
@@ -120,8 +128,8 @@ def test_static_decode_interface(folders, name):
 @pytest.mark.parametrize("name", FOLDERS)
 def test_ort_static_generation_equals_dynamic(folders, name):
     rec = json.loads((EXPORTS / name / "generation.json").read_text())
-    dynamic, dynamic_logits = ort_generate(folders[name, "dynamic"], rec["prompt_ids"], TOKENS)
-    static, static_logits = ort_generate(folders[name, "static"], rec["prompt_ids"], TOKENS)
+    dynamic, dynamic_logits = ort_generate(folders[name, "dynamic"], rec["prompt_ids"], TOKENS, fixed_inputs(name))
+    static, static_logits = ort_generate(folders[name, "static"], rec["prompt_ids"], TOKENS, fixed_inputs(name))
     assert dynamic[:len(rec["tokens"])] == rec["tokens"]
     assert static == dynamic
     np.testing.assert_allclose(static_logits, dynamic_logits, atol=1e-5, rtol=1e-5)
@@ -130,11 +138,12 @@ def test_ort_static_generation_equals_dynamic(folders, name):
 @pytest.mark.parametrize("name", FOLDERS)
 def test_executor_static_generation_equals_ort(pt2onnx, folders, name, tmp_path):
     rec = json.loads((EXPORTS / name / "generation.json").read_text())
-    expected, expected_logits = ort_generate(folders[name, "dynamic"], rec["prompt_ids"], TOKENS)
+    expected, expected_logits = ort_generate(folders[name, "dynamic"], rec["prompt_ids"], TOKENS, fixed_inputs(name))
     ids = lambda xs: ",".join(map(str, xs))  # noqa: E731
     logits = tmp_path / "logits.npz"
+    given = ["--inputs", EXPORTS / name / rec["fixed_inputs"]] if "fixed_inputs" in rec else []
     result = pt2onnx("verify-generation", folders[name, "static"], "--tokens", TOKENS,
-                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(expected), "--save-logits", logits)
+                     "--prompt", ids(rec["prompt_ids"]), "--expect", ids(expected), "--save-logits", logits, *given)
     assert result.stdout.split() == [str(t) for t in expected]
     np.testing.assert_allclose(np.load(logits)["last_logits"][0], expected_logits, atol=1e-4, rtol=1e-4)
 

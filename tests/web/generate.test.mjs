@@ -39,13 +39,15 @@ function nativeTokens(folder, prompt, tokens) {
   return run.stdout.trim().split(/\s+/).map(Number);
 }
 
-test("generate: every committed export folder", () => assert.ok(FOLDERS.length >= 4, FOLDERS.join(", ")));
+test("generate: every committed export folder", () => assert.ok(FOLDERS.length >= 5, FOLDERS.join(", ")));
 
 for (const name of FOLDERS) {
   test(`generate(${name}) gives torch's tokens and last logits`, async () => {
     const rec = record(name);
     const files = await converted(name);
-    const { tokens, lastLogits } = await generate(files, { prompt: rec.prompt_ids, tokens: rec.new_tokens });
+    // An encoder-decoder export (Whisper) takes the encoder's output, recorded by the generator.
+    const inputs = rec.fixed_inputs ? { inputs: read(join(EXPORTS, name, rec.fixed_inputs)) } : {};
+    const { tokens, lastLogits } = await generate(files, { prompt: rec.prompt_ids, tokens: rec.new_tokens, ...inputs });
     assert.deepEqual(tokens, rec.tokens);
     const [want] = readNpz(readFileSync(join(EXPORTS, name, "generation.npz")));
     assert.equal(lastLogits.length, want.data.length);
@@ -89,6 +91,10 @@ test("generate() refuses what it cannot run, with the CLI's codes", async () => 
   await refused(files, { prompt: [] }, "usage", /options\.prompt/);
   await refused(files, { tokens: 0 }, "usage", /options\.tokens/);
   await refused(files, { temperature: 1 }, "usage", /unknown generate\(\) option 'temperature'/);
+  await refused(files, { inputs: "x.npz" }, "usage", /options\.inputs/);
+  await refused(files, { inputs: new Uint8Array([1, 2, 3]) }, "invalid_input", /inputs: /);
+  // Whisper without its encoder output: the input is named.
+  await refused(await converted("whisper"), {}, "invalid_input", /encoder_outputs\.last_hidden_state/);
 });
 
 test("npx pt2onnx verify-generation: the native CLI's output and exit codes", () => {

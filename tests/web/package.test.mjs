@@ -14,8 +14,8 @@ requireBuilt(TARBALL, "the packed package (bazel build //wasm:npm_pack)");
 
 test("npm pack output installs and converts by package name", () => {
   const listing = spawnSync("tar", ["-tzf", TARBALL], { encoding: "utf8" }).stdout.trim().split("\n").sort();
-  assert.deepEqual(listing, ["package/LICENSE", "package/README.md", "package/THIRD_PARTY_NOTICES", "package/cli-folder.mjs", "package/cli-verify.mjs", "package/cli.mjs", "package/package.json", "package/pt2onnx-core.mjs",
-    "package/pt2onnx-core.wasm", "package/pt2onnx-folder.mjs", "package/pt2onnx-readers.mjs", "package/pt2onnx-results.mjs", "package/pt2onnx-run.mjs", "package/pt2onnx-verify.mjs",
+  assert.deepEqual(listing, ["package/LICENSE", "package/README.md", "package/THIRD_PARTY_NOTICES", "package/cli-folder.mjs", "package/cli-generation.mjs", "package/cli-verify.mjs", "package/cli.mjs", "package/package.json", "package/pt2onnx-core.mjs",
+    "package/pt2onnx-core.wasm", "package/pt2onnx-folder.mjs", "package/pt2onnx-generate.mjs", "package/pt2onnx-readers.mjs", "package/pt2onnx-results.mjs", "package/pt2onnx-run.mjs", "package/pt2onnx-verify.mjs",
     "package/pt2onnx-worker-calls.mjs",
     "package/pt2onnx-worker.mjs",
     "package/pt2onnx.d.ts", "package/pt2onnx.mjs"]);

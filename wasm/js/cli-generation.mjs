@@ -38,6 +38,7 @@ function parse(args) {
       }
     } else if (name === "--prompt" || name === "--expect") flags[name.slice(2)] = tokenIds(name, value());
     else if (name === "--save-logits") throw new UsageError("--save-logits needs the native pt2onnx");
+    else if (name === "--inputs") flags.inputs = value();
     else if (arg.startsWith("-")) throw new UsageError(`unknown flag '${arg}' for verify-generation`);
     else if (flags.folder === undefined) flags.folder = arg;
     else throw new UsageError(`unexpected argument '${arg}': give one converted folder`);
@@ -67,7 +68,16 @@ export async function runVerifyGeneration(args) {
       throw new ConversionError("io", `${flags.folder}: ${e.message}`);
     }
     const files = new Map(names.map((name) => [name, new Uint8Array(readFileSync(join(flags.folder, name)))]));
-    const { tokens } = await generate(files, { prompt: flags.prompt, tokens: flags.tokens });
+    let inputs;
+    if (flags.inputs !== undefined) {
+      try {
+        inputs = new Uint8Array(readFileSync(flags.inputs));
+      } catch (e) {
+        throw new ConversionError("io", `${flags.inputs}: ${e.message}`);
+      }
+    }
+    const { tokens } = await generate(files, { prompt: flags.prompt, tokens: flags.tokens,
+      ...(inputs !== undefined ? { inputs } : {}) });
     process.stdout.write(`${tokens.join(" ")}\n`);
     if (flags.expect !== undefined) {
       let at = 0;

@@ -19,7 +19,7 @@ usage: pt2onnx MODEL.pt2 [-o MODEL.onnx] [options]
        pt2onnx DIR -o OUTDIR [--opset N] [--no-optimize] [--no-weights]
          (an exporter's folder: transformers' export.json and one .pt2 per component,
          to <component>.onnx + .onnx.data and an export.json, as the native pt2onnx)
-       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS]
+       pt2onnx verify-generation OUTDIR [--tokens N] [--prompt IDS] [--expect IDS] [--inputs X.npz]
          (greedy generation through OUTDIR's prefill and decode in the executor; prints
          the token ids; exit 6 when they differ from --expect)
        pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx [options]

@@ -6,7 +6,7 @@
 // Re-exported by pt2onnx.mjs and documented in pt2onnx.d.ts.
 import { folderEntries } from "./pt2onnx-folder.mjs";
 
-const GENERATE_KEYS = new Set(["prompt", "tokens", "signal", "workerUrl"]);
+const GENERATE_KEYS = new Set(["prompt", "tokens", "inputs", "signal", "workerUrl"]);
 export const MAX_GENERATED_TOKENS = 100000;
 
 // The pieces of pt2onnx.mjs it needs (see makeConvertFolder).
@@ -26,14 +26,24 @@ export function makeGenerate({ ConversionError, loadCore, callCore, sourceOf, ru
     if (!Number.isInteger(tokens) || tokens < 1 || tokens > MAX_GENERATED_TOKENS) {
       throw usage(`options.tokens must be an integer from 1 to ${MAX_GENERATED_TOKENS}, got ${tokens}`);
     }
-    return { prompt, tokens };
+    const { inputs } = options;
+    const isBytes = inputs instanceof Uint8Array || inputs instanceof ArrayBuffer ||
+      (typeof Blob !== "undefined" && inputs instanceof Blob);
+    if (inputs !== undefined && !isBytes) {
+      throw usage("options.inputs must be an .npz's bytes (a File, Blob, ArrayBuffer or Uint8Array)");
+    }
+    return { prompt, tokens, inputs };
   }
 
   async function generateHere(entries, checked) {
     const readers = {};
     for (const [name, input] of entries) readers[name] = (await sourceOf(input)).source;
     const core = await loadCore();
-    const out = callCore(() => core.generate(readers, checked), { stopped: "the generation stopped" });
+    const { inputs, ...rest } = checked;
+    const coreOptions = inputs === undefined ? rest
+      : { ...rest, inputs: inputs instanceof Uint8Array ? inputs
+        : new Uint8Array(inputs instanceof ArrayBuffer ? inputs : await inputs.arrayBuffer()) };
+    const out = callCore(() => core.generate(readers, coreOptions), { stopped: "the generation stopped" });
     return { tokens: out.tokens, lastLogits: out.lastLogits };
   }
 

@@ -272,6 +272,11 @@ export interface GenerateOptions {
   prompt?: number[];
   /** How many tokens to generate, 1..MAX_GENERATED_TOKENS (default 8). */
   tokens?: number;
+  /**
+   * An .npz of arrays every step takes by input name, as the CLI's --inputs: an encoder-decoder export's
+   * components take the encoder's output (`encoder_outputs.last_hidden_state`).
+   */
+  inputs?: Blob | ArrayBuffer | Uint8Array;
   signal?: AbortSignal;
   workerUrl?: string | URL;
 }
