@@ -4,7 +4,7 @@
 // model.generate() tokens; a folder that cannot convert names the file at fault.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -34,7 +34,10 @@ async function offeredFiles(page) {
   return new Map(files.map(([name, bytes]) => [name, Buffer.from(bytes)]));
 }
 
-for (const [name, opset] of [["qwen3", 20], ["gemma3", 24]]) {
+const FOLDERS = readdirSync(EXPORTS).filter((n) => existsSync(join(EXPORTS, n, "export.json")));
+test("page: every committed export folder", () => assert.ok(FOLDERS.length >= 5, FOLDERS.join(", ")));
+
+for (const [name, opset] of FOLDERS.map((n, i) => [n, i % 2 ? 24 : 20])) {
   test(`page: the ${name} export folder converts to the CLI's files and generates torch's tokens`, async () => {
     const folder = join(EXPORTS, name);
     const expected = nativeFolder(folder, ["--opset", String(opset)]);
@@ -58,6 +61,8 @@ for (const [name, opset] of [["qwen3", 20], ["gemma3", 24]]) {
     const rec = JSON.parse(readFileSync(join(folder, "generation.json"), "utf8"));
     await page.fill("#gen-prompt", rec.prompt_ids.join(", "));
     await page.fill("#gen-tokens", String(rec.new_tokens));
+    // An encoder-decoder export takes the encoder's output as fixed inputs.
+    if (rec.fixed_inputs) await page.setInputFiles("#gen-inputs", join(folder, rec.fixed_inputs));
     await page.click("#gen-run");
     await page.waitForSelector("#gen-result:not([hidden])", { timeout: 120_000 });
     assert.equal(await page.textContent("#gen-tokens-out"), rec.tokens.join(" "));
