@@ -184,6 +184,7 @@ FolderExportResult ExportFolder(const FolderManifest& manifest, FolderInput& inp
                                 FolderSinks& sinks, ExportProgress& progress) {
   FolderExportResult result;
   std::vector<ExportResult> exported;
+  std::vector<std::shared_ptr<const InputFile>> component_files;
   for (const FolderComponent& component : manifest.components) {
     absl::StatusOr<std::shared_ptr<const InputFile>> file = input.Open(component.file);
     if (!file.ok()) {
@@ -222,6 +223,7 @@ FolderExportResult ExportFolder(const FolderManifest& manifest, FolderInput& inp
     ExportResult done = Export(*file, one, none, lines);
     if (!done.status.ok()) return Failed(std::move(result), done.exit_code, component.file, done.status);
     exported.push_back(std::move(done));
+    component_files.push_back(*std::move(file));
   }
   if (options.convert.kv_cache == KvCacheForm::kStaticIfPresent) {
     bool any = false;
@@ -294,6 +296,13 @@ FolderExportResult ExportFolder(const FolderManifest& manifest, FolderInput& inp
   }
   if (absl::Status committed = sinks.Commit(); !committed.ok()) {
     return Failed(std::move(result), kExitIo, "output folder", committed);
+  }
+  // Moved only now: the shared-weights table may point into earlier components' models while writing.
+  for (size_t i = 0; i < exported.size(); ++i) {
+    FolderComponentResult& r = result.components[i];
+    r.file = manifest.components[i].file;
+    r.input = component_files[i];
+    r.exported = std::move(exported[i]);
   }
   progress.Line(absl::StrCat("weights shared by the components, written once: ", result.shared_tensors,
                              " tensors, ", HumanBytes(result.shared_bytes)));

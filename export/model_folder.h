@@ -85,10 +85,15 @@ class FolderSinks {
 
 struct FolderComponentResult {
   std::string name;
+  std::string file;       // the component's .pt2, as the manifest names it
   std::string onnx_file;  // "prefill.onnx"
   std::string data_file;  // "prefill.onnx.data"
   onnx_writer::WriteSummary written;
   std::optional<ConversionSummary> summary;
+  // Its .pt2 and what its export gave (the program read, the converted
+  // model): what --verify checks after the folder is written.
+  std::shared_ptr<const InputFile> input;
+  ExportResult exported;
 };
 
 struct FolderExportResult {

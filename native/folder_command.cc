@@ -23,6 +23,7 @@
 #include "native/atomic_file.h"
 #include "native/external_data.h"
 #include "native/mapped_file.h"
+#include "native/verify_command.h"
 #include "native/user_path.h"
 #include "native/weight_splice.h"
 
@@ -145,7 +146,35 @@ bool IsFolder(const std::string& path) {
   return stat(ResolvePath(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int RunFolder(const CliFlags& flags) {
+namespace {
+
+// --verify of a folder, after it is written: each component's program in the
+// reference interpreter against its model in the executor, on the inputs
+// --verify picks for a single file (the archive's example inputs, else
+// seeded ones). The first failing component's exit code; every one is run.
+int VerifyComponents(const CliFlags& flags, FolderExportResult& result) {
+  int exit_code = kExitOk;
+  for (FolderComponentResult& c : result.components) {
+    auto log = [&](const std::string& line) {
+      if (!flags.quiet) std::fprintf(stderr, "%s: %s\n", c.name.c_str(), line.c_str());
+    };
+    VerifyRunOptions run = VerifyRunOptionsFor(flags, log);
+    verify::ReportData report;
+    const VerifyOutcome outcome =
+        RunVerification(c.input, *c.exported.program, c.exported.conversion->model, run, report);
+    if (outcome.exit_code == kExitOk) {
+      log(absl::StrCat("verify: ", outcome.summary));
+      continue;
+    }
+    Fail(outcome.exit_code, absl::StrCat(c.name, " (", c.file, "): ", outcome.message));
+    if (exit_code == kExitOk) exit_code = outcome.exit_code;
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int RunFolder(const CliFlags& flags, const std::function<void(Conversion&)>& on_converted) {
   if (!flags.output_given) {
     return Fail(kExitUsage, absl::StrCat(flags.input, " is a folder: give the output folder with -o OUTDIR"));
   }
@@ -170,12 +199,14 @@ int RunFolder(const CliFlags& flags) {
     std::fprintf(stderr, "%s: %zu components: %s\n", flags.input.c_str(), names.size(),
                  absl::StrJoin(names, ", ").c_str());
   }
-  FolderExportResult result = ExportFolder(*manifest, input, FolderExportOptions(flags), sinks, progress);
+  ExportOptions options = FolderExportOptions(flags);
+  options.on_converted = on_converted;
+  FolderExportResult result = ExportFolder(*manifest, input, options, sinks, progress);
   if (!result.status.ok()) {
     return Fail(result.exit_code, absl::StrCat(Join(flags.input, ""), result.status.message()));
   }
   if (!flags.quiet) std::fprintf(stderr, "wrote %s\n", flags.output.c_str());
-  return kExitOk;
+  return flags.verify ? VerifyComponents(flags, result) : kExitOk;
 }
 
 int RunFolderInspect(const CliFlags& flags) {

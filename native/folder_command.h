@@ -12,8 +12,10 @@
 #ifndef PT2ONNX_NATIVE_FOLDER_COMMAND_H_
 #define PT2ONNX_NATIVE_FOLDER_COMMAND_H_
 
+#include <functional>
 #include <string>
 
+#include "export/converter.h"
 #include "native/cli_flags.h"
 
 namespace pt2onnx::native {
@@ -22,7 +24,9 @@ namespace pt2onnx::native {
 bool IsFolder(const std::string& path);
 
 // The exit code (export/exit_codes.h).
-int RunFolder(const CliFlags& flags);
+// `on_converted` sees each component's conversion before it is checked and
+// written (main.cc passes the --verify test seam, native/test_hooks.h).
+int RunFolder(const CliFlags& flags, const std::function<void(Conversion&)>& on_converted);
 int RunVerifyGeneration(const CliFlags& flags);
 // `pt2onnx DIR --inspect`: the components, their files and ONNX I/O names.
 int RunFolderInspect(const CliFlags& flags);

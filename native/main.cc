@@ -244,8 +244,11 @@ int main(int argc, char** argv) {
     if (flags->verify_generation) return RunVerifyGeneration(*flags);
     if (IsFolder(flags->input) && flags->inspect) return RunFolderInspect(*flags);
     if (IsFolder(flags->input)) {
-      if (flags->verify || flags->json || flags->report || !flags->translations.empty()) {
-        std::fprintf(stderr, "pt2onnx: --verify, --json, --report and --translations do not apply to a folder yet\n");
+      if (flags->json || flags->report || !flags->translations.empty() || !flags->verify_inputs.empty() ||
+          !flags->verify_node_data.empty()) {
+        std::fprintf(stderr,
+                     "pt2onnx: --json, --report, --translations, --inputs and --verify-node-data do not apply to a "
+                     "folder yet (--verify does; for the others, convert a component's .pt2 alone)\n");
         return kExitUsage;
       }
       // The folder names its components' inputs, outputs and dims itself.
@@ -257,7 +260,7 @@ int main(int argc, char** argv) {
                      "weights always go to <component>.onnx.data\n");
         return kExitUsage;
       }
-      return RunFolder(*flags);
+      return RunFolder(*flags, [](Conversion& conversion) { ApplyTestHooks(conversion.model); });
     }
     if (flags->inspect) return RunInspect(*flags, ResolvePath(flags->input));
     return Run(*flags);

@@ -3,6 +3,7 @@
 the components share written once, and greedy generation through the result, in ONNX Runtime and in our executor
 (`pt2onnx verify-generation`), gives the tokens torch's model.generate() gave."""
 import json
+import os
 import shutil
 
 import numpy as np
@@ -10,7 +11,8 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, run_process
+from test_verify import broken_path
 
 EXPORTS = FIXTURES / "hf_exports"
 MODELS = sorted(p.name for p in EXPORTS.iterdir() if (p / "export.json").exists())
@@ -277,7 +279,32 @@ def test_folder_needs_an_output_folder(pt2onnx):
 
 
 def test_flags_the_folder_decides_are_refused(pt2onnx, tmp_path):
-    for flag in (["--dim-name", "s70=seq"], ["--input-names", "a"], ["--no-external-data"], ["--verify"]):
+    for flag in (["--dim-name", "s70=seq"], ["--input-names", "a"], ["--no-external-data"], ["--json"],
+                 ["--verify", "--inputs", "seeded"], ["--verify-node-data", "x"]):
         result = pt2onnx("-q", EXPORTS / "qwen3", "-o", tmp_path / "out", *flag, check=False)
         assert result.returncode == 2, (flag, result.stderr)
         assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_folder_verify_checks_every_component(pt2onnx, name, tmp_path):
+    result = pt2onnx(EXPORTS / name, "-o", tmp_path / "out", "--verify")
+    manifest = json.loads((EXPORTS / name / "export.json").read_text())
+    for component in manifest["components"]:
+        assert f"{component}: verify: passed:" in result.stderr, result.stderr
+    assert (tmp_path / "out" / "decode.onnx").exists()
+
+
+def test_folder_verify_fails_on_a_broken_translation(tmp_path):
+    binary = broken_path()
+    if not binary.exists():
+        pytest.fail(f"{binary} not built; run bazel build //tests/verify:pt2onnx_broken")
+    # Whisper's layer norms: the seam gives the first one a wrong epsilon in each component.
+    result = run_process([binary, EXPORTS / "whisper", "-o", tmp_path / "out", "--verify"],
+                         env={**os.environ, "PT2ONNX_BREAK": "epsilon"})
+    assert result.returncode == 6, result.stderr
+    for component in ("prefill", "decode"):
+        assert f"{component} ({component}.pt2): verification failed" in result.stderr, result.stderr
+    assert "first diverging node: 'layer_norm'" in result.stderr
+    # The folder is written before it is verified, as a single file is.
+    assert (tmp_path / "out" / "export.json").exists()

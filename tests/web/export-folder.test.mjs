@@ -114,7 +114,7 @@ test("convertFolder refuses what it cannot convert, naming the file", async () =
 test("node CLI: a folder needs -o and takes no single-file flags", () => {
   const folder = join(EXPORTS, FOLDERS[0]);
   for (const [flags, pattern] of [[[], /give the output folder with -o/],
-    [["-o", "x", "--verify"], /do not apply to a folder/],
+    [["-o", "x", "--verify"], /--verify of a folder needs the native pt2onnx/], [["-o", "x", "--json"], /do not apply to a folder/],
     [["-o", "x", "--input-names", "a"], /do not apply to a folder/]]) {
     const run = spawnSync(process.execPath, [join(PACKAGE, "cli.mjs"), folder, ...flags], { encoding: "utf8" });
     assert.equal(run.status, 2, run.stderr);

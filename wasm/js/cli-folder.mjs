@@ -22,8 +22,9 @@ export function isFolder(path) {
 export function checkFolderFlags(flags, UsageError) {
   if (!flags.outputGiven) throw new UsageError(`${flags.input} is a folder: give the output folder with -o OUTDIR`);
   if (flags.inspect) throw new UsageError("--inspect of a folder needs the native pt2onnx; inspect a component's .pt2");
-  if (flags.verify || flags.json || flags.report || flags.translations.length > 0) {
-    throw new UsageError("--verify, --json, --report and --translations do not apply to a folder yet");
+  if (flags.verify) throw new UsageError("--verify of a folder needs the native pt2onnx (verify a component's .pt2 here)");
+  if (flags.json || flags.report || flags.translations.length > 0) {
+    throw new UsageError("--json, --report and --translations do not apply to a folder yet");
   }
   if (flags.inputNames || flags.outputNames || Object.keys(flags.dimNames).length > 0 ||
       flags.modelName !== undefined || flags.external !== "auto") {
