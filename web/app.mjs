@@ -457,6 +457,9 @@ function startPage() {
     queue: createQueueView({
       onCancel: (item) => conversion.cancel(item),
       onDetails: (item) => conversion.showOutcome(item),
+      // A batch's file described in its row, at the opset and with the library chosen.
+      onInspect: async (file) => (await converter.getApi()).inspect(file, { opset: Number($("opt-opset").value),
+        ...page.options.inspectOptions() }),
     }),
     setState: (state) => { document.body.dataset.state = state; },
     clearOutput: () => {

@@ -1,7 +1,8 @@
 // The list of chosen files with each one's status, its Cancel button while queued or running, its downloads
-// once converted, and "Download all" as one zip.
+// once converted, "Inspect" (what inspect() finds in that file, asked when first opened) and "Download all"
+// as one zip.
 
-import { $, breakable, span } from "./dom.mjs";
+import { $, breakable, code, shapeNode, span } from "./dom.mjs";
 import { formatBytes, uniqueNames } from "./format.mjs";
 import { zipBlobs } from "./zip.mjs";
 
@@ -14,7 +15,32 @@ const STATUS_TEXT = {
   cancelled: "cancelled",
 };
 
-export function createQueueView({ onCancel, onDetails }) {
+// One file's inspection in its row: inputs and outputs with their shapes, and what cannot be translated.
+function renderInspection(info) {
+  const body = document.createElement("div");
+  body.className = "row-inspection";
+  const facts = span("help", `${info.fxNodes} FX nodes, ` +
+    `weights ${formatBytes(info.weights.reduce((n, w) => n + w.bytes, 0))}` +
+    `${info.torchVersion ? `, torch ${info.torchVersion}` : ""}`);
+  const list = document.createElement("div");
+  list.className = "io-lines";
+  for (const [kind, values] of [["input", info.inputs], ["output", info.outputs]]) {
+    for (const v of values) {
+      const item = document.createElement("div");
+      item.append(span(`kind ${kind}`, kind), " ", code(v.name), " ", v.kind === "tensor" ? v.dtype : v.kind, " ",
+        shapeNode(v.shape ?? []));
+      list.append(item);
+    }
+  }
+  body.append(facts, list);
+  const unsupported = info.unsupported ?? [];
+  if (unsupported.length) {
+    body.append(span("notice warn", `Not translated yet: ${unsupported.map((u) => u.key).join(", ")}`));
+  }
+  return body;
+}
+
+export function createQueueView({ onCancel, onDetails, onInspect }) {
   const section = $("queue");
   const list = $("queue-list");
   let items = [];
@@ -64,7 +90,32 @@ export function createQueueView({ onCancel, onDetails }) {
     const fileName = span("file-name", "");
     fileName.append(...breakable(item.file.name));
     row.replaceChildren(fileName, span("file-size", formatBytes(item.file.size)),
-      status, actions);
+      status, actions, inspection(item));
+  }
+
+  // The row's "Inspect" panel, kept across re-renders; inspect() runs when it is first opened.
+  function inspection(item) {
+    if (item.inspect) return item.inspect;
+    const details = document.createElement("details");
+    details.className = "row-inspect";
+    const summary = document.createElement("summary");
+    summary.textContent = "Inspect";
+    const status = span("help", "");
+    details.append(summary, status);
+    details.addEventListener("toggle", async () => {
+      if (!details.open || item.inspected) return;
+      item.inspected = true;
+      status.textContent = "Reading…";
+      try {
+        details.append(renderInspection(await onInspect(item.file)));
+        status.textContent = "";
+      } catch (err) {
+        status.textContent = `Cannot read ${item.file.name}: ${err?.message ?? err}`;
+        item.inspected = false;
+      }
+    });
+    item.inspect = details;
+    return details;
   }
 
   function refreshZip() {

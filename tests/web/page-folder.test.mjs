@@ -88,4 +88,21 @@ test("page: files chosen together with export.json are a folder; a missing compo
   }
 });
 
+test("page: each file of a batch can be inspected in its row, as the CLI's --inspect describes it", async () => {
+  const files = ["cnn", "gpt_block", "unsupported_op"].map((n) => join(FIXTURES, n, "model.pt2"));
+  const page = await openPage();
+  await page.setInputFiles("#file-input", files);
+  await page.waitForSelector("#queue:not([hidden])");
+  for (const [i, file] of files.entries()) {
+    const info = JSON.parse(spawnSync(CLI, [file, "--inspect", "--json"], { encoding: "utf8" }).stdout);
+    const row = page.locator("#queue-list > li").nth(i);
+    await row.locator(".row-inspect summary").click();
+    await row.locator(".row-inspection").waitFor();
+    const text = await row.locator(".row-inspection").textContent();
+    for (const v of [...info.inputs, ...info.outputs]) assert.ok(text.includes(v.name), `${file}: ${v.name} in ${text}`);
+    assert.equal(text.includes("Not translated yet"), (info.unsupported ?? []).length > 0, text);
+  }
+  await page.close();
+});
+
 test("page: no console errors", () => assert.deepEqual(consoleErrors, []));
