@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -64,12 +65,48 @@ absl::StatusOr<std::vector<NamedTensor>> RunTimed(runtime::Session& session, con
                                                   int bench, std::vector<double>& times) {
   absl::StatusOr<std::vector<NamedTensor>> outputs = session.Run(inputs);
   for (int i = 0; bench > 0 && i < 3 + bench && outputs.ok(); ++i) {
+    if (i == 3) session.ResetProfile();  // the profile covers the timed runs
     auto start = std::chrono::steady_clock::now();
     outputs = session.Run(inputs);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (i >= 3) times.push_back(ms);
   }
   return outputs;
+}
+
+// --profile: per op type its share of the time, then the slowest nodes.
+void PrintProfile(const std::vector<runtime::StepProfile>& profile, size_t runs) {
+  struct Total {
+    double seconds = 0;
+    int steps = 0, accelerated = 0;
+  };
+  std::map<std::string, Total> by_op;
+  double total = 0;
+  for (const runtime::StepProfile& p : profile) {
+    Total& t = by_op[p.op_type];
+    t.seconds += p.seconds;
+    ++t.steps;
+    t.accelerated += p.accelerated;
+    total += p.seconds;
+  }
+  std::vector<std::pair<std::string, Total>> ops(by_op.begin(), by_op.end());
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+  const double per_run = runs > 0 ? 1000.0 / static_cast<double>(runs) : 0;
+  std::printf("profile over %zu run%s: %.3f ms per run in %zu steps\n", runs, runs == 1 ? "" : "s", total * per_run,
+              profile.size());
+  std::printf("  %-28s %10s %7s %6s %s\n", "op type", "ms/run", "share", "steps", "XNNPACK");
+  for (const auto& [op, t] : ops) {
+    std::printf("  %-28s %10.3f %6.1f%% %6d %d\n", op.c_str(), t.seconds * per_run,
+                total > 0 ? 100 * t.seconds / total : 0.0, t.steps, t.accelerated);
+  }
+  std::vector<const runtime::StepProfile*> nodes;
+  for (const runtime::StepProfile& p : profile) nodes.push_back(&p);
+  std::sort(nodes.begin(), nodes.end(), [](const auto* a, const auto* b) { return a->seconds > b->seconds; });
+  std::printf("  slowest nodes:\n");
+  for (size_t i = 0; i < nodes.size() && i < 10; ++i) {
+    std::printf("  %10.3f ms %-20s %s%s\n", nodes[i]->seconds * per_run, nodes[i]->op_type.c_str(),
+                nodes[i]->node_name.c_str(), nodes[i]->accelerated ? " (XNNPACK)" : "");
+  }
 }
 
 int Main(int argc, char** argv) {
@@ -103,6 +140,11 @@ int Main(int argc, char** argv) {
   options.threadpool = pool.get();
   options.accelerate = !args.portable;
   options.int8 = !args.no_int8;
+  if (args.profile) {
+    options.clock = [] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    };
+  }
   // The session takes the model's weights (freed as they are packed).
   auto session = CreateExecutorSession(std::move(*model), options);
   if (!session.ok()) return tool.Fail(ExitCodeFor(session.status()), session.status().message());
@@ -119,6 +161,7 @@ int Main(int argc, char** argv) {
     std::printf("latency over %zu runs (%d thread%s): median %.3f ms, min %.3f ms\n", times.size(), args.threads,
                 args.threads == 1 ? "" : "s", times[times.size() / 2], times.front());
   }
+  if (args.profile) PrintProfile((*session)->Profile(), times.empty() ? 1 : times.size());
   if (!args.outputs_path.empty()) return tool.WriteNpzFile(args.outputs_path, *outputs);
   return 0;
 }

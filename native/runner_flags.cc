@@ -7,12 +7,14 @@ namespace pt2onnx::native {
 namespace {
 
 constexpr const char* kOnnxrunUsage =
-    "usage: onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--portable] [--no-int8] "
-    "[-q]\n"
+    "usage: onnxrun MODEL.onnx --inputs X.npz [--outputs Y.npz] [--threads N] [--bench N] [--profile] [--portable] "
+    "[--no-int8] [-q]\n"
     "  --inputs X.npz    input arrays by graph input name (np.savez)\n"
     "  --outputs Y.npz   write the outputs, named as the graph outputs\n"
     "  --threads N       worker threads (default 1)\n"
     "  --bench N         run N more times after 3 warm-up runs and print latency\n"
+    "  --profile         time every step of the runs --bench times (or of the one run): the time per op\n"
+    "                    type and the slowest nodes\n"
     "  --portable        portable kernels only (no XNNPACK)\n"
     "  --no-int8         run QDQ (quantized) patterns on the float path, not in int8\n"
     "  -q                print nothing on success\n"
@@ -36,8 +38,8 @@ absl::StatusOr<bool> TakeOnnxrunFlag(const std::vector<std::string>& args, size_
     (arg == "--threads" ? flags.threads : flags.bench) = n;
     return true;
   }
-  if (arg == "--portable" || arg == "--no-int8") {
-    (arg == "--portable" ? flags.portable : flags.no_int8) = true;
+  if (arg == "--portable" || arg == "--no-int8" || arg == "--profile") {
+    (arg == "--portable" ? flags.portable : arg == "--no-int8" ? flags.no_int8 : flags.profile) = true;
     return true;
   }
   return false;

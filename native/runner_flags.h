@@ -28,6 +28,7 @@ struct RunnerFlags {
   int bench = 0;          // --bench N: timed runs after 3 warm-up runs
   bool portable = false;  // --portable: no XNNPACK
   bool no_int8 = false;   // --no-int8: QDQ patterns on the float path
+  bool profile = false;   // --profile: time per op type and node
   // refrun
   std::string model_name;  // --model NAME in a multi-model archive
   bool missing = false;    // --missing: list the overloads without a kernel

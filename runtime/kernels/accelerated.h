@@ -19,6 +19,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
 // XNNPACK does not take the node. Called by CreateAcceleratedKernel.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info);
 
+// A float32 3-D Conv with constant weights as one XNNPACK 2-D convolution per
+// depth tap (kernels/xnn_conv3d.cc); null when XNNPACK does not take it.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnConv3dKernel(const KernelCreateInfo& info);
+
 // MaxPool and GlobalAveragePool of the NHWC plan (kernels/xnn_pool.cc): float32
 // [N, H, W, C] in and out; null for other op types.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcPoolKernel(const KernelCreateInfo& info);

@@ -13,21 +13,13 @@
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registry.h"
+#include "runtime/kernels/xnn_util.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
-
-struct OperatorDeleter {
-  void operator()(xnn_operator* op) const { xnn_delete_operator(op); }
-};
-using XnnOperator = std::unique_ptr<xnn_operator, OperatorDeleter>;
-
-absl::Status XnnError(xnn_status status, const char* what) {
-  return absl::InternalError(absl::StrCat("XNNPACK ", what, " failed (status ", static_cast<int>(status), ")"));
-}
 
 // Below this many elements the portable loop is as fast as setting XNNPACK up.
 constexpr int64_t kSmall = 1024;
@@ -166,6 +158,36 @@ class XnnTransposeKernel : public OpKernel {
   std::unique_ptr<OpKernel> fallback_;
 };
 
+// HardSwish, Sigmoid, Tanh: XNNPACK's vectorised unary operators, within an
+// ulp or two of libm's (the portable kernels), over the whole tensor.
+class XnnUnaryKernel : public OpKernel {
+ public:
+  XnnUnaryKernel(XnnOperator op, const char* what, std::unique_ptr<OpKernel> fallback)
+      : op_(std::move(op)), what_(what), fallback_(std::move(fallback)) {}
+  absl::Status Run(KernelContext& ctx) override {
+    const Tensor* x = ctx.input(0);
+    if (x == nullptr || x->dtype() != DataType::kFloat || x->numel() < kSmall) return fallback_->Run(ctx);
+    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, DataType::kFloat, x->dims()));
+    const size_t n = static_cast<size_t>(x->numel());
+    if (n != size_) {
+      pool_ = ctx.threadpool_for(static_cast<double>(n), kMinParallelElements);
+      xnn_status s = xnn_reshape_unary_elementwise_nc(op_.get(), 1, n, n, n, pool_);
+      if (s != xnn_status_success) return XnnError(s, "reshape");
+      size_ = n;
+    }
+    xnn_status s = xnn_setup_unary_elementwise_nc(op_.get(), x->data<float>(), out->data<float>());
+    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
+    return s == xnn_status_success ? absl::OkStatus() : XnnError(s, what_);
+  }
+
+ private:
+  XnnOperator op_;
+  const char* what_;
+  std::unique_ptr<OpKernel> fallback_;
+  size_t size_ = 0;
+  pthreadpool_t pool_ = nullptr;  // chosen with the size
+};
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const KernelCreateInfo& info) {
@@ -199,6 +221,18 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const Kerne
   }
   if (op == "Transpose") {
     return std::unique_ptr<OpKernel>(new XnnTransposeKernel(AttrInts(info.node, "perm"), std::move(fallback)));
+  }
+  if (op == "HardSwish" || op == "Sigmoid" || op == "Tanh") {
+    const xnn_unary_operator type = op == "HardSwish" ? xnn_unary_hardswish
+                                    : op == "Sigmoid" ? xnn_unary_sigmoid
+                                                      : xnn_unary_tanh;
+    if (xnn_create_unary_elementwise_nc(type, xnn_datatype_fp32, xnn_datatype_fp32, nullptr, nullptr, nullptr, 0,
+                                        &raw) != xnn_status_success) {
+      return std::unique_ptr<OpKernel>();
+    }
+    return std::unique_ptr<OpKernel>(new XnnUnaryKernel(XnnOperator(raw), op == "HardSwish" ? "hardswish"
+                                                                          : op == "Sigmoid" ? "sigmoid" : "tanh",
+                                                        std::move(fallback)));
   }
   return std::unique_ptr<OpKernel>();
 }

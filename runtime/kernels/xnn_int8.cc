@@ -27,6 +27,7 @@
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window.h"
+#include "runtime/kernels/xnn_util.h"
 #include "core/status_macros.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
@@ -35,15 +36,6 @@ namespace pt2onnx::runtime {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-struct OperatorDeleter {
-  void operator()(xnn_operator* op) const { xnn_delete_operator(op); }
-};
-using XnnOperator = std::unique_ptr<xnn_operator, OperatorDeleter>;
-
-absl::Status XnnError(xnn_status status, const char* what) {
-  return absl::InternalError(absl::StrCat("XNNPACK ", what, " failed (status ", static_cast<int>(status), ")"));
-}
 
 // The quantization of a step's input and output (attributes written by plan/qdq_int8.cc).
 struct Quant {

@@ -18,6 +18,7 @@
 #include "runtime/kernels/linalg.h"
 #include "runtime/kernels/registry.h"
 #include "runtime/kernels/window.h"
+#include "runtime/kernels/xnn_util.h"
 #include "runtime/plan/nhwc_layout.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
@@ -26,19 +27,10 @@
 namespace pt2onnx::runtime {
 namespace {
 
-absl::Status XnnError(xnn_status status, const char* what) {
-  return absl::InternalError(absl::StrCat("XNNPACK ", what, " failed (status ", static_cast<int>(status), ")"));
-}
-
 bool XnnReady() {
   static const bool ready = xnn_initialize(nullptr) == xnn_status_success;
   return ready;
 }
-
-struct OperatorDeleter {
-  void operator()(xnn_operator* op) const { xnn_delete_operator(op); }
-};
-using XnnOperator = std::unique_ptr<xnn_operator, OperatorDeleter>;
 
 bool IsConstF32(const Tensor* t, int64_t rank) {
   return t != nullptr && t->dtype() == DataType::kFloat && (rank < 0 || t->rank() == rank);
@@ -351,12 +343,15 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
   }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||
-      op == "Transpose") {
+      op == "Transpose" || op == "HardSwish" || op == "Sigmoid" || op == "Tanh") {
     return CreateXnnElementwiseKernel(info);
   }
   if (op != "MatMul" && op != "Gemm" && op != "Conv") return std::unique_ptr<OpKernel>();
   if (op == "Gemm") return CreateFullyConnected(info, true);
-  if (op == "Conv") return CreateConv(info, false);
+  if (op == "Conv") {
+    const Tensor* w = info.constant_inputs.size() > 1 ? info.constant_inputs[1] : nullptr;
+    return w != nullptr && w->rank() == 5 ? CreateXnnConv3dKernel(info) : CreateConv(info, false);
+  }
   // MatMul: constant 2-D weights -> fully connected; else batch matmul when
   // both operands are float32 activations of rank >= 2 (checked at run time).
   const Tensor* w = info.constant_inputs.size() > 1 ? info.constant_inputs[1] : nullptr;

@@ -21,16 +21,12 @@
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registry.h"
 #include "runtime/kernels/window.h"
+#include "runtime/kernels/xnn_util.h"
 #include "xnnpack.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::runtime {
 namespace {
-
-struct OperatorDeleter {
-  void operator()(xnn_operator* op) const { xnn_delete_operator(op); }
-};
-using XnnOperator = std::unique_ptr<xnn_operator, OperatorDeleter>;
 
 // Whether every window of `d` has an input element and every out-of-range tap
 // is redirected to one of the window's own in-range taps: XNNPACK's

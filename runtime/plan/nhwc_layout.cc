@@ -13,6 +13,14 @@
 namespace pt2onnx::runtime {
 namespace {
 
+// Ops that compute each element from the same element of their inputs: they
+// run on NHWC values as they are (no Transpose back to NCHW in between).
+const std::set<std::string> kPointwiseUnary = {
+    "Relu",  "HardSwish", "HardSigmoid", "Sigmoid", "Tanh",    "LeakyRelu", "Elu",  "Selu", "Celu",
+    "Gelu",  "Softplus",  "Softsign",    "Mish",    "Erf",     "Exp",       "Log",  "Abs",  "Neg",
+    "Sqrt",  "Reciprocal", "Floor",      "Ceil",    "Round",   "Sign",      "Sin",  "Cos",  "ThresholdedRelu"};
+const std::set<std::string> kPointwiseBinary = {"Add", "Mul", "Sub", "Div", "Max", "Min"};
+
 const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
 const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
 
@@ -131,6 +139,11 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
     return it->second;
   };
   constexpr float kInf = std::numeric_limits<float>::infinity();
+  // A one-element constant of rank <= 4 broadcasts to the same 4-D result in NHWC as in NCHW.
+  auto scalar_rank_ok = [&](const std::string& name) {
+    auto it = inits.find(name);
+    return it != inits.end() && it->second->tensor.dims().size() <= 4;
+  };
   auto scalar_init = [&](const std::string& name) {
     auto it = inits.find(name);
     return it != inits.end() && it->second->tensor.dims().empty();
@@ -219,25 +232,34 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       emit_nhwc(std::move(pool), node.outputs[0]);
       continue;
     }
-    // Elementwise ops whose tensor inputs are all NHWC values stay in NHWC.
-    const bool binary = (node.op_type == "Add" || node.op_type == "Mul") && node.inputs.size() == 2;
+    // Elementwise ops whose tensor inputs are all NHWC values (or one-element
+    // constants, which broadcast alike in either layout) stay in NHWC.
+    const bool binary = kPointwiseBinary.count(node.op_type) && node.inputs.size() == 2;
     // Per-tensor QuantizeLinear / DequantizeLinear are elementwise too (the int8 plan's boundaries).
     const bool per_tensor_q = (node.op_type == "QuantizeLinear" || node.op_type == "DequantizeLinear") &&
                               node.inputs.size() >= 2 && scalar_init(node.inputs[1]) &&
                               (node.inputs.size() < 3 || node.inputs[2].empty() || scalar_init(node.inputs[2])) &&
                               AttrInt(node, "block_size", 0) == 0;
-    const bool unary = (node.op_type == "Relu" && node.inputs.size() == 1) ||
+    const bool unary = (kPointwiseUnary.count(node.op_type) && node.inputs.size() == 1) ||
                        (node.op_type == "Clip" && scalar(node, 1, 0) && scalar(node, 2, 0)) || per_tensor_q;
     if (node.domain.empty() && (binary || unary) && node.outputs.size() == 1 && !node.inputs.empty()) {
       const size_t tensors = binary ? 2 : 1;
       bool all_nhwc = true;
-      for (size_t k = 0; k < tensors; ++k) all_nhwc = all_nhwc && nhwc_of.count(node.inputs[k]) > 0;
-      if (all_nhwc) {
+      size_t nhwc_inputs = 0;
+      for (size_t k = 0; k < tensors; ++k) {
+        const bool nhwc = nhwc_of.count(node.inputs[k]) > 0;
+        nhwc_inputs += nhwc;
+        all_nhwc = all_nhwc && (nhwc || (binary && scalars.count(node.inputs[k]) && scalar_rank_ok(node.inputs[k])));
+      }
+      if (all_nhwc && nhwc_inputs > 0) {
         ir::Node moved = node;
-        for (size_t k = 0; k < tensors; ++k) moved.inputs[k] = nhwc_of[node.inputs[k]];
+        for (size_t k = 0; k < tensors; ++k) {
+          if (nhwc_of.count(node.inputs[k])) moved.inputs[k] = nhwc_of[node.inputs[k]];
+        }
         std::string out = node.outputs[0];
         // A residual Add's Relu is applied in place by the Add's step (kernels/nhwc_activated.cc).
-        if (auto act = binary ? activation_of(out) : std::nullopt) {
+        const bool residual = (node.op_type == "Add" || node.op_type == "Mul") && nhwc_inputs == 2;
+        if (auto act = residual ? activation_of(out) : std::nullopt) {
           moved.domain = kRuntimeDomain;
           if (act->relu) {
             moved.attributes.push_back(ir::Attribute::String("activation", "Relu"));

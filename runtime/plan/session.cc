@@ -188,8 +188,11 @@ absl::StatusOr<std::vector<NamedTensor>> Session::Run(const std::vector<NamedTen
     ClearComputedSlots();
     return bound;
   }
+  const bool profiled = static_cast<bool>(options_.clock);
   for (Step& step : steps_) {
+    const double started = profiled ? options_.clock() : 0;
     absl::Status s = RunStep(step, slots_);
+    if (profiled) step.seconds += options_.clock() - started;
     if (!s.ok()) {
       for (Tensor& t : step.out_scratch) t = Tensor();
       ClearComputedSlots();
@@ -207,6 +210,17 @@ absl::StatusOr<std::vector<NamedTensor>> Session::Run(const std::vector<NamedTen
   // Inputs and outputs are the caller's now: the session keeps no reference.
   ClearComputedSlots();
   return result;
+}
+
+std::vector<StepProfile> Session::Profile() const {
+  std::vector<StepProfile> profile;
+  profile.reserve(steps_.size());
+  for (const Step& step : steps_) profile.push_back({step.node_name, step.op_type, step.accelerated, step.seconds});
+  return profile;
+}
+
+void Session::ResetProfile() {
+  for (Step& step : steps_) step.seconds = 0;
 }
 
 }  // namespace pt2onnx::runtime

@@ -11,6 +11,7 @@
 #ifndef PT2ONNX_RUNTIME_PLAN_SESSION_H_
 #define PT2ONNX_RUNTIME_PLAN_SESSION_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -30,6 +31,16 @@ struct SessionOptions {
   // With accelerate: run QDQ patterns in int8 (plan/qdq_int8.h); false runs
   // them in float32 as the graph writes them (for comparisons).
   bool int8 = true;
+  // Seconds since any fixed point, supplied by a front end (the library reads
+  // no clock): when set, each step's time is added up (Session::Profile()).
+  std::function<double()> clock;
+};
+
+// Time spent in one step of the plan over the profiled runs.
+struct StepProfile {
+  std::string node_name, op_type;
+  bool accelerated = false;  // an XNNPACK kernel
+  double seconds = 0;
 };
 
 class Session {
@@ -51,6 +62,10 @@ class Session {
   size_t accelerated_nodes() const { return accelerated_nodes_; }
   // How many of those are int8 steps (plan/qdq_int8.h); each also counts above.
   size_t int8_steps() const { return int8_steps_; }
+  // With SessionOptions::clock: per step, in plan order, the time of every
+  // run so far (ResetProfile() starts again, e.g. after warm-up runs).
+  std::vector<StepProfile> Profile() const;
+  void ResetProfile();
 
  private:
   struct Step {
@@ -61,6 +76,7 @@ class Session {
     HalfMode half_mode = HalfMode::kNative;
     bool accelerated = false;
     std::vector<int> release;  // slots whose last use is this step
+    double seconds = 0;        // profiled time (SessionOptions::clock)
     // Argument vectors kept between runs (KernelContext::Recycle).
     std::vector<const Tensor*> in_scratch;
     std::vector<Tensor> out_scratch;

@@ -200,6 +200,13 @@ TEST(Xnnpack, ConvAndMatMulMatchPortableKernels) {
        {{random({2, 3, 9, 7})}, {random({4, 3, 3, 2}), true}, {random({4}), true}}},
       {"Conv", {Int("group", 4), Ints("pads", {1, 1, 1, 1})}, {{random({1, 4, 5, 5})}, {random({8, 1, 3, 3}), true}}},
       {"Conv", {Ints("pads", {2, 1})}, {{random({1, 3, 10})}, {random({5, 3, 4}), true}}},
+      // 3-D: one XNNPACK 2-D convolution per depth tap (kernels/xnn_conv3d.cc), with depth padding,
+      // stride and dilation, groups, bias, and a batch.
+      {"Conv", {Ints("pads", {1, 0, 1, 2, 1, 0}), Ints("strides", {2, 1, 2}), Ints("dilations", {2, 1, 1})},
+       {{random({2, 3, 7, 6, 5})}, {random({4, 3, 3, 2, 3}), true}, {random({4}), true}}},
+      {"Conv", {Int("group", 2), Ints("pads", {1, 1, 1, 1, 1, 1})},
+       {{random({1, 4, 4, 5, 5})}, {random({6, 2, 3, 3, 3}), true}}},
+      {"Conv", {}, {{random({1, 2, 2, 4, 4})}, {random({3, 2, 1, 1, 1}), true}}},
       {"MatMul", {}, {{random({2, 3, 5})}, {random({5, 4}), true}}},
       {"MatMul", {}, {{random({2, 1, 3, 5})}, {random({3, 5, 6})}}},
       {"Gemm", {Int("transB", 1)}, {{random({3, 5})}, {random({4, 5}), true}, {random({4}), true}}},

@@ -4,6 +4,7 @@
     bazel build -c opt //native:pt2onnx //native:onnxrun
     /path/to/venv/bin/python tools/bench/make_runtime_bench_models.py OUT_DIR   # optional, needs torch
     .venv/bin/python tools/bench/runtime_vs_ort.py [--runs 20] [--repeats 5] [--extra OUT_DIR] [--ort-no-spinning]
+    .venv/bin/python tools/bench/runtime_vs_ort.py --zoo [--threads 1] [--runs 10] [--repeats 3]
 
 The two runtimes alternate, --repeats times (ours first in even repeats, ORT first in odd ones): each
 time, the median of --runs runs after 3 warm-up runs for each. Per runtime the figure is the median of
@@ -12,7 +13,9 @@ drifts on a shared machine weighs on both sides alike. With --ort-no-spinning, t
 time an ORT session whose pool threads block instead of spinning between ops (allow_spinning=0), in the
 same alternation: on a machine with more runnable threads than cores ORT's default spinning costs it.
 
-Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra.
+Models: the resnet18_shaped and gpt_block fixtures, plus every OUT_DIR/<name>/model.pt2 under --extra; with
+--zoo, every real-model fixture (tests/fixtures/models) too, and at the end per thread count the geometric
+mean of the ratios and the worst ones. `onnxrun --profile` then says where a slow model's time goes.
 Each .pt2 is converted by pt2onnx once; both runtimes then run the same .onnx file on the same inputs,
 and the outputs are compared before timing. Peak memory: the maximum resident set of a fresh process
 that loads the model and runs it 3 times (onnxrun; a Python process for ONNX Runtime, whose
@@ -93,6 +96,8 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--extra", type=pathlib.Path)
+    parser.add_argument("--zoo", action="store_true", help="also every tests/fixtures/models fixture")
+    parser.add_argument("--threads", default="1,2", help="thread counts, e.g. 1 or 1,2")
     parser.add_argument("--memory", action="store_true", help="also print peak memory (1 thread)")
     parser.add_argument("--ort-no-spinning", action="store_true",
                         help="with 2 threads, also time ORT with session.intra_op.allow_spinning=0 (its default "
@@ -103,6 +108,10 @@ def main():
     models = [ROOT / "tests/fixtures/resnet18_shaped", ROOT / "tests/fixtures/gpt_block"]
     if args.extra:
         models += sorted(p.parent for p in args.extra.glob("*/model.pt2"))
+    if args.zoo:
+        models += sorted(p.parent for p in (ROOT / "tests/fixtures/models").glob("*/model.pt2"))
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    summary = {t: [] for t in thread_counts}
     print(f"onnxruntime {ort.__version__}; {args.repeats} alternating repeats of a median of {args.runs} runs "
           f"after 3 warm-up runs; medians over the repeats; ms")
     print(f"{'model':16} {'threads':>7} {'ours':>10} {'ORT':>10} {'ours/ORT':>9}  {'range':>9}  max |diff|"
@@ -116,9 +125,13 @@ def main():
             if args.memory:
                 ours_mib, ort_mib, base_mib = peak_mib(args.onnxrun, onnx_path, inputs_npz)
                 print(f"{folder.name:16} peak RSS: ours {ours_mib:.0f} MiB, ORT {ort_mib:.0f} MiB (ORT base {base_mib:.0f} MiB)")
-            for threads in (1, 2):
+            for threads in thread_counts:
                 out_npz = pathlib.Path(tmp) / "out.npz"
-                runner = OrtRunner(onnx_path, inputs, threads)
+                try:
+                    runner = OrtRunner(onnx_path, inputs, threads)
+                except Exception as e:  # ONNX Runtime lacks a kernel: nothing to compare with
+                    print(f"{folder.name:16} {threads:7} {'':>10} {'ORT fails':>10}  {str(e).splitlines()[0][:80]}")
+                    continue
                 quiet_runner = OrtRunner(onnx_path, inputs, threads, spinning=False) \
                     if args.ort_no_spinning and threads > 1 else None
                 ours_times, ort_times, ratios, error, ort_out = [], [], [], "", None
@@ -150,11 +163,21 @@ def main():
                 ours_out = np.load(out_npz)
                 diff = max(float(np.max(np.abs(ours_out[n].astype(np.float64) - np.asarray(o, np.float64))))
                            if o.size else 0.0 for n, o in zip(ours_out.files, ort_out))
+                summary[threads].append((folder.name, float(np.median(ratios))))
                 print(f"{folder.name:16} {threads:7} {np.median(ours_times):10.3f} {np.median(ort_times):10.3f} "
                       f"{np.median(ratios):9.2f}  {min(ratios):.2f}-{max(ratios):.2f}  {diff:.2e}"
                       + (f"  {np.median(quiet_times):12.3f}  {np.median(quiet_ratios):12.2f}  "
                          f"{min(quiet_ratios):.2f}-{max(quiet_ratios):.2f}" if quiet_runner else ""))
                 sys.stdout.flush()
+    for threads, rows in summary.items():
+        if not rows:
+            continue
+        geomean = float(np.exp(np.mean(np.log([r for _, r in rows]))))
+        worst = sorted(rows, key=lambda r: -r[1])[:5]
+        print(f"{threads} thread{'s' if threads > 1 else ''}: geometric mean ours/ORT {geomean:.2f} over "
+              f"{len(rows)} models; above 1.3: {sum(r > 1.3 for _, r in rows)}; worst: "
+              + ", ".join(f"{n} {r:.2f}" for n, r in worst))
+
 
 if __name__ == "__main__":
     main()
