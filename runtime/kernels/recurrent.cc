@@ -23,11 +23,13 @@ namespace {
 enum class Cell { kLstm, kGru, kRnn };
 enum class Act { kSigmoid, kTanh, kRelu };
 
-double Apply(Act a, double v) {
+// In the tensor's dtype, as torch's CPU cells compute their gates.
+template <typename T>
+T Apply(Act a, T v) {
   switch (a) {
-    case Act::kSigmoid: return 1.0 / (1.0 + std::exp(-v));
+    case Act::kSigmoid: return T(1) / (T(1) + std::exp(-v));
     case Act::kTanh: return std::tanh(v);
-    case Act::kRelu: return v > 0 ? v : 0.0;
+    case Act::kRelu: return v > 0 ? v : T(0);
   }
   return v;
 }
@@ -127,14 +129,23 @@ class RecurrentKernel : public OpKernel {
       PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(i, x.dtype(), *shapes[i]));
       *slots[i] = out;
     }
-    return VisitDtype(x.dtype(), kFloats, Name(kCell), [&](auto tag) {
+    auto run = [&](auto tag) {
       using T = decltype(tag);
       Problem<T> pr{x.data<T>(), w.data<T>(), r.data<T>(), b ? b->data<T>() : nullptr,
                     h0 ? h0->data<T>() : nullptr, c0 ? c0->data<T>() : nullptr, p ? p->data<T>() : nullptr,
                     y ? y->data<T>() : nullptr, yh ? yh->data<T>() : nullptr, yc ? yc->data<T>() : nullptr,
                     seq, batch, in, &seq_lens};
       for (int64_t d = 0; d < dirs_; ++d) Direction(pr, d);
-    });
+    };
+    // float32 and float64 only (half types come as float32: HalfMode::kViaFloat32).
+    if (x.dtype() == DataType::kFloat) {
+      run(float{});
+    } else if (x.dtype() == DataType::kDouble) {
+      run(double{});
+    } else {
+      return UnsupportedDtype(Name(kCell), x.dtype());
+    }
+    return absl::OkStatus();
   }
 
  private:
@@ -170,13 +181,21 @@ class RecurrentKernel : public OpKernel {
     const Act f = acts_[static_cast<size_t>(d) * per];
     const Act g = per > 1 ? acts_[static_cast<size_t>(d) * per + 1] : f;
     const Act h_act = per > 2 ? acts_[static_cast<size_t>(d) * per + 2] : g;
-    std::vector<double> xg(static_cast<size_t>(G)), hg(static_cast<size_t>(G));
-    std::vector<double> h(static_cast<size_t>(H)), c(static_cast<size_t>(H)), rh(static_cast<size_t>(H));
+    // W and R transposed ([in, G], [H, G]): each step's products become rows
+    // scaled and added (contiguous, vectorised), in the dtype as torch's
+    // CPU kernels compute them.
+    std::vector<T> wt(static_cast<size_t>(G * pr.in)), rt(static_cast<size_t>(G * H));
+    for (int64_t k = 0; k < G; ++k) {
+      for (int64_t i = 0; i < pr.in; ++i) wt[i * G + k] = w[k * pr.in + i];
+      for (int64_t i = 0; i < H; ++i) rt[i * G + k] = r[k * H + i];
+    }
+    std::vector<T> xg(static_cast<size_t>(G)), hg(static_cast<size_t>(G));
+    std::vector<T> h(static_cast<size_t>(H)), c(static_cast<size_t>(H)), rh(static_cast<size_t>(H));
     for (int64_t n = 0; n < pr.batch; ++n) {
       const int64_t len = (*pr.lens)[static_cast<size_t>(n)];
       for (int64_t j = 0; j < H; ++j) {
-        h[j] = pr.h0 ? static_cast<double>(pr.h0[StateAt(d, n, pr.batch) + j]) : 0.0;
-        c[j] = pr.c0 ? static_cast<double>(pr.c0[StateAt(d, n, pr.batch) + j]) : 0.0;
+        h[j] = pr.h0 ? pr.h0[StateAt(d, n, pr.batch) + j] : T(0);
+        c[j] = pr.c0 ? pr.c0[StateAt(d, n, pr.batch) + j] : T(0);
       }
       if (pr.y) {
         for (int64_t t = len; t < pr.seq; ++t) {
@@ -186,58 +205,66 @@ class RecurrentKernel : public OpKernel {
       for (int64_t s = 0; s < len; ++s) {
         const int64_t t = backward ? len - 1 - s : s;
         const T* xt = pr.x + XAt(t, n, pr.seq, pr.batch, pr.in);
-        for (int64_t k = 0; k < G; ++k) {
-          double acc = wb ? static_cast<double>(wb[k]) : 0.0;
-          for (int64_t i = 0; i < pr.in; ++i) acc += static_cast<double>(w[k * pr.in + i]) * xt[i];
-          xg[k] = acc;
-          double racc = rb ? static_cast<double>(rb[k]) : 0.0;
-          for (int64_t i = 0; i < H; ++i) racc += static_cast<double>(r[k * H + i]) * h[i];
-          hg[k] = racc;
-        }
-        Step(f, g, h_act, peep, r, rb, xg, hg, h, c, rh);
+        AddRows(wb, wt.data(), xt, pr.in, G, xg.data());  // W x + Wb
+        AddRows(rb, rt.data(), h.data(), H, G, hg.data());  // R h + Rb
+        Step(f, g, h_act, peep, rt.data(), rb, xg, hg, h, c, rh);
         if (pr.y) {
           T* yt = pr.y + YAt(t, d, n, pr.seq, pr.batch);
-          for (int64_t j = 0; j < H; ++j) yt[j] = static_cast<T>(h[j]);
+          for (int64_t j = 0; j < H; ++j) yt[j] = h[j];
         }
       }
-      if (pr.yh) for (int64_t j = 0; j < H; ++j) pr.yh[StateAt(d, n, pr.batch) + j] = static_cast<T>(h[j]);
-      if (pr.yc) for (int64_t j = 0; j < H; ++j) pr.yc[StateAt(d, n, pr.batch) + j] = static_cast<T>(c[j]);
+      if (pr.yh) for (int64_t j = 0; j < H; ++j) pr.yh[StateAt(d, n, pr.batch) + j] = h[j];
+      if (pr.yc) for (int64_t j = 0; j < H; ++j) pr.yc[StateAt(d, n, pr.batch) + j] = c[j];
     }
   }
 
-  // One time step of one batch entry: xg/hg hold W x + Wb and R h + Rb.
+  // out[k] = bias[k] (0 without one) + sum_i v[i] rows[i * G + k].
   template <typename T>
-  void Step(Act f, Act g, Act h_act, const T* peep, const T* r, const T* rb, const std::vector<double>& xg,
-            const std::vector<double>& hg, std::vector<double>& h, std::vector<double>& c,
-            std::vector<double>& rh) const {
+  static void AddRows(const T* bias, const T* rows, const T* v, int64_t n, int64_t G, T* out) {
+    for (int64_t k = 0; k < G; ++k) out[k] = bias ? bias[k] : T(0);
+    for (int64_t i = 0; i < n; ++i) {
+      const T vi = v[i];
+      const T* row = rows + i * G;
+      for (int64_t k = 0; k < G; ++k) out[k] += row[k] * vi;
+    }
+  }
+
+  // One time step of one batch entry: xg/hg hold W x + Wb and R h + Rb; rt
+  // is R transposed ([H, G]).
+  template <typename T>
+  void Step(Act f, Act g, Act h_act, const T* peep, const T* rt, const T* rb, const std::vector<T>& xg,
+            const std::vector<T>& hg, std::vector<T>& h, std::vector<T>& c, std::vector<T>& rh) const {
     const int64_t H = hidden_;
     if constexpr (kCell == Cell::kRnn) {
       for (int64_t j = 0; j < H; ++j) h[j] = Apply(f, xg[j] + hg[j]);
     } else if constexpr (kCell == Cell::kLstm) {
       for (int64_t j = 0; j < H; ++j) {  // gate blocks i, o, f, c; peepholes i, o, f
-        const double pi = peep ? static_cast<double>(peep[j]) * c[j] : 0.0;
-        const double pf = peep ? static_cast<double>(peep[2 * H + j]) * c[j] : 0.0;
-        const double i = Apply(f, xg[j] + hg[j] + pi);
-        const double fg = Apply(f, xg[2 * H + j] + hg[2 * H + j] + pf);
-        const double cand = Apply(g, xg[3 * H + j] + hg[3 * H + j]);
+        const T pi = peep ? peep[j] * c[j] : T(0);
+        const T pf = peep ? peep[2 * H + j] * c[j] : T(0);
+        const T i = Apply(f, xg[j] + hg[j] + pi);
+        const T fg = Apply(f, xg[2 * H + j] + hg[2 * H + j] + pf);
+        const T cand = Apply(g, xg[3 * H + j] + hg[3 * H + j]);
         c[j] = fg * c[j] + i * cand;
-        const double po = peep ? static_cast<double>(peep[H + j]) * c[j] : 0.0;
-        const double o = Apply(f, xg[H + j] + hg[H + j] + po);
+        const T po = peep ? peep[H + j] * c[j] : T(0);
+        const T o = Apply(f, xg[H + j] + hg[H + j] + po);
         h[j] = o * Apply(h_act, c[j]);
       }
     } else {  // GRU: blocks z, r, h
       for (int64_t j = 0; j < H; ++j) rh[j] = Apply(f, xg[H + j] + hg[H + j]) * h[j];  // r * h_prev
-      for (int64_t j = 0; j < H; ++j) {
-        const double z = Apply(f, xg[j] + hg[j]);
-        const double reset = Apply(f, xg[H + j] + hg[H + j]);
-        double recur;
-        if (linear_before_reset_) {
-          recur = reset * hg[2 * H + j];
-        } else {  // (r * h_prev) R_h^T + Rb_h
-          recur = rb ? static_cast<double>(rb[2 * H + j]) : 0.0;
-          for (int64_t i = 0; i < H; ++i) recur += static_cast<double>(r[(2 * H + j) * H + i]) * rh[i];
+      std::vector<T> recur(static_cast<size_t>(H));
+      if (!linear_before_reset_) {  // (r * h_prev) R_h^T + Rb_h: R_h's rows are columns 2H.. of rt
+        for (int64_t j = 0; j < H; ++j) recur[j] = rb ? rb[2 * H + j] : T(0);
+        const int64_t G = 3 * H;
+        for (int64_t i = 0; i < H; ++i) {
+          const T* row = rt + i * G + 2 * H;
+          for (int64_t j = 0; j < H; ++j) recur[j] += row[j] * rh[i];
         }
-        const double cand = Apply(g, xg[2 * H + j] + recur);
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        const T z = Apply(f, xg[j] + hg[j]);
+        const T reset = Apply(f, xg[H + j] + hg[H + j]);
+        const T rec = linear_before_reset_ ? reset * hg[2 * H + j] : recur[j];
+        const T cand = Apply(g, xg[2 * H + j] + rec);
         c[j] = (1 - z) * cand + z * h[j];  // c is scratch for the new h
       }
       for (int64_t j = 0; j < H; ++j) h[j] = c[j];
