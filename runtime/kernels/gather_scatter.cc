@@ -102,16 +102,39 @@ class GatherKernel : public OpKernel {
   int64_t axis_ = 0;
 };
 
-// Offset of element `linear` of a tensor of `dims` (row-major), with the
-// coordinate on `axis` replaced by `value`, in a tensor of `target` dims.
-int64_t ReplaceAxis(int64_t linear, const Dims& dims, int64_t axis, int64_t value, const std::vector<int64_t>& strides) {
-  int64_t offset = 0;
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    int64_t c = linear % dims[d];
-    linear /= dims[d];
-    offset += (d == axis ? value : c) * strides[d];
+// The elements of an index tensor of `dims`, in row-major order: base() is
+// the current element's offset in the data (of `strides`) without its
+// coordinate on `axis`, which the index gives. An odometer: no division per
+// element.
+class AxisWalk {
+ public:
+  AxisWalk(const Dims& dims, int64_t axis, const std::vector<int64_t>& strides)
+      : dims_(dims), axis_(axis), strides_(strides), pos_(dims.size(), 0) {}
+  int64_t base() const { return base_; }
+  void Next() {
+    for (int64_t d = static_cast<int64_t>(dims_.size()) - 1; d >= 0; --d) {
+      if (++pos_[d] < dims_[d]) {
+        if (d != axis_) base_ += strides_[d];
+        return;
+      }
+      if (d != axis_) base_ -= (dims_[d] - 1) * strides_[d];
+      pos_[d] = 0;
+    }
   }
-  return offset;
+
+ private:
+  const Dims& dims_;
+  int64_t axis_;
+  const std::vector<int64_t>& strides_;
+  std::vector<int64_t> pos_;
+  int64_t base_ = 0;
+};
+
+// An index on an axis of `size`, negative ones from the end; false when out of range.
+inline bool WrapIndex(int64_t& index, int64_t size) {
+  if (index < -size || index >= size) return false;
+  if (index < 0) index += size;
+  return true;
 }
 
 class GatherElementsKernel : public OpKernel {
@@ -129,10 +152,11 @@ class GatherElementsKernel : public OpKernel {
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), idims));
     const int size = ElementSize(x.dtype());
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
-    for (size_t k = 0; k < indices->size(); ++k) {
-      PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex((*indices)[k], x.dim(axis), "GatherElements"));
-      int64_t src = ReplaceAxis(static_cast<int64_t>(k), idims, axis, idx, strides);
-      std::memcpy((out)->raw() + k * size, x.raw() + src * size, size);
+    AxisWalk walk(idims, axis, strides);
+    for (size_t k = 0; k < indices->size(); ++k, walk.Next()) {
+      int64_t idx = (*indices)[k];
+      if (!WrapIndex(idx, x.dim(axis))) return CheckIndex(idx, x.dim(axis), "GatherElements").status();
+      std::memcpy((out)->raw() + k * size, x.raw() + (walk.base() + idx * strides[axis]) * size, size);
     }
     return absl::OkStatus();
   }
@@ -196,11 +220,17 @@ class ScatterElementsKernel : public OpKernel {
     if (x.byte_size() > 0) std::memcpy((out)->raw(), x.raw(), x.byte_size());
     const int size = ElementSize(x.dtype());
     std::vector<int64_t> strides = ContiguousStrides(x.dims());
-    for (size_t k = 0; k < indices->size(); ++k) {
-      PT2ONNX_ASSIGN_OR_RETURN(auto idx, CheckIndex((*indices)[k], x.dim(axis), "ScatterElements"));
-      int64_t dst = ReplaceAxis(static_cast<int64_t>(k), idims, axis, idx, strides);
-      PT2ONNX_RETURN_IF_ERROR(Combine(reduction_, x.dtype(), (out)->raw() + dst * size, (*updates)->raw() + k * size,
-                               "ScatterElements"));
+    AxisWalk walk(idims, axis, strides);
+    for (size_t k = 0; k < indices->size(); ++k, walk.Next()) {
+      int64_t idx = (*indices)[k];
+      if (!WrapIndex(idx, x.dim(axis))) return CheckIndex(idx, x.dim(axis), "ScatterElements").status();
+      uint8_t* dst = (out)->raw() + (walk.base() + idx * strides[axis]) * size;
+      const uint8_t* src = (*updates)->raw() + k * size;
+      if (reduction_ == Reduction::kNone) {
+        std::memcpy(dst, src, size);
+      } else {
+        PT2ONNX_RETURN_IF_ERROR(Combine(reduction_, x.dtype(), dst, src, "ScatterElements"));
+      }
     }
     return absl::OkStatus();
   }
