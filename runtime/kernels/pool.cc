@@ -2,10 +2,12 @@
 // -----------------------------------------------------------------------------
 // MaxPool (with optional Indices), AveragePool (count_include_pad, ceil_mode,
 // dilations) and GlobalAveragePool / GlobalMaxPool, NC[D]HW, 1-3 spatial dims.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
@@ -14,6 +16,37 @@
 
 namespace pt2onnx::runtime {
 namespace {
+
+// max(a, b) as MaxPool takes it: a NaN wins.
+template <typename T>
+inline T MaxOf(T best, T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(v) && !std::isnan(best)) return v;
+  }
+  return v > best ? v : best;
+}
+
+// One pass of a separable max pool: along the middle dim of [outer, in,
+// inner], each output position the max of its window (the lowest value when
+// no position of it is inside the input).
+template <typename T>
+void MaxAlong(const T* x, int64_t outer, const WindowDim& w, int64_t inner, T* y) {
+  T lowest = std::numeric_limits<T>::lowest();
+  if constexpr (std::is_floating_point_v<T>) lowest = -std::numeric_limits<T>::infinity();
+  for (int64_t a = 0; a < outer; ++a) {
+    for (int64_t o = 0; o < w.out; ++o) {
+      T* row = y + (a * w.out + o) * inner;
+      std::fill_n(row, inner, lowest);
+      const int64_t start = o * w.stride - w.pad_begin;
+      for (int64_t k = 0; k < w.kernel; ++k) {
+        const int64_t i = start + k * w.dilation;
+        if (i < 0 || i >= w.in) continue;
+        const T* src = x + (a * w.in + i) * inner;
+        for (int64_t b = 0; b < inner; ++b) row[b] = MaxOf(row[b], src[b]);
+      }
+    }
+  }
+}
 
 template <bool kMax>
 class PoolKernel : public OpKernel {
@@ -54,6 +87,17 @@ class PoolKernel : public OpKernel {
       if constexpr (!std::is_same_v<T, bool>) {
         const T* px = x.data<T>();
         T* py = (out)->data<T>();
+        if (kMax && indices == nullptr) {
+          // Max is separable: one pass a dim (kernel sum, not product, reads an element).
+          std::vector<T> last(static_cast<size_t>(w[0].in * w[1].in * w[2].out));
+          std::vector<T> middle(static_cast<size_t>(w[0].in * w[1].out * w[2].out));
+          for (int64_t p = 0; p < planes; ++p) {
+            MaxAlong(px + p * in_size, w[0].in * w[1].in, w[2], 1, last.data());
+            MaxAlong(last.data(), w[0].in, w[1], w[2].out, middle.data());
+            MaxAlong(middle.data(), 1, w[0], w[1].out * w[2].out, py + p * out_size);
+          }
+          return;
+        }
         for (int64_t p = 0; p < planes; ++p) {
           const T* xplane = px + p * in_size;
           for (int64_t o0 = 0; o0 < w[0].out; ++o0)

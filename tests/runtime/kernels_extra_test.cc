@@ -3,6 +3,7 @@
 // emits (Swish, CumProd, BitCast), through one-node sessions.
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
@@ -19,6 +20,42 @@ Tensor Absent() { return Tensor(); }
 void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
+}
+
+// MaxPool without Indices pools one dim at a time (max is separable); with
+// Indices it visits each window whole. Both give the same values: padding,
+// strides, dilations, ceil_mode, 1-D to 3-D, NaN winning.
+TEST(MaxPool, SeparablePassesEqualTheWholeWindow) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  auto ints = [](const char* n, std::vector<int64_t> v) { return ir::Attribute::Ints(n, std::move(v)); };
+  struct Case {
+    Dims dims;
+    std::vector<ir::Attribute> attrs;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 7, 6, 5}, {ints("kernel_shape", {3, 2, 3}), ints("strides", {2, 1, 2}), ints("pads", {1, 0, 1, 1, 1, 0})}},
+      {{1, 2, 9, 8}, {ints("kernel_shape", {3, 3}), ints("dilations", {2, 1}), ints("pads", {2, 1, 2, 1})}},
+      {{1, 2, 8, 8}, {ints("kernel_shape", {2, 3}), ints("strides", {3, 3}), Int("ceil_mode", 1)}},
+      {{3, 2, 11}, {ints("kernel_shape", {4}), ints("strides", {2}), ints("pads", {1, 2})}},
+  };
+  for (const Case& c : cases) {
+    Tensor x = *Tensor::Allocate(DataType::kFloat, c.dims, nullptr);
+    for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = i % 17 == 5 ? NAN : dist(rng);
+    auto separable = RunOp("MaxPool", c.attrs, {{x}}, 1, false);
+    auto whole = RunOp("MaxPool", c.attrs, {{x}}, 2, false);
+    ASSERT_TRUE(separable.ok()) << separable.status();
+    ASSERT_TRUE(whole.ok()) << whole.status();
+    ASSERT_EQ((*separable)[0].tensor.dims(), (*whole)[0].tensor.dims());
+    auto a = Values<float>((*separable)[0].tensor), b = Values<float>((*whole)[0].tensor);
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (std::isnan(b[i])) {
+        EXPECT_TRUE(std::isnan(a[i])) << "at " << i;
+      } else {
+        EXPECT_EQ(a[i], b[i]) << "at " << i;
+      }
+    }
+  }
 }
 
 TEST(TopK, StableTiesAndNanAboveNumbers) {
