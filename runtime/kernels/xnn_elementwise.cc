@@ -158,10 +158,11 @@ class XnnTransposeKernel : public OpKernel {
   std::unique_ptr<OpKernel> fallback_;
 };
 
-// HardSwish: XNNPACK's vectorised operator over the whole tensor (the same
-// formula, x * min(max(x + 3, 0), 6) / 6, up to its rounding). Not Sigmoid
-// or Tanh: XNNPACK's approximations, an ulp or two from libm's, moved
-// RAFT's verification past torch.onnx's thresholds in the browser.
+// HardSwish (the same formula, x * min(max(x + 3, 0), 6) / 6, up to its
+// rounding), Sigmoid and Tanh: XNNPACK's vectorised operators over the whole
+// tensor. Sigmoid and Tanh natively only: XNNPACK's WebAssembly
+// approximations, an ulp or two further from libm's, moved RAFT's
+// verification past torch.onnx's thresholds in the browser.
 class XnnUnaryKernel : public OpKernel {
  public:
   XnnUnaryKernel(XnnOperator op, const char* what, std::unique_ptr<OpKernel> fallback)
@@ -224,12 +225,22 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateXnnElementwiseKernel(const Kerne
   if (op == "Transpose") {
     return std::unique_ptr<OpKernel>(new XnnTransposeKernel(AttrInts(info.node, "perm"), std::move(fallback)));
   }
-  if (op == "HardSwish") {
-    if (xnn_create_unary_elementwise_nc(xnn_unary_hardswish, xnn_datatype_fp32, xnn_datatype_fp32, nullptr, nullptr,
-                                        nullptr, 0, &raw) != xnn_status_success) {
+#ifdef __EMSCRIPTEN__
+  constexpr bool kXnnSigmoidTanh = false;
+#else
+  constexpr bool kXnnSigmoidTanh = true;
+#endif
+  if (op == "HardSwish" || (kXnnSigmoidTanh && (op == "Sigmoid" || op == "Tanh"))) {
+    const xnn_unary_operator type = op == "HardSwish" ? xnn_unary_hardswish
+                                    : op == "Sigmoid" ? xnn_unary_sigmoid
+                                                      : xnn_unary_tanh;
+    if (xnn_create_unary_elementwise_nc(type, xnn_datatype_fp32, xnn_datatype_fp32, nullptr, nullptr, nullptr, 0,
+                                        &raw) != xnn_status_success) {
       return std::unique_ptr<OpKernel>();
     }
-    return std::unique_ptr<OpKernel>(new XnnUnaryKernel(XnnOperator(raw), "hardswish", std::move(fallback)));
+    return std::unique_ptr<OpKernel>(new XnnUnaryKernel(XnnOperator(raw), op == "HardSwish" ? "hardswish"
+                                                                          : op == "Sigmoid" ? "sigmoid" : "tanh",
+                                                        std::move(fallback)));
   }
   return std::unique_ptr<OpKernel>();
 }

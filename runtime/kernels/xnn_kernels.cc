@@ -343,7 +343,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
   }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||
-      op == "Transpose" || op == "HardSwish") {
+      op == "Transpose" || op == "HardSwish" || op == "Sigmoid" || op == "Tanh") {
     return CreateXnnElementwiseKernel(info);
   }
   if (op != "MatMul" && op != "Gemm" && op != "Conv") return std::unique_ptr<OpKernel>();
