@@ -7,6 +7,8 @@
 #define PT2ONNX_WASM_API_VALUES_H_
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <emscripten/val.h>
 
@@ -27,6 +29,22 @@ bool Has(const emscripten::val& object, const char* key);
 struct ApiOptions {
   ExportOptions exported;
   std::unique_ptr<Translations> translations;
+};
+
+// An export's report for JavaScript: its lines kept, each stage passed to
+// `callback(stage, fraction)` (undefined: none).
+class JsProgress : public ExportProgress {
+ public:
+  explicit JsProgress(emscripten::val callback) : callback_(std::move(callback)) {}
+  void Line(absl::string_view line) override { lines_.emplace_back(line); }
+  void Stage(absl::string_view stage, double fraction) override {
+    if (!callback_.isUndefined()) callback_(std::string(stage), fraction);
+  }
+  std::vector<std::string>& lines() { return lines_; }
+
+ private:
+  emscripten::val callback_;
+  std::vector<std::string> lines_;
 };
 
 // The ConvertOptions of pt2onnx.d.ts (ReadConvertOptions, externalData,

@@ -27,20 +27,6 @@ using emscripten::val;
 
 // Report lines kept for the result's `report`; stages passed to the JS
 // progress callback.
-class JsProgress : public ExportProgress {
- public:
-  explicit JsProgress(val callback) : callback_(std::move(callback)) {}
-  void Line(absl::string_view line) override { lines_.emplace_back(line); }
-  void Stage(absl::string_view stage, double fraction) override {
-    if (!callback_.isUndefined()) callback_(std::string(stage), fraction);
-  }
-  std::vector<std::string>& lines() { return lines_; }
-
- private:
-  val callback_;
-  std::vector<std::string> lines_;
-};
-
 val ValueInfos(const std::vector<ir::ValueInfo>& values) {
   val list = val::array();
   for (const ir::ValueInfo& v : values) {

@@ -64,20 +64,6 @@ class JsFolderSinks : public FolderSinks {
   std::map<std::string, std::unique_ptr<JsParts>> files_;
 };
 
-class FolderProgress : public ExportProgress {
- public:
-  explicit FolderProgress(val callback) : callback_(std::move(callback)) {}
-  void Line(absl::string_view line) override { absl::StrAppend(&text_, line, "\n"); }
-  void Stage(absl::string_view stage, double fraction) override {
-    if (!callback_.isUndefined()) callback_(std::string(stage), fraction);
-  }
-  std::string& text() { return text_; }
-
- private:
-  val callback_;
-  std::string text_;
-};
-
 val FolderError(int exit_code, const absl::Status& status, const std::string& file) {
   val error = ErrorValue(exit_code, status);
   error.set("file", file);
@@ -123,7 +109,7 @@ val ConvertFolder(val files, val js_options, val progress) {
                        kFolderManifestFile);
   }
   JsFolderSinks sinks;
-  FolderProgress report(progress);
+  JsProgress report(progress);
   FolderExportResult result = ExportFolder(*manifest, input, read_options->exported, sinks, report);
   if (!result.status.ok()) return FolderError(result.exit_code, result.status, result.failed_file);
 
@@ -142,7 +128,9 @@ val ConvertFolder(val files, val js_options, val progress) {
   js_result.set("components", components);
   js_result.set("sharedBytes", static_cast<double>(result.shared_bytes));
   js_result.set("sharedTensors", static_cast<double>(result.shared_tensors));
-  js_result.set("report", report.text());
+  std::string report_text;
+  for (const std::string& line : report.lines()) absl::StrAppend(&report_text, line, "\n");
+  js_result.set("report", report_text);
   return js_result;
 }
 
