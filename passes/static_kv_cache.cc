@@ -29,6 +29,9 @@ struct Growth {
   std::string symbol;      // the input's dim_param on `axis`
   ir::Dim output_dim;      // the output's declared dim on `axis`
   size_t group = 0;
+  // Named by the rewrite: the filled part of the buffer (what read the
+  // concatenation reads) and its length, past_length + the fresh entries.
+  std::string prefix, length;
 };
 
 // Names and values one group's rewrite shares.
@@ -228,18 +231,15 @@ absl::StatusOr<StaticKvCacheLayout> MakeKvCacheStatic(ir::Model& model) {
 
   // Readers of a concatenation read the filled prefix of its buffer.
   absl::flat_hash_map<std::string, const Growth*> by_input, by_prefix;
-  absl::flat_hash_map<std::string, std::string> filled_length;  // output -> [1] length
   std::map<size_t, const Growth*> by_concat;
-  for (const Growth& g : growth) {
+  for (Growth& g : growth) {
+    g.prefix = b.Fresh(g.output + "_filled");
+    g.length = b.Fresh(g.output + "_length");
     by_input[g.input] = &g;
     by_concat[g.concat] = &g;
-    const std::string prefix = b.Fresh(g.output + "_filled");
-    by_prefix[prefix] = &g;
-    filled_length[g.output] = b.Fresh(g.output + "_length");
-    ir::ReplaceAllUses(graph, g.output, prefix);
+    by_prefix[g.prefix] = &g;
+    ir::ReplaceAllUses(graph, g.output, g.prefix);
   }
-  absl::flat_hash_map<const Growth*, std::string> prefix_name;
-  for (const auto& [name, g] : by_prefix) prefix_name[g] = name;
 
   std::map<size_t, std::vector<ir::Node>> before;  // node index -> nodes placed before it
   // Attention over two buffers of one group reads the whole buffers, with
@@ -280,7 +280,7 @@ absl::StatusOr<StaticKvCacheLayout> MakeKvCacheStatic(ir::Model& model) {
                                  {ir::Attribute::Int("start", gk.axis), ir::Attribute::Int("end", gk.axis + 1)}));
         const std::string missing = b.Fresh(mask + "_missing");
         added.push_back(
-            MakeNode("Sub", b.Fresh(node.name + "_missing"), {capacity, filled_length[gk.output]}, {missing}));
+            MakeNode("Sub", b.Fresh(node.name + "_missing"), {capacity, gk.length}, {missing}));
         const std::string pads = b.Fresh(mask + "_pads");
         added.push_back(MakeNode("Concat", b.Fresh(node.name + "_pads"), {b.Ints({0}), missing}, {pads},
                                  {ir::Attribute::Int("axis", 0)}));
@@ -291,7 +291,7 @@ absl::StatusOr<StaticKvCacheLayout> MakeKvCacheStatic(ir::Model& model) {
       }
       const std::string nonpad = b.Fresh(node.name + "_nonpad_kv_seqlen");
       added.push_back(MakeNode("Expand", b.Fresh(node.name + "_nonpad"),
-                               {filled_length[gk.output], groups[gk.group].batch}, {nonpad}));
+                               {gk.length, groups[gk.group].batch}, {nonpad}));
       node.inputs.resize(7);
       node.inputs[1] = gk.output;
       node.inputs[2] = gv.output;
@@ -322,12 +322,12 @@ absl::StatusOr<StaticKvCacheLayout> MakeKvCacheStatic(ir::Model& model) {
       step.push_back(MakeNode("Shape", b.Fresh(node.name + "_fresh_length"), {g.fresh}, {fresh_length},
                               {ir::Attribute::Int("start", g.axis), ir::Attribute::Int("end", g.axis + 1)}));
       step.push_back(MakeNode("Add", b.Fresh(node.name + "_length"), {v.length_1d, fresh_length},
-                              {filled_length[g.output]}));
+                              {g.length}));
       step.push_back(MakeNode("TensorScatter", b.Fresh(node.name + "_scatter"), {g.input, g.fresh, v.write_indices},
                               {g.output}, {ir::Attribute::Int("axis", g.axis)}));
       step.push_back(MakeNode("Slice", b.Fresh(node.name + "_filled"),
-                              {g.output, b.Ints({0}), filled_length[g.output], b.Ints({g.axis})},
-                              {prefix_name[&g]}));
+                              {g.output, b.Ints({0}), g.length, b.Ints({g.axis})},
+                              {g.prefix}));
       for (ir::Node& n : step) {
         ir::CopyMissingMetadata(node.metadata, n.metadata);
         nodes.push_back(std::move(n));

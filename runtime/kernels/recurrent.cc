@@ -251,21 +251,22 @@ class RecurrentKernel : public OpKernel {
       }
     } else {  // GRU: blocks z, r, h
       for (int64_t j = 0; j < H; ++j) rh[j] = Apply(f, xg[H + j] + hg[H + j]) * h[j];  // r * h_prev
-      std::vector<T> recur(static_cast<size_t>(H));
-      if (!linear_before_reset_) {  // (r * h_prev) R_h^T + Rb_h: R_h's rows are columns 2H.. of rt
-        for (int64_t j = 0; j < H; ++j) recur[j] = rb ? rb[2 * H + j] : T(0);
+      // c is scratch: first (r * h_prev) R_h^T + Rb_h (R_h's rows are columns
+      // 2H.. of rt), then, entry by entry after reading it, the new h.
+      if (!linear_before_reset_) {
+        for (int64_t j = 0; j < H; ++j) c[j] = rb ? rb[2 * H + j] : T(0);
         const int64_t G = 3 * H;
         for (int64_t i = 0; i < H; ++i) {
           const T* row = rt + i * G + 2 * H;
-          for (int64_t j = 0; j < H; ++j) recur[j] += row[j] * rh[i];
+          for (int64_t j = 0; j < H; ++j) c[j] += row[j] * rh[i];
         }
       }
       for (int64_t j = 0; j < H; ++j) {
         const T z = Apply(f, xg[j] + hg[j]);
         const T reset = Apply(f, xg[H + j] + hg[H + j]);
-        const T rec = linear_before_reset_ ? reset * hg[2 * H + j] : recur[j];
+        const T rec = linear_before_reset_ ? reset * hg[2 * H + j] : c[j];
         const T cand = Apply(g, xg[2 * H + j] + rec);
-        c[j] = (1 - z) * cand + z * h[j];  // c is scratch for the new h
+        c[j] = (1 - z) * cand + z * h[j];
       }
       for (int64_t j = 0; j < H; ++j) h[j] = c[j];
     }

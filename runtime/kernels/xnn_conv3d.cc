@@ -116,10 +116,9 @@ class XnnConv3dKernel : public OpKernel {
     if (frames == key_frames_ && h == key_h_ && w == key_w_) return absl::OkStatus();
     key_frames_ = -1;
     workspace_size_ = 0;
+    pool_ = ctx.threadpool_for(static_cast<double>(frames) * h * w * s_.m * s_.macs_per_output, kMinParallelMacs);
     for (size_t t = 0; t < taps_.size(); ++t) {
       size_t oh = 0, ow = 0, workspace = 0, alignment = 0;
-      const double macs = static_cast<double>(frames) * h * w * s_.m * s_.macs_per_output;
-      pool_ = ctx.threadpool_for(macs, kMinParallelMacs);
       xnn_status st = xnn_reshape_convolution2d_nhwc_f32(taps_[t].get(), frames, h, w, &workspace, &alignment, &oh,
                                                          &ow, pool_);
       if (st != xnn_status_success) return XnnError(st, "reshape 3-D convolution tap");

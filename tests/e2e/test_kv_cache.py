@@ -13,6 +13,7 @@ import onnxruntime as ort
 import pytest
 
 from conftest import FIXTURES
+from test_hf_export import fixed_inputs
 from test_runtime import onnxrun  # noqa: F401
 
 EXPORTS = FIXTURES / "hf_exports"
@@ -48,12 +49,6 @@ def to_buffer(present, axis, capacity):
     index[axis] = slice(0, present.shape[axis])
     buffer[tuple(index)] = present
     return buffer
-
-
-def fixed_inputs(name):
-    """Arrays every step takes by name (an encoder-decoder export's encoder output), or {}."""
-    rec = json.loads((EXPORTS / name / "generation.json").read_text())
-    return dict(np.load(EXPORTS / name / rec["fixed_inputs"])) if "fixed_inputs" in rec else {}
 
 
 def ort_generate(folder, prompt, tokens, fixed):
