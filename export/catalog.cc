@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/version.h"
 #include "export/translations.h"
@@ -24,6 +25,14 @@ int StaticKvCacheMinOpset() { return static_cast<int>(passes::kStaticKvCacheMinO
 std::vector<std::string> PassNames() { return passes::PassNames(); }
 
 std::vector<std::string> SupportedOps() { return SharedDefaultRegistry().Keys(); }
+
+std::vector<std::string> RefusedOps() {
+  std::vector<std::string> lines;
+  for (const translate::RefusedOp& op : translate::DeliberatelyRefusedOps()) {
+    lines.push_back(absl::StrCat(op.key, "\t", op.reason));
+  }
+  return lines;
+}
 
 std::vector<std::string> UnsupportedOpsOf(const absl::Status& status) {
   std::vector<std::string> ops;

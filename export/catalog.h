@@ -3,7 +3,8 @@
 // What the front ends show, list or check flags against, from the layers
 // below export/: the version, the opset range, the optimization passes, the
 // supported ATen operators, and the operators an error says are missing.
-// The CLI's --help/--list-ops/--passes and the JS version()/supportedOps()
+// The CLI's --help/--list-ops/--list-refused/--passes and the JS
+// version()/supportedOps()
 // read the same lists.
 #ifndef PT2ONNX_EXPORT_CATALOG_H_
 #define PT2ONNX_EXPORT_CATALOG_H_
@@ -31,6 +32,10 @@ std::vector<std::string> PassNames();
 
 // The ATen overloads the built-in translations cover, sorted.
 std::vector<std::string> SupportedOps();
+
+// The overloads deliberately left untranslated, as "key<TAB>reason" lines
+// ("prims::*": every prims operator), in the errors' words (--list-refused).
+std::vector<std::string> RefusedOps();
 
 // The ATen overloads an Unimplemented conversion error lists (its payload),
 // in its order; empty for any other error.

@@ -87,6 +87,8 @@ std::string UsageText() {
       "  --translations-as-functions  keep library functions as model-local ONNX functions\n"
       "                           (one per function used) instead of inlining their bodies\n"
       "  --list-ops               print the supported ATen operators and exit\n"
+      "  --list-refused           print the operators deliberately not translated, each with\n"
+      "                           why (tab-separated), and exit\n"
       "  --inspect                describe MODEL.pt2 without converting it: inputs and outputs\n"
       "                           with their symbolic dims and ranges, symbols in input order,\n"
       "                           operators (unsupported ones marked), weights, layout\n"
@@ -152,6 +154,8 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
       flags.version = true;
     } else if (name == "--list-ops") {
       flags.list_ops = true;
+    } else if (name == "--list-refused") {
+      flags.list_refused = true;
     } else if (name == "--inspect") {
       flags.inspect = true;
     } else if (name == "--json") {
@@ -291,7 +295,7 @@ absl::StatusOr<CliFlags> ParseCliFlags(const std::vector<std::string>& args) {
           "unexpected argument '", arg, "': give one input file (and the output with -o)"));
     }
   }
-  if (flags.help || flags.version || flags.list_ops) return flags;
+  if (flags.help || flags.version || flags.list_ops || flags.list_refused) return flags;
   if (flags.apply_weights) {
     if (flags.input.empty() || flags.weights_from.empty() || flags.output.empty()) {
       return absl::InvalidArgumentError(

@@ -38,6 +38,7 @@ struct CliFlags {
   bool help = false;
   bool version = false;
   bool list_ops = false;
+  bool list_refused = false;
   bool inspect = false;  // describe the program instead of converting it
   bool json = false;     // JSON on stdout: the inspection, or a conversion's record
   // Verification without torch (native/verify_command.h).

@@ -232,6 +232,10 @@ int main(int argc, char** argv) {
     for (const std::string& key : SupportedOps()) std::printf("%s\n", key.c_str());
     return kExitOk;
   }
+  if (flags->list_refused) {
+    for (const std::string& line : RefusedOps()) std::printf("%s\n", line.c_str());
+    return kExitOk;
+  }
   InstallOutputSignalHandlers();
   // The last line of defence: an allocation or a dependency that throws is
   // reported as an internal error (exit 1), never an abort. Temporaries are

@@ -230,9 +230,24 @@ absl::Status AtenSoftmaxBackwardData(TranslateContext& ctx) {
   return ctx.SetOutput(0, ctx.CastTo(gx, dtype, out_dtype));
 }
 
+// aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor
+// The gradient passes where min_val < self < max_val and is 0 elsewhere:
+// on the bounds and where self is NaN (torch's CPU kernel,
+// aten/src/ATen/native/cpu/Activation.cpp, tests the open interval).
+absl::Status AtenHardtanhBackward(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, OutDtype(ctx));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string grad, ctx.InputAs("grad_output", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string x, ctx.InputAs("self", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string low, ctx.InputOrScalarAs("min_val", dtype));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string high, ctx.InputOrScalarAs("max_val", dtype));
+  std::string inside = ctx.Op("And", {ctx.Op("Greater", {x, low}), ctx.Op("Less", {x, high})});
+  return ctx.SetOutput(0, ctx.Op("Where", {inside, grad, ctx.ConstantScalar(dtype, 0)}));
+}
+
 }  // namespace
 
 void RegisterBackwardOps(OpRegistry& r) {
+  r.Add("aten::hardtanh_backward.default", &AtenHardtanhBackward);
   r.Add("aten::_softmax_backward_data.default", &AtenSoftmaxBackwardData);
   r.Add("aten::_adaptive_avg_pool2d_backward.default", &AtenAdaptiveAvgPool2dBackward);
   r.Add("aten::avg_pool2d_backward.default", &AtenAvgPool2dBackward);

@@ -21,9 +21,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
+#include "ops/elementwise_common.h"
 #include "ops/loss_helpers.h"
 #include "ops/reduce_helpers.h"
 #include "ops/translate_api.h"
@@ -35,23 +37,6 @@ namespace pt2onnx::ops {
 namespace {
 
 using ir::Attribute;
-
-// torch's vector p-norm of `x` over `axes` (every axis when empty):
-// p = 0 counts the nonzeros, +-inf is the largest / smallest magnitude,
-// otherwise (sum |x|^p)^(1/p).
-std::string PNormOver(TranslateContext& ctx, const std::string& x, double p,
-                      const std::vector<int64_t>& axes, bool keepdim, DataType dtype) {
-  std::string magnitude = ctx.Op("Abs", {x});
-  if (p == 0) {
-    std::string differs = ctx.Op("Not", {ctx.Op("Equal", {x, ctx.ConstantScalar(dtype, 0)})});
-    return Reduce(ctx, "ReduceSum", ctx.CastTo(differs, DataType::kBool, dtype), axes, keepdim);
-  }
-  if (p == 1) return Reduce(ctx, "ReduceSum", magnitude, axes, keepdim);
-  if (p == 2) return ctx.Op("Sqrt", {Reduce(ctx, "ReduceSum", ctx.Op("Mul", {x, x}), axes, keepdim)});
-  if (std::isinf(p)) return Reduce(ctx, p > 0 ? "ReduceMax" : "ReduceMin", magnitude, axes, keepdim);
-  std::string powered = ctx.Op("Pow", {magnitude, ctx.ConstantScalar(dtype, p)});
-  return ctx.Op("Pow", {Reduce(ctx, "ReduceSum", powered, axes, keepdim), ctx.ConstantScalar(dtype, 1.0 / p)});
-}
 
 // The p-norm over the last axis of the differences `diff`.
 std::string PNorm(TranslateContext& ctx, const std::string& diff, double p, DataType dtype) {
@@ -155,6 +140,19 @@ absl::Status AtenPdistForward(TranslateContext& ctx) {
                                  {Attribute::Int("axis", 0)}));
 }
 
+// a - b + eps in `dtype`. The difference is taken in the operands' promoted
+// dtype first, so integer differences wrap at its width (uint8 5 - 6 is 255),
+// as torch subtracts before `+ eps` makes the result floating.
+absl::StatusOr<std::string> ShiftedDifference(TranslateContext& ctx, absl::string_view a_arg,
+                                              absl::string_view b_arg, double eps, DataType dtype) {
+  PT2ONNX_ASSIGN_OR_RETURN(DataType common, ResultType(ctx, {a_arg, b_arg}));
+  const DataType compute = IsInteger(common) ? common : dtype;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs(a_arg, compute));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string b, ctx.InputAs(b_arg, compute));
+  std::string diff = ctx.CastTo(ctx.Op("Sub", {a, b}), compute, dtype);
+  return ctx.Op("Add", {diff, ctx.ConstantScalar(dtype, eps)});
+}
+
 // norm(x1 - x2 + eps, p) over the last dim of the broadcast rank: eps is
 // added to the difference, not to the norm (Distance.cpp).
 // aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=1e-06, bool keepdim=False) -> Tensor
@@ -168,9 +166,7 @@ absl::Status AtenPairwiseDistance(TranslateContext& ctx) {
   }
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank1, ctx.InputRank("x1"));
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank2, ctx.InputRank("x2"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x1, ctx.InputAs("x1", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x2, ctx.InputAs("x2", dtype));
-  std::string diff = ctx.Op("Add", {ctx.Op("Sub", {x1, x2}), ctx.ConstantScalar(dtype, eps)});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string diff, ShiftedDifference(ctx, "x1", "x2", eps, dtype));
   // Two 0-d operands: torch's dim -1 of a 0-d tensor is the whole of it.
   std::vector<int64_t> axes;
   if (std::max(rank1, rank2) > 0) axes = {-1};
@@ -236,18 +232,18 @@ absl::Status AtenTripletMarginLoss(TranslateContext& ctx) {
                                       "-D, ", arg, " ", other_rank, "-D"));
     }
   }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string a, ctx.InputAs("anchor", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string pos, ctx.InputAs("positive", dtype));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string neg, ctx.InputAs("negative", dtype));
   std::vector<int64_t> axes;
   if (rank > 0) axes = {-1};
-  auto distance = [&](const std::string& x1, const std::string& x2) {
-    std::string diff = ctx.Op("Add", {ctx.Op("Sub", {x1, x2}), ctx.ConstantScalar(dtype, eps)});
+  auto distance = [&](absl::string_view x1, absl::string_view x2) -> absl::StatusOr<std::string> {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string diff, ShiftedDifference(ctx, x1, x2, eps, dtype));
     return PNormOver(ctx, diff, p, axes, false, dtype);
   };
-  std::string d_pos = distance(a, pos);
-  std::string d_neg = distance(a, neg);
-  if (swap) d_neg = ctx.Op("Min", {d_neg, distance(pos, neg)});
+  PT2ONNX_ASSIGN_OR_RETURN(std::string d_pos, distance("anchor", "positive"));
+  PT2ONNX_ASSIGN_OR_RETURN(std::string d_neg, distance("anchor", "negative"));
+  if (swap) {
+    PT2ONNX_ASSIGN_OR_RETURN(std::string d_swap, distance("positive", "negative"));
+    d_neg = ctx.Op("Min", {d_neg, d_swap});
+  }
   std::string v = ctx.Op("Sub", {ctx.Op("Add", {ctx.ConstantScalar(dtype, margin), d_pos}), d_neg});
   std::string zero = ctx.ConstantScalar(dtype, 0);
   std::string loss = ctx.Op("Where", {ctx.Op("Less", {v, zero}), zero, v});  // NaN kept

@@ -3,6 +3,8 @@
 // Custom operators that libraries put in the programs they export, translated
 // as built-ins so users need no translation library for them (--translations
 // stays for the rest). Semantics are the library's own, cited per op.
+// transformers' grouped_mm_fallback is with ATen's _grouped_mm in
+// grouped_matmul.cc.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -18,60 +20,6 @@
 
 namespace pt2onnx::ops {
 namespace {
-
-// Experts beyond this many would make the per-expert graph unreasonably large.
-constexpr int64_t kMaxExperts = 4096;
-
-// transformers::grouped_mm_fallback(Tensor input, Tensor weight, Tensor offs) -> Tensor
-// transformers 5.x (src/transformers/integrations/moe.py, _grouped_mm_fallback):
-// input [S, K] holds the tokens sorted by expert, weight [E, K, N], offs [E]
-// the cumulative token counts; rows [offs[e-1], offs[e]) (offs[-1] = 0) are
-// multiplied by weight[e], rows past offs[E-1] stay 0. Every Mixture-of-
-// Experts model of transformers 5.x exports it (with histc computing offs).
-// The offsets are a cumulative sum, so the experts' row blocks follow one
-// another: the output is their products concatenated, then zero rows.
-absl::Status TransformersGroupedMmFallback(TranslateContext& ctx) {
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* in_meta, ctx.InputMeta("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* w_meta, ctx.InputMeta("weight"));
-  PT2ONNX_ASSIGN_OR_RETURN(const pt2::TensorMeta* offs_meta, ctx.InputMeta("offs"));
-  if (in_meta->sizes.size() != 2 || w_meta->sizes.size() != 3 || offs_meta->sizes.size() != 1) {
-    return ctx.Invalid("expects input (S, K), weight (experts, K, N) and offs (experts,)");
-  }
-  if (w_meta->sizes[0].is_symbolic) return ctx.Unsupported("a symbolic number of experts");
-  const int64_t experts = w_meta->sizes[0].value;
-  if (experts < 1 || experts > kMaxExperts) {
-    return ctx.Invalid(absl::StrCat("the number of experts must be in [1, ", kMaxExperts, "], got ", experts));
-  }
-  if (!offs_meta->sizes[0].is_symbolic && offs_meta->sizes[0].value != experts) {
-    return ctx.Invalid(absl::StrCat("offs holds ", offs_meta->sizes[0].value, " offsets for ", experts, " experts"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(DataType w_dtype, ctx.InputDtype("weight"));
-  if (dtype != w_dtype) {
-    return ctx.Invalid(absl::StrCat("input (", DataTypeName(dtype), ") and weight (", DataTypeName(w_dtype),
-                                    ") dtypes differ"));
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(std::string input, ctx.Input("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string weight, ctx.Input("weight"));
-  PT2ONNX_ASSIGN_OR_RETURN(std::string offs, ctx.InputAs("offs", DataType::kInt64));
-  std::string axis0 = ctx.ConstantInt64s({0});
-  std::vector<std::string> blocks;
-  std::string start = ctx.ConstantInt64s({0});
-  for (int64_t e = 0; e < experts; ++e) {
-    std::string end = ctx.Op("Slice", {offs, ctx.ConstantInt64s({e}), ctx.ConstantInt64s({e + 1}), axis0});
-    std::string rows = ctx.Op("Slice", {input, start, end, axis0});
-    std::string w = ctx.Op("Gather", {weight, ctx.ConstantInt64(e)}, {ir::Attribute::Int("axis", 0)});
-    blocks.push_back(ctx.Op("MatMul", {rows, w}));
-    start = end;
-  }
-  std::string done = blocks.size() == 1 ? blocks[0] : ctx.Op("Concat", blocks, {ir::Attribute::Int("axis", 0)});
-  // Rows no expert claimed (past the last offset) are zeros.
-  std::string rest = ctx.Op("Sub", {ShapeSlice(ctx, input, 0, 1), ShapeSlice(ctx, done, 0, 1)});
-  std::string zero_shape = ctx.Op("Concat", {ctx.Op("Max", {rest, ctx.ConstantInt64s({0})}), ShapeSlice(ctx, weight, 2, 3)},
-                                  {ir::Attribute::Int("axis", 0)});
-  std::string zeros = ctx.Op("Expand", {ctx.ConstantScalar(dtype, 0), zero_shape});
-  return ctx.SetOutput(0, ctx.Op("Concat", {done, zeros}, {ir::Attribute::Int("axis", 0)}));
-}
 
 // ---- torchvision (0.29, torchvision/csrc/ops/cpu/*_kernel.cpp) ----
 // ONNX's RoiAlign, MaxRoiPool and NonMaxSuppression come from the same
@@ -172,7 +120,6 @@ absl::Status TorchvisionNms(TranslateContext& ctx) {
 }  // namespace
 
 void RegisterLibraryOps(OpRegistry& r) {
-  r.Add("transformers::grouped_mm_fallback.default", &TransformersGroupedMmFallback);
   r.Add("torchvision::roi_align.default", &TorchvisionRoiAlign);
   r.Add("torchvision::roi_pool.default", &TorchvisionRoiPool);
   r.Add("torchvision::nms.default", &TorchvisionNms);

@@ -2,7 +2,8 @@
 // -----------------------------------------------------------------------------
 // Eigendecomposition of symmetric matrices and SVD, and what builds on
 // singular values: linalg_eigh/eigvalsh, linalg_svd, svd, linalg_svdvals,
-// linalg_pinv (every overload, hermitian through eigh), pinverse,
+// linalg_matrix_sqrth and linalg_polar (unique, so sign-free, products of
+// those), linalg_pinv (every overload, hermitian through eigh), pinverse,
 // linalg_matrix_rank (every overload) and linalg_cond. Jacobi in float64
 // (ops/linalg_spectral_helpers.h), static sizes up to kMaxUnrolledSize.
 //
@@ -164,6 +165,35 @@ absl::Status AtenLinalgSvdvals(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(SpectralInput in, ReadSpectralInput(ctx, "A"));
   return ctx.SetOutput(
       0, ctx.CastTo(SingularValuesOf(ctx, in.a, in.rows, in.cols, in.rank, in.empty_batch), kF64, in.dtype));
+}
+
+// aten::linalg_matrix_sqrth(Tensor self) -> Tensor
+// V diag(sqrt(w)) V^T from the lower triangle's eigendecomposition: the
+// square root of a positive-definite matrix is unique, so the vectors'
+// signs (Jacobi's, not LAPACK's) do not show.
+absl::Status AtenLinalgMatrixSqrth(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(SpectralInput in, ReadSquare(ctx, "self"));
+  PT2ONNX_ASSIGN_OR_RETURN(SymmetricEigen e, Eigh(ctx, in, "L"));
+  std::string scaled = ctx.Op("Mul", {e.vectors, Unsqueeze(ctx, ctx.Op("Sqrt", {e.values}), {-2})});
+  std::string root = ctx.Op("MatMul", {scaled, TransposeLast2(ctx, e.vectors, in.rank)});
+  return ctx.SetOutput(0, ctx.CastTo(root, kF64, in.dtype));
+}
+
+// aten::linalg_polar(Tensor A) -> (Tensor U, Tensor H)
+// From the thin SVD A = W S V^T (m >= n): U = W V^T, H = V S V^T, unique for
+// a matrix of full column rank whatever the singular vectors' signs.
+absl::Status AtenLinalgPolar(TranslateContext& ctx) {
+  PT2ONNX_ASSIGN_OR_RETURN(SpectralInput in, ReadSpectralInput(ctx, "A"));
+  if (in.rows < in.cols) {
+    return ctx.Invalid(absl::StrCat("linalg.polar: input must have at least as many rows as columns, but got ",
+                                    in.rows, " by ", in.cols, " matrices"));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Svd r, SvdOf(ctx, in, false));
+  std::string vt = TransposeLast2(ctx, r.v, in.rank);
+  std::string u = ctx.Op("MatMul", {r.u, vt});
+  std::string h = ctx.Op("MatMul", {ctx.Op("Mul", {r.v, Unsqueeze(ctx, r.s, {-2})}), vt});
+  PT2ONNX_RETURN_IF_ERROR(ctx.SetOutput(0, ctx.CastTo(u, kF64, in.dtype)));
+  return ctx.SetOutput(1, ctx.CastTo(h, kF64, in.dtype));
 }
 
 // ---- tolerances ----------------------------------------------------------------
@@ -348,6 +378,8 @@ void RegisterLinalgSpectralOps(OpRegistry& r) {
   r.Add("aten::linalg_eigh.default", &AtenLinalgEigh);
   r.Add("aten::linalg_eigvalsh.default", &AtenLinalgEigh);
   r.Add("aten::linalg_svd.default", &AtenLinalgSvd);
+  r.Add("aten::linalg_matrix_sqrth.default", &AtenLinalgMatrixSqrth);
+  r.Add("aten::linalg_polar.default", &AtenLinalgPolar);
   r.Add("aten::svd.default", &AtenSvd);
   r.Add("aten::linalg_svdvals.default", &AtenLinalgSvdvals);
   r.Add("aten::linalg_pinv.atol_rtol_tensor", &AtenLinalgPinvAtolRtolTensor);

@@ -3,6 +3,7 @@
 // See reduce_helpers.h.
 #include "ops/reduce_helpers.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -69,6 +70,20 @@ std::string ReductionIdentity(TranslateContext& ctx, DataType dtype, absl::strin
     default:
       return ctx.ConstantScalar(dtype, lowest ? 0 : 1);  // bool
   }
+}
+
+std::string PNormOver(TranslateContext& ctx, const std::string& x, double p,
+                      const std::vector<int64_t>& axes, bool keepdim, DataType dtype) {
+  std::string magnitude = ctx.Op("Abs", {x});
+  if (p == 0) {
+    std::string differs = ctx.Op("Not", {ctx.Op("Equal", {x, ctx.ConstantScalar(dtype, 0)})});
+    return Reduce(ctx, "ReduceSum", ctx.CastTo(differs, DataType::kBool, dtype), axes, keepdim);
+  }
+  if (p == 1) return Reduce(ctx, "ReduceSum", magnitude, axes, keepdim);
+  if (p == 2) return ctx.Op("Sqrt", {Reduce(ctx, "ReduceSum", ctx.Op("Mul", {x, x}), axes, keepdim)});
+  if (std::isinf(p)) return Reduce(ctx, p > 0 ? "ReduceMax" : "ReduceMin", magnitude, axes, keepdim);
+  std::string powered = ctx.Op("Pow", {magnitude, ctx.ConstantScalar(dtype, p)});
+  return ctx.Op("Pow", {Reduce(ctx, "ReduceSum", powered, axes, keepdim), ctx.ConstantScalar(dtype, 1.0 / p)});
 }
 
 }  // namespace pt2onnx::ops

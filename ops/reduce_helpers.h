@@ -1,8 +1,9 @@
 // File: ops/reduce_helpers.h
 // -----------------------------------------------------------------------------
-// Reduction building blocks shared by reduction.cc, variance.cc, scatter.cc and
-// index_reduce.cc: checked reduced axes, one Reduce* node in opset 18's
-// axes-as-input form, the identity element of a reduction.
+// Reduction building blocks shared by reduction.cc, variance.cc, scatter.cc,
+// index_reduce.cc, distance.cc and embedding_renorm.cc: checked reduced axes,
+// one Reduce* node in opset 18's axes-as-input form, the identity element of
+// a reduction, torch's vector p-norm.
 #ifndef PT2ONNX_OPS_REDUCE_HELPERS_H_
 #define PT2ONNX_OPS_REDUCE_HELPERS_H_
 
@@ -27,6 +28,12 @@ absl::StatusOr<std::vector<int64_t>> ReducedAxes(const TranslateContext& ctx,
 // `op_type` over `axes` (empty: every axis) with keepdims.
 std::string Reduce(TranslateContext& ctx, absl::string_view op_type, const std::string& x,
                    const std::vector<int64_t>& axes, bool keepdim);
+
+// torch's vector p-norm of `x` over `axes` (every axis when empty), in
+// `dtype`: p = 0 counts the nonzeros, +-inf is the largest / smallest
+// magnitude, otherwise (sum |x|^p)^(1/p).
+std::string PNormOver(TranslateContext& ctx, const std::string& x, double p,
+                      const std::vector<int64_t>& axes, bool keepdim, DataType dtype);
 
 // `int[1]? dim` arguments: None and [] both mean "all dimensions" for the
 // reductions that take them (sum, mean, var, std, norms).

@@ -281,10 +281,14 @@ absl::Status AtenLogsumexpDefault(TranslateContext& ctx) {
 
 // ||x||_ord over `axes` in the output dtype: 2 -> ReduceL2, 1 -> ReduceL1,
 // +-inf -> max/min of |x|, 0 -> count of non-zeros, else (sum |x|^p)^(1/p).
+// Half-precision norms are computed in float32, as ATen's norm kernels
+// accumulate (|x|^p of a float16 overflows long before the norm does).
 absl::Status VectorNorm(TranslateContext& ctx, double ord, const std::vector<int64_t>& axes,
                         bool keepdim) {
-  DataType dtype = ctx.OutputDtype(0);
-  PT2ONNX_ASSIGN_OR_RETURN(std::string x, SelfAsOutputDtype(ctx));
+  const DataType out_dtype = ctx.OutputDtype(0);
+  const DataType dtype = ElementSize(out_dtype) == 2 && IsFloatingPoint(out_dtype) ? DataType::kFloat : out_dtype;
+  PT2ONNX_ASSIGN_OR_RETURN(std::string out_x, SelfAsOutputDtype(ctx));
+  std::string x = ctx.CastTo(out_x, out_dtype, dtype);
   std::string y;
   if (ord == 2) {
     y = Reduce(ctx, "ReduceL2", x, axes, keepdim);
@@ -300,7 +304,7 @@ absl::Status VectorNorm(TranslateContext& ctx, double ord, const std::vector<int
     std::string sum = Reduce(ctx, "ReduceSum", powered, axes, keepdim);
     y = ctx.Op("Pow", {sum, ctx.ConstantScalar(dtype, 1.0 / ord)});
   }
-  return ctx.SetOutput(0, y);
+  return ctx.SetOutput(0, ctx.CastTo(y, dtype, out_dtype));
 }
 
 // aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/dtype.h"
 #include "core/ir/graph.h"
 #include "core/status_macros.h"
@@ -160,6 +161,13 @@ absl::Status EmitResize(TranslateContext& ctx, int64_t n, const ResizeMode& m, b
   PT2ONNX_ASSIGN_OR_RETURN(int64_t rank, ctx.InputRank(input_arg));
   if (rank != n + 2) {
     return ctx.Invalid(absl::StrCat("input has rank ", rank, ", expected ", n + 2));
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(DataType dtype, ctx.InputDtype(input_arg));
+  if (absl::string_view(m.mode) != "nearest" && !IsFloatingPoint(dtype)) {
+    return ctx.Unsupported(absl::StrCat(
+        DataTypeName(dtype), " ", m.mode, " interpolation: torch computes it in fixed point with "
+        "rounding (aten/src/ATen/native/cpu/UpSampleKernel.cpp) where ONNX Resize truncates; "
+        "interpolate a float copy of the input instead"));
   }
   if (m.antialias && align_corners) {
     // torch's anti-aliased kernels then centre taps at (i + 0.5) * (in - 1) / (out - 1),

@@ -57,6 +57,8 @@ absl::Status BindExtras(TranslateContext& ctx, bool want_inverse, const std::str
 }
 
 // aten::_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+// aten::_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor): the same
+// without counts.
 absl::Status AtenUnique2(TranslateContext& ctx) {
   PT2ONNX_ASSIGN_OR_RETURN(bool want_inverse, Flag(ctx, "return_inverse"));
   PT2ONNX_ASSIGN_OR_RETURN(bool want_counts, Flag(ctx, "return_counts"));
@@ -190,6 +192,7 @@ absl::Status AtenUniqueConsecutive(TranslateContext& ctx) {
 
 void RegisterUniqueOps(OpRegistry& r) {
   r.Add("aten::_unique2.default", &AtenUnique2);
+  r.Add("aten::_unique.default", &AtenUnique2);
   r.Add("aten::unique_consecutive.default", &AtenUniqueConsecutive);
   r.Add("aten::unique_dim.default", &AtenUniqueDim);
 }

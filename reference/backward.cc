@@ -215,9 +215,32 @@ absl::Status SoftmaxBackwardData(RefCall& call) {
   return call.SetTensor(std::move(result));
 }
 
+// aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor
+// grad_output where min_val < self < max_val, else 0 (NaN self included).
+absl::Status HardtanhBackward(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor grad, call.Input("grad_output"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(RefScalar low, call.Scalar("min_val"));
+  PT2ONNX_ASSIGN_OR_RETURN(RefScalar high, call.Scalar("max_val"));
+  PT2ONNX_ASSIGN_OR_RETURN(Dims dims, BroadcastDims(grad.dims(), self.dims()));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor g, BroadcastTo(grad, dims));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor x, BroadcastTo(self, dims));
+  std::vector<double> gv = ToDoubles(g);
+  const std::vector<double> xv = ToDoubles(x);
+  const double lo = low.AsDouble(), hi = high.AsDouble();
+  for (size_t i = 0; i < gv.size(); ++i) {
+    if (!(xv[i] > lo && xv[i] < hi)) gv[i] = 0;
+  }
+  DataType dtype = call.OutputDtype();
+  if (dtype == DataType::kUndefined) dtype = grad.dtype();
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(dtype, dims, gv));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterBackwardRef(RefRegistry& r) {
+  r.Add("aten::hardtanh_backward.default", HardtanhBackward);
   r.Add("aten::_softmax_backward_data.default", SoftmaxBackwardData);
   r.Add("aten::embedding_dense_backward.default", EmbeddingDenseBackward);
   r.Add("aten::native_layer_norm_backward.default", NativeLayerNormBackward);

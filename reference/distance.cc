@@ -6,9 +6,12 @@
 // distances), as loops over the broadcast operands in double.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "core/aten/type_promotion.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
 #include "reference/loss_reduction.h"
@@ -39,11 +42,20 @@ double NormOf(const std::vector<double>& v, double p) {
   return p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p);
 }
 
-// Both operands broadcast to their common dims, as doubles.
+// Both operands broadcast to their common dims, as doubles, and the dtype
+// torch subtracts them in.
 struct Pair {
   Dims dims;
   std::vector<double> a, b;
+  DataType common = DataType::kFloat;
 };
+
+// a - b as torch computes it in `common`: integer differences wrap at the
+// dtype's width (uint8 5 - 6 is 255) before anything makes them floating.
+double Difference(double a, double b, DataType common) {
+  if (!IsInteger(common)) return a - b;
+  return WrapToWidth(static_cast<int64_t>(a) - static_cast<int64_t>(b), common);
+}
 absl::StatusOr<Pair> ReadPair(const RefCall& call, absl::string_view first, absl::string_view second) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor a, call.Input(first));
   PT2ONNX_ASSIGN_OR_RETURN(Tensor b, call.Input(second));
@@ -53,6 +65,7 @@ absl::StatusOr<Pair> ReadPair(const RefCall& call, absl::string_view first, absl
   PT2ONNX_ASSIGN_OR_RETURN(Tensor bb, BroadcastTo(b, pair.dims));
   pair.a = ToDoubles(ab);
   pair.b = ToDoubles(bb);
+  pair.common = aten::PromoteTypes(a.dtype(), b.dtype());
   return pair;
 }
 
@@ -99,7 +112,7 @@ absl::Status PairwiseDistance(RefCall& call) {
   std::vector<double> out;
   ForEachLane(pair.dims, axis, [&](const std::vector<int64_t>& lane) {
     std::vector<double> d;
-    for (int64_t k : lane) d.push_back(pair.a[k] - pair.b[k] + eps);
+    for (int64_t k : lane) d.push_back(Difference(pair.a[k], pair.b[k], pair.common) + eps);
     out.push_back(NormOf(d, p));
   });
   PT2ONNX_ASSIGN_OR_RETURN(Tensor t, FromDoubles(call.OutputDtype(), Reduced(pair.dims, axis, keepdim), out));
@@ -163,6 +176,7 @@ absl::Status TripletMarginLoss(RefCall& call) {
   Dims dims;
   PT2ONNX_ASSIGN_OR_RETURN(dims, BroadcastDims(anchor.dims(), positive.dims()));
   PT2ONNX_ASSIGN_OR_RETURN(dims, BroadcastDims(dims, negative.dims()));
+  const DataType dtypes[] = {anchor.dtype(), positive.dtype(), negative.dtype()};
   std::vector<std::vector<double>> v;
   for (const Tensor* t : {&anchor, &positive, &negative}) {
     PT2ONNX_ASSIGN_OR_RETURN(Tensor b, BroadcastTo(*t, dims));
@@ -171,7 +185,8 @@ absl::Status TripletMarginLoss(RefCall& call) {
   const int64_t axis = dims.empty() ? 0 : static_cast<int64_t>(dims.size()) - 1;
   auto distance = [&](const std::vector<int64_t>& lane, int i, int j) {
     std::vector<double> d;
-    for (int64_t k : lane) d.push_back(v[i][k] - v[j][k] + eps);
+    const DataType common = aten::PromoteTypes(dtypes[i], dtypes[j]);
+    for (int64_t k : lane) d.push_back(Difference(v[i][k], v[j][k], common) + eps);
     return NormOf(d, p);
   };
   std::vector<double> loss;

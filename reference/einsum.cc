@@ -111,7 +111,11 @@ absl::Status Einsum(RefCall& call) {
     }
     out_labels = Expand(out, out.ellipsis_at >= 0 ? broadcast_dims : 0, broadcast_dims);
   }
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, Contract(tensors, labels, out_labels, tensors[0].dtype()));
+  // The program's dtype where it records one: a pure integer reduction
+  // ('i->') sums into int64, as torch's sum does.
+  DataType out_dtype = call.OutputDtype();
+  if (out_dtype == DataType::kUndefined) out_dtype = tensors[0].dtype();
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, Contract(tensors, labels, out_labels, out_dtype));
   return call.SetTensor(std::move(result));
 }
 

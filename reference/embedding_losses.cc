@@ -20,18 +20,6 @@
 namespace pt2onnx::reference {
 namespace {
 
-// An integer result of int64 arithmetic as the narrower integer dtype holds it
-// (two's complement wrap-around, as torch's integer kernels).
-double WrapToWidth(int64_t v, DataType dtype) {
-  switch (dtype) {
-    case DataType::kUint8: return static_cast<uint8_t>(v);
-    case DataType::kInt8: return static_cast<int8_t>(v);
-    case DataType::kInt16: return static_cast<int16_t>(v);
-    case DataType::kInt32: return static_cast<int32_t>(v);
-    default: return static_cast<double>(v);
-  }
-}
-
 // max(v, 0) as clamp_min: NaN stays NaN.
 double ClampMin0(double v) { return v < 0 ? 0.0 : v; }
 

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/aten/type_promotion.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 #include "reference/kernel_support.h"
 #include "reference/registry.h"
@@ -54,6 +56,34 @@ absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
   } else {
     PT2ONNX_ASSIGN_OR_RETURN(spacing, call.Double("dx"));
   }
+  // Integer operands: torch adds y's and subtracts x's neighbours in their
+  // own dtypes and multiplies in the promoted one, wrapping at each width,
+  // and sums integer areas exactly (ops/integration.cc).
+  const DataType y_dtype = y.dtype();
+  DataType x_dtype = y_dtype;
+  if (with_x) {
+    PT2ONNX_ASSIGN_OR_RETURN(Tensor x, call.Input("x"));
+    x_dtype = x.dtype();
+  }
+  const DataType common = aten::PromoteTypes(y_dtype, x_dtype);
+  const bool integer = IsInteger(y_dtype) || IsInteger(x_dtype);
+  auto pair_sum = [&](int64_t a, int64_t b) {
+    return IsInteger(y_dtype) ? WrapToWidth(static_cast<int64_t>(yv[a]) + static_cast<int64_t>(yv[b]), y_dtype)
+                              : yv[a] + yv[b];
+  };
+  auto width = [&](int64_t a, int64_t b) {
+    if (!with_x) return spacing;
+    return IsInteger(x_dtype) ? WrapToWidth(static_cast<int64_t>(xv[b]) - static_cast<int64_t>(xv[a]), x_dtype)
+                              : xv[b] - xv[a];
+  };
+  auto area = [&](int64_t a, int64_t b) {
+    if (!integer) return width(a, b) * (yv[a] + yv[b]) / 2;
+    if (!with_x) return pair_sum(a, b) * (spacing / 2);
+    const double product = pair_sum(a, b) * width(a, b);
+    // Halved after the sum, below.
+    return IsInteger(common) ? WrapToWidth(static_cast<int64_t>(product), common) : product;
+  };
+  const double scale = integer && with_x ? 0.5 : 1.0;
   const int64_t intervals = n > 0 ? n - 1 : 0;
   Dims out_dims;
   for (int64_t d = 0; d < rank; ++d) {
@@ -66,11 +96,16 @@ absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
       double total = 0;
       for (int64_t i = 0; i < intervals; ++i) {
         const int64_t a = (o * n + i) * inner + k, b = a + inner;
-        const double width = with_x ? xv[b] - xv[a] : spacing;
-        total += width * (yv[a] + yv[b]) / 2;
-        if (cumulative) out[(o * intervals + i) * inner + k] = total;
+        total += area(a, b);
+        if (cumulative) out[(o * intervals + i) * inner + k] = total * scale;
       }
-      if (!cumulative) out[o * inner + k] = total;
+      if (!cumulative) out[o * inner + k] = total * scale;
+      if (integer && !with_x && !cumulative && n > 0) {
+        // y.sum(dim) - (y[0] + y[-1]) * 0.5, times dx: the ends' sum wraps.
+        double sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += yv[(o * n + i) * inner + k];
+        out[o * inner + k] = (sum - pair_sum((o * n) * inner + k, (o * n + n - 1) * inner + k) * 0.5) * spacing;
+      }
     }
   }
   DataType dtype = call.OutputDtype();

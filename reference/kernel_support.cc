@@ -1,5 +1,6 @@
 #include "reference/kernel_support.h"
 
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -67,5 +68,17 @@ absl::Status WriteInPlace(Tensor& self, const Tensor& value) {
 }
 
 DataType FloatResult(DataType input) { return IsFloatingPoint(input) ? input : DataType::kFloat; }
+
+double WrapToWidth(int64_t v, DataType dtype) {
+  switch (dtype) {
+    case DataType::kUint8: return static_cast<uint8_t>(v);
+    case DataType::kInt8: return static_cast<int8_t>(v);
+    case DataType::kUint16: return static_cast<uint16_t>(v);
+    case DataType::kInt16: return static_cast<int16_t>(v);
+    case DataType::kUint32: return static_cast<uint32_t>(v);
+    case DataType::kInt32: return static_cast<int32_t>(v);
+    default: return static_cast<double>(v);
+  }
+}
 
 }  // namespace pt2onnx::reference

@@ -42,6 +42,11 @@ absl::Status WriteInPlace(Tensor& self, const Tensor& value);
 // The default float dtype for integer inputs of float-valued ops.
 DataType FloatResult(DataType input);
 
+// An integer result of int64 arithmetic as the narrower integer `dtype` holds
+// it (two's complement wrap-around, as torch's integer kernels compute); the
+// value itself for int64 and non-integer dtypes.
+double WrapToWidth(int64_t v, DataType dtype);
+
 // Dims of `t` broadcast materialised to `dims`.
 absl::StatusOr<Tensor> BroadcastTo(const Tensor& t, const Dims& dims);
 

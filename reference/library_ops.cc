@@ -1,7 +1,8 @@
 // File: reference/library_ops.cc
 // -----------------------------------------------------------------------------
 // Reference kernels for library custom operators translated as built-ins
-// (ops/library_ops.cc), following each library's own Python implementation.
+// (ops/library_ops.cc), following each library's own Python implementation
+// (transformers' grouped_mm_fallback: grouped_matmul.cc).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,42 +17,6 @@
 
 namespace pt2onnx::reference {
 namespace {
-
-// transformers::grouped_mm_fallback(Tensor input, Tensor weight, Tensor offs) -> Tensor
-// transformers 5.x, src/transformers/integrations/moe.py (_grouped_mm_fallback):
-// output = zeros(S, N); start = 0; for each expert i with end = offs[i]:
-// output[start:end] = input[start:end] @ weight[i] (Python slicing: clamped
-// to [0, S], empty when start >= end); start = end.
-absl::Status GroupedMmFallback(RefCall& call) {
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor weight, call.Input("weight"));
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor offs, call.Input("offs"));
-  if (input.rank() != 2 || weight.rank() != 3 || offs.rank() != 1) {
-    return call.Invalid("expects input (S, K), weight (experts, K, N) and offs (experts,)");
-  }
-  const int64_t s = input.dim(0), k = input.dim(1), e = weight.dim(0), n = weight.dim(2);
-  if (weight.dim(1) != k || offs.dim(0) != e) {
-    return call.Invalid(absl::StrCat("input ", DimsString(input.dims()), ", weight ", DimsString(weight.dims()),
-                                     " and offs ", DimsString(offs.dims()), " do not match"));
-  }
-  std::vector<double> x = ToDoubles(input), w = ToDoubles(weight), out(static_cast<size_t>(s * n), 0.0);
-  std::vector<int64_t> ends = ToInts(offs);
-  auto clamp = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + s : v, 0, s); };
-  int64_t start = 0;
-  for (int64_t i = 0; i < e; ++i) {
-    const int64_t end = ends[static_cast<size_t>(i)];
-    for (int64_t r = clamp(start); r < clamp(end); ++r) {
-      for (int64_t j = 0; j < n; ++j) {
-        double acc = 0;
-        for (int64_t p = 0; p < k; ++p) acc += x[r * k + p] * w[(i * k + p) * n + j];
-        out[r * n + j] = acc;
-      }
-    }
-    start = end;
-  }
-  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(input.dtype(), Dims{s, n}, out));
-  return call.SetTensor(std::move(result));
-}
 
 // ---- torchvision 0.29 (torchvision/csrc/ops/cpu/{nms,roi_align,roi_pool}_kernel.cpp),
 // computed in float as those kernels are for float32 tensors.
@@ -232,7 +197,6 @@ absl::Status RoiPool(RefCall& call) {
 }  // namespace
 
 void RegisterLibraryOpsRef(RefRegistry& r) {
-  r.Add("transformers::grouped_mm_fallback.default", GroupedMmFallback);
   r.Add("torchvision::nms.default", Nms);
   r.Add("torchvision::roi_align.default", RoiAlign);
   r.Add("torchvision::roi_pool.default", RoiPool);

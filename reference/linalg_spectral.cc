@@ -208,6 +208,28 @@ absl::Status LinalgEigh(RefCall& call) {
   return absl::OkStatus();
 }
 
+// aten::linalg_matrix_sqrth(Tensor self) -> Tensor
+// V diag(sqrt(w)) V^T of the lower triangle (unique for a positive-definite A).
+absl::Status LinalgMatrixSqrth(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Mats a, Square(call, t, "self"));
+  const int64_t n = a.rows;
+  Mats root = Shaped(a.batch, n, n);
+  for (int64_t b = 0; b < a.count(); ++b) {
+    std::vector<double> s = Mirrored(a.at(b), n, true), vals, vecs;
+    EighOne(s, n, vals, vecs);
+    double* x = root.at(b);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < n; ++k) sum += vecs[i * n + k] * std::sqrt(vals[k]) * vecs[j * n + k];
+        x[i * n + j] = sum;
+      }
+    }
+  }
+  return SetMats(call, t.dtype(), root);
+}
+
 struct BatchSvd {
   Mats u, v;  // u (m, k), v (n, k)
   std::vector<double> s;
@@ -249,6 +271,38 @@ absl::Status Svd(RefCall& call, const Tensor& t, bool full, bool transpose_v) {
   return SetMats(call, t.dtype(), transpose_v ? Transposed(r.v) : r.v);
 }
 
+// aten::linalg_polar(Tensor A) -> (Tensor U, Tensor H)
+// U = W V^T and H = V S V^T from the thin SVD A = W S V^T, m >= n.
+absl::Status LinalgPolar(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("A"));
+  PT2ONNX_ASSIGN_OR_RETURN(Mats a, ReadMats(call, t, "A"));
+  const int64_t m = a.rows, n = a.cols;
+  if (m < n) return call.Invalid("linalg.polar: input must have at least as many rows as columns");
+  BatchSvd r = SvdOfBatch(a);
+  Mats u = Shaped(a.batch, m, n), h = Shaped(a.batch, n, n);
+  for (int64_t b = 0; b < a.count(); ++b) {
+    const double* w = r.u.at(b);
+    const double* v = r.v.at(b);
+    const double* s = r.s.data() + b * n;
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < n; ++k) sum += w[i * n + k] * v[j * n + k];
+        u.at(b)[i * n + j] = sum;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < n; ++k) sum += v[i * n + k] * s[k] * v[j * n + k];
+        h.at(b)[i * n + j] = sum;
+      }
+    }
+  }
+  PT2ONNX_RETURN_IF_ERROR(SetMats(call, t.dtype(), u));
+  return SetMats(call, t.dtype(), h);
+}
+
 // aten::linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)
 absl::Status LinalgSvd(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor t, call.Input("A"));
@@ -282,6 +336,8 @@ void RegisterLinalgSpectralRef(RefRegistry& r) {
   r.Add("aten::linalg_eigh.default", LinalgEigh);
   r.Add("aten::linalg_eigvalsh.default", LinalgEigh);
   r.Add("aten::linalg_svd.default", LinalgSvd);
+  r.Add("aten::linalg_matrix_sqrth.default", LinalgMatrixSqrth);
+  r.Add("aten::linalg_polar.default", LinalgPolar);
   r.Add("aten::svd.default", SvdOld);
   r.Add("aten::linalg_svdvals.default", LinalgSvdvals);
 }

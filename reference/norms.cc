@@ -4,7 +4,9 @@
 // values), in double, rounded once to the result dtype; and renorm.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "reference/kernel_support.h"
@@ -263,9 +265,40 @@ absl::Status Renorm(RefCall& call) {
   return call.SetTensor(std::move(result));
 }
 
+// aten::embedding_renorm(Tensor self, Tensor indices, float max_norm, float norm_type) -> Tensor
+// Each row an index names (negative ones from the end) whose norm exceeds
+// max_norm is scaled by max_norm / (norm + 1e-7)
+// (aten/src/ATen/native/Embedding.cpp, embedding_renorm_).
+absl::Status EmbeddingRenorm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor indices, call.Input("indices"));
+  PT2ONNX_ASSIGN_OR_RETURN(double max_norm, call.Double("max_norm"));
+  PT2ONNX_ASSIGN_OR_RETURN(double norm_type, call.Double("norm_type"));
+  if (self.rank() != 2) return call.Invalid("the weight must be 2-D (rows, dim)");
+  const int64_t rows = self.dims()[0], width = self.dims()[1];
+  std::vector<double> x = ToDoubles(self);
+  std::vector<bool> named(static_cast<size_t>(rows), false);
+  for (int64_t index : ToInts(indices)) {
+    const int64_t row = index < 0 ? index + rows : index;
+    if (row < 0 || row >= rows) return call.Invalid(absl::StrCat("index ", index, " is out of range for ", rows, " rows"));
+    named[static_cast<size_t>(row)] = true;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    if (!named[static_cast<size_t>(r)]) continue;
+    double* row = x.data() + r * width;
+    const double norm = VectorNormOf(row, width, norm_type);
+    if (!(norm > max_norm)) continue;
+    const double scale = max_norm / (norm + 1e-7);
+    for (int64_t j = 0; j < width; ++j) row[j] *= scale;
+  }
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor result, FromDoubles(self.dtype(), self.dims(), x));
+  return call.SetTensor(std::move(result));
+}
+
 }  // namespace
 
 void RegisterNormsRef(RefRegistry& r) {
+  r.Add("aten::embedding_renorm.default", EmbeddingRenorm);
   r.Add("aten::renorm.default", Renorm);
   r.Add("aten::linalg_matrix_norm.default", LinalgMatrixNorm);
   r.Add("aten::linalg_matrix_norm.str_ord", LinalgMatrixNormStr);

@@ -12,6 +12,7 @@
 #include "reference/registry.h"
 #include "reference/index_support.h"
 #include "reference/kernel_support.h"
+#include "core/dtype.h"
 #include "core/status_macros.h"
 
 namespace pt2onnx::reference {
@@ -163,8 +164,20 @@ absl::StatusOr<Tensor> Resample(const Tensor& x, Interp mode, const std::vector<
 }
 
 // The .default overloads: explicit output_size and one optional scale per dim.
+// Integer inputs interpolate by nearest neighbour only: torch's fixed-point
+// uint8 kernels are refused, as the translation refuses them (ops/resample.cc).
+absl::Status CheckInterpolatedDtype(const RefCall& call, const Tensor& x, Interp mode) {
+  if (mode == Interp::kNearest || mode == Interp::kNearestExact || IsFloatingPoint(x.dtype())) {
+    return absl::OkStatus();
+  }
+  return call.Unsupported(absl::StrCat(DataTypeName(x.dtype()),
+                                       " linear/cubic interpolation: torch computes it in fixed point with its own "
+                                       "rounding; interpolate a float copy of the input instead"));
+}
+
 absl::Status ResampleDefault(RefCall& call, Interp mode, const std::vector<const char*>& scale_names, bool has_align) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_RETURN_IF_ERROR(CheckInterpolatedDtype(call, self, mode));
   PT2ONNX_ASSIGN_OR_RETURN(std::vector<int64_t> size, call.Ints("output_size"));
   bool align = false;
   if (has_align) {
@@ -183,6 +196,7 @@ absl::Status ResampleDefault(RefCall& call, Interp mode, const std::vector<const
 // The .vec overloads: output_size, or scale_factors giving floor(in * scale).
 absl::Status ResampleVec(RefCall& call, Interp mode, int64_t n, bool has_align) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor input, call.Input("input"));
+  PT2ONNX_RETURN_IF_ERROR(CheckInterpolatedDtype(call, input, mode));
   bool align = false;
   if (has_align) {
     PT2ONNX_ASSIGN_OR_RETURN(align, call.Bool("align_corners"));

@@ -23,13 +23,16 @@ absl::Status FloatUnary(RefCall& call, bool in_place, const DoubleUnary& f) {
 absl::Status SameTypeUnary(RefCall& call, bool in_place, const DoubleUnary& f,
                            int64_t (*fi)(int64_t)) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  // The program's dtype where it records one: square of bool is int64.
+  DataType out_dtype = in_place ? DataType::kUndefined : call.OutputDtype();
+  if (out_dtype == DataType::kUndefined) out_dtype = self.dtype();
   Tensor out;
   if (IsFloatLike(self.dtype())) {
-    PT2ONNX_ASSIGN_OR_RETURN(out, UnaryMapDouble(self, self.dtype(), f));
+    PT2ONNX_ASSIGN_OR_RETURN(out, UnaryMapDouble(self, out_dtype, f));
   } else {
     std::vector<int64_t> v = ToInts(self);
     for (int64_t& e : v) e = fi(e);
-    PT2ONNX_ASSIGN_OR_RETURN(out, FromInts(self.dtype(), self.dims(), v));
+    PT2ONNX_ASSIGN_OR_RETURN(out, FromInts(out_dtype, self.dims(), v));
   }
   if (!in_place) return call.SetTensor(std::move(out));
   PT2ONNX_RETURN_IF_ERROR(WriteInPlace(self, out));

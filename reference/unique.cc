@@ -110,6 +110,14 @@ absl::Status Unique2(RefCall& call) {
   return Emit(call, self, -1, v, SortedOrder(v), inverse, counts);
 }
 
+// aten::_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)
+absl::Status Unique(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(bool inverse, call.Bool("return_inverse"));
+  const SliceView v = ViewOf(self, -1);
+  return Emit(call, self, -1, v, SortedOrder(v), inverse, false);  // the third result is not bound
+}
+
 // aten::unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
 absl::Status UniqueDim(RefCall& call) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
@@ -143,6 +151,7 @@ absl::Status UniqueConsecutive(RefCall& call) {
 
 void RegisterUniqueRef(RefRegistry& r) {
   r.Add("aten::_unique2.default", Unique2);
+  r.Add("aten::_unique.default", Unique);
   r.Add("aten::unique_dim.default", UniqueDim);
   r.Add("aten::unique_consecutive.default", UniqueConsecutive);
 }

@@ -90,6 +90,14 @@ struct UnsupportedOp {
 // `opset`, in order of first appearance.
 std::vector<UnsupportedOp> FindUnsupportedOps(const pt2::Graph& graph,
                                               const OpRegistry& registry, int opset);
+// The overloads deliberately left without a translation, each with the
+// reason the error gives ("prims::*" stands for the whole prims namespace).
+struct RefusedOp {
+  std::string key;
+  std::string reason;
+};
+std::vector<RefusedOp> DeliberatelyRefusedOps();
+
 // The one error (Unimplemented, with kUnsupportedOpsPayload) listing `ops`.
 absl::Status UnsupportedOpsError(const std::vector<UnsupportedOp>& ops,
                                  const OpRegistry& registry, int opset);

@@ -15,6 +15,7 @@ EMSCRIPTEN_BINDINGS(pt2onnx) {
   emscripten::function("inspect", &pt2onnx::wasm::Inspect);
   emscripten::function("applyWeights", &pt2onnx::wasm::ApplyWeights);
   emscripten::function("supportedOps", &pt2onnx::wasm::SupportedOps);
+  emscripten::function("refusedOps", &pt2onnx::wasm::RefusedOps);
   emscripten::function("version", &pt2onnx::wasm::Version);
   emscripten::function("createSession", &pt2onnx::wasm::CreateSession);
   emscripten::function("runSession", &pt2onnx::wasm::RunSession);

@@ -156,6 +156,18 @@ val SupportedOps() {
   return list;
 }
 
+val RefusedOps() {
+  val list = val::array();
+  for (const std::string& line : pt2onnx::RefusedOps()) {
+    const size_t tab = line.find('\t');
+    val entry = val::object();
+    entry.set("op", line.substr(0, tab));
+    entry.set("reason", tab == std::string::npos ? std::string() : line.substr(tab + 1));
+    list.call<void>("push", entry);
+  }
+  return list;
+}
+
 val Version() { return val(std::string(pt2onnx::Version())); }
 
 }  // namespace pt2onnx::wasm

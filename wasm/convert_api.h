@@ -32,6 +32,8 @@ emscripten::val Inspect(emscripten::val reader, emscripten::val options);
 
 // The supported ATen overloads, sorted.
 emscripten::val SupportedOps();
+// The overloads deliberately not translated: [{ op, reason }] (--list-refused).
+emscripten::val RefusedOps();
 
 // The library version ("0.2.0").
 emscripten::val Version();

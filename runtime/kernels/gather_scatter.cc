@@ -183,17 +183,21 @@ absl::Status Combine(Reduction r, DataType dtype, uint8_t* dst, const uint8_t* s
     std::memcpy(dst, src, ElementSize(dtype));
     return absl::OkStatus();
   }
-  return VisitDtype(dtype, kFloats | kInts, op, [&](auto tag) {
+  return VisitDtype(dtype, kAll, op, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (!std::is_same_v<T, bool>) {
-      T a, b;
-      std::memcpy(&a, dst, sizeof(T));
-      std::memcpy(&b, src, sizeof(T));
-      T v = r == Reduction::kAdd ? static_cast<T>(a + b)
-            : r == Reduction::kMul ? static_cast<T>(a * b)
-            : r == Reduction::kMax ? (a > b ? a : b) : (a < b ? a : b);
-      std::memcpy(dst, &v, sizeof(T));
+    T a, b;
+    std::memcpy(&a, dst, sizeof(T));
+    std::memcpy(&b, src, sizeof(T));
+    T v;
+    if constexpr (std::is_same_v<T, bool>) {
+      // bool sums and maxima are "or", products and minima "and" (as ATen's bool arithmetic).
+      v = (r == Reduction::kAdd || r == Reduction::kMax) ? (a || b) : (a && b);
+    } else {
+      v = r == Reduction::kAdd ? static_cast<T>(a + b)
+          : r == Reduction::kMul ? static_cast<T>(a * b)
+          : r == Reduction::kMax ? (a > b ? a : b) : (a < b ? a : b);
     }
+    std::memcpy(dst, &v, sizeof(T));
   });
 }
 

@@ -70,6 +70,24 @@ def test_unsupported_ops_are_listed_together(pt2onnx, tmp_path):
     assert not out.exists()
     result = pt2onnx(FIXTURES / "unsupported_op" / "model.pt2", "-o", out, check=False)
     assert_fails(result, 5, "mylib::weird_op.default")
+    # A deliberate refusal says why in the error; an unknown operator cannot.
+    result = pt2onnx(FIXTURES / "unsupported_aten_op" / "model.pt2", "-o", out, check=False)
+    assert_fails(result, 5, "(first at node 'linalg_eigvals'): not translated, a general matrix's eigenvalues")
+
+
+def test_every_overload_torch_onnx_translates_is_translated_or_refused_with_a_reason(pt2onnx):
+    # torch.onnx's translation registry (tools/fixtures/registry_parity.py --write-keys) as a checklist.
+    keys = [line.strip() for line in (FIXTURES / "torch_onnx_registry.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert len(keys) > 400
+    supported = set(pt2onnx("--list-ops").stdout.split())
+    refused = dict(line.split("\t", 1) for line in pt2onnx("--list-refused").stdout.splitlines())
+    assert all(len(reason) > 20 for reason in refused.values())
+    uncovered = [k for k in keys if k not in supported and k not in refused
+                 and not (k.startswith("prims::") and "prims::*" in refused)]
+    assert uncovered == []
+    # A refusal that became a translation must leave the refusal table.
+    assert [k for k in refused if k in supported] == []
 
 
 def test_torch_save_file_is_named_as_such(pt2onnx, tmp_path):

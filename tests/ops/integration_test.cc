@@ -38,7 +38,13 @@ std::vector<OpCase> Cases() {
                   {{"r", kF32, {3}, {"s0"}}}, sum_full),
       OneNodeCase("trapezoid_dx", {{"y", kI64, {3, 4}}}, "trapezoid.dx",
                   {TensorArg("y", "y"), FloatArg("dx", 0.5), IntArg("dim", 0)}, {{"r", kF32, {4}}},
-                  {"Cast", "Slice", "Slice", "Add", "Mul", "Div", "ReduceSum"}),
+                  // int64 y: torch's y.sum(dim) - (y[0] + y[-1]) * 0.5, times dx
+                  {"ReduceSum", "Slice", "Slice", "Add", "Cast", "ReduceSum", "Mul", "Cast", "Sub", "Mul"}),
+      OneNodeCase("trapezoid_uint8_x", {{"y", DataType::kUint8, {2, 3}}, {"x", DataType::kUint8, {2, 3}}},
+                  "trapezoid.x", {TensorArg("y", "y"), TensorArg("x", "x"), IntArg("dim", -1)},
+                  {{"r", kF32, {2}}},
+                  // sums, widths and areas in uint8 (wrapping), summed in int64, then / 2
+                  {"Slice", "Slice", "Sub", "Slice", "Slice", "Add", "Mul", "Cast", "ReduceSum", "Cast", "Div"}),
       OneNodeCase("cumulative_trapezoid_x", {{"y", kF32, {3, 4}}, {"x", kF32, {3, 4}}}, "cumulative_trapezoid.x",
                   {TensorArg("y", "y"), TensorArg("x", "x"), IntArg("dim", 1)}, {{"r", kF32, {3, 3}}},
                   cumsum_full),

@@ -89,6 +89,16 @@ TEST(FindUnsupportedOpsTest, ReportsEachUnknownTargetWithCount) {
   EXPECT_EQ(unsupported[1].key, "aten::linalg_eigvals.default");
   EXPECT_EQ(unsupported[1].count, 1);
   EXPECT_EQ(unsupported[1].first_node, "inv");
+
+  // The error names each operator; a deliberate refusal says why, an unknown one does not.
+  absl::Status error = UnsupportedOpsError(unsupported, registry, kDefaultOpset);
+  EXPECT_EQ(error.code(), absl::StatusCode::kUnimplemented);
+  const std::string message(error.message());
+  EXPECT_NE(message.find("mylib::weird_op.default x2 (first at node 'w1')\n"), std::string::npos) << message;
+  EXPECT_NE(message.find("aten::linalg_eigvals.default x1 (first at node 'inv'): not translated, a general "
+                         "matrix's eigenvalues and eigenvectors are complex"),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ import { CLI, FIXTURES, PACKAGE, requireBuilt } from "./paths.mjs";
 
 requireBuilt(CLI, "the pt2onnx CLI");
 requireBuilt(join(PACKAGE, "pt2onnx.mjs"), "the npm package (bazel build //wasm:package)");
-const { convert, supportedOps, version, ConversionError } = await import(join(PACKAGE, "pt2onnx.mjs"));
+const { convert, refusedOps, supportedOps, version, ConversionError } = await import(join(PACKAGE, "pt2onnx.mjs"));
 
 const fixture = (name) => join(FIXTURES, name, "model.pt2");
 const bytesOf = async (blob) => Buffer.from(await blob.arrayBuffer());
@@ -225,4 +225,13 @@ test("supportedOps and version agree with the CLI and package.json", async () =>
   assert.equal(version, pkg.version);
   const cliVersion = spawnSync(CLI, ["--version"], { encoding: "utf8" }).stdout.trim();
   assert.equal(cliVersion, `pt2onnx ${version}`);
+});
+
+test("refusedOps agrees with the CLI's --list-refused and gives every refusal a reason", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const listed = spawnSync(CLI, ["--list-refused"], { encoding: "utf8" }).stdout.trim().split("\n");
+  const refused = await refusedOps();
+  assert.deepEqual(refused.map(({ op, reason }) => `${op}\t${reason}`), listed);
+  assert.ok(refused.some(({ op }) => op === "aten::linalg_eig.default"));
+  for (const { op, reason } of refused) assert.ok(reason.length > 20, `${op} has no reason`);
 });

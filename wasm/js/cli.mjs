@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import { checkFolderFlags, isFolder, runFolder } from "./cli-folder.mjs";
 import { checkVerifyFlags, parseVerifyFlag, runVerify, writeReport } from "./cli-verify.mjs";
 import { runVerifyGeneration } from "./cli-generation.mjs";
-import { ConversionError, applyWeights, convert, inspectReport, supportedOps, verify, version } from "./pt2onnx.mjs";
+import { ConversionError, applyWeights, convert, inspectReport, refusedOps, supportedOps, verify, version } from "./pt2onnx.mjs";
 
 const EXIT = { ok: 0, internal: 1, usage: 2, io: 3, invalid_input: 4, unsupported: 5 };
 
@@ -61,6 +61,8 @@ options:
   --report[=PATH]          with --verify: write a markdown report (default
                            MODEL.report.md), also on failure
   --list-ops               print the supported ATen operators and exit
+  --list-refused           print the operators deliberately not translated, each with
+                           why (tab-separated), and exit
   --inspect                describe MODEL.pt2 without converting it: inputs and outputs
                            with their symbolic dims and ranges, symbols in input order,
                            operators (unsupported ones marked), weights, layout
@@ -104,6 +106,7 @@ export function parseArgs(args) {
     else if (name === "-h" || name === "--help") flags.help = true;
     else if (name === "--version") flags.version = true;
     else if (name === "--list-ops") flags.listOps = true;
+    else if (name === "--list-refused") flags.listRefused = true;
     else if (name === "--inspect") flags.inspect = true;
     else if (name === "--json") flags.json = true;
     else if (name === "-q" || name === "--quiet") flags.quiet = true;
@@ -151,7 +154,7 @@ export function parseArgs(args) {
       throw new UsageError(`unexpected argument '${arg}': give one input file (and the output with -o)`);
     }
   }
-  if (flags.help || flags.version || flags.listOps) return flags;
+  if (flags.help || flags.version || flags.listOps || flags.listRefused) return flags;
   if (flags.applyWeights) {
     if (flags.input === undefined || flags.weightsFrom === undefined || flags.output === undefined) {
       throw new UsageError("usage: pt2onnx apply-weights MODEL.onnx --from OTHER.pt2 -o OUT.onnx");
@@ -389,6 +392,10 @@ export async function main(args) {
   }
   if (flags.listOps) {
     process.stdout.write((await supportedOps()).map((op) => `${op}\n`).join(""));
+    return EXIT.ok;
+  }
+  if (flags.listRefused) {
+    process.stdout.write((await refusedOps()).map(({ op, reason }) => `${op}\t${reason}\n`).join(""));
     return EXIT.ok;
   }
   const t0 = performance.now();

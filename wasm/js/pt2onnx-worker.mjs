@@ -1,7 +1,7 @@
 // The worker pt2onnx.mjs starts for calls made on a page's main thread: here
 // FileReaderSync can read the File piece by piece. One worker serves every
 // call of a page (the .wasm is loaded once); messages carry an id.
-import { applyWeights, convert, convertFolder, generate, inspect, supportedOps, verify, ConversionError } from "./pt2onnx.mjs";
+import { applyWeights, convert, convertFolder, generate, inspect, refusedOps, supportedOps, verify, ConversionError } from "./pt2onnx.mjs";
 import { outputParts } from "./pt2onnx-results.mjs";
 
 // Progress crosses only when the caller listens, at a new stage or at most
@@ -27,6 +27,7 @@ self.onmessage = async ({ data }) => {
   try {
     const result = data.op === "inspect" ? await inspect(data.input, data.options)
       : data.op === "supportedOps" ? await supportedOps()
+      : data.op === "refusedOps" ? await refusedOps()
         : data.op === "applyWeights" ? await applyWeights(data.input.model, data.input.weights, data.options)
           : data.op === "verify" ? await verify(data.input, { ...data.options, onProgress })
             : data.op === "convertFolder" ? await convertFolder(data.input, { ...data.options, onProgress })

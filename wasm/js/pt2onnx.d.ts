@@ -342,7 +342,11 @@ export interface InspectedValue {
 
 /** What inspect() returns: the same object `pt2onnx MODEL.pt2 --inspect --json` prints. */
 export interface Inspection {
-  /** pt2onnx version. */
+  /** The overloads pt2onnx deliberately does not translate, each with the reason its error gives
+ * ("prims::*" stands for every prims operator). */
+export declare function refusedOps(options?: { workerUrl?: string | URL }): Promise<{ op: string; reason: string }[]>;
+
+/** pt2onnx version. */
   pt2onnx: string;
   /** "PT2 archive" or "legacy zip (torch 2.6/2.7)". */
   layout: string;

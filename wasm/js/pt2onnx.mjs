@@ -340,6 +340,12 @@ export async function supportedOps(options = {}) {
   return core.supportedOps();
 }
 
+export async function refusedOps(options = {}) {
+  if (onPageThread && !canReadBlobSync) return runInWorker("refusedOps", null, options);
+  const core = await loadCore();
+  return core.refusedOps();
+}
+
 // The executor: run(model, inputs) and createSession(model) (pt2onnx-run.mjs).
 export const { run, createSession } = makeRunApi(loadCore);
 export { RunError };
