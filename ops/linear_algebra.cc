@@ -218,6 +218,8 @@ absl::Status MatMulOf(TranslateContext& ctx, absl::string_view other) {
 // aten::bmm(Tensor self, Tensor mat2) -> Tensor
 // aten::mm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor
 // aten::bmm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor
+// aten::_int_mm(Tensor self, Tensor mat2) -> Tensor: int8 x int8 summed in int32 (torchao's
+// dynamic int8 activation x int8 weight products), a MatMul of the operands widened to int32.
 absl::Status AtenMm(TranslateContext& ctx) { return MatMulOf(ctx, "mat2"); }
 
 // aten::matmul(Tensor self, Tensor other) -> Tensor
@@ -278,6 +280,7 @@ void RegisterLinearAlgebraOps(OpRegistry& r) {
   r.Add("aten::addr.default", &AtenAddr);
   r.Add("aten::mm.default", &AtenMm);
   r.Add("aten::mm.dtype", &AtenMm);
+  r.Add("aten::_int_mm.default", &AtenMm);
   r.Add("aten::bmm.default", &AtenMm);
   r.Add("aten::bmm.dtype", &AtenMm);
   r.Add("aten::matmul.default", &AtenMatmul);

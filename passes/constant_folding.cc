@@ -18,7 +18,12 @@
 // float, four times the bytes, and undo the quantizer's choice), and a
 // quantize -> dequantize pair stays a pair, the QDQ structure runtimes fuse
 // into int8 kernels. The Cast / Unsqueeze of a quantization parameter (a
-// zero point cast to the quantized dtype) folds as any layout change does.
+// zero point cast to the quantized dtype) folds as any layout change does. A
+// Cast of a constant of 8-bit integers (more than a handful) to a wider dtype
+// is a dequantization too (torchao's int8 weight-only programs cast the int8
+// weight to float and scale the product, its dynamic ones to int32 for
+// _int_mm): it stays, the weight int8 in the file;
+// runtimes (ONNX Runtime, the executor) fold it in memory when they load it.
 // Nodes outside ai.onnx or with subgraphs, nodes producing a graph output,
 // and nodes the executor cannot run are left as they are.
 #include <algorithm>
@@ -29,6 +34,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "core/dtype.h"
 #include "runtime/plan/session.h"
 #include "passes/pass_util.h"
 #include "passes/pass_manager.h"
@@ -41,6 +47,21 @@ bool NeverFold(const ir::Node& node) {
       "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
       "Bernoulli",    "QuantizeLinear", "DequantizeLinear", "Constant"};
   return !node.domain.empty() || kOps->contains(node.op_type) || HasSubgraph(node);
+}
+
+// A Cast that widens a constant of 8-bit integers (to a float dtype, or to
+// int32 for an integer product): folding it would store the weight two to
+// eight times larger.
+bool WidensQuantizedConstant(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs) {
+  // A handful of values (a zero point, a bound) folds as any constant does.
+  constexpr int64_t kWeightElements = 64;
+  if (node.op_type != "Cast" || inputs.empty() || inputs[0] == nullptr || inputs[0]->numel() <= kWeightElements) {
+    return false;
+  }
+  const DataType from = inputs[0]->dtype();
+  const bool narrow = from == DataType::kInt8 || from == DataType::kUint8;
+  const ir::Attribute* to = node.FindAttribute("to");
+  return narrow && to != nullptr && ElementSize(static_cast<DataType>(to->i())) > 1;
 }
 
 bool IsLayoutChange(const ir::Node& node) {
@@ -285,6 +306,7 @@ class ConstantFoldingPass : public Pass {
       bool produces_output = false;
       for (const std::string& out : node.outputs) produces_output = produces_output || graph.IsOutput(out);
       if (produces_output) continue;
+      if (WidensQuantizedConstant(node, inputs)) continue;
       const bool layout_of_sole_weight = IsLayoutChange(node) && sole_reader;
       if (large && !layout_of_sole_weight) continue;
       std::vector<ir::Tensor> results;

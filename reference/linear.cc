@@ -130,6 +130,15 @@ absl::Status MmImpl(RefCall& call, int64_t rank) {
   return call.SetTensor(std::move(out));
 }
 absl::Status Mm(RefCall& call) { return MmImpl(call, 2); }
+
+// aten::_int_mm(Tensor self, Tensor mat2) -> Tensor: int8 operands, int32 sums.
+absl::Status IntMm(RefCall& call) {
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor self, call.Input("self"));
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor mat2, call.Input("mat2"));
+  if (self.rank() != 2 || mat2.rank() != 2) return call.Invalid("expects 2-D tensors");
+  PT2ONNX_ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(self, mat2, DataType::kInt32));
+  return call.SetTensor(std::move(out));
+}
 absl::Status Bmm(RefCall& call) { return MmImpl(call, 3); }
 
 // beta * self + alpha * product (beta == 0 ignores self, NaN included).
@@ -215,6 +224,7 @@ absl::Status Dot(RefCall& call) {
 void RegisterLinearRef(RefRegistry& r) {
   r.Add("aten::matmul.default", MatMulOp);
   r.Add("aten::mm.default", Mm);
+  r.Add("aten::_int_mm.default", IntMm);
   r.Add("aten::bmm.default", Bmm);
   r.Add("aten::addmm.default", Addmm);
   r.Add("aten::baddbmm.default", Baddbmm);

@@ -89,6 +89,14 @@ absl::StatusOr<Callable> LookupGlobal(absl::string_view module,
       }
     }
   }
+  if (module == "torch._utils" && name == "_rebuild_wrapper_subclass") {
+    // A tensor subclass parameter (torchao's quantize_ keeps quantized
+    // weights so): its data lives in attributes only its class can read.
+    return absl::UnimplementedError(
+        "a tensor subclass (such as torchao's quantized weights) is saved here; pt2onnx reads plain "
+        "tensors only: export after torchao.utils.unwrap_tensor_subclass(model), which stores the "
+        "quantized data, scales and zero points as plain tensors");
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("pickle global '", module, ".", name,
                    "' is not allowed; pt2onnx only loads tensors and "

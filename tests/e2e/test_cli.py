@@ -90,6 +90,15 @@ def test_every_overload_torch_onnx_translates_is_translated_or_refused_with_a_re
     assert [k for k in refused if k in supported] == []
 
 
+def test_tensor_subclass_weights_get_unwrap_advice(pt2onnx, tmp_path):
+    # torchao's quantize_ without unwrap_tensor_subclass (tools/fixtures/generate_quantized_models.py
+    # --subclass-file): the weights are tensor subclasses.
+    out = tmp_path / "s.onnx"
+    result = pt2onnx(FIXTURES / "torchao_subclass" / "model.pt2", "-o", out, check=False)
+    assert_fails(result, 5, "tensor subclass", "torchao.utils.unwrap_tensor_subclass(model)")
+    assert not out.exists()
+
+
 def test_torch_save_file_is_named_as_such(pt2onnx, tmp_path):
     import zipfile
     bad = tmp_path / "weights.pt"
