@@ -342,11 +342,7 @@ export interface InspectedValue {
 
 /** What inspect() returns: the same object `pt2onnx MODEL.pt2 --inspect --json` prints. */
 export interface Inspection {
-  /** The overloads pt2onnx deliberately does not translate, each with the reason its error gives
- * ("prims::*" stands for every prims operator). */
-export declare function refusedOps(options?: { workerUrl?: string | URL }): Promise<{ op: string; reason: string }[]>;
-
-/** pt2onnx version. */
+  /** pt2onnx version. */
   pt2onnx: string;
   /** "PT2 archive" or "legacy zip (torch 2.6/2.7)". */
   layout: string;
@@ -412,6 +408,10 @@ export declare function inspectReport(
 
 /** The ATen overloads pt2onnx translates ("aten::add.Tensor", ...). */
 export declare function supportedOps(options?: { workerUrl?: string | URL }): Promise<string[]>;
+
+/** The overloads pt2onnx deliberately does not translate, each with the reason its error gives
+ * ("prims::*" stands for every prims operator). */
+export declare function refusedOps(options?: { workerUrl?: string | URL }): Promise<{ op: string; reason: string }[]>;
 
 /** pt2onnx version. */
 export declare const version: string;
