@@ -21,9 +21,9 @@
 // zero point cast to the quantized dtype) folds as any layout change does. A
 // Cast of a constant of 8-bit integers (more than a handful) to a wider dtype
 // is a dequantization too (torchao's int8 weight-only programs cast the int8
-// weight to float and scale the product, its dynamic ones to int32 for
-// _int_mm): it stays, the weight int8 in the file;
-// runtimes (ONNX Runtime, the executor) fold it in memory when they load it.
+// weight to float and scale the product, its dynamic ones widen it to int32
+// for _int_mm): it stays, and the weight stays int8 in the file; runtimes
+// (ONNX Runtime, the executor) widen it once, when they load the model.
 // Nodes outside ai.onnx or with subgraphs, nodes producing a graph output,
 // and nodes the executor cannot run are left as they are.
 #include <algorithm>
