@@ -52,6 +52,9 @@ absl::StatusOr<Blocks> BlockView(TranslateContext& ctx, absl::string_view arg, c
   if (block.size() != meta->sizes.size()) {
     return ctx.Invalid(absl::StrCat("block_size has ", block.size(), " entries for a ", meta->sizes.size(), "-D ", arg));
   }
+  for (int64_t size : block) {
+    if (size < 1) return ctx.Invalid(absl::StrCat("block_size entries must be positive, got ", size));
+  }
   Blocks b;
   b.x = x;
   b.original_shape = ctx.Op("Shape", {x});

@@ -53,8 +53,10 @@ struct Pair {
 // a - b as torch computes it in `common`: integer differences wrap at the
 // dtype's width (uint8 5 - 6 is 255) before anything makes them floating.
 double Difference(double a, double b, DataType common) {
-  if (!IsInteger(common)) return a - b;
-  return WrapToWidth(static_cast<int64_t>(a) - static_cast<int64_t>(b), common);
+  if (!IsInteger(common) || !(std::fabs(a) < 9.2e18 && std::fabs(b) < 9.2e18)) return a - b;
+  return WrapToWidth(static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(a)) -
+                                          static_cast<uint64_t>(static_cast<int64_t>(b))),
+                     common);
 }
 absl::StatusOr<Pair> ReadPair(const RefCall& call, absl::string_view first, absl::string_view second) {
   PT2ONNX_ASSIGN_OR_RETURN(Tensor a, call.Input(first));

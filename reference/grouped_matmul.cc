@@ -76,6 +76,11 @@ absl::StatusOr<Tensor> GroupedContraction(const RefCall& call, const Tensor& a, 
   if (b.dim(0) != k) {
     return call.Invalid(absl::StrCat("self ", DimsString(a.dims()), " and mat2 ", DimsString(b.dims()), " do not match"));
   }
+  // The result holds groups copies of an (M, N) product: bounded before it is allocated.
+  constexpr int64_t kMaxElements = int64_t{1} << 31;
+  if (m > 0 && n > 0 && groups > kMaxElements / m / n) {
+    return call.Invalid(absl::StrCat(groups, " groups of a ", m, "x", n, " product exceed 2^31 elements"));
+  }
   const std::vector<double> x = ToDoubles(a), w = ToDoubles(b);
   const std::vector<int64_t> ends = ToInts(offs);
   std::vector<double> out(static_cast<size_t>(groups * m * n), 0.0);

@@ -67,21 +67,29 @@ absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
   }
   const DataType common = aten::PromoteTypes(y_dtype, x_dtype);
   const bool integer = IsInteger(y_dtype) || IsInteger(x_dtype);
+  // Integer values as int64 (saturating what a double of int64 may round past), and two's complement
+  // arithmetic on them without signed overflow.
+  auto to_int = [](double v) -> int64_t {
+    if (!(v > -9.2e18)) return INT64_MIN;
+    return v < 9.2e18 ? static_cast<int64_t>(v) : INT64_MAX;
+  };
+  auto as_signed = [](uint64_t v) { return static_cast<int64_t>(v); };
   auto pair_sum = [&](int64_t a, int64_t b) {
-    return IsInteger(y_dtype) ? WrapToWidth(static_cast<int64_t>(yv[a]) + static_cast<int64_t>(yv[b]), y_dtype)
-                              : yv[a] + yv[b];
+    if (!IsInteger(y_dtype)) return yv[a] + yv[b];
+    return WrapToWidth(as_signed(static_cast<uint64_t>(to_int(yv[a])) + static_cast<uint64_t>(to_int(yv[b]))), y_dtype);
   };
   auto width = [&](int64_t a, int64_t b) {
     if (!with_x) return spacing;
-    return IsInteger(x_dtype) ? WrapToWidth(static_cast<int64_t>(xv[b]) - static_cast<int64_t>(xv[a]), x_dtype)
-                              : xv[b] - xv[a];
+    if (!IsInteger(x_dtype)) return xv[b] - xv[a];
+    return WrapToWidth(as_signed(static_cast<uint64_t>(to_int(xv[b])) - static_cast<uint64_t>(to_int(xv[a]))), x_dtype);
   };
   auto area = [&](int64_t a, int64_t b) {
     if (!integer) return width(a, b) * (yv[a] + yv[b]) / 2;
     if (!with_x) return pair_sum(a, b) * (spacing / 2);
-    const double product = pair_sum(a, b) * width(a, b);
     // Halved after the sum, below.
-    return IsInteger(common) ? WrapToWidth(static_cast<int64_t>(product), common) : product;
+    if (!IsInteger(common)) return pair_sum(a, b) * width(a, b);
+    return WrapToWidth(as_signed(static_cast<uint64_t>(to_int(pair_sum(a, b))) * static_cast<uint64_t>(to_int(width(a, b)))),
+                       common);
   };
   const double scale = integer && with_x ? 0.5 : 1.0;
   const int64_t intervals = n > 0 ? n - 1 : 0;
