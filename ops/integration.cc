@@ -9,7 +9,7 @@
 // broadcasts from the right; fewer than two samples give 0 (an empty running
 // sum). Integer inputs give the default float result, but torch computes
 // their sums and differences in the integer dtypes first (wrapping at their
-// width) and sums integer areas in int64: IntegerAreas follows that order.
+// width) and sums integer areas in int64: IntegerTrapezoid follows that order.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -36,11 +36,6 @@ constexpr int64_t kToEnd = std::numeric_limits<int64_t>::max();
 std::string SliceAxis(TranslateContext& ctx, const std::string& v, int64_t axis, int64_t start, int64_t end) {
   return ctx.Op("Slice", {v, ctx.ConstantInt64s({start}), ctx.ConstantInt64s({end}), ctx.ConstantInt64s({axis})});
 }
-
-struct Intervals {
-  std::string contributions;  // dx * (y[i] + y[i + 1]) / 2 along `axis`
-  int64_t axis = 0;
-};
 
 // The checked output dtype, y's rank and the wrapped `dim`.
 struct Layout {
@@ -152,7 +147,7 @@ absl::StatusOr<bool> HasIntegerOperand(TranslateContext& ctx, bool with_x) {
 }
 
 // The per-interval areas of floating y and x, in the output dtype.
-absl::StatusOr<Intervals> IntervalAreas(TranslateContext& ctx, const Layout& layout, bool with_x) {
+absl::StatusOr<std::string> IntervalAreas(TranslateContext& ctx, const Layout& layout, bool with_x) {
   const DataType dtype = layout.dtype;
   PT2ONNX_ASSIGN_OR_RETURN(std::string y, ctx.InputAs("y", dtype));
   std::string pair_sums = PairSums(ctx, y, layout.axis);
@@ -164,17 +159,16 @@ absl::StatusOr<Intervals> IntervalAreas(TranslateContext& ctx, const Layout& lay
     PT2ONNX_ASSIGN_OR_RETURN(double spacing, Spacing(ctx));
     dx = ctx.ConstantScalar(dtype, spacing);
   }
-  std::string areas = ctx.Op("Div", {ctx.Op("Mul", {dx, pair_sums}), ctx.ConstantScalar(dtype, 2)});
-  return Intervals{areas, layout.axis};
+  return ctx.Op("Div", {ctx.Op("Mul", {dx, pair_sums}), ctx.ConstantScalar(dtype, 2)});
 }
 
 absl::Status Integrate(TranslateContext& ctx, bool with_x, bool cumulative) {
   PT2ONNX_ASSIGN_OR_RETURN(Layout layout, ReadLayout(ctx));
   PT2ONNX_ASSIGN_OR_RETURN(bool integer, HasIntegerOperand(ctx, with_x));
   if (integer) return IntegerTrapezoid(ctx, layout, with_x, cumulative);
-  PT2ONNX_ASSIGN_OR_RETURN(Intervals in, IntervalAreas(ctx, layout, with_x));
-  if (cumulative) return ctx.SetOutput(0, ctx.Op("CumSum", {in.contributions, ctx.ConstantInt64(in.axis)}));
-  return ctx.SetOutput(0, ctx.Op("ReduceSum", {in.contributions, ctx.ConstantInt64s({in.axis})},
+  PT2ONNX_ASSIGN_OR_RETURN(std::string areas, IntervalAreas(ctx, layout, with_x));
+  if (cumulative) return ctx.SetOutput(0, ctx.Op("CumSum", {areas, ctx.ConstantInt64(layout.axis)}));
+  return ctx.SetOutput(0, ctx.Op("ReduceSum", {areas, ctx.ConstantInt64s({layout.axis})},
                                  {Attribute::Int("keepdims", 0)}));
 }
 

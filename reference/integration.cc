@@ -101,6 +101,14 @@ absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
   std::vector<double> out(cumulative ? outer * intervals * inner : outer * inner, 0.0);
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t k = 0; k < inner; ++k) {
+      if (integer && !with_x && !cumulative) {
+        // y.sum(dim) - (y[0] + y[-1]) * 0.5, times dx: the ends' sum wraps; no samples give 0.
+        if (n == 0) continue;
+        double sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += yv[(o * n + i) * inner + k];
+        out[o * inner + k] = (sum - pair_sum((o * n) * inner + k, (o * n + n - 1) * inner + k) * 0.5) * spacing;
+        continue;
+      }
       double total = 0;
       for (int64_t i = 0; i < intervals; ++i) {
         const int64_t a = (o * n + i) * inner + k, b = a + inner;
@@ -108,12 +116,6 @@ absl::Status Trapezoid(RefCall& call, bool with_x, bool cumulative) {
         if (cumulative) out[(o * intervals + i) * inner + k] = total * scale;
       }
       if (!cumulative) out[o * inner + k] = total * scale;
-      if (integer && !with_x && !cumulative && n > 0) {
-        // y.sum(dim) - (y[0] + y[-1]) * 0.5, times dx: the ends' sum wraps.
-        double sum = 0;
-        for (int64_t i = 0; i < n; ++i) sum += yv[(o * n + i) * inner + k];
-        out[o * inner + k] = (sum - pair_sum((o * n) * inner + k, (o * n + n - 1) * inner + k) * 0.5) * spacing;
-      }
     }
   }
   DataType dtype = call.OutputDtype();
