@@ -41,6 +41,14 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Ten
 // its limits first), null for other op types.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateInt8Kernel(const KernelCreateInfo& info);
 
+// The int8 plan's elementwise steps QAdd, QMul, QUnary, QMean, QConcat and the
+// uint8 <-> int8 shifts (kernels/int8_elementwise.cc); null for other op types.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateInt8ElementwiseKernel(const KernelCreateInfo& info);
+
+// Whether QUnary runs `node` (an ONNX elementwise function of one value with
+// a float32 kernel): the int8 plan asks before it matches one.
+bool Int8UnaryTakes(const ir::Node& node);
+
 // Whether XNNPACK runs int8 x int8 products with a float32 output (qd8_f32_qc8w)
 // on this machine: the int8 plan's steps whose output is not quantized.
 bool Int8FloatOutputAvailable();

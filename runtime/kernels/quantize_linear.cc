@@ -2,9 +2,10 @@
 // -----------------------------------------------------------------------------
 // QuantizeLinear and DequantizeLinear on the float path: every quantized
 // value is computed element by element, per tensor, per axis (opset 13) or
-// per block (opset 21, attribute block_size). The int8 operators XNNPACK has
-// for QDQ patterns are not used yet; a quantized model runs in float with the
-// exact numbers of the QDQ graph.
+// per block (opset 21, attribute block_size). The accelerated plan runs the
+// QDQ patterns it knows as int8 steps instead (plan/qdq_int8.h); these
+// kernels compute everything else, and the numbers those steps are tested
+// against.
 //
 //   QuantizeLinear:   y = saturate(round_half_even(x / scale) + zero_point)
 //   DequantizeLinear: y = (x - zero_point) * scale

@@ -339,7 +339,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
   if (info.node.domain == kRuntimeDomain) {
     if (op == "Conv") return CreateConv(info, true);
     if (op == "QConvNhwc" || op == "QFullyConnected") return CreateInt8Kernel(info);
-    return op == "Add" || op == "Mul" ? CreateNhwcActivatedKernel(info) : CreateNhwcPoolKernel(info);
+    if (op == "Add" || op == "Mul") return CreateNhwcActivatedKernel(info);
+    PT2ONNX_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> int8, CreateInt8ElementwiseKernel(info));
+    return int8 != nullptr ? std::move(int8) : CreateNhwcPoolKernel(info);
   }
   if (!info.node.domain.empty()) return std::unique_ptr<OpKernel>();
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Softmax" || op == "Gelu" ||

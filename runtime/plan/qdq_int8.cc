@@ -1,10 +1,10 @@
 // File: runtime/plan/qdq_int8.cc
 // -----------------------------------------------------------------------------
 // QdqToInt8 (plan/qdq_int8.h): match -> guard -> rewrite, one walk over the
-// nodes in order. A matched Conv/MatMul/Gemm becomes an int8 step at its own
-// position; the Relu/Clip/MaxPool/Add/Q it absorbs are skipped when the walk
-// reaches them; DequantizeLinear/Transpose nodes left unread are dropped at
-// the end.
+// nodes in order. A matched node becomes an int8 step at its own position;
+// the Relu/Clip/MaxPool/Add/Q it absorbs are skipped when the walk reaches
+// them; DequantizeLinear/Transpose/shift nodes left unread are dropped at the
+// end. The elementwise steps are matched in qdq_int8_elementwise.cc.
 #include "runtime/plan/qdq_int8.h"
 
 #include <cmath>
@@ -20,20 +20,43 @@
 #include "runtime/kernels/control_flow.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/plan/nhwc_layout.h"
+#include "runtime/plan/qdq_int8_rewriter.h"
 
 namespace pt2onnx::runtime {
+namespace qdq {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
 const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
 
-struct QParams {
-  float scale = 1;
-  int32_t zero = 0;
-};
+bool PositiveNormal(float s) { return std::isnormal(s) && s > 0; }
 
-// int8 Q of `v` as ONNX defines it (round half to even, saturate).
+ir::Node Shift(const char* op_type, const std::string& in, const std::string& out) {
+  ir::Node node;
+  node.name = out + "::shift";
+  node.op_type = op_type;
+  node.domain = kRuntimeDomain;
+  node.inputs = {in};
+  node.outputs = {out};
+  return node;
+}
+
+ir::Node Plain(const char* op_type, std::vector<std::string> inputs, const std::string& out) {
+  ir::Node node;
+  node.name = out + "::" + op_type;
+  node.op_type = op_type;
+  node.inputs = std::move(inputs);
+  node.outputs = {out};
+  return node;
+}
+
+bool SameParams(const QParams& a, const QParams& b) { return a.scale == b.scale && a.zero == b.zero && a.u8 == b.u8; }
+
+constexpr int kMaxPoolDepth = 8;  // MaxPools of MaxPools a shared chain follows
+
+}  // namespace
+
 int32_t QuantizeValue(float v, const QParams& q) {
   if (v == -kInf) return -128;
   if (v == kInf) return 127;
@@ -41,111 +64,81 @@ int32_t QuantizeValue(float v, const QParams& q) {
   return static_cast<int32_t>(std::fmin(127.0f, std::fmax(-128.0f, r)));
 }
 
-bool PositiveNormal(float s) { return std::isnormal(s) && s > 0; }
+Rewriter::Rewriter(const ir::Graph& graph)
+    : in_(graph), uses_(ir::BuildUseMap(graph)), float_output_(Int8FloatOutputAvailable()) {
+  for (const ir::Initializer& init : graph.initializers) inits_[init.name] = &init;
+  for (const ir::ValueInfo& out : graph.outputs) outputs_.insert(out.name);
+}
 
-struct Weight {
-  std::string q;        // the int8 initializer
-  std::string scale;    // its scale initializer (1 or channel values)
-  std::vector<float> scales;  // per output channel
-};
+std::optional<Tensor> Rewriter::Const(const std::string& name) const {
+  auto it = inits_.find(name);
+  if (it == inits_.end()) return std::nullopt;
+  absl::StatusOr<Tensor> t = FromIrTensor(it->second->tensor);
+  return t.ok() ? std::optional<Tensor>(std::move(*t)) : std::nullopt;
+}
 
-// What follows a float result up to the Q that quantizes it.
-struct Chain {
-  QParams q;
-  int32_t qmin = -128, qmax = 127;
-  const ir::Node* pool = nullptr;  // a MaxPool between the activation and the Q
-  std::string q_out;
-  std::vector<size_t> absorbed;
-};
+const ir::Node* Rewriter::Producer(const std::string& name) const {
+  auto it = uses_.producer.find(name);
+  return it == uses_.producer.end() ? nullptr : &in_.nodes[it->second];
+}
 
-class Rewriter {
- public:
-  explicit Rewriter(const ir::Graph& graph) : in_(graph), uses_(ir::BuildUseMap(graph)) {
-    for (const ir::Initializer& init : graph.initializers) inits_[init.name] = &init;
-    for (const ir::ValueInfo& out : graph.outputs) outputs_.insert(out.name);
-  }
-  ir::Graph Run();
+std::optional<size_t> Rewriter::SoleReader(const std::string& value, bool any_input) const {
+  auto it = uses_.consumers.find(value);
+  if (it == uses_.consumers.end() || it->second.size() != 1 || outputs_.count(value)) return std::nullopt;
+  const ir::Node& r = in_.nodes[it->second[0]];
+  if (!r.domain.empty() || r.outputs.size() < 1 || r.inputs.empty()) return std::nullopt;
+  if (!any_input && r.inputs[0] != value) return std::nullopt;
+  return it->second[0];
+}
 
- private:
-  std::optional<Tensor> Const(const std::string& name) const {
-    auto it = inits_.find(name);
-    if (it == inits_.end()) return std::nullopt;
-    absl::StatusOr<Tensor> t = FromIrTensor(it->second->tensor);
-    return t.ok() ? std::optional<Tensor>(std::move(*t)) : std::nullopt;
+bool Rewriter::RequantizationOk(const QParams& x, const Weight& w, const QParams& y) const {
+  for (float s : w.scales) {
+    if (!PositiveNormal(s) || !(x.scale * s / y.scale < 256.0f)) return false;  // XNNPACK's limit
   }
-  const ir::Node* Producer(const std::string& name) const {
-    auto it = uses_.producer.find(name);
-    return it == uses_.producer.end() ? nullptr : &in_.nodes[it->second];
-  }
-  // The one node reading `value` (not a graph output), when it reads it as input 0 (or any input).
-  std::optional<size_t> SoleReader(const std::string& value, bool any_input = false) const {
-    auto it = uses_.consumers.find(value);
-    if (it == uses_.consumers.end() || it->second.size() != 1 || outputs_.count(value)) return std::nullopt;
-    const ir::Node& r = in_.nodes[it->second[0]];
-    if (!r.domain.empty() || r.outputs.size() < 1 || r.inputs.empty()) return std::nullopt;
-    if (!any_input && r.inputs[0] != value) return std::nullopt;
-    return it->second[0];
-  }
-  std::optional<QParams> PerTensor(const ir::Node& n) const;
-  std::optional<std::pair<std::string, QParams>> ActivationDq(const std::string& value) const;
-  std::optional<Weight> WeightDq(const std::string& value, size_t rank, int64_t channel_axis) const;
-  bool FloatBias(const std::string& value, int64_t n) const;
-  std::optional<Chain> OutputChain(std::string value, bool allow_pool) const;
-  bool RequantizationOk(const QParams& x, const Weight& w, const QParams& y) const {
-    for (float s : w.scales) {
-      if (!PositiveNormal(s) || !(x.scale * s / y.scale < 256.0f)) return false;  // XNNPACK's limit
-    }
-    return true;
-  }
-  bool TryConv(size_t i);
-  bool TryFullyConnected(size_t i);
-  std::string ToNhwc(const std::string& nchw);
-  void Emit(ir::Node node, const QParams& x, const Chain& chain);
-  // An int8 step with a float32 output: y = (x - x_zero) x_scale * W w_scale + b, as DQ -> op computes it.
-  void EmitFloatOutput(ir::Node node, const QParams& x) {
-    node.domain = kRuntimeDomain;
-    node.attributes.push_back(ir::Attribute::Float("x_scale", x.scale));
-    node.attributes.push_back(ir::Attribute::Int("x_zero_point", x.zero));
-    node.attributes.push_back(ir::Attribute::Int("float_output", 1));
-    nodes_.push_back(std::move(node));
-  }
-  void Absorb(const Chain& chain) { absorbed_.insert(chain.absorbed.begin(), chain.absorbed.end()); }
+  return true;
+}
 
-  const ir::Graph& in_;
-  ir::UseMap uses_;
-  std::map<std::string, const ir::Initializer*> inits_;
-  std::set<std::string> outputs_;
-  std::set<size_t> absorbed_;
-  std::map<std::string, std::string> nhwc_of_;  // int8 NCHW value -> its NHWC value
-  std::vector<ir::Node> nodes_;
-  const bool float_output_ = Int8FloatOutputAvailable();
-};
+void Rewriter::EmitFloatOutput(ir::Node node, const QParams& x) {
+  node.domain = kRuntimeDomain;
+  node.attributes.push_back(ir::Attribute::Float("x_scale", x.scale));
+  node.attributes.push_back(ir::Attribute::Int("x_zero_point", x.zero));
+  node.attributes.push_back(ir::Attribute::Int("float_output", 1));
+  nodes_.push_back(std::move(node));
+}
 
 std::optional<QParams> Rewriter::PerTensor(const ir::Node& n) const {
   if (!n.domain.empty() || n.inputs.size() != 3 || n.inputs[2].empty() || AttrInt(n, "block_size", 0) != 0) {
     return std::nullopt;
   }
-  const int64_t out_dtype = AttrInt(n, "output_dtype", 0);
-  if (out_dtype != 0 && out_dtype != static_cast<int64_t>(DataType::kInt8)) return std::nullopt;
   std::optional<Tensor> scale = Const(n.inputs[1]), zero = Const(n.inputs[2]);
-  if (!scale || !zero || scale->dtype() != DataType::kFloat || scale->numel() != 1 ||
-      zero->dtype() != DataType::kInt8 || zero->numel() != 1) {
+  if (!scale || !zero || scale->dtype() != DataType::kFloat || scale->numel() != 1 || zero->numel() != 1 ||
+      (zero->dtype() != DataType::kInt8 && zero->dtype() != DataType::kUint8)) {
     return std::nullopt;
   }
-  QParams q{scale->data<float>()[0], zero->data<int8_t>()[0]};
+  const int64_t out_dtype = AttrInt(n, "output_dtype", 0);
+  if (out_dtype != 0 && out_dtype != static_cast<int64_t>(zero->dtype())) return std::nullopt;
+  const bool u8 = zero->dtype() == DataType::kUint8;
+  QParams q{scale->data<float>()[0], u8 ? int32_t{zero->data<uint8_t>()[0]} - 128 : zero->data<int8_t>()[0], u8};
   if (!PositiveNormal(q.scale)) return std::nullopt;
   return q;
 }
 
-// `value` = DQ(x int8, constant scalar scale and zero point): x and its parameters.
-std::optional<std::pair<std::string, QParams>> Rewriter::ActivationDq(const std::string& value) const {
+std::optional<Activation> Rewriter::ActivationDq(const std::string& value, bool allow_constant) {
   const ir::Node* dq = Producer(value);
-  if (dq == nullptr || dq->op_type != "DequantizeLinear" || dq->inputs.size() != 3 || inits_.count(dq->inputs[0])) {
+  if (dq == nullptr || dq->op_type != "DequantizeLinear" || dq->inputs.size() != 3 ||
+      (!allow_constant && inits_.count(dq->inputs[0]))) {
     return std::nullopt;
   }
   std::optional<QParams> q = PerTensor(*dq);
   if (!q) return std::nullopt;
-  return std::make_pair(dq->inputs[0], *q);
+  if (q->u8) return Activation{Int8Twin(dq->inputs[0]), *q};
+  auto alias = alias_of_.find(dq->inputs[0]);
+  return Activation{alias != alias_of_.end() ? alias->second : dq->inputs[0], *q};
+}
+
+std::optional<Activation> Rewriter::PooledInput(const std::string& value) const {
+  auto it = pooled_.find(value);
+  return it == pooled_.end() ? std::nullopt : std::optional<Activation>(it->second);
 }
 
 // `value` = DQ(W int8 constant of `rank`, zero point 0, one scale or one per
@@ -226,7 +219,9 @@ std::optional<Chain> Rewriter::OutputChain(std::string value, bool allow_pool) c
     chain.pool = &in_.nodes[*r];
     advance(*r);
   }
-  if (!r || in_.nodes[*r].op_type != "QuantizeLinear") return std::nullopt;
+  if (!r || in_.nodes[*r].op_type != "QuantizeLinear") {
+    return chain.absorbed.empty() ? SharedChain(value) : std::nullopt;  // a sole MaxPool reader
+  }
   std::optional<QParams> q = PerTensor(in_.nodes[*r]);
   if (!q || in_.nodes[*r].outputs.size() != 1) return std::nullopt;
   chain.q = *q;
@@ -236,6 +231,92 @@ std::optional<Chain> Rewriter::OutputChain(std::string value, bool allow_pool) c
   chain.qmax = QuantizeValue(hi, *q);
   if (chain.qmin >= chain.qmax) return std::nullopt;  // a constant output: XNNPACK needs min < max
   return chain;
+}
+
+bool Rewriter::QuantizedAlike(const std::string& value, const QParams& q, int depth, Chain& found) const {
+  auto it = uses_.consumers.find(value);
+  if (depth > kMaxPoolDepth || it == uses_.consumers.end() || outputs_.count(value)) return false;
+  for (size_t index : it->second) {
+    const ir::Node& r = in_.nodes[index];
+    if (!r.domain.empty() || r.inputs.empty() || r.inputs[0] != value) return false;
+    if (r.op_type == "QuantizeLinear") {
+      std::optional<QParams> p = PerTensor(r);
+      if (!p || r.outputs.size() != 1 || !SameParams(*p, q)) return false;
+      found.scale = r.inputs[1];
+      found.zero = r.inputs[2];
+      if (depth > 0) continue;
+      (found.q_out.empty() ? found.q_out : found.aliases.emplace_back()) = r.outputs[0];
+      found.absorbed.push_back(index);
+    } else if (r.op_type == "MaxPool" && r.inputs.size() == 1 && (r.outputs.size() == 1 || r.outputs[1].empty())) {
+      if (!QuantizedAlike(r.outputs[0], q, depth + 1, found)) return false;
+      if (depth == 0) found.pooled = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Chain> Rewriter::SharedChain(const std::string& value) const {
+  // The parameters of the first Q among the readers, or their MaxPools' readers.
+  std::optional<QParams> q;
+  std::string at = value;
+  for (int depth = 0; depth <= kMaxPoolDepth && !q; ++depth) {
+    auto it = uses_.consumers.find(at);
+    if (it == uses_.consumers.end()) return std::nullopt;
+    std::string next;
+    for (size_t index : it->second) {
+      const ir::Node& r = in_.nodes[index];
+      if (r.op_type == "QuantizeLinear" && r.domain.empty() && !q) q = PerTensor(r);
+      if (r.op_type == "MaxPool" && !r.outputs.empty() && next.empty()) next = r.outputs[0];
+    }
+    at = next;
+  }
+  if (!q) return std::nullopt;
+  Chain chain;
+  chain.q = *q;
+  if (!QuantizedAlike(value, *q, 0, chain)) return std::nullopt;
+  if (chain.q_out.empty()) chain.q_out = value + "::q";  // only MaxPools read it
+  return chain;
+}
+
+std::string Rewriter::NhwcTwin(const std::string& value) const {
+  auto it = nhwc_of_.find(value);
+  return it == nhwc_of_.end() ? "" : it->second;
+}
+
+std::string Rewriter::Int8Twin(const std::string& uint8_value) {
+  auto it = int8_of_.find(uint8_value);
+  if (it != int8_of_.end()) return it->second;
+  const std::string twin = uint8_value + "::s8";
+  nodes_.push_back(Shift("QShiftToInt8", uint8_value, twin));
+  int8_of_[uint8_value] = twin;
+  return twin;
+}
+
+void Rewriter::Publish(const Chain& chain, const std::string& produced, bool nhwc) {
+  const std::string nchw = Int8Name(chain);
+  if (nhwc) {
+    nodes_.push_back(LayoutTranspose(produced, nchw, kToNchw));
+    nhwc_of_[nchw] = produced;
+  }
+  if (chain.q.u8) {
+    nodes_.push_back(Shift("QShiftToUint8", nchw, chain.q_out));
+    int8_of_[chain.q_out] = nchw;
+  }
+  for (const std::string& alias : chain.aliases) {  // for readers outside the plan; dropped when unread
+    if (chain.q.u8) {
+      nodes_.push_back(Shift("QShiftToUint8", nchw, alias));
+      int8_of_[alias] = nchw;
+    } else {
+      nodes_.push_back(Plain("Identity", {nchw}, alias));
+      alias_of_[alias] = nchw;
+    }
+  }
+  if (!chain.pooled.empty()) {  // the MaxPools' input for those no step takes
+    nodes_.push_back(Plain("DequantizeLinear", {chain.q_out, chain.scale, chain.zero}, chain.pooled));
+    pooled_[chain.pooled] = Activation{nchw, chain.q};
+  }
 }
 
 std::string Rewriter::ToNhwc(const std::string& nchw) {
@@ -285,15 +366,15 @@ bool Rewriter::TryConv(size_t i) {
     }
   }
   std::optional<Chain> chain = OutputChain(conv.outputs[0], true);
-  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (chain && !RequantizationOk(x->q, *w, chain->q)) return false;
   if (!chain && !float_output_) return false;
   ir::Node q = conv;
   q.op_type = "QConvNhwc";
-  q.inputs = {ToNhwc(x->first), w->q, w->scale, has_bias ? conv.inputs[2] : ""};
+  q.inputs = {ToNhwc(x->value), w->q, w->scale, has_bias ? conv.inputs[2] : ""};
   if (!chain) {  // float32 out (NHWC; plan/nhwc_layout.cc takes it from the Transpose back)
     const std::string out_nhwc = conv.outputs[0] + "::nhwcf";
     q.outputs = {out_nhwc};
-    EmitFloatOutput(std::move(q), x->second);
+    EmitFloatOutput(std::move(q), x->q);
     nodes_.push_back(LayoutTranspose(out_nhwc, conv.outputs[0], kToNchw));
     return true;
   }
@@ -301,10 +382,10 @@ bool Rewriter::TryConv(size_t i) {
   const std::string out_nhwc = chain->q_out + "::nhwc8";
   if (chain->pool == nullptr) {
     q.outputs = {out_nhwc};
-    Emit(std::move(q), x->second, *chain);
+    Emit(std::move(q), x->q, *chain);
   } else {
     q.outputs = {chain->q_out + "::prepool_nhwc8"};
-    Emit(std::move(q), x->second, *chain);
+    Emit(std::move(q), x->q, *chain);
     ir::Node pool = *chain->pool;
     pool.op_type = "QMaxPoolNhwc";
     pool.domain = kRuntimeDomain;
@@ -312,8 +393,7 @@ bool Rewriter::TryConv(size_t i) {
     pool.outputs = {out_nhwc};
     nodes_.push_back(std::move(pool));
   }
-  nodes_.push_back(LayoutTranspose(out_nhwc, chain->q_out, kToNchw));
-  nhwc_of_[chain->q_out] = out_nhwc;
+  Publish(*chain, out_nhwc, true);
   return true;
 }
 
@@ -353,22 +433,24 @@ bool Rewriter::TryFullyConnected(size_t i) {
     }
   }
   std::optional<Chain> chain = OutputChain(y, false);
-  if (chain && !RequantizationOk(x->second, *w, chain->q)) return false;
+  if (chain && !RequantizationOk(x->q, *w, chain->q)) return false;
   if (!chain && !float_output_) return false;
   absorbed_.insert(absorbed.begin(), absorbed.end());
   ir::Node q;
   q.name = node.name;
   q.op_type = "QFullyConnected";
-  q.inputs = {x->first, w->q, w->scale, bias};
+  q.inputs = {x->value, w->q, w->scale, bias};
   q.attributes.push_back(ir::Attribute::Int("weights_nk", nk ? 1 : 0));
   if (!chain) {
     q.outputs = {y};
-    EmitFloatOutput(std::move(q), x->second);
+    EmitFloatOutput(std::move(q), x->q);
     return true;
   }
   Absorb(*chain);
-  q.outputs = {chain->q_out};
-  Emit(std::move(q), x->second, *chain);
+  const std::string out = Int8Name(*chain);
+  q.outputs = {out};
+  Emit(std::move(q), x->q, *chain);
+  Publish(*chain, out, false);
   return true;
 }
 
@@ -378,6 +460,7 @@ ir::Graph Rewriter::Run() {
     const ir::Node& node = in_.nodes[i];
     if (node.domain.empty() && node.op_type == "Conv" && TryConv(i)) continue;
     if (node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") && TryFullyConnected(i)) continue;
+    if (node.domain.empty() && (TryBinary(i) || TryUnary(i) || TryPool(i) || TryConcat(i))) continue;
     nodes_.push_back(node);
   }
   // Drop the DQs, Qs and Transposes nothing reads any more (backwards: chains go at once).
@@ -388,8 +471,9 @@ ir::Graph Rewriter::Run() {
   std::vector<bool> keep(nodes_.size(), true);
   for (size_t i = nodes_.size(); i-- > 0;) {
     const ir::Node& node = nodes_[i];
-    const bool pure = node.domain.empty() && (node.op_type == "DequantizeLinear" || node.op_type == "Transpose" ||
-                                              node.op_type == "QuantizeLinear");
+    const bool pure = node.domain.empty() ? node.op_type == "DequantizeLinear" || node.op_type == "Transpose" ||
+                                                node.op_type == "QuantizeLinear" || node.op_type == "Identity"
+                                          : node.op_type == "QShiftToInt8" || node.op_type == "QShiftToUint8";
     if (!pure || node.outputs.size() != 1 || readers[node.outputs[0]] > 0 || outputs_.count(node.outputs[0])) continue;
     keep[i] = false;
     for (const std::string& name : node.inputs) --readers[name];
@@ -402,12 +486,13 @@ ir::Graph Rewriter::Run() {
   return g;
 }
 
-}  // namespace
+}  // namespace qdq
 
-ir::Graph QdqToInt8(const ir::Graph& graph) { return Rewriter(graph).Run(); }
+ir::Graph QdqToInt8(const ir::Graph& graph) { return qdq::Rewriter(graph).Run(); }
 
 bool IsInt8Step(const std::string& op_type) {
-  return op_type == "QConvNhwc" || op_type == "QMaxPoolNhwc" || op_type == "QFullyConnected";
+  return op_type == "QConvNhwc" || op_type == "QMaxPoolNhwc" || op_type == "QFullyConnected" || op_type == "QAdd" ||
+         op_type == "QMul" || op_type == "QUnary" || op_type == "QMean" || op_type == "QConcat";
 }
 
 }  // namespace pt2onnx::runtime

@@ -189,15 +189,126 @@ TEST(QdqInt8, UnquantizedOutputsRunInt8WithFloatOutput) {
                          2, 1e-5f, false);
 }
 
-TEST(QdqInt8, Uint8AndFewInputChannelsStayFloat) {
-  // uint8 values; a 3-channel convolution (an RGB stem: XNNPACK's int8 kernels would pad its channels).
+TEST(QdqInt8, FewInputChannelsStayFloatUint8RunsShifted) {
+  // A 3-channel convolution (an RGB stem: XNNPACK's int8 kernels would pad its channels) stays float;
+  // uint8 values run in the int8 plan as x - 128 with zero point z - 128, shifted back for the DQ.
   QdqGraph q;
   const std::string x = q.QuantDequant(q.Input("x", {1, 3, 8, 8}), 0.02f, 0);
   q.Output(q.QuantDequant(q.Node("Conv", {x, q.Weight("w", {8, 3, 3, 3}, 0)}, "c", {kPad1}), 0.05f, 0));
   const std::string u = q.QuantDequant(q.Input("u", {3, 8}), 0.02f, 100, DataType::kUint8);
   q.Output(q.QuantDequant(q.Node("MatMul", {u, q.Weight("w2", {8, 4}, 1)}, "m"), 0.01f, 0, DataType::kUint8));
   ExpectMatchesReference(q.model(), {{"x", RandomInput({1, 3, 8, 8}, q.rng())}, {"u", RandomInput({3, 8}, q.rng())}},
+                         1, 0.01f);
+}
+
+TEST(QdqInt8, ResidualAddBetweenConvolutionsStaysNhwc) {
+  // conv -> Q -> DQ (a); conv(a) -> Q -> DQ (b); Relu(a + b) -> Q: the Add reads both NHWC values.
+  QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {2, 8, 7, 7}), 0.02f, 1);
+  const std::string a = q.QuantDequant(q.Node("Conv", {x, q.Weight("w1", {8, 8, 3, 3}, 0)}, "c1", {kPad1}), 0.03f, -4);
+  const std::string b = q.QuantDequant(q.Node("Conv", {a, q.Weight("w2", {8, 8, 1, 1}, 0)}, "c2"), 0.02f, 6);
+  const std::string sum = q.Node("Relu", {q.Node("Add", {a, b}, "sum")}, "relu");
+  q.Output(q.QuantDequant(sum, 0.04f, -128));
+  ir::Graph planned = QdqToInt8(q.g());
+  int transposes = 0, adds = 0;
+  for (const ir::Node& n : planned.nodes) {
+    transposes += n.op_type == "Transpose";
+    adds += n.op_type == "QAdd";
+  }
+  EXPECT_EQ(adds, 1);
+  EXPECT_EQ(transposes, 2);  // into NHWC once, back once for the final DequantizeLinear
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 8, 7, 7}, q.rng())}}, 3, 0.04f);
+}
+
+TEST(QdqInt8, SqueezeExciteMeanActivationAndBroadcastMul) {
+  // x * HardSigmoid(mean over H, W of x), each quantized: QMean, QUnary and a broadcasting QMul in NCHW.
+  QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {2, 6, 5, 5}), 0.02f, -3);
+  const std::string m = q.QuantDequant(q.Node("GlobalAveragePool", {x}, "gap"), 0.01f, 2);
+  const std::string s = q.QuantDequant(q.Node("HardSigmoid", {m}, "hs"), 1.0f / 255, -128);
+  q.Output(q.QuantDequant(q.Node("Mul", {x, s}, "mul"), 0.015f, 0));
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 6, 5, 5}, q.rng())}}, 3, 0.015f);
+}
+
+TEST(QdqInt8, ReduceMeanAndActivationsWithUint8AndNaN) {
+  // ReduceMean over the last axis (keepdims 0); Log of values <= 0 gives -inf and NaN, quantized to uint8
+  // as QuantizeLinear does (NaN -> 0); Tanh from uint8 to int8.
+  QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {3, 4, 10}), 0.02f, 10, DataType::kUint8);
+  q.Output(q.QuantDequant(q.Node("ReduceMean", {x}, "mean", {ir::Attribute::Ints("axes", {-1}),
+                                                              ir::Attribute::Int("keepdims", 0)}),
+                          0.01f, 120, DataType::kUint8));
+  q.Output(q.QuantDequant(q.Node("Log", {x}, "log"), 0.05f, 200, DataType::kUint8));
+  q.Output(q.QuantDequant(q.Node("Tanh", {x}, "tanh"), 1.0f / 128, 0));
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({3, 4, 10}, q.rng())}}, 3, 0.05f);
+}
+
+TEST(QdqInt8, AddMulAndActivationsEqualTheQdqGraphExactly) {
+  // Scales whose sums land on rounding ties (0.75 a + 0.5 b): the float32 arithmetic rounds them to even
+  // as QuantizeLinear does. A broadcasting Mul by a quantized constant; Sigmoid, Log (NaN for x < 0) and
+  // Tanh from their tables. Every integer equal (tolerance 0).
+  QdqGraph q;
+  const std::string a = q.QuantDequant(q.Input("a", {2, 8, 7, 7}), 0.03f, -4);
+  const std::string b = q.QuantDequant(q.Input("b", {2, 8, 7, 7}), 0.02f, 6);
+  q.Output(q.QuantDequant(q.Node("Relu", {q.Node("Add", {a, b}, "sum")}, "relu"), 0.04f, -128));
+  q.Output(q.QuantDequant(q.Node("Mul", {a, q.Weight("k", {8, 1, 1}, -1)}, "mul"), 0.001f, 3));
+  const std::string u = q.QuantDequant(q.Input("u", {5, 9}), 0.03f, 90, DataType::kUint8);
+  q.Output(q.QuantDequant(q.Node("Sigmoid", {u}, "sig"), 1.0f / 256, -128));
+  q.Output(q.QuantDequant(q.Node("Log", {u}, "log"), 0.05f, 200, DataType::kUint8));
+  q.Output(q.QuantDequant(q.Node("Tanh", {b}, "tanh"), 1.0f / 128, 0));
+  ExpectMatchesReference(q.model(), {{"a", RandomInput({2, 8, 7, 7}, q.rng())}, {"b", RandomInput({2, 8, 7, 7}, q.rng())},
+                                     {"u", RandomInput({5, 9}, q.rng())}},
+                         5, 0.0f);
+}
+
+TEST(QdqInt8, ConcatRequantizesInputsWithOtherParameters) {
+  // The first input shares the output's parameters (a copy), the second is requantized, the third is a
+  // constant; along axis 1 of NCHW values and axis -1 of 2-D ones.
+  QdqGraph q;
+  const std::string a = q.QuantDequant(q.Input("a", {2, 3, 4, 4}), 0.02f, 5);
+  const std::string b = q.QuantDequant(q.Input("b", {2, 2, 4, 4}), 0.05f, -7);
+  q.Output(q.QuantDequant(q.Node("Concat", {a, b}, "cat", {ir::Attribute::Int("axis", 1)}), 0.02f, 5));
+  const std::string u = q.QuantDequant(q.Input("u", {3, 4}), 0.02f, 0);
+  const std::string c = q.Weight("k", {3, 2}, -1);
+  q.Output(q.QuantDequant(q.Node("Concat", {u, c}, "cat2", {ir::Attribute::Int("axis", -1)}), 0.03f, 0));
+  ExpectMatchesReference(q.model(), {{"a", RandomInput({2, 3, 4, 4}, q.rng())}, {"b", RandomInput({2, 2, 4, 4}, q.rng())},
+                                     {"u", RandomInput({3, 4}, q.rng())}},
+                         2, 0.0f);
+}
+
+TEST(QdqInt8, SharedChainConcatFeedsQuantizedMaxPools) {
+  // YOLO's SPPF and Inception's pool branches: a Concat read by two Qs of the same parameters and by a
+  // MaxPool whose result is read by a Q and another MaxPool. Every Q is absorbed (QConcat, two
+  // QMaxPoolNhwc, and a QUnary reading the second Q's value); every integer equal.
+  QdqGraph q;
+  const std::string a = q.QuantDequant(q.Input("a", {1, 3, 6, 6}), 0.02f, 5);
+  const std::string b = q.QuantDequant(q.Input("b", {1, 5, 6, 6}), 0.03f, -2);
+  const std::string cat = q.Node("Concat", {a, b}, "cat", {ir::Attribute::Int("axis", 1)});
+  const ir::Attribute kernel = ir::Attribute::Ints("kernel_shape", {3, 3});
+  const std::string m1 = q.Node("MaxPool", {cat}, "m1", {kernel, kPad1});
+  const std::string m2 = q.Node("MaxPool", {m1}, "m2", {kernel, kPad1});
+  q.Output(q.QuantDequant(cat, 0.025f, 1));
+  const std::string again = q.QuantDequant(q.Node("Identity", {cat}, "cat_view"), 0.025f, 1);  // not a Q reader
+  q.Output(again);
+  q.Output(q.QuantDequant(m1, 0.025f, 1));
+  q.Output(q.QuantDequant(m2, 0.025f, 1));
+  ExpectMatchesReference(q.model(), {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}},
                          0, 0.0f);
+  // Without the Identity the Concat's readers are all Qs and MaxPools.
+  QdqGraph p;
+  const std::string pa = p.QuantDequant(p.Input("a", {1, 3, 6, 6}), 0.02f, 5);
+  const std::string pb = p.QuantDequant(p.Input("b", {1, 5, 6, 6}), 0.03f, -2);
+  const std::string pcat = p.Node("Concat", {pa, pb}, "cat", {ir::Attribute::Int("axis", 1)});
+  const std::string pm1 = p.Node("MaxPool", {pcat}, "m1", {kernel, kPad1});
+  const std::string pm2 = p.Node("MaxPool", {pm1}, "m2", {kernel, kPad1});
+  p.Output(p.QuantDequant(pcat, 0.025f, 1));
+  const std::string s = p.Float("s2", {0.025f}, {}), z = p.ZeroPoint("z2", 1);
+  p.Node("QuantizeLinear", {pcat, s, z}, "cat_q2");
+  p.Output(p.QuantDequant(p.Node("Relu", {p.Node("DequantizeLinear", {"cat_q2", s, z}, "cat_dq2")}, "r"), 0.01f, -128));
+  p.Output(p.QuantDequant(pm1, 0.025f, 1));
+  p.Output(p.QuantDequant(pm2, 0.025f, 1));
+  ExpectMatchesReference(p.model(), {{"a", RandomInput({1, 3, 6, 6}, p.rng())}, {"b", RandomInput({1, 5, 6, 6}, p.rng())}},
+                         4, 0.0f);
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
