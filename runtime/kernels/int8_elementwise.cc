@@ -338,8 +338,8 @@ class QShiftKernel : public OpKernel {
                                                      DataTypeName(from)));
     }
     PT2ONNX_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, to_, x->dims()));
-    const uint8_t* px = x->data<uint8_t>();
-    uint8_t* py = y->data<uint8_t>();
+    const uint8_t* __restrict px = x->data<uint8_t>();
+    uint8_t* __restrict py = y->data<uint8_t>();
     for (int64_t i = 0; i < x->numel(); ++i) py[i] = px[i] ^ 0x80;
     return absl::OkStatus();
   }

@@ -289,8 +289,21 @@ std::string Rewriter::Int8Twin(const std::string& uint8_value) {
   auto it = int8_of_.find(uint8_value);
   if (it != int8_of_.end()) return it->second;
   const std::string twin = uint8_value + "::s8";
-  nodes_.push_back(Shift("QShiftToInt8", uint8_value, twin));
   int8_of_[uint8_value] = twin;
+  // The float path's Q to uint8 (an RGB stem's, say) quantizes straight to the twin: Q with zero
+  // point z - 128 gives Q_uint8 - 128, saturation included. Otherwise a shift.
+  const ir::Node* q = Producer(uint8_value);
+  if (q != nullptr && q->op_type == "QuantizeLinear" && !absorbed_.count(static_cast<size_t>(q - in_.nodes.data()))) {
+    std::optional<QParams> p = PerTensor(*q);
+    if (p && p->u8) {
+      const std::string zero = uint8_value + "::s8_zero";
+      const char byte = static_cast<char>(static_cast<int8_t>(p->zero));
+      new_initializers_.push_back({zero, ir::Tensor::Owned(DataType::kInt8, {}, std::string(1, byte)), {}});
+      nodes_.push_back(Plain("QuantizeLinear", {q->inputs[0], q->inputs[1], zero}, twin));
+      return twin;
+    }
+  }
+  nodes_.push_back(Shift("QShiftToInt8", uint8_value, twin));
   return twin;
 }
 
@@ -480,6 +493,7 @@ ir::Graph Rewriter::Run() {
   }
   ir::Graph g = in_;
   g.nodes.clear();
+  for (ir::Initializer& init : new_initializers_) g.initializers.push_back(std::move(init));
   for (size_t i = 0; i < nodes_.size(); ++i) {
     if (keep[i]) g.nodes.push_back(std::move(nodes_[i]));
   }

@@ -7,9 +7,11 @@
 //
 // uint8 values join the int8 plan shifted: x - 128 as int8 with zero point
 // z - 128 denotes the same real number (x - z) * scale, so a uint8 value is
-// converted once (QShiftToInt8, a flip of the top bit) where an int8 step
-// reads it, and an int8 step whose Q writes uint8 produces the int8 form and
-// a QShiftToUint8 back for readers outside the plan. Exact both ways.
+// converted once where an int8 step reads it (QShiftToInt8, a flip of the
+// top bit, or, for a Q of the float path, that Q with zero point z - 128
+// writing the int8 form itself), and an int8 step whose Q writes uint8
+// produces the int8 form and a QShiftToUint8 back for readers outside the
+// plan. Exact both ways.
 #ifndef PT2ONNX_RUNTIME_PLAN_QDQ_INT8_REWRITER_H_
 #define PT2ONNX_RUNTIME_PLAN_QDQ_INT8_REWRITER_H_
 
@@ -132,6 +134,7 @@ class Rewriter {
   std::map<std::string, std::string> alias_of_;  // int8 Q output of a shared chain -> the int8 value it names
   std::map<std::string, Activation> pooled_;    // float value of a shared chain -> its int8 form
   std::vector<ir::Node> nodes_;
+  std::vector<ir::Initializer> new_initializers_;  // zero points of Qs made to write int8 twins
   const bool float_output_;
 };
 
