@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/kernels/kernel.h"
+#include "runtime/kernels/packed_gemm.h"
 
 namespace pt2onnx::runtime {
 
@@ -35,6 +36,14 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateNhwcActivatedKernel(const Kernel
 // whose only reader adds a bias); W [K, N] and bias [N] float32. Null when
 // XNNPACK does not take it.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateFullyConnectedWithBias(const Tensor& w, const Tensor& bias);
+
+// XNNPACK's fully connected operator as a PackedGemm (kernels/xnn_packed_gemm.cc):
+// W [n, k], bias [n] or null, both copied. Null when XNNPACK does not take it.
+std::unique_ptr<PackedGemm<float>> CreateXnnPackedGemm(const float* w, const float* bias, int64_t n, int64_t k);
+
+// LSTM, GRU and RNN with their matrix products through XNNPACK
+// (kernels/recurrent.cc); the registry's kernel runs them portably.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedRecurrentKernel(const KernelCreateInfo& info);
 
 // The int8 steps of plan/qdq_int8.h, QConvNhwc and QFullyConnected
 // (kernels/xnn_int8.cc); an error when XNNPACK refuses one (the plan checks

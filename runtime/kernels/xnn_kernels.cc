@@ -348,6 +348,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateAcceleratedKernel(const KernelCr
       op == "Transpose" || op == "HardSwish" || op == "Sigmoid" || op == "Tanh") {
     return CreateXnnElementwiseKernel(info);
   }
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return CreateAcceleratedRecurrentKernel(info);
   if (op != "MatMul" && op != "Gemm" && op != "Conv") return std::unique_ptr<OpKernel>();
   if (op == "Gemm") return CreateFullyConnected(info, true);
   if (op == "Conv") {
