@@ -85,7 +85,8 @@ absl::StatusOr<const Tensor*> Int8Input(KernelContext& ctx, size_t i, const char
 void Clamp(Tensor& y, const OutputRange& r) {  // a Relu/Clip folded into the Q
   if (!r.clamps()) return;
   int8_t* p = y.data<int8_t>();
-  for (int64_t i = 0; i < y.numel(); ++i) p[i] = std::min(std::max(p[i], r.min), r.max);
+  const int64_t n = y.numel();
+  for (int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], r.min), r.max);
 }
 
 std::vector<size_t> SizeDims(const Dims& dims) { return std::vector<size_t>(dims.begin(), dims.end()); }
@@ -152,18 +153,39 @@ class QBinaryKernel : public OpKernel {
 
 class QUnaryKernel : public OpKernel {
  public:
-  explicit QUnaryKernel(std::array<int8_t, 256> table) : table_(table) {}
+  explicit QUnaryKernel(std::array<int8_t, 256> table) : table_(table) {
+    // A table that is the identity between two bounds (Relu or Clip between equal parameters) runs as a
+    // clamp, a loop GCC vectorises; a lookup stays one load an element.
+    lo_ = table_[0x80], hi_ = table_[0x7f];
+    for (int v = -128; v < 128; ++v) {
+      clamp_ = clamp_ && table_[static_cast<uint8_t>(v)] == std::min<int>(std::max<int>(v, lo_), hi_);
+    }
+  }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_ASSIGN_OR_RETURN(const Tensor* x, Int8Input(ctx, 0, "int8 activation"));
     PT2ONNX_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, DataType::kInt8, x->dims()));
-    const uint8_t* px = x->data<uint8_t>();
-    int8_t* py = y->data<int8_t>();
-    for (int64_t i = 0; i < x->numel(); ++i) py[i] = table_[px[i]];
+    if (clamp_) {
+      const int8_t* __restrict px = x->data<int8_t>();
+      int8_t* __restrict py = y->data<int8_t>();
+      const int64_t n = x->numel();  // not re-read: an 8-bit store may alias anything
+      for (int64_t i = 0; i < n; ++i) {
+        const int8_t v = px[i] < lo_ ? lo_ : px[i];
+        py[i] = v > hi_ ? hi_ : v;
+      }
+      return absl::OkStatus();
+    }
+    const uint8_t* __restrict px = x->data<uint8_t>();
+    int8_t* __restrict py = y->data<int8_t>();
+    const int8_t* __restrict table = table_.data();
+    const int64_t n = x->numel();
+    for (int64_t i = 0; i < n; ++i) py[i] = table[px[i]];
     return absl::OkStatus();
   }
 
  private:
   std::array<int8_t, 256> table_;  // indexed by the int8 value's bits
+  int8_t lo_ = -128, hi_ = 127;
+  bool clamp_ = true;
 };
 
 // Q(f(DQ(x))) for every int8 x, f the float32 kernel the executor runs for `op` (accelerated where it is).
@@ -340,7 +362,8 @@ class QShiftKernel : public OpKernel {
     PT2ONNX_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, to_, x->dims()));
     const uint8_t* __restrict px = x->data<uint8_t>();
     uint8_t* __restrict py = y->data<uint8_t>();
-    for (int64_t i = 0; i < x->numel(); ++i) py[i] = px[i] ^ 0x80;
+    const int64_t n = x->numel();
+    for (int64_t i = 0; i < n; ++i) py[i] = px[i] ^ 0x80;
     return absl::OkStatus();
   }
 

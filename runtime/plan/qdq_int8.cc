@@ -42,6 +42,12 @@ ir::Node Shift(const char* op_type, const std::string& in, const std::string& ou
   return node;
 }
 
+bool SameParams(const QParams& a, const QParams& b) { return a.scale == b.scale && a.zero == b.zero && a.u8 == b.u8; }
+
+constexpr int kMaxPoolDepth = 8;  // MaxPools of MaxPools a shared chain follows
+
+}  // namespace
+
 ir::Node Plain(const char* op_type, std::vector<std::string> inputs, const std::string& out) {
   ir::Node node;
   node.name = out + "::" + op_type;
@@ -50,12 +56,6 @@ ir::Node Plain(const char* op_type, std::vector<std::string> inputs, const std::
   node.outputs = {out};
   return node;
 }
-
-bool SameParams(const QParams& a, const QParams& b) { return a.scale == b.scale && a.zero == b.zero && a.u8 == b.u8; }
-
-constexpr int kMaxPoolDepth = 8;  // MaxPools of MaxPools a shared chain follows
-
-}  // namespace
 
 int32_t QuantizeValue(float v, const QParams& q) {
   if (v == -kInf) return -128;
@@ -473,7 +473,7 @@ ir::Graph Rewriter::Run() {
     const ir::Node& node = in_.nodes[i];
     if (node.domain.empty() && node.op_type == "Conv" && TryConv(i)) continue;
     if (node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") && TryFullyConnected(i)) continue;
-    if (node.domain.empty() && (TryBinary(i) || TryUnary(i) || TryPool(i) || TryConcat(i))) continue;
+    if (node.domain.empty() && (TryBinary(i) || TryUnary(i) || TryPool(i) || TryConcat(i) || TryQuantize(i))) continue;
     nodes_.push_back(node);
   }
   // Drop the DQs, Qs and Transposes nothing reads any more (backwards: chains go at once).
@@ -485,7 +485,8 @@ ir::Graph Rewriter::Run() {
   for (size_t i = nodes_.size(); i-- > 0;) {
     const ir::Node& node = nodes_[i];
     const bool pure = node.domain.empty() ? node.op_type == "DequantizeLinear" || node.op_type == "Transpose" ||
-                                                node.op_type == "QuantizeLinear" || node.op_type == "Identity"
+                                                node.op_type == "QuantizeLinear" || node.op_type == "Identity" ||
+                                                node.op_type == "Concat" || node.op_type == "MaxPool"
                                           : node.op_type == "QShiftToInt8" || node.op_type == "QShiftToUint8";
     if (!pure || node.outputs.size() != 1 || readers[node.outputs[0]] > 0 || outputs_.count(node.outputs[0])) continue;
     keep[i] = false;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/plan/nhwc_layout.h"
@@ -184,6 +185,105 @@ bool Rewriter::TryConcat(size_t i) {
   EmitElementwise(std::move(step), std::move(inputs), nhwc, *chain,
                   {ir::Attribute::Int("axis", axis), ir::Attribute::Floats("x_scales", scales),
                    ir::Attribute::Ints("x_zero_points", zeros)});
+  return true;
+}
+
+std::string Rewriter::ToNchw(const Int8Value& v) {
+  if (!v.nhwc) return v.name;
+  for (const auto& [nchw, nhwc] : nhwc_of_) {
+    if (nhwc == v.name) return nchw;
+  }
+  const std::string nchw = v.name + "::nchw8";
+  nodes_.push_back(LayoutTranspose(v.name, nchw, {0, 3, 1, 2}));
+  nhwc_of_[nchw] = v.name;
+  return nchw;
+}
+
+std::optional<Rewriter::Int8Value> Rewriter::QuantizedAt(const std::string& value, const QParams& q, int depth) {
+  constexpr int kMaxDepth = 16;
+  const auto key = std::make_tuple(value, q.scale, q.zero, q.u8);
+  auto done = quantized_at_.find(key);
+  if (done != quantized_at_.end()) return done->second;
+  const ir::Node* producer = Producer(value);
+  if (depth > kMaxDepth || producer == nullptr || !producer->domain.empty()) return std::nullopt;
+  const std::string tag = absl::StrCat(value, "::q", quantized_at_.size());
+  std::optional<Int8Value> result;
+  if (producer->op_type == "DequantizeLinear") {
+    std::optional<Activation> x = ActivationDq(value, true);
+    if (!x) return std::nullopt;
+    const std::string twin = NhwcTwin(x->value);
+    Int8Value in{twin.empty() ? x->value : twin, !twin.empty()};
+    if (x->q.scale == q.scale && x->q.zero == q.zero) {
+      result = in;
+    } else {  // requantized through a table: Q(DQ(x)) for every x
+      ir::Node step = Plain("QUnary", {in.name}, tag);
+      step.domain = kRuntimeDomain;
+      step.attributes = {ir::Attribute::String("op", "Identity"), ir::Attribute::Float("x_scale", x->q.scale),
+                         ir::Attribute::Int("x_zero_point", x->q.zero), ir::Attribute::Float("y_scale", q.scale),
+                         ir::Attribute::Int("y_zero_point", q.zero), ir::Attribute::Int("y_uint8", q.u8 ? 1 : 0)};
+      nodes_.push_back(std::move(step));
+      result = Int8Value{tag, in.nhwc};
+    }
+  } else if (producer->op_type == "Concat" && !producer->inputs.empty() && producer->outputs.size() == 1) {
+    std::vector<Int8Value> parts;
+    for (const std::string& input : producer->inputs) {
+      std::optional<Int8Value> part = QuantizedAt(input, q, depth + 1);
+      if (!part) return std::nullopt;
+      parts.push_back(*part);
+    }
+    int64_t axis = AttrInt(*producer, "axis", 0);
+    bool nhwc = axis >= -4 && axis < 4;
+    for (const Int8Value& part : parts) nhwc = nhwc && part.nhwc;
+    std::vector<std::string> inputs;
+    for (const Int8Value& part : parts) inputs.push_back(nhwc ? part.name : ToNchw(part));
+    if (nhwc) axis = NhwcAxis(axis < 0 ? axis + 4 : axis);
+    ir::Node step;
+    step.name = tag;
+    step.op_type = "QConcat";
+    step.domain = kRuntimeDomain;
+    step.inputs = std::move(inputs);
+    step.outputs = {tag};
+    step.attributes = {ir::Attribute::Int("axis", axis),
+                       ir::Attribute::Floats("x_scales", std::vector<float>(parts.size(), q.scale)),
+                       ir::Attribute::Ints("x_zero_points", std::vector<int64_t>(parts.size(), q.zero)),
+                       ir::Attribute::Float("y_scale", q.scale), ir::Attribute::Int("y_zero_point", q.zero),
+                       ir::Attribute::Int("y_uint8", q.u8 ? 1 : 0)};
+    nodes_.push_back(std::move(step));
+    result = Int8Value{tag, nhwc};
+  } else if (producer->op_type == "MaxPool" && producer->inputs.size() == 1 &&
+             (producer->outputs.size() == 1 || producer->outputs[1].empty()) &&
+             AttrInts(*producer, "kernel_shape").size() == 2) {
+    std::optional<Int8Value> in = QuantizedAt(producer->inputs[0], q, depth + 1);
+    if (!in) return std::nullopt;
+    ir::Node step = *producer;
+    step.name = tag;
+    step.op_type = "QMaxPoolNhwc";
+    step.domain = kRuntimeDomain;
+    step.inputs = {in->nhwc ? in->name : ToNhwc(in->name)};
+    step.outputs = {tag};
+    nodes_.push_back(std::move(step));
+    result = Int8Value{tag, true};
+  }
+  if (result) quantized_at_[key] = *result;
+  return result;
+}
+
+bool Rewriter::TryQuantize(size_t i) {
+  const ir::Node& node = in_.nodes[i];
+  if (node.op_type != "QuantizeLinear" || node.outputs.size() != 1 || outputs_.count(node.outputs[0])) return false;
+  const ir::Node* producer = Producer(node.inputs[0]);
+  if (producer == nullptr || (producer->op_type != "Concat" && producer->op_type != "MaxPool")) return false;
+  std::optional<QParams> q = PerTensor(node);
+  if (!q) return false;
+  std::optional<Int8Value> v = QuantizedAt(node.inputs[0], *q, 0);
+  if (!v) return false;
+  Chain chain;
+  chain.q = *q;
+  chain.q_out = node.outputs[0];
+  // The Q's int8 value under its own name (an alias of the step's), NHWC where the step's is.
+  const std::string name = v->nhwc ? chain.q_out + "::nhwc8" : Int8Name(chain);
+  nodes_.push_back(Plain("Identity", {v->name}, name));
+  Publish(chain, name, v->nhwc);
   return true;
 }
 

@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Activation {
 
 // int8 Q of `v` (round half to even, saturate), in the shifted terms above.
 int32_t QuantizeValue(float v, const QParams& q);
+
+// The ONNX node `op_type`(inputs) -> out, named after its output.
+ir::Node Plain(const char* op_type, std::vector<std::string> inputs, const std::string& out);
 
 struct Weight {
   std::string q;              // the int8 initializer
@@ -119,6 +123,21 @@ class Rewriter {
   bool TryUnary(size_t i);
   bool TryPool(size_t i);
   bool TryConcat(size_t i);
+  // A Q whose float input is a Concat or MaxPool of DQ'd 8-bit values (left
+  // float because their readers wanted other parameters): the int8 value
+  // from QuantizedAt, the Q absorbed.
+  bool TryQuantize(size_t i);
+  // Q(value) with parameters `q` computed from int8 values alone, when
+  // `value` is a DQ, a Concat or a 2-D MaxPool of such values: requantizing
+  // (a table), concatenating and max pooling commute with Q exactly. Emits
+  // the steps (each (value, q) once) and returns the int8 value and whether
+  // it is NHWC; nullopt when `value` is anything else.
+  struct Int8Value {
+    std::string name;
+    bool nhwc = false;
+  };
+  std::optional<Int8Value> QuantizedAt(const std::string& value, const QParams& q, int depth);
+  std::string ToNchw(const Int8Value& v);
   // Adds the elementwise int8 step `node` reading `inputs` (int8, NHWC when
   // `nhwc`) for `chain`; `extra` attributes besides the output's.
   void EmitElementwise(ir::Node node, std::vector<std::string> inputs, bool nhwc, const Chain& chain,
@@ -133,6 +152,7 @@ class Rewriter {
   std::map<std::string, std::string> int8_of_;  // uint8 value -> its int8 twin
   std::map<std::string, std::string> alias_of_;  // int8 Q output of a shared chain -> the int8 value it names
   std::map<std::string, Activation> pooled_;    // float value of a shared chain -> its int8 form
+  std::map<std::tuple<std::string, float, int32_t, bool>, Int8Value> quantized_at_;  // QuantizedAt's results
   std::vector<ir::Node> nodes_;
   std::vector<ir::Initializer> new_initializers_;  // zero points of Qs made to write int8 twins
   const bool float_output_;

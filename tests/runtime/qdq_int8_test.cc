@@ -292,9 +292,11 @@ TEST(QdqInt8, SharedChainConcatFeedsQuantizedMaxPools) {
   q.Output(again);
   q.Output(q.QuantDequant(m1, 0.025f, 1));
   q.Output(q.QuantDequant(m2, 0.025f, 1));
+  // The Identity keeps the float Concat; each Q's int8 value is still computed from the int8 inputs
+  // (two requantizing tables and a QConcat, cached for the pools' two QMaxPoolNhwc).
   ExpectMatchesReference(q.model(), {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}},
-                         0, 0.0f);
-  // Without the Identity the Concat's readers are all Qs and MaxPools.
+                         5, 0.0f);
+  // Without the Identity the Concat's readers are all Qs and MaxPools: one shared chain.
   QdqGraph p;
   const std::string pa = p.QuantDequant(p.Input("a", {1, 3, 6, 6}), 0.02f, 5);
   const std::string pb = p.QuantDequant(p.Input("b", {1, 5, 6, 6}), 0.03f, -2);
@@ -309,6 +311,27 @@ TEST(QdqInt8, SharedChainConcatFeedsQuantizedMaxPools) {
   p.Output(p.QuantDequant(pm2, 0.025f, 1));
   ExpectMatchesReference(p.model(), {{"a", RandomInput({1, 3, 6, 6}, p.rng())}, {"b", RandomInput({1, 5, 6, 6}, p.rng())}},
                          4, 0.0f);
+}
+
+TEST(QdqInt8, QuantizeOfConcatAndMaxPoolsWithOtherParameters) {
+  // GoogLeNet as the XNNPACK quantizer leaves it: a Concat read by a Q and by a MaxPool, each Q with
+  // parameters of its own, a MaxPool of that MaxPool, and DQ -> MaxPool -> Q with new parameters. Each
+  // Q's int8 value is computed from the int8 inputs (requantizing tables, QConcat, int8 max pooling);
+  // every integer equal.
+  QdqGraph q;
+  const std::string a = q.QuantDequant(q.Input("a", {1, 3, 6, 6}), 0.02f, 5);
+  const std::string b = q.QuantDequant(q.Input("b", {1, 5, 6, 6}), 0.03f, -2);
+  const std::string cat = q.Node("Concat", {a, b}, "cat", {ir::Attribute::Int("axis", 1)});
+  const ir::Attribute kernel = ir::Attribute::Ints("kernel_shape", {3, 3});
+  const std::string m1 = q.Node("MaxPool", {cat}, "m1", {kernel, kPad1});
+  const std::string m2 = q.Node("MaxPool", {m1}, "m2", {kernel, kPad1});
+  const std::string ma = q.Node("MaxPool", {a}, "ma", {kernel, ir::Attribute::Ints("strides", {2, 2})});
+  q.Output(q.QuantDequant(cat, 0.025f, 1));
+  q.Output(q.QuantDequant(m1, 0.027f, -3));
+  q.Output(q.QuantDequant(m2, 0.031f, 0, DataType::kUint8));
+  q.Output(q.QuantDequant(ma, 0.015f, 2));
+  ExpectMatchesReference(q.model(), {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}},
+                         14, 0.0f);
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
