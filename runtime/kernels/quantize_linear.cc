@@ -24,6 +24,7 @@
 #include "core/status_macros.h"
 #include "runtime/kernels/kernel.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/quantize_rows.h"
 
 namespace pt2onnx::runtime {
 namespace {
@@ -116,21 +117,11 @@ class QuantizeLinearKernel : public OpKernel {
       constexpr float kHigh = static_cast<float>(std::numeric_limits<Q>::max());
       const Q* pz = zero_point != nullptr ? zero_point->data<Q>() : nullptr;
       Q* py = y->data<Q>();
-      if (scale.numel() == 1 && sizeof(Q) == 1) {
-        // Per tensor, 8-bit: the same numbers in a loop the compiler vectorises (the int8 plan's
-        // boundaries, plan/qdq_int8.h). Clamping to the range minus the zero point before rounding gives
-        // what rounding then clamping gives (the bounds are integers); adding and subtracting 1.5 * 2^23
-        // rounds half to even, as nearbyint does, for |v| <= 2^22.
-        const float s = ps[0], zp = pz != nullptr ? static_cast<float>(pz[0]) : 0.0f;
-        const float lo = kLow - zp, hi = kHigh - zp;
-        constexpr float kRound = 12582912.0f;
-        for (int64_t i = 0; i < x.numel(); ++i) {
-          const float v = px[i] / s;
-          const float c = std::min(std::max(v, lo), hi);
-          const float r = (c + kRound) - kRound + zp;
-          py[i] = static_cast<Q>(v == v ? r : 0.0f);
+      if constexpr (std::is_same_v<Q, int8_t> || std::is_same_v<Q, uint8_t>) {
+        if (scale.numel() == 1) {  // per tensor, 8-bit: the int8 plan's boundaries, vectorised
+          QuantizeRow(px, py, x.numel(), ps[0], pz != nullptr ? static_cast<int32_t>(pz[0]) : 0);
+          return;
         }
-        return;
       }
       for (int64_t i = 0; i < x.numel(); ++i) {
         const int64_t k = layout.ParamIndex(i);
@@ -175,6 +166,12 @@ class DequantizeLinearKernel : public OpKernel {
       using Q = decltype(tag);
       const Q* px = x.data<Q>();
       const Q* pz = zero_point != nullptr ? zero_point->data<Q>() : nullptr;
+      if constexpr (std::is_same_v<Q, int8_t> || std::is_same_v<Q, uint8_t>) {
+        if (scale.numel() == 1) {  // per tensor, 8-bit, vectorised
+          DequantizeRow(px, py, x.numel(), ps[0], pz != nullptr ? static_cast<int32_t>(pz[0]) : 0);
+          return;
+        }
+      }
       for (int64_t i = 0; i < x.numel(); ++i) {
         const int64_t k = layout.ParamIndex(i);
         // The difference is exact in int64; one rounding to float, then the product.
