@@ -1,7 +1,8 @@
 // File: runtime/kernels/accelerated.h
 // -----------------------------------------------------------------------------
-// XNNPACK-backed kernels (kernels/xnn_*.cc). The session asks for one first;
-// null means XNNPACK does not take this node (dtype, non-constant weights,
+// XNNPACK-backed kernels (kernels/xnn_*.cc; the recurrent layers' and the
+// int8 plan's kernels that use it). The session asks for one first; null
+// means XNNPACK does not take this node (dtype, weights it cannot pack,
 // unsupported attributes) and the portable kernel runs it.
 #ifndef PT2ONNX_RUNTIME_KERNELS_ACCELERATED_H_
 #define PT2ONNX_RUNTIME_KERNELS_ACCELERATED_H_
