@@ -276,41 +276,46 @@ TEST(QdqInt8, ConcatRequantizesInputsWithOtherParameters) {
                          2, 0.0f);
 }
 
+// DQ(a [1, 3, 6, 6]) and DQ(b [1, 5, 6, 6]) concatenated along channels, then two 3x3 MaxPools in a row.
+struct ConcatPools {
+  std::string a, cat, m1, m2;
+  std::vector<NamedTensor> inputs;
+};
+ConcatPools BuildConcatPools(QdqGraph& q) {
+  ConcatPools p;
+  p.a = q.QuantDequant(q.Input("a", {1, 3, 6, 6}), 0.02f, 5);
+  const std::string b = q.QuantDequant(q.Input("b", {1, 5, 6, 6}), 0.03f, -2);
+  p.cat = q.Node("Concat", {p.a, b}, "cat", {ir::Attribute::Int("axis", 1)});
+  const ir::Attribute kernel = ir::Attribute::Ints("kernel_shape", {3, 3});
+  p.m1 = q.Node("MaxPool", {p.cat}, "m1", {kernel, kPad1});
+  p.m2 = q.Node("MaxPool", {p.m1}, "m2", {kernel, kPad1});
+  p.inputs = {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}};
+  return p;
+}
+
 TEST(QdqInt8, SharedChainConcatFeedsQuantizedMaxPools) {
   // YOLO's SPPF and Inception's pool branches: a Concat read by two Qs of the same parameters and by a
   // MaxPool whose result is read by a Q and another MaxPool. Every Q is absorbed (QConcat, two
   // QMaxPoolNhwc, and a QUnary reading the second Q's value); every integer equal.
   QdqGraph q;
-  const std::string a = q.QuantDequant(q.Input("a", {1, 3, 6, 6}), 0.02f, 5);
-  const std::string b = q.QuantDequant(q.Input("b", {1, 5, 6, 6}), 0.03f, -2);
-  const std::string cat = q.Node("Concat", {a, b}, "cat", {ir::Attribute::Int("axis", 1)});
-  const ir::Attribute kernel = ir::Attribute::Ints("kernel_shape", {3, 3});
-  const std::string m1 = q.Node("MaxPool", {cat}, "m1", {kernel, kPad1});
-  const std::string m2 = q.Node("MaxPool", {m1}, "m2", {kernel, kPad1});
-  q.Output(q.QuantDequant(cat, 0.025f, 1));
-  const std::string again = q.QuantDequant(q.Node("Identity", {cat}, "cat_view"), 0.025f, 1);  // not a Q reader
-  q.Output(again);
-  q.Output(q.QuantDequant(m1, 0.025f, 1));
-  q.Output(q.QuantDequant(m2, 0.025f, 1));
+  const ConcatPools g = BuildConcatPools(q);
+  q.Output(q.QuantDequant(g.cat, 0.025f, 1));
+  q.Output(q.QuantDequant(q.Node("Identity", {g.cat}, "cat_view"), 0.025f, 1));  // not a Q reader
+  q.Output(q.QuantDequant(g.m1, 0.025f, 1));
+  q.Output(q.QuantDequant(g.m2, 0.025f, 1));
   // The Identity keeps the float Concat; each Q's int8 value is still computed from the int8 inputs
   // (two requantizing tables and a QConcat, cached for the pools' two QMaxPoolNhwc).
-  ExpectMatchesReference(q.model(), {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}},
-                         5, 0.0f);
+  ExpectMatchesReference(q.model(), g.inputs, 5, 0.0f);
   // Without the Identity the Concat's readers are all Qs and MaxPools: one shared chain.
   QdqGraph p;
-  const std::string pa = p.QuantDequant(p.Input("a", {1, 3, 6, 6}), 0.02f, 5);
-  const std::string pb = p.QuantDequant(p.Input("b", {1, 5, 6, 6}), 0.03f, -2);
-  const std::string pcat = p.Node("Concat", {pa, pb}, "cat", {ir::Attribute::Int("axis", 1)});
-  const std::string pm1 = p.Node("MaxPool", {pcat}, "m1", {kernel, kPad1});
-  const std::string pm2 = p.Node("MaxPool", {pm1}, "m2", {kernel, kPad1});
-  p.Output(p.QuantDequant(pcat, 0.025f, 1));
+  const ConcatPools h = BuildConcatPools(p);
+  p.Output(p.QuantDequant(h.cat, 0.025f, 1));
   const std::string s = p.Float("s2", {0.025f}, {}), z = p.ZeroPoint("z2", 1);
-  p.Node("QuantizeLinear", {pcat, s, z}, "cat_q2");
+  p.Node("QuantizeLinear", {h.cat, s, z}, "cat_q2");
   p.Output(p.QuantDequant(p.Node("Relu", {p.Node("DequantizeLinear", {"cat_q2", s, z}, "cat_dq2")}, "r"), 0.01f, -128));
-  p.Output(p.QuantDequant(pm1, 0.025f, 1));
-  p.Output(p.QuantDequant(pm2, 0.025f, 1));
-  ExpectMatchesReference(p.model(), {{"a", RandomInput({1, 3, 6, 6}, p.rng())}, {"b", RandomInput({1, 5, 6, 6}, p.rng())}},
-                         4, 0.0f);
+  p.Output(p.QuantDequant(h.m1, 0.025f, 1));
+  p.Output(p.QuantDequant(h.m2, 0.025f, 1));
+  ExpectMatchesReference(p.model(), h.inputs, 4, 0.0f);
 }
 
 TEST(QdqInt8, QuantizeOfConcatAndMaxPoolsWithOtherParameters) {
@@ -319,19 +324,14 @@ TEST(QdqInt8, QuantizeOfConcatAndMaxPoolsWithOtherParameters) {
   // Q's int8 value is computed from the int8 inputs (requantizing tables, QConcat, int8 max pooling);
   // every integer equal.
   QdqGraph q;
-  const std::string a = q.QuantDequant(q.Input("a", {1, 3, 6, 6}), 0.02f, 5);
-  const std::string b = q.QuantDequant(q.Input("b", {1, 5, 6, 6}), 0.03f, -2);
-  const std::string cat = q.Node("Concat", {a, b}, "cat", {ir::Attribute::Int("axis", 1)});
-  const ir::Attribute kernel = ir::Attribute::Ints("kernel_shape", {3, 3});
-  const std::string m1 = q.Node("MaxPool", {cat}, "m1", {kernel, kPad1});
-  const std::string m2 = q.Node("MaxPool", {m1}, "m2", {kernel, kPad1});
-  const std::string ma = q.Node("MaxPool", {a}, "ma", {kernel, ir::Attribute::Ints("strides", {2, 2})});
-  q.Output(q.QuantDequant(cat, 0.025f, 1));
-  q.Output(q.QuantDequant(m1, 0.027f, -3));
-  q.Output(q.QuantDequant(m2, 0.031f, 0, DataType::kUint8));
+  const ConcatPools g = BuildConcatPools(q);
+  const std::string ma = q.Node("MaxPool", {g.a}, "ma",
+                                {ir::Attribute::Ints("kernel_shape", {3, 3}), ir::Attribute::Ints("strides", {2, 2})});
+  q.Output(q.QuantDequant(g.cat, 0.025f, 1));
+  q.Output(q.QuantDequant(g.m1, 0.027f, -3));
+  q.Output(q.QuantDequant(g.m2, 0.031f, 0, DataType::kUint8));
   q.Output(q.QuantDequant(ma, 0.015f, 2));
-  ExpectMatchesReference(q.model(), {{"a", RandomInput({1, 3, 6, 6}, q.rng())}, {"b", RandomInput({1, 5, 6, 6}, q.rng())}},
-                         14, 0.0f);
+  ExpectMatchesReference(q.model(), g.inputs, 14, 0.0f);
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
