@@ -3,7 +3,9 @@
 // The int8 steps of plan/qdq_int8.h through XNNPACK's qs8 operators with
 // per-channel weights (qs8_qc8w; a per-tensor weight scale is repeated per
 // channel): QConvNhwc (int8 [N, H, W, C] in and out) and QFullyConnected
-// (int8 [..., K] -> [..., N]). Weights and the bias are packed at creation.
+// (int8 [..., K] -> [..., N]; with inputs 4 and 5, the input's scale and zero
+// point of dynamic quantization, read at each run). Weights and the bias are
+// packed at creation.
 //
 // Numerics. The QDQ graph computes y = conv(DQ(x), DQ(W)) + b in float and
 // rounds Q(y) = round(y / y_scale) + y_zero once. Here the accumulation is
@@ -151,9 +153,9 @@ class QConvNhwcKernel : public OpKernel {
 
 class QFullyConnectedKernel : public OpKernel {
  public:
-  QFullyConnectedKernel(XnnOperator op, int64_t k, int64_t n, bool float_out, Quant q)
-      : op_(std::move(op)), k_(k), n_(n), float_out_(float_out), q_(q) {}
-  bool PackedInput(size_t i) const override { return i >= 1; }
+  QFullyConnectedKernel(XnnOperator op, int64_t k, int64_t n, bool float_out, Quant q, bool dynamic)
+      : op_(std::move(op)), k_(k), n_(n), float_out_(float_out), q_(q), dynamic_(dynamic) {}
+  bool PackedInput(size_t i) const override { return i >= 1 && i <= 3; }
   absl::Status Run(KernelContext& ctx) override {
     PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
     const Tensor& x = *xi;
@@ -174,6 +176,7 @@ class QFullyConnectedKernel : public OpKernel {
       if (s != xnn_status_success) return XnnError(s, "reshape int8 fully connected");
       batch_ = batch;
     }
+    if (dynamic_) PT2ONNX_RETURN_IF_ERROR(ReadDynamicParams(ctx, batch + 16));
     xnn_status s = float_out_ ? xnn_setup_fully_connected_nc_qd8_f32_qc8w(op_.get(), x.data<int8_t>(),
                                                                            (out)->data<float>(),
                                                                            RowParams(rows_, batch + 16, q_).data())
@@ -184,10 +187,29 @@ class QFullyConnectedKernel : public OpKernel {
   }
 
  private:
+  // Dynamic quantization: the input's scale and zero point (scalars; a uint8 zero point shifted to the
+  // input's int8 twin) arrive as inputs 4 and 5 at each run.
+  absl::Status ReadDynamicParams(KernelContext& ctx, size_t rows) {
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* scale, ctx.RequiredInput(4));
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* zero, ctx.RequiredInput(5));
+    if (scale->dtype() != DataType::kFloat || scale->numel() != 1 || zero->numel() != 1 ||
+        (zero->dtype() != DataType::kInt8 && zero->dtype() != DataType::kUint8)) {
+      return absl::InvalidArgumentError(absl::StrCat("int8 fully connected: run-time quantization parameters ",
+                                                     DimsString(scale->dims()), " ", DataTypeName(scale->dtype()), ", ",
+                                                     DimsString(zero->dims()), " ", DataTypeName(zero->dtype()),
+                                                     " are not a float32 and an 8-bit scalar"));
+    }
+    const int32_t z = zero->dtype() == DataType::kUint8 ? int32_t{zero->data<uint8_t>()[0]} - 128
+                                                        : int32_t{zero->data<int8_t>()[0]};
+    rows_.assign(rows, xnn_quantization_params{z, scale->data<float>()[0]});
+    return absl::OkStatus();
+  }
+
   XnnOperator op_;
   int64_t k_, n_;
   bool float_out_;
   Quant q_;
+  bool dynamic_;
   std::vector<xnn_quantization_params> rows_;
   size_t batch_ = 0;
   pthreadpool_t pool_ = nullptr;  // chosen with the batch size
@@ -252,7 +274,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQFullyConnected(const KernelCrea
                                  k, n, k, n, q.x_zero, q.x_scale, packed.scales.data(), w->data<int8_t>(),
                                  packed.bias.data(), q.y_zero, q.y_scale, q.y_min, q.y_max, flags, nullptr, nullptr, &op);
   if (s != xnn_status_success) return XnnError(s, "create int8 fully connected");
-  return std::unique_ptr<OpKernel>(new QFullyConnectedKernel(XnnOperator(op), k, n, float_out, q));
+  const bool dynamic = info.node.inputs.size() > 5;
+  if (dynamic && !float_out) return absl::InvalidArgumentError("int8 fully connected: run-time parameters need a float output");
+  return std::unique_ptr<OpKernel>(new QFullyConnectedKernel(XnnOperator(op), k, n, float_out, q, dynamic));
 }
 
 }  // namespace

@@ -136,6 +136,38 @@ std::optional<Activation> Rewriter::ActivationDq(const std::string& value, bool 
   return Activation{alias != alias_of_.end() ? alias->second : dq->inputs[0], *q};
 }
 
+bool Rewriter::ScalarByConstruction(const std::string& value, int depth) const {
+  const ir::Node* p = Producer(value);
+  if (p == nullptr || !p->domain.empty() || depth > 4) return false;
+  if (p->op_type == "Cast" || p->op_type == "Identity") return ScalarByConstruction(p->inputs[0], depth + 1);
+  if (p->op_type != "Reshape" || p->inputs.size() < 2) return false;
+  std::optional<Tensor> shape = Const(p->inputs[1]);
+  return shape && shape->numel() == 0;
+}
+
+std::optional<Activation> Rewriter::DynamicActivationDq(const std::string& value, std::string& dynamic_scale,
+                                                        std::string& dynamic_zero) {
+  const ir::Node* dq = Producer(value);
+  if (dq == nullptr || dq->op_type != "DequantizeLinear" || !dq->domain.empty() || dq->inputs.size() != 3 ||
+      AttrInt(*dq, "block_size", 0) != 0) {
+    return std::nullopt;
+  }
+  const ir::Node* q = Producer(dq->inputs[0]);
+  if (q == nullptr || q->op_type != "QuantizeLinear" || !q->domain.empty() || q->inputs.size() != 3 ||
+      q->inputs[1] != dq->inputs[1] || q->inputs[2] != dq->inputs[2] || AttrInt(*q, "block_size", 0) != 0 ||
+      !ScalarByConstruction(dq->inputs[1]) || !ScalarByConstruction(dq->inputs[2])) {
+    return std::nullopt;
+  }
+  // The zero point's dtype is the Q's output dtype: read from the Cast that makes it, when one does.
+  const ir::Node* cast = Producer(dq->inputs[2]);
+  const int64_t to = cast != nullptr && cast->op_type == "Cast" ? AttrInt(*cast, "to", 0) : 0;
+  if (to != static_cast<int64_t>(DataType::kInt8) && to != static_cast<int64_t>(DataType::kUint8)) return std::nullopt;
+  const bool u8 = to == static_cast<int64_t>(DataType::kUint8);
+  dynamic_scale = dq->inputs[1];
+  dynamic_zero = dq->inputs[2];
+  return Activation{u8 ? Int8Twin(dq->inputs[0]) : dq->inputs[0], QParams{1, 0, u8}};
+}
+
 std::optional<Activation> Rewriter::PooledInput(const std::string& value) const {
   auto it = pooled_.find(value);
   return it == pooled_.end() ? std::nullopt : std::optional<Activation>(it->second);
@@ -418,7 +450,9 @@ bool Rewriter::TryFullyConnected(size_t i) {
                AttrFloat(node, "beta", 1) != 1.0f)) {
     return false;
   }
+  std::string dynamic_scale, dynamic_zero;
   auto x = ActivationDq(node.inputs[0]);
+  if (!x && float_output_) x = DynamicActivationDq(node.inputs[0], dynamic_scale, dynamic_zero);
   if (!x) return false;
   // W as [N, K] (XNNPACK's layout) or [K, N].
   bool nk = gemm && AttrInt(node, "transB", 0) != 0;
@@ -445,7 +479,9 @@ bool Rewriter::TryFullyConnected(size_t i) {
       y = a.outputs[0];
     }
   }
-  std::optional<Chain> chain = OutputChain(y, false);
+  const bool dynamic = !dynamic_scale.empty();
+  // Dynamic parameters: float output only (a Q of the result would need them at creation).
+  std::optional<Chain> chain = dynamic ? std::nullopt : OutputChain(y, false);
   if (chain && !RequantizationOk(x->q, *w, chain->q)) return false;
   if (!chain && !float_output_) return false;
   absorbed_.insert(absorbed.begin(), absorbed.end());
@@ -454,6 +490,11 @@ bool Rewriter::TryFullyConnected(size_t i) {
   q.op_type = "QFullyConnected";
   q.inputs = {x->value, w->q, w->scale, bias};
   q.attributes.push_back(ir::Attribute::Int("weights_nk", nk ? 1 : 0));
+  if (dynamic) {  // read each run (inputs 4, 5); a uint8 zero point is shifted by the kernel
+    q.inputs.push_back(dynamic_scale);
+    q.inputs.push_back(dynamic_zero);
+    q.attributes.push_back(ir::Attribute::Int("x_uint8", x->q.u8 ? 1 : 0));
+  }
   if (!chain) {
     q.outputs = {y};
     EmitFloatOutput(std::move(q), x->q);

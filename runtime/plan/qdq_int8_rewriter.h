@@ -90,6 +90,15 @@ class Rewriter {
   // constant unless `allow_constant`: the int8 form of x (a shift emitted for
   // uint8) and its parameters.
   std::optional<Activation> ActivationDq(const std::string& value, bool allow_constant = false);
+  // `value` = DQ(Q(f, s, z), s, z) with s, z computed at run time (dynamic
+  // quantization) and known to be scalars: the int8 form of Q's output, and
+  // s, z as the values to read at run time (`dynamic_scale`, `dynamic_zero`).
+  std::optional<Activation> DynamicActivationDq(const std::string& value, std::string& dynamic_scale,
+                                                std::string& dynamic_zero);
+  // Whether `value` is a rank-0 tensor by construction: a Reshape to the
+  // constant shape [] (how pt2onnx writes torch's scalar parameters), or a
+  // Cast of one.
+  bool ScalarByConstruction(const std::string& value, int depth = 0) const;
   std::optional<Weight> WeightDq(const std::string& value, size_t rank, int64_t channel_axis) const;
   bool FloatBias(const std::string& value, int64_t n) const;
   std::optional<Chain> OutputChain(std::string value, bool allow_pool) const;

@@ -113,7 +113,9 @@ void ExpectMatchesReference(const ir::Model& model, const std::vector<NamedTenso
       // A one-step difference at a rounding boundary feeds the next step of a chain, so a few more
       // elements move (7 of 200 for the two-convolution chain in WebAssembly, whose float kernels
       // sum in another order); a systematic error would move most of them.
-      if (quantized_output) EXPECT_LE(differ, va.size() / 20 + 1) << differ << " of " << va.size() << " differ by one step";
+      if (quantized_output) {
+        EXPECT_LE(differ, va.size() / 20 + 1) << differ << " of " << va.size() << " differ by one step";
+      }
     }
   }
 }
@@ -332,6 +334,29 @@ TEST(QdqInt8, QuantizeOfConcatAndMaxPoolsWithOtherParameters) {
   q.Output(q.QuantDequant(g.m2, 0.031f, 0, DataType::kUint8));
   q.Output(q.QuantDequant(ma, 0.015f, 2));
   ExpectMatchesReference(q.model(), g.inputs, 14, 0.0f);
+}
+
+TEST(QdqInt8, DynamicQuantizationRunsInt8WithRunTimeParameters) {
+  // PT2E dynamic quantization as pt2onnx writes it: the parameters computed at run time (graph inputs
+  // here), made scalars by a Reshape to [] (the zero point then Cast to uint8), Q -> DQ -> MatMul with
+  // per-channel int8 weights -> float. The int8 step reads the parameters at each run.
+  QdqGraph q;
+  const std::string x = q.Input("x", {3, 8});
+  q.Input("scale_in", {1});
+  q.Input("zero_in", {1});
+  q.g().initializers.push_back({"scalar_shape", Bytes(DataType::kInt64, {0}, nullptr, 0), {}});
+  const std::string s = q.Node("Reshape", {"scale_in", "scalar_shape"}, "s");
+  const std::string z = q.Node("Cast", {q.Node("Reshape", {"zero_in", "scalar_shape"}, "z_f")}, "z",
+                               {ir::Attribute::Int("to", static_cast<int64_t>(DataType::kUint8))});
+  const std::string dq = q.Node("DequantizeLinear", {q.Node("QuantizeLinear", {x, s, z}, "xq"), s, z}, "xdq");
+  q.Output(q.Node("MatMul", {dq, q.Weight("w", {8, 5}, 1)}, "y"));
+  for (float zero : {128.0f, 3.0f}) {
+    Tensor scale = FromIr(RandomFloats({1}, q.rng())), zp = FromIr(RandomFloats({1}, q.rng()));
+    scale.data<float>()[0] = 0.013f;
+    zp.data<float>()[0] = zero;
+    ExpectMatchesReference(q.model(), {{"x", RandomInput({3, 8}, q.rng())}, {"scale_in", scale}, {"zero_in", zp}}, 1,
+                           1e-5f, false);
+  }
 }
 
 TEST(QdqInt8, RequantizationScaleXnnpackRefusesStaysFloat) {
