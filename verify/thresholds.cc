@@ -55,6 +55,10 @@ bool Thresholds::Fails(double max_abs_diff, double max_rel_diff) const {
 
 std::string Thresholds::Text() const {
   if (torch_normalizer) {
+    if (rel_min_abs > 0) {
+      return absl::StrFormat("abs < %g, rel < %g where abs >= %g (torch.onnx's)", max_abs, max_rel,
+                             rel_min_abs);
+    }
     return absl::StrFormat("abs < %g, rel < %g (torch.onnx's)", max_abs, max_rel);
   }
   return absl::StrFormat("rel < %g (%g ulp) over max(|expected|, median)", max_rel, ulps);
@@ -83,6 +87,9 @@ Thresholds ThresholdsFor(DataType dtype) {
     t.max_rel = r->ulps * DtypeEpsilon(dtype);
     t.torch_normalizer = false;
   }
+  // torch.testing.assert_close's default atol (torch/testing/_comparison.py).
+  if (dtype == DataType::kFloat) t.rel_min_abs = 1e-5;
+  if (dtype == DataType::kDouble) t.rel_min_abs = 1e-7;
   return t;
 }
 

@@ -28,13 +28,13 @@ void AddToHistogram(double v, std::array<int64_t, 9>& counts) {
 
 bool VerificationInfo::FailsOutputThresholds() const {
   if (!not_compared.empty()) return false;
-  return thresholds.Fails(max_abs_diff, max_rel_diff);
+  return thresholds.Fails(max_abs_diff, max_judged_rel_diff);
 }
 
 bool VerificationInfo::ExceedsIntermediateThresholds() const {
   if (!not_compared.empty()) return false;
   if (!thresholds.torch_normalizer) return FailsOutputThresholds();
-  return !(max_abs_diff <= kIntermediateWarnAbs) || !(max_rel_diff <= kIntermediateWarnRel);
+  return !(max_abs_diff <= kIntermediateWarnAbs) || !(max_judged_rel_diff <= kIntermediateWarnRel);
 }
 
 VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
@@ -48,7 +48,7 @@ VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
   if (expected.dims() != actual.dims()) {
     info.mismatch = absl::StrCat("shape ", DimsString(actual.dims()), " instead of ",
                                  DimsString(expected.dims()));
-    info.max_abs_diff = info.max_rel_diff = inf;
+    info.max_abs_diff = info.max_rel_diff = info.max_judged_rel_diff = inf;
     return info;
   }
   // torch reports inf for empty tensors, so an empty output always "fails";
@@ -80,6 +80,10 @@ VerificationInfo CompareTensors(const std::string& name, const Tensor& expected,
                                              : abs_diff / std::max(std::fabs(e), info.rel_floor);
     info.max_abs_diff = std::max(info.max_abs_diff, abs_diff);
     info.max_rel_diff = std::max(info.max_rel_diff, rel_diff);
+    // Written so a NaN or infinite difference is judged.
+    if (!(abs_diff < info.thresholds.rel_min_abs)) {
+      info.max_judged_rel_diff = std::max(info.max_judged_rel_diff, rel_diff);
+    }
     AddToHistogram(abs_diff, info.abs_diff_hist);
     AddToHistogram(rel_diff, info.rel_diff_hist);
   }

@@ -30,6 +30,9 @@ struct VerificationInfo {
   std::string name;
   double max_abs_diff = 0;
   double max_rel_diff = 0;
+  // The largest relative difference the thresholds judge: over the elements
+  // whose absolute difference reaches thresholds.rel_min_abs.
+  double max_judged_rel_diff = 0;
   // Counts per bin (torch.histogram: values outside [0, 1e6] and NaN are not counted).
   std::array<int64_t, 9> abs_diff_hist{};
   std::array<int64_t, 9> rel_diff_hist{};

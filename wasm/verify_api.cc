@@ -89,6 +89,7 @@ val Check(const verify::ValueCheck& c) {
   t.set("dtype", std::string(DataTypeName(c.info.expected_dtype)));
   t.set("maxAbsDiff", c.info.thresholds.max_abs);
   t.set("maxRelDiff", c.info.thresholds.max_rel);
+  t.set("relMinAbs", c.info.thresholds.rel_min_abs);
   t.set("relFloor", c.info.rel_floor);
   t.set("text", c.info.thresholds.Text());
   o.set("thresholds", t);

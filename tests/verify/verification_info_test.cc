@@ -113,7 +113,25 @@ TEST(VerificationInfo, Float32KeepsTorchsRule) {
   EXPECT_EQ(info.rel_floor, 1e-7);
   EXPECT_EQ(info.thresholds.max_abs, 5e-3);
   EXPECT_EQ(info.thresholds.max_rel, 1e-1);
-  EXPECT_EQ(info.thresholds.Text(), "abs < 0.005, rel < 0.1 (torch.onnx's)");
+  EXPECT_EQ(info.thresholds.Text(), "abs < 0.005, rel < 0.1 where abs >= 1e-05 (torch.onnx's)");
+}
+
+// A logit that cancels to 4e-5, 6e-6 apart in two engines (rel 0.14 over
+// |expected| + 1e-7): float32 summation noise, under torch.testing's atol, so
+// its relative difference is reported but not judged. 2e-5 apart it fails.
+TEST(VerificationInfo, Float32RelativeDifferenceBelowAtolIsNotJudged) {
+  VerificationInfo noise = CompareTensors("t", Floats({4e-5, 5.2}), Floats({4.6e-5, 5.2}));
+  EXPECT_NEAR(noise.max_rel_diff, 0.15, 1e-3);
+  EXPECT_EQ(noise.max_judged_rel_diff, 0);
+  EXPECT_FALSE(noise.FailsOutputThresholds());
+  EXPECT_FALSE(noise.ExceedsIntermediateThresholds());
+  VerificationInfo wrong = CompareTensors("t", Floats({4e-5, 5.2}), Floats({6e-5, 5.2}));
+  EXPECT_NEAR(wrong.max_judged_rel_diff, 0.5, 2e-3);  // 2e-5 / (4e-5 + 1e-7)
+  EXPECT_TRUE(wrong.FailsOutputThresholds());
+  // float64 uses its own atol (1e-7); integers judge every element.
+  EXPECT_TRUE(CompareTensors("t", Typed(DataType::kDouble, {4e-5}), Typed(DataType::kDouble, {4.6e-5}))
+                  .FailsOutputThresholds());
+  EXPECT_EQ(ThresholdsFor(DataType::kInt64).rel_min_abs, 0);
 }
 
 TEST(Thresholds, PerDtype) {

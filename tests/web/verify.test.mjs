@@ -52,6 +52,9 @@ const CASES = [
   // Half precision: bfloat16 / float16 outputs judged by their dtype's thresholds.
   ["half/qwen3_bf16", { inputs: "inputs.npz" }],
   ["half/mixed_casts", { intermediates: true, inputs: "inputs.npz" }],
+  // Quantized: int8 weight-only linears, one logit of 4e-5 whose float32 noise (6e-6 between the engines) is
+  // under relMinAbs, so its relative difference (0.14) is reported and not judged.
+  ["quantized/torchao_llama_int8_weight_only", { inputs: "inputs.npz" }],
 ];
 
 for (const [name, options] of CASES) {
@@ -67,11 +70,12 @@ for (const [name, options] of CASES) {
     assert.equal(result.passed, true, result.message);
     assert.ok(result.outputs.length > 0);
     for (const c of result.outputs) {
-      assert.ok(c.passed && c.max_abs_diff < c.thresholds.maxAbsDiff && c.max_rel_diff < c.thresholds.maxRelDiff,
-        JSON.stringify(c));
+      assert.ok(c.passed && c.max_abs_diff < c.thresholds.maxAbsDiff, JSON.stringify(c));
+      assert.ok(c.max_rel_diff < c.thresholds.maxRelDiff || c.max_abs_diff < c.thresholds.relMinAbs, JSON.stringify(c));
       assert.equal(c.thresholds.dtype, c.expected_dtype);
       if (c.expected_dtype === "float32") {
-        assert.deepEqual([c.thresholds.maxAbsDiff, c.thresholds.maxRelDiff, c.thresholds.relFloor], [5e-3, 1e-1, 1e-7]);
+        assert.deepEqual([c.thresholds.maxAbsDiff, c.thresholds.maxRelDiff, c.thresholds.relMinAbs, c.thresholds.relFloor],
+          [5e-3, 1e-1, 1e-5, 1e-7]);
       }
       if (c.expected_dtype === "bfloat16") {
         assert.equal(c.thresholds.maxAbsDiff, Infinity);

@@ -553,12 +553,14 @@ export interface VerificationInfo {
   passed: boolean;
   /**
    * The rule the value was judged by, per expected dtype. float32 (and float64, integers, bool): torch.onnx's,
-   * max_abs_diff < 5e-3 and max_rel_diff < 1e-1 with the relative difference over |expected| + 1e-7.
+   * max_abs_diff < 5e-3 and max_rel_diff < 1e-1 with the relative difference over |expected| + 1e-7, judged
+   * only on the elements whose absolute difference reaches relMinAbs (torch.testing's default atol: float32
+   * 1e-5, float64 1e-7; 0 for integers and half precision, every element).
    * float16 / bfloat16 / float8: no absolute threshold (maxAbsDiff Infinity), max_rel_diff < a number of units
    * in the last place of the dtype, the relative difference over max(|expected|, relFloor), relFloor being the
    * median of the value's nonzero |expected| (at least the dtype's smallest normal).
    */
-  thresholds: { dtype: string; maxAbsDiff: number; maxRelDiff: number; relFloor: number; text: string };
+  thresholds: { dtype: string; maxAbsDiff: number; maxRelDiff: number; relMinAbs: number; relFloor: number; text: string };
   isOutput: boolean;
   fxNode: string;
   /** "aten::conv2d.default" */
@@ -578,7 +580,7 @@ export interface VerificationResult {
   message: string;
   /** For a pass: "passed: 2 outputs within their dtype's thresholds (float32: abs < 0.005, ...)". */
   summary: string;
-  /** The thresholds applied to the outputs, per dtype: "float32: abs < 0.005, rel < 0.1 (torch.onnx's); bfloat16: ...". */
+  /** The thresholds applied to the outputs, per dtype: "float32: abs < 0.005, rel < 0.1 where abs >= 1e-05 (torch.onnx's); bfloat16: ...". */
   thresholds: string;
   /** "seeded (seed 0)", "the archive's model/data/sample_inputs/model.pt", "inputs.npz". */
   inputsSource: string;
