@@ -191,16 +191,34 @@ TEST(QdqInt8, UnquantizedOutputsRunInt8WithFloatOutput) {
                          2, 1e-5f, false);
 }
 
-TEST(QdqInt8, FewInputChannelsStayFloatUint8RunsShifted) {
-  // A 3-channel convolution (an RGB stem: XNNPACK's int8 kernels would pad its channels) stays float;
-  // uint8 values run in the int8 plan as x - 128 with zero point z - 128, shifted back for the DQ.
+TEST(QdqInt8, FewInputChannelsRunAsIm2colUint8RunsShifted) {
+  // A 3-channel convolution (an RGB stem) runs as im2col and an int8 product; uint8 values run in the
+  // int8 plan as x - 128 with zero point z - 128, shifted back for the DQ.
   QdqGraph q;
   const std::string x = q.QuantDequant(q.Input("x", {1, 3, 8, 8}), 0.02f, 0);
   q.Output(q.QuantDequant(q.Node("Conv", {x, q.Weight("w", {8, 3, 3, 3}, 0)}, "c", {kPad1}), 0.05f, 0));
   const std::string u = q.QuantDequant(q.Input("u", {3, 8}), 0.02f, 100, DataType::kUint8);
   q.Output(q.QuantDequant(q.Node("MatMul", {u, q.Weight("w2", {8, 4}, 1)}, "m"), 0.01f, 0, DataType::kUint8));
   ExpectMatchesReference(q.model(), {{"x", RandomInput({1, 3, 8, 8}, q.rng())}, {"u", RandomInput({3, 8}, q.rng())}},
-                         1, 0.01f);
+                         2, 0.05f);
+}
+
+TEST(QdqInt8, Im2colConvolutionWithStridesDilationsUnevenPadsAndBias) {
+  // Windows that leave the image on every side, a nonzero input zero point for the padding, two
+  // images; then a 1-channel convolution with a float result (no Q after it).
+  QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {2, 3, 11, 9}), 0.02f, 7);
+  std::vector<float> bias(6);
+  for (float& b : bias) b = std::uniform_real_distribution<float>(-0.5f, 0.5f)(q.rng());
+  const std::vector<ir::Attribute> window = {ir::Attribute::Ints("strides", {2, 1}),
+                                             ir::Attribute::Ints("dilations", {1, 2}),
+                                             ir::Attribute::Ints("pads", {1, 2, 0, 3})};
+  q.Output(q.QuantDequant(q.Node("Conv", {x, q.Weight("w", {6, 3, 3, 5}, 0), q.Float("b", bias, {6})}, "c", window),
+                          0.04f, -5));
+  const std::string g = q.QuantDequant(q.Input("g", {1, 1, 7, 7}), 0.01f, -20);
+  q.Output(q.Node("Conv", {g, q.Weight("w1", {4, 1, 3, 3}, -1)}, "c1", {kPad1}));
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 3, 11, 9}, q.rng())}, {"g", RandomInput({1, 1, 7, 7}, q.rng())}},
+                         2, 0.04f, false);
 }
 
 TEST(QdqInt8, ResidualAddBetweenConvolutionsStaysNhwc) {
