@@ -6,9 +6,7 @@
 // (int8 [..., K] -> [..., N]; with inputs 4 and 5, the input's scale and zero
 // point of dynamic quantization, read at each run). Weights and the bias are
 // packed at creation. A convolution with fewer than 8 input channels and one
-// group (an RGB stem) runs as im2col and one int8 fully connected product:
-// XNNPACK's convolutions read input channels in blocks of 8 per tap, so 3
-// channels cost as much as 8 (ResNet's 7x7 stem: K = 392 instead of 147).
+// group (an RGB stem) runs as im2col and a product (kernels/xnn_int8_im2col.cc).
 //
 // Numerics. The QDQ graph computes y = conv(DQ(x), DQ(W)) + b in float and
 // rounds Q(y) = round(y / y_scale) + y_zero once. Here the accumulation is
@@ -24,7 +22,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -33,21 +30,13 @@
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window.h"
+#include "runtime/kernels/xnn_int8.h"
 #include "runtime/kernels/xnn_util.h"
 #include "core/status_macros.h"
 #include "pthreadpool.h"
 #include "xnnpack.h"
 
 namespace pt2onnx::runtime {
-namespace {
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// The quantization of a step's input and output (attributes written by plan/qdq_int8.cc).
-struct Quant {
-  float x_scale, y_scale;
-  int8_t x_zero, y_zero, y_min, y_max;
-};
 
 Quant ReadQuant(const ir::Node& node) {
   return Quant{AttrFloat(node, "x_scale", 1), AttrFloat(node, "y_scale", 1),
@@ -56,14 +45,7 @@ Quant ReadQuant(const ir::Node& node) {
                static_cast<int8_t>(AttrInt(node, "y_max", 127))};
 }
 
-// Weight scales per output channel and the int32 bias (zeros without one).
-struct Packed {
-  std::vector<float> scales;
-  std::vector<int32_t> bias;
-  std::vector<float> float_bias;  // for a float output
-};
-
-absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t channels, float x_scale) {
+absl::StatusOr<PackedScales> PackScalesAndBias(const KernelCreateInfo& info, int64_t channels, float x_scale) {
   const Tensor* scale = info.constant_inputs.size() > 2 ? info.constant_inputs[2] : nullptr;
   const Tensor* bias = info.constant_inputs.size() > 3 ? info.constant_inputs[3] : nullptr;
   const bool has_bias = info.node.inputs.size() > 3 && !info.node.inputs[3].empty();
@@ -71,7 +53,7 @@ absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t c
       (has_bias && (bias == nullptr || bias->dtype() != DataType::kFloat || bias->numel() != channels))) {
     return absl::InvalidArgumentError("int8 step: weight scales or bias are not constants of the expected size");
   }
-  Packed p;
+  PackedScales p;
   for (int64_t c = 0; c < channels; ++c) {
     const float s = scale->data<float>()[scale->numel() == 1 ? 0 : c];
     p.scales.push_back(s);
@@ -83,13 +65,13 @@ absl::StatusOr<Packed> PackScalesAndBias(const KernelCreateInfo& info, int64_t c
   return p;
 }
 
-// With `float_out` (qd8_f32_qc8w) the input's static parameters are handed to
-// XNNPACK per row as a dynamically quantized input's would be.
 std::vector<xnn_quantization_params>& RowParams(std::vector<xnn_quantization_params>& rows, size_t n,
                                                 const Quant& q) {
   if (rows.size() < n) rows.assign(n, xnn_quantization_params{q.x_zero, q.x_scale});
   return rows;
 }
+
+namespace {
 
 class QConvNhwcKernel : public OpKernel {
  public:
@@ -219,105 +201,6 @@ class QFullyConnectedKernel : public OpKernel {
   pthreadpool_t pool_ = nullptr;  // chosen with the batch size
 };
 
-// Where each output pixel's window lies in the input: [N, H, W, C] -> rows of
-// kh * kw * C values, taps outside the image holding the input's zero point
-// (so they add 0 to the integer sum, as the convolution's padding does).
-struct ConvWindow {
-  int64_t kh, kw, sh, sw, dh, dw, top, left, bottom, right;
-  int64_t OutSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pad0, int64_t pad1) const {
-    const int64_t span = in + pad0 + pad1 - d * (k - 1) - 1;
-    return span < 0 ? 0 : span / s + 1;
-  }
-};
-
-class QConvIm2colKernel : public OpKernel {
- public:
-  QConvIm2colKernel(XnnOperator op, int64_t c, int64_t m, ConvWindow win, bool float_out, Quant q)
-      : op_(std::move(op)), c_(c), m_(m), k_(win.kh * win.kw * c), win_(win), float_out_(float_out), q_(q) {}
-  bool PackedInput(size_t i) const override { return i >= 1; }
-  absl::Status Run(KernelContext& ctx) override {
-    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
-    const Tensor& x = *xi;
-    if (x.dtype() != DataType::kInt8 || x.rank() != 4 || x.dim(3) != c_) {
-      return absl::InvalidArgumentError(absl::StrCat("int8 Conv: input ", DimsString(x.dims()), " (",
-                                                     DataTypeName(x.dtype()), ") does not match ", c_,
-                                                     "-channel int8 weights"));
-    }
-    const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2);
-    const int64_t oh = win_.OutSize(h, win_.kh, win_.sh, win_.dh, win_.top, win_.bottom);
-    const int64_t ow = win_.OutSize(w, win_.kw, win_.sw, win_.dw, win_.left, win_.right);
-    PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, float_out_ ? DataType::kFloat : DataType::kInt8,
-                                                          {n, oh, ow, m_}));
-    const int64_t rows = n * oh * ow;
-    if (rows == 0) return absl::OkStatus();
-    // The gathered rows are at most k_ / m_ times the output (k_ < 8 * kh * kw).
-    std::shared_ptr<Buffer> cols = ctx.pool()->Acquire(static_cast<size_t>(rows * k_));
-    Gather(x, oh, ow, reinterpret_cast<int8_t*>(cols->data()));
-    if (static_cast<size_t>(rows) != batch_) {
-      pool_ = ctx.threadpool_for(static_cast<double>(rows) * k_ * m_, kMinParallelMacs);
-      xnn_status s = float_out_ ? xnn_reshape_fully_connected_nc_qd8_f32_qc8w(op_.get(), rows, pool_)
-                                : xnn_reshape_fully_connected_nc_qs8_qc8w(op_.get(), rows, pool_);
-      if (s != xnn_status_success) {
-        ctx.pool()->Release(std::move(cols));
-        return XnnError(s, "reshape int8 convolution (im2col)");
-      }
-      batch_ = static_cast<size_t>(rows);
-    }
-    const int8_t* a = reinterpret_cast<const int8_t*>(cols->data());
-    xnn_status s = float_out_ ? xnn_setup_fully_connected_nc_qd8_f32_qc8w(
-                                    op_.get(), a, (out)->data<float>(), RowParams(rows_, batch_ + 16, q_).data())
-                              : xnn_setup_fully_connected_nc_qs8_qc8w(op_.get(), a, (out)->data<int8_t>());
-    if (s == xnn_status_success) s = xnn_run_operator(op_.get(), pool_);
-    ctx.pool()->Release(std::move(cols));
-    return s == xnn_status_success ? absl::OkStatus() : XnnError(s, "int8 convolution (im2col)");
-  }
-
- private:
-  // Row (b, oy, ox) holds the taps (ky, kx, c); a tap row inside the image (every tap of it
-  // with dilation 1) is one copy of kw * C bytes.
-  void Gather(const Tensor& x, int64_t oh, int64_t ow, int8_t* cols) const {
-    const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2);
-    const int64_t tap_row = win_.kw * c_;
-    const int8_t* src = x.data<int8_t>();
-    for (int64_t b = 0; b < n; ++b) {
-      for (int64_t oy = 0; oy < oh; ++oy) {
-        int8_t* first = cols + (b * oh + oy) * ow * k_;
-        for (int64_t ky = 0; ky < win_.kh; ++ky) {
-          const int64_t iy = oy * win_.sh - win_.top + ky * win_.dh;
-          const int8_t* line = src + (b * h + iy) * w * c_;
-          for (int64_t ox = 0; ox < ow; ++ox) {
-            int8_t* dst = first + ox * k_ + ky * tap_row;
-            const int64_t ix0 = ox * win_.sw - win_.left;
-            if (iy < 0 || iy >= h) {
-              std::fill(dst, dst + tap_row, q_.x_zero);
-            } else if (win_.dw == 1 && ix0 >= 0 && ix0 + win_.kw <= w) {
-              std::memcpy(dst, line + ix0 * c_, static_cast<size_t>(tap_row));
-            } else {
-              for (int64_t kx = 0; kx < win_.kw; ++kx, dst += c_) {
-                const int64_t ix = ix0 + kx * win_.dw;
-                if (ix < 0 || ix >= w) {
-                  std::fill(dst, dst + c_, q_.x_zero);
-                } else {
-                  std::memcpy(dst, line + ix * c_, static_cast<size_t>(c_));
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-
-  XnnOperator op_;
-  int64_t c_, m_, k_;
-  ConvWindow win_;
-  bool float_out_;
-  Quant q_;
-  std::vector<xnn_quantization_params> rows_;
-  size_t batch_ = 0;
-  pthreadpool_t pool_ = nullptr;  // chosen with the number of rows
-};
-
 const Tensor* Weights(const KernelCreateInfo& info, size_t rank) {
   const Tensor* w = info.constant_inputs.size() > 1 ? info.constant_inputs[1] : nullptr;
   return w != nullptr && w->dtype() == DataType::kInt8 && w->rank() == static_cast<int64_t>(rank) ? w : nullptr;
@@ -329,7 +212,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQConv(const KernelCreateInfo& in
   if (w == nullptr) return absl::InvalidArgumentError("int8 Conv: the weights are not a constant int8 4-D tensor");
   const Quant q = ReadQuant(node);
   const int64_t m = w->dim(0), cg = w->dim(1), kh = w->dim(2), kw = w->dim(3);
-  PT2ONNX_ASSIGN_OR_RETURN(Packed packed, PackScalesAndBias(info, m, q.x_scale));
+  PT2ONNX_ASSIGN_OR_RETURN(PackedScales packed, PackScalesAndBias(info, m, q.x_scale));
   PT2ONNX_ASSIGN_OR_RETURN(auto attrs, ReadWindowAttrs(node));
   const int64_t group = AttrInt(node, "group", 1);
   auto at = [](const std::vector<int64_t>& v, size_t i) { return v.size() == 2 ? v[i] : 1; };
@@ -347,17 +230,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQConv(const KernelCreateInfo& in
   xnn_operator_t op = nullptr;
   const uint32_t sh = at(attrs.strides, 0), sw = at(attrs.strides, 1);
   const uint32_t dh = at(attrs.dilations, 0), dw = at(attrs.dilations, 1);
-  if (group == 1 && cg < 8) {  // kernel is [M, kh, kw, C]: the [N, K] weights of the rows Gather writes
-    const int64_t k = ksz * cg;
-    xnn_status s = float_out ? xnn_create_fully_connected_nc_qd8_f32_qc8w(k, m, k, m, packed.scales.data(),
-                                                                         kernel.data(), packed.float_bias.data(),
-                                                                         -kInf, kInf, 0, nullptr, nullptr, &op)
-                             : xnn_create_fully_connected_nc_qs8_qc8w(
-                                   k, m, k, m, q.x_zero, q.x_scale, packed.scales.data(), kernel.data(),
-                                   packed.bias.data(), q.y_zero, q.y_scale, q.y_min, q.y_max, 0, nullptr, nullptr, &op);
-    if (s != xnn_status_success) return XnnError(s, "create int8 convolution (im2col)");
+  if (group == 1 && cg < 8) {  // kernel is [M, kh, kw, C]: the [N, K] weights of im2col's rows
     const ConvWindow win{kh, kw, sh, sw, dh, dw, pads[0], pads[1], pads[2], pads[3]};
-    return std::unique_ptr<OpKernel>(new QConvIm2colKernel(XnnOperator(op), cg, m, win, float_out, q));
+    return CreateQConvIm2col(kernel, cg, m, win, packed, float_out, q);
   }
   xnn_status s =
       float_out ? xnn_create_convolution2d_nhwc_qd8_f32_qc8w(
@@ -378,7 +253,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateQFullyConnected(const KernelCrea
   const bool nk = AttrInt(info.node, "weights_nk", 0) != 0;
   const int64_t n = nk ? w->dim(0) : w->dim(1), k = nk ? w->dim(1) : w->dim(0);
   const Quant q = ReadQuant(info.node);
-  PT2ONNX_ASSIGN_OR_RETURN(Packed packed, PackScalesAndBias(info, n, q.x_scale));
+  PT2ONNX_ASSIGN_OR_RETURN(PackedScales packed, PackScalesAndBias(info, n, q.x_scale));
   const bool float_out = AttrInt(info.node, "float_output", 0) != 0;
   const uint32_t flags = nk ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS;
   xnn_operator_t op = nullptr;

@@ -221,6 +221,17 @@ TEST(QdqInt8, Im2colConvolutionWithStridesDilationsUnevenPadsAndBias) {
                          2, 0.04f, false);
 }
 
+TEST(QdqInt8, Im2colConvolutionGathersLargeInputsInBlocks) {
+  // 2 x 160 x 160 output pixels of 7 x 7 x 7 taps: 17.6 MB of rows, gathered and multiplied 8 MiB at a
+  // time (two blocks and a shorter last one).
+  QdqGraph q;
+  const std::string x = q.QuantDequant(q.Input("x", {2, 7, 160, 160}), 0.02f, -9);
+  q.Output(q.QuantDequant(q.Node("Conv", {x, q.Weight("w", {4, 7, 7, 7}, 0)}, "c",
+                                 {ir::Attribute::Ints("pads", {3, 3, 3, 3})}),
+                          0.2f, 3));
+  ExpectMatchesReference(q.model(), {{"x", RandomInput({2, 7, 160, 160}, q.rng())}}, 1, 0.2f);
+}
+
 TEST(QdqInt8, ResidualAddBetweenConvolutionsStaysNhwc) {
   // conv -> Q -> DQ (a); conv(a) -> Q -> DQ (b); Relu(a + b) -> Q: the Add reads both NHWC values.
   QdqGraph q;
