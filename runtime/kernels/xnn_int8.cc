@@ -65,6 +65,16 @@ absl::StatusOr<PackedScales> PackScalesAndBias(const KernelCreateInfo& info, int
   return p;
 }
 
+absl::StatusOr<const Tensor*> NhwcInt8Input(KernelContext& ctx, int64_t channels) {
+  PT2ONNX_ASSIGN_OR_RETURN(const Tensor* x, ctx.RequiredInput(0));
+  if (x->dtype() != DataType::kInt8 || x->rank() != 4 || x->dim(3) != channels) {
+    return absl::InvalidArgumentError(absl::StrCat("int8 Conv: input ", DimsString(x->dims()), " (",
+                                                   DataTypeName(x->dtype()), ") does not match ", channels,
+                                                   "-channel int8 weights"));
+  }
+  return x;
+}
+
 std::vector<xnn_quantization_params>& RowParams(std::vector<xnn_quantization_params>& rows, size_t n,
                                                 const Quant& q) {
   if (rows.size() < n) rows.assign(n, xnn_quantization_params{q.x_zero, q.x_scale});
@@ -79,13 +89,8 @@ class QConvNhwcKernel : public OpKernel {
       : op_(std::move(op)), c_(c), m_(m), macs_per_output_(macs_per_output), float_out_(float_out), q_(q) {}
   bool PackedInput(size_t i) const override { return i >= 1; }
   absl::Status Run(KernelContext& ctx) override {
-    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* xi, NhwcInt8Input(ctx, c_));
     const Tensor& x = *xi;
-    if (x.dtype() != DataType::kInt8 || x.rank() != 4 || x.dim(3) != c_) {
-      return absl::InvalidArgumentError(absl::StrCat("int8 Conv: input ", DimsString(x.dims()), " (",
-                                                     DataTypeName(x.dtype()), ") does not match ", c_,
-                                                     "-channel int8 weights"));
-    }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2);
     if (n != key_n_ || h != key_h_ || w != key_w_) {
       size_t oh = 0, ow = 0;

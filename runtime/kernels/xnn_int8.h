@@ -40,6 +40,9 @@ struct PackedScales {
 // the bias quantized with the scale x_scale * w_scale[c].
 absl::StatusOr<PackedScales> PackScalesAndBias(const KernelCreateInfo& info, int64_t channels, float x_scale);
 
+// Input 0 of an int8 convolution: int8 [N, H, W, channels], else an error naming both.
+absl::StatusOr<const Tensor*> NhwcInt8Input(KernelContext& ctx, int64_t channels);
+
 // With a float output (qd8_f32_qc8w) the input's static parameters are handed to
 // XNNPACK per row, as a dynamically quantized input's would be: `rows` grown to n.
 std::vector<xnn_quantization_params>& RowParams(std::vector<xnn_quantization_params>& rows, size_t n,

@@ -32,13 +32,8 @@ class QConvIm2colKernel : public OpKernel {
       : op_(std::move(op)), c_(c), m_(m), k_(win.kh * win.kw * c), win_(win), float_out_(float_out), q_(q) {}
   bool PackedInput(size_t i) const override { return i >= 1; }
   absl::Status Run(KernelContext& ctx) override {
-    PT2ONNX_ASSIGN_OR_RETURN(auto xi, ctx.RequiredInput(0));
+    PT2ONNX_ASSIGN_OR_RETURN(const Tensor* xi, NhwcInt8Input(ctx, c_));
     const Tensor& x = *xi;
-    if (x.dtype() != DataType::kInt8 || x.rank() != 4 || x.dim(3) != c_) {
-      return absl::InvalidArgumentError(absl::StrCat("int8 Conv: input ", DimsString(x.dims()), " (",
-                                                     DataTypeName(x.dtype()), ") does not match ", c_,
-                                                     "-channel int8 weights"));
-    }
     const int64_t oh = win_.OutSize(x.dim(1), win_.kh, win_.sh, win_.dh, win_.top, win_.bottom);
     const int64_t ow = win_.OutSize(x.dim(2), win_.kw, win_.sw, win_.dw, win_.left, win_.right);
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, float_out_ ? DataType::kFloat : DataType::kInt8,
