@@ -403,7 +403,7 @@ bool Rewriter::TryConv(size_t i) {
   }
   // XNNPACK's int8 convolutions take input channels in blocks of 8 (4 on some targets): with fewer per
   // group they did up to 3.7x the float convolution's time (ResNet-18's 7x7 stem, 3 channels). One
-  // group runs as im2col and a product instead (kernels/xnn_int8.cc), depthwise convolutions have
+  // group runs as im2col and a product instead (kernels/xnn_int8_im2col.cc), depthwise convolutions have
   // kernels of their own; other grouped convolutions with few channels stay float.
   if (wd[1] < 8 && group > 1 && wd[1] != 1) return false;
   for (const char* name : {"pads", "strides", "dilations"}) {
