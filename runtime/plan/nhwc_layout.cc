@@ -1,5 +1,6 @@
 #include "runtime/plan/nhwc_layout.h"
 
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -105,6 +106,34 @@ bool IsTranspose(const ir::Node& node, const std::vector<int64_t>& perm) {
   return node.op_type == "Transpose" && node.domain.empty() && AttrInts(node, "perm") == perm;
 }
 
+// `constant` (rank <= 4, read as left-padded with ones to 4-D NCHW) transposed
+// to NHWC: it broadcasts against an NHWC value as `constant` does against the
+// NCHW one (a per-channel scale [1, C, 1, 1] becomes [1, 1, 1, C]).
+std::optional<ir::Tensor> NhwcConstant(const ir::Tensor& constant) {
+  const std::vector<int64_t>& dims = constant.dims();
+  const int64_t numel = constant.numel();
+  const int element = ElementSize(constant.dtype());
+  if (dims.size() > 4 || element <= 0 || numel <= 0) return std::nullopt;
+  ByteSpan bytes = constant.bytes();
+  if (bytes.size() != static_cast<size_t>(numel) * element) return std::nullopt;
+  std::vector<int64_t> nchw(4 - dims.size(), 1);
+  nchw.insert(nchw.end(), dims.begin(), dims.end());
+  const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
+  std::string out(bytes.size(), '\0');
+  for (int64_t in = 0; in < n; ++in) {
+    for (int64_t ic = 0; ic < c; ++ic) {
+      for (int64_t ih = 0; ih < h; ++ih) {
+        for (int64_t iw = 0; iw < w; ++iw) {
+          const int64_t from = ((in * c + ic) * h + ih) * w + iw;
+          const int64_t to = ((in * h + ih) * w + iw) * c + ic;
+          std::memcpy(&out[to * element], bytes.data() + from * element, element);
+        }
+      }
+    }
+  }
+  return ir::Tensor::Owned(constant.dtype(), {n, h, w, c}, std::move(out));
+}
+
 }  // namespace
 
 ir::Node LayoutTranspose(const std::string& in, const std::string& out, const std::vector<int64_t>& perm) {
@@ -147,6 +176,21 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
   auto scalar_init = [&](const std::string& name) {
     auto it = inits.find(name);
     return it != inits.end() && it->second->tensor.dims().empty();
+  };
+  // Constant operands of NHWC elementwise ops that are not one element (a
+  // layer scale, a per-channel bias): their NHWC copies, made once each.
+  std::map<std::string, std::string> nhwc_constant;
+  std::vector<ir::Initializer> added;
+  auto nhwc_constant_of = [&](const std::string& name) -> std::optional<std::string> {
+    if (auto it = nhwc_constant.find(name); it != nhwc_constant.end()) return it->second;
+    auto init = inits.find(name);
+    if (init == inits.end()) return std::nullopt;
+    std::optional<ir::Tensor> transposed = NhwcConstant(init->second->tensor);
+    if (!transposed) return std::nullopt;
+    const std::string nhwc = name + "::nhwc";
+    added.push_back({nhwc, std::move(*transposed), {}});
+    nhwc_constant[name] = nhwc;
+    return nhwc;
   };
 
   ir::Graph g = graph;
@@ -246,16 +290,29 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       const size_t tensors = binary ? 2 : 1;
       bool all_nhwc = true;
       size_t nhwc_inputs = 0;
+      std::vector<std::string> nhwc_inputs_of(tensors);
       for (size_t k = 0; k < tensors; ++k) {
-        const bool nhwc = nhwc_of.count(node.inputs[k]) > 0;
-        nhwc_inputs += nhwc;
-        all_nhwc = all_nhwc && (nhwc || (binary && scalars.count(node.inputs[k]) && scalar_rank_ok(node.inputs[k])));
+        const std::string& in = node.inputs[k];
+        if (auto it = nhwc_of.find(in); it != nhwc_of.end()) {
+          nhwc_inputs_of[k] = it->second;
+          ++nhwc_inputs;
+        } else if (binary && scalars.count(in) && scalar_rank_ok(in)) {
+          nhwc_inputs_of[k] = in;
+        } else {
+          all_nhwc = false;
+        }
+      }
+      // A constant of any shape that broadcasts against the 4-D value: its NHWC copy.
+      if (binary && !all_nhwc && nhwc_inputs == 1) {
+        const size_t k = nhwc_inputs_of[0].empty() ? 0 : 1;
+        if (auto constant = nhwc_constant_of(node.inputs[k])) {
+          nhwc_inputs_of[k] = *constant;
+          all_nhwc = true;
+        }
       }
       if (all_nhwc && nhwc_inputs > 0) {
         ir::Node moved = node;
-        for (size_t k = 0; k < tensors; ++k) {
-          if (nhwc_of.count(node.inputs[k])) moved.inputs[k] = nhwc_of[node.inputs[k]];
-        }
+        for (size_t k = 0; k < tensors; ++k) moved.inputs[k] = nhwc_inputs_of[k];
         std::string out = node.outputs[0];
         // A residual Add's Relu is applied in place by the Add's step (kernels/nhwc_activated.cc).
         const bool residual = (node.op_type == "Add" || node.op_type == "Mul") && nhwc_inputs == 2;
@@ -297,6 +354,7 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
   }
   for (size_t i = 0; i < g.nodes.size(); ++i) if (keep[i]) kept.push_back(std::move(g.nodes[i]));
   g.nodes = std::move(kept);
+  for (ir::Initializer& init : added) g.initializers.push_back(std::move(init));
   return g;
 }
 

@@ -135,5 +135,63 @@ TEST(NhwcLayout, ResidualActivationsTakenByTheirAddAndMul) {
   }
 }
 
+// A ConvNeXt block: depthwise Conv = c; Transpose(c) to channels-last, LayerNormalization, back = n;
+// n * gamma (a [1, C, 1, 1] layer scale) + c = r; then a [C, 1, 3] constant (one that needs its data
+// reordered, not only its dims) added, a rank-1 [W] bias added, and a 2x2 Conv. Every layout change
+// but the first and the last is gone.
+TEST(NhwcLayout, ChannelConstantsOfElementwiseOpsTransposedOnce) {
+  std::mt19937 rng(3);
+  ir::Model model;
+  model.opset_imports.push_back({"", 20});
+  ir::Graph& g = model.graph;
+  g.inputs.push_back({"x", DataType::kFloat, std::nullopt, {}});
+  g.initializers.push_back({"w1", RandomFloats({4, 1, 3, 3}, rng), {}});
+  g.initializers.push_back({"ln_scale", RandomFloats({4}, rng), {}});
+  g.initializers.push_back({"gamma", RandomFloats({1, 4, 1, 1}, rng), {}});
+  g.initializers.push_back({"k", RandomFloats({4, 1, 3}, rng), {}});
+  g.initializers.push_back({"row_bias", RandomFloats({3}, rng), {}});
+  g.initializers.push_back({"w2", RandomFloats({5, 4, 2, 2}, rng), {}});
+  const ir::Attribute pad1 = ir::Attribute::Ints("pads", {1, 1, 1, 1});
+  g.nodes = {
+      {"dw", "Conv", "", {"x", "w1"}, {"c"}, {pad1, ir::Attribute::Int("group", 4)}, {}},
+      {"to_last", "Transpose", "", {"c"}, {"t"}, {ir::Attribute::Ints("perm", {0, 2, 3, 1})}, {}},
+      {"ln", "LayerNormalization", "", {"t", "ln_scale"}, {"l"}, {ir::Attribute::Int("axis", -1)}, {}},
+      {"to_first", "Transpose", "", {"l"}, {"n"}, {ir::Attribute::Ints("perm", {0, 3, 1, 2})}, {}},
+      {"scale", "Mul", "", {"n", "gamma"}, {"s"}, {}, {}},
+      {"residual", "Add", "", {"s", "c"}, {"r"}, {}, {}},
+      {"add_k", "Add", "", {"k", "r"}, {"rk"}, {}, {}},
+      {"add_row", "Add", "", {"rk", "row_bias"}, {"rb"}, {}, {}},
+      {"down", "Conv", "", {"rb", "w2"}, {"y"}, {ir::Attribute::Ints("strides", {2, 2})}, {}},
+  };
+  g.outputs.push_back({"y", DataType::kFloat, std::nullopt, {}});
+  int transposes = 0, nhwc_binary = 0;
+  for (const ir::Node& node : ConvolutionsToNhwc(g).nodes) {
+    if (node.op_type == "Transpose") ++transposes;
+    if (node.op_type != "Add" && node.op_type != "Mul") continue;
+    for (const std::string& in : node.inputs) {
+      if (in.find("::nhwc") != std::string::npos) {
+        ++nhwc_binary;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(transposes, 2);  // the input's and the output's
+  EXPECT_EQ(nhwc_binary, 4);
+  auto sessions = AcceleratedAndPortable(model);
+  ASSERT_TRUE(sessions.ok()) << sessions.status();
+  for (Dims dims : {Dims{1, 4, 6, 3}, Dims{2, 4, 8, 3}}) {
+    ir::Tensor xs = RandomFloats(dims, rng);
+    Tensor input = FromIr(xs);
+    auto ya = sessions->accelerated->Run({{"x", input}});
+    auto yb = sessions->portable->Run({{"x", input}});
+    ASSERT_TRUE(ya.ok()) << ya.status();
+    ASSERT_TRUE(yb.ok()) << yb.status();
+    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
+    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
+    ASSERT_EQ(va.size(), vb.size());
+    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
