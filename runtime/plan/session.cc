@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "runtime/kernels/accelerated.h"
 #include "runtime/kernels/registry.h"
+#include "runtime/plan/einsum_matmul.h"
 #include "runtime/plan/fold_batchnorm.h"
 #include "runtime/plan/nhwc_layout.h"
 #include "runtime/plan/qdq_int8.h"
@@ -45,7 +46,8 @@ absl::Status CheckKernels(const ir::Graph& graph) {
                                                " op type(s): ", absl::StrJoin(parts, ", ")));
 }
 
-// The accelerated plan folds Conv -> BatchNormalization, runs QDQ patterns in
+// The accelerated plan folds Conv -> BatchNormalization, runs matrix-product
+// Einsums as MatMul (plan/einsum_matmul.h), runs QDQ patterns in
 // int8 (plan/qdq_int8.h; before the float layout pass, which then sees only
 // what stays float) and runs convolutions in NHWC (plan/nhwc_layout.h); the
 // portable one runs the graph as written (the reference). Weight bytes are
@@ -53,7 +55,7 @@ absl::Status CheckKernels(const ir::Graph& graph) {
 ir::Graph PlannedGraph(const ir::Graph& graph, const SessionOptions& options) {
   if (!options.accelerate) return graph;
   if (!AcceleratorAvailable()) return FoldConvBatchNorm(graph);
-  ir::Graph folded = FoldConvBatchNorm(graph);
+  ir::Graph folded = EinsumsToMatMuls(FoldConvBatchNorm(graph));
   return ConvolutionsToNhwc(options.int8 ? QdqToInt8(folded) : folded);
 }
 
