@@ -16,8 +16,9 @@
 #   5. the WebAssembly package: its ES-module API under node, and the page in
 #      headless Chromium, both checked byte for byte against the CLI; the
 #      hostile inputs through the wasm module (tests/web/hostile.test.mjs)
-#   6. a fuzz smoke: each libFuzzer target for FUZZ_SECONDS (15) seconds, seed 1
-#      (clang 14, ASan + UBSan over all code), then every hostile input of
+#   6. the clang 14 ASan + UBSan build, in one Bazel run: the fuzz targets and,
+#      with step 7, its CLIs and googletest suites; then a fuzz smoke: each
+#      libFuzzer target for FUZZ_SECONDS (15) seconds, seed 1, then every hostile input of
 #      the suite (13,000+ dim-sweep variants, hostile archives, regressions)
 #      once through that sanitized pipeline (tools/fuzz/replay_hostile.sh)
 #   7. sanitizers: every googletest suite (bazel test //tests/...) and the e2e
@@ -28,7 +29,8 @@
 #      marked opt_only (tests/e2e/conftest.py: the opset sweep, the dim sweep,
 #      the op-type listing) are left to step 4: their sanitized counterpart
 #      already ran (the default opset here, the dim sweep in step 6). XNNPACK
-#      and pthreadpool are compiled without instrumentation (.bazelrc)
+#      and pthreadpool are compiled without instrumentation, the test sources
+#      at -O0 without coverage hooks (.bazelrc)
 # Every step is timed and its tests counted (tools/test_report.py): a summary
 # of passed / failed / skipped tests and wall time per step closes the run,
 # pass or fail, and a skip not listed in tests/expected_skips.json (or a
@@ -105,6 +107,9 @@ e2e() {
   return "$rc"
 }
 
+# The CLIs the sanitized e2e step runs.
+SANITIZED_BINARIES=(//native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken)
+
 # sanitized CONFIG: every googletest suite under --config=CONFIG, then the
 # CLI, onnxrun, refrun and the broken-translation CLI of that build over the
 # whole e2e suite. Reports go to files (a test that expects a non-zero exit
@@ -115,8 +120,7 @@ sanitized() {
   local suppress="$ROOT/tests/fuzz/ubsan_suppressions.txt"
   step "$cfg googletest" "googletest suites (bazel test --config=$cfg //tests/...)"
   local rc=0
-  bazel build "${BAZEL_FLAGS[@]}" --config="$cfg" \
-    //native:pt2onnx //native:onnxrun //native:refrun //tests/verify:pt2onnx_broken
+  bazel build "${BAZEL_FLAGS[@]}" --config="$cfg" "${SANITIZED_BINARIES[@]}"
   bazel test "${BAZEL_FLAGS[@]}" --config="$cfg" --build_tests_only \
     --test_env=ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     --test_env=UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppress" \
@@ -256,8 +260,12 @@ if [ "$wasm" = 1 ]; then
   rc=0
   # Two test files at a time (node's default is one less than the cores: one here); each
   # starts its own Chromium and server (port 0) and writes only under its own temporaries.
+  # The longest file (page.test.mjs: every real model through the page, about 2 minutes)
+  # first, so the other files share the second core while it runs instead of after it.
+  node_files=(tests/web/page.test.mjs)
+  for f in tests/web/*.test.mjs; do [ "$f" = tests/web/page.test.mjs ] || node_files+=("$f"); done
   node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=tap --test-reporter-destination="$REPORTS/node.tap" tests/web/ || rc=$?
+    --test-reporter=tap --test-reporter-destination="$REPORTS/node.tap" "${node_files[@]}" || rc=$?
   report tap "$SUMMARY" node "$REPORTS/node.tap" || rc=1
   [ "$rc" = 0 ]
   step "wasm fixtures" "every fixture converted and run in the wasm executor against torch's outputs"
@@ -265,13 +273,24 @@ if [ "$wasm" = 1 ]; then
 fi
 
 # Last: the fuzz targets and the sanitized suites build with clang (a
-# different toolchain), the sanitized suites from the fuzz build's objects.
+# different toolchain), in one Bazel build: the fuzz targets, and with the
+# sanitizers the CLIs and every googletest suite (--config=fuzz only adds the
+# fuzz targets' libFuzzer mains, so step 7 finds all of it built). One build
+# keeps both cores busy where three would each end on a lone compile or link.
 if [ "$fuzz" = 1 ]; then
+  step "sanitized build" "clang 14 ASan + UBSan (bazel build --config=fuzz): the fuzz targets$([ "$sanitizers" = 1 ] && echo ", the CLIs and the googletest suites")"
+  sanitized_targets=(//tests/fuzz:zip_reader_fuzzer //tests/fuzz:program_json_fuzzer //tests/fuzz:unpickler_fuzzer
+                     //tests/fuzz:pipeline_fuzzer)
+  if [ "$sanitizers" = 1 ]; then
+    # shellcheck disable=SC2207
+    sanitized_targets+=("${SANITIZED_BINARIES[@]}" $(test_targets //tests/...))
+  fi
+  bazel build "${BAZEL_FLAGS[@]}" --config=fuzz "${sanitized_targets[@]}"
   # Reproducible: a fixed seed and a fresh corpus seeded from the fixtures
   # (long runs with random seeds and a growing corpus: tools/fuzz/run.sh).
   fuzzdir=$(mktemp -d)
-  step fuzz "each libFuzzer target for ${FUZZ_SECONDS:-15} s, seed 1 (tools/fuzz/run.sh)"
-  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-15}" --seed 1 --workdir "$fuzzdir"
+  step fuzz "each libFuzzer target for ${FUZZ_SECONDS:-15} s, seed 1, two at a time (tools/fuzz/run.sh)"
+  tools/fuzz/run.sh --seconds "${FUZZ_SECONDS:-15}" --seed 1 --parallel 2 --workdir "$fuzzdir"
   step "hostile replay" "hostile inputs through the sanitized pipeline (tools/fuzz/replay_hostile.sh)"
   tools/fuzz/replay_hostile.sh --workdir "$fuzzdir"
 fi

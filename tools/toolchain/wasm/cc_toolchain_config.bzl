@@ -29,7 +29,9 @@ def _impl(ctx):
             flag_sets = [
                 flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-Wno-unused-command-line-argument"])]),
                 flag_set(actions = _CXX_COMPILE, flag_groups = [flag_group(flags = ["-std=c++17"])]),
-                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-O2", "-DNDEBUG"])], with_features = [with_feature_set(features = ["opt"])]),
+                # -O3 as the shipped module wants (transition.bzl sets the opt mode); a feature declared
+                # below (unoptimized_compile) can still override it, which a --copt could not.
+                flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-O3", "-DNDEBUG"])], with_features = [with_feature_set(features = ["opt"])]),
                 flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-g", "-O0"])], with_features = [with_feature_set(features = ["dbg"])]),
             ],
         ),
@@ -52,6 +54,13 @@ def _impl(ctx):
         # it saves. Declared after default_link_flags, so its -O0 is the last -O emcc sees.
         feature(name = "unoptimized_link", flag_sets = [
             flag_set(actions = _LINK, flag_groups = [flag_group(flags = ["-O0"])]),
+        ]),
+        # Compile the target's own sources at -O1 whatever the mode (declared after default_compile_flags, so
+        # the last -O clang sees): the googletest sources of the NAME_wasm tests
+        # (node_test.bzl), whose libraries stay the package's -O3 objects. Test code is mostly googletest's
+        # macros, where -O3 cost most of the step's compile time and bought nothing.
+        feature(name = "unoptimized_compile", flag_sets = [
+            flag_set(actions = _C_COMPILE + _CXX_COMPILE, flag_groups = [flag_group(flags = ["-O1"])]),
         ]),
         # The host's file system under node (NODERAWFS), for the googletest binaries (node_test.bzl): they
         # read committed fixtures from their runfiles, which Emscripten's default in-memory file system

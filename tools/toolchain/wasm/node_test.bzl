@@ -42,12 +42,12 @@ def cc_and_wasm_test(name, wasm = True, features = [], tags = [], **kwargs):
     native.cc_test(
         name = name,
         # The package turns JS-based exceptions off; ONNX's checker throws and catches with wasm EH, so
-        # the test's link needs that runtime, as the module's does. The test binaries link without
-        # wasm-opt (cc_toolchain_config.bzl), and with node's file system (NODERAWFS: the runfiles, so
+        # the test's link needs that runtime, as the module's does. The test sources compile at -O1 and
+        # the binaries link without wasm-opt (cc_toolchain_config.bzl), and with node's file system (NODERAWFS: the runfiles, so
         # fixture reads fail or succeed as natively, never find an empty in-memory file system);
         # features change only this target's own actions, so the library objects stay the package's.
-        # All three are no-ops natively.
-        features = features + ["wasm_exceptions", "unoptimized_link", "node_raw_fs"],
+        # All four are no-ops natively.
+        features = features + ["wasm_exceptions", "unoptimized_compile", "unoptimized_link", "node_raw_fs"],
         tags = tags,
         **kwargs
     )
