@@ -276,6 +276,22 @@ ir::Graph ConvolutionsToNhwc(const ir::Graph& graph) {
       emit_nhwc(std::move(pool), node.outputs[0]);
       continue;
     }
+    // A Concat of NHWC values (Inception's and SqueezeNet's branches) joins them in NHWC, along the
+    // NHWC position of its axis.
+    if (node.op_type == "Concat" && node.domain.empty() && node.outputs.size() == 1 && !node.inputs.empty() &&
+        !node.outputs[0].empty()) {
+      bool all_nhwc = true;
+      for (const std::string& in : node.inputs) all_nhwc = all_nhwc && nhwc_of.count(in) > 0;
+      const int64_t axis = AttrInt(node, "axis", 1);
+      if (all_nhwc && axis >= -4 && axis < 4) {
+        constexpr int64_t kNhwcAxis[4] = {0, 3, 1, 2};
+        ir::Node concat = node;
+        for (std::string& in : concat.inputs) in = nhwc_of[in];
+        concat.attributes = {ir::Attribute::Int("axis", kNhwcAxis[axis < 0 ? axis + 4 : axis])};
+        emit_nhwc(std::move(concat), node.outputs[0]);
+        continue;
+      }
+    }
     // Elementwise ops whose tensor inputs are all NHWC values (or one-element
     // constants, which broadcast alike in either layout) stay in NHWC.
     const bool binary = kPointwiseBinary.count(node.op_type) && node.inputs.size() == 2;

@@ -5,7 +5,8 @@
 // (domain kRuntimeDomain) between two Transposes; a Clip/Relu that is the
 // convolution's only reader becomes its output range; Add/Mul/Clip/Relu whose
 // inputs all come from NHWC values run in NHWC too (an Add or Mul taking its
-// only reader, a Relu or constant Clip, along), and so do a 2-D MaxPool
+// only reader, a Relu or constant Clip, along; a constant operand of rank <= 4
+// transposed to NHWC once), a Concat of NHWC values, a 2-D MaxPool
 // and a GlobalAveragePool (or ReduceMean over H, W) of an NHWC value, and a
 // per-tensor QuantizeLinear/DequantizeLinear; a Transpose back to NHWC of a
 // value just transposed to NCHW reads the NHWC value itself, and the input of

@@ -193,5 +193,50 @@ TEST(NhwcLayout, ChannelConstantsOfElementwiseOpsTransposedOnce) {
   }
 }
 
+// Inception-style branches: Conv and Conv -> Concat on channels -> MaxPool = p; p and a third Conv
+// of p -> Concat along H (axis -2) = y. Both Concats join NHWC values in NHWC.
+TEST(NhwcLayout, ConcatOfNhwcValuesStaysInNhwc) {
+  std::mt19937 rng(13);
+  ir::Model model;
+  model.opset_imports.push_back({"", 20});
+  ir::Graph& g = model.graph;
+  g.inputs.push_back({"x", DataType::kFloat, std::nullopt, {}});
+  g.initializers.push_back({"w1", RandomFloats({3, 2, 1, 1}, rng), {}});
+  g.initializers.push_back({"w2", RandomFloats({5, 2, 3, 3}, rng), {}});
+  g.initializers.push_back({"w3", RandomFloats({8, 8, 1, 1}, rng), {}});
+  const ir::Attribute pad1 = ir::Attribute::Ints("pads", {1, 1, 1, 1});
+  g.nodes = {
+      {"c1", "Conv", "", {"x", "w1"}, {"a"}, {}, {}},
+      {"c2", "Conv", "", {"x", "w2"}, {"b"}, {pad1}, {}},
+      {"cat", "Concat", "", {"a", "b"}, {"ab"}, {ir::Attribute::Int("axis", 1)}, {}},
+      {"pool", "MaxPool", "", {"ab"}, {"p"}, {ir::Attribute::Ints("kernel_shape", {2, 2}),
+                                             ir::Attribute::Ints("strides", {2, 2})}, {}},
+      {"c3", "Conv", "", {"p", "w3"}, {"q"}, {}, {}},
+      {"cat_h", "Concat", "", {"p", "q"}, {"y"}, {ir::Attribute::Int("axis", -2)}, {}},
+  };
+  g.outputs.push_back({"y", DataType::kFloat, std::nullopt, {}});
+  int transposes = 0, nhwc_concats = 0;
+  for (const ir::Node& node : ConvolutionsToNhwc(g).nodes) {
+    if (node.op_type == "Transpose") ++transposes;
+    if (node.op_type == "Concat" && node.inputs[0].find("::nhwc") != std::string::npos) ++nhwc_concats;
+  }
+  EXPECT_EQ(transposes, 2);
+  EXPECT_EQ(nhwc_concats, 2);
+  auto sessions = AcceleratedAndPortable(model);
+  ASSERT_TRUE(sessions.ok()) << sessions.status();
+  for (Dims dims : {Dims{1, 2, 6, 4}, Dims{2, 2, 10, 8}}) {
+    ir::Tensor xs = RandomFloats(dims, rng);
+    Tensor input = FromIr(xs);
+    auto ya = sessions->accelerated->Run({{"x", input}});
+    auto yb = sessions->portable->Run({{"x", input}});
+    ASSERT_TRUE(ya.ok()) << ya.status();
+    ASSERT_TRUE(yb.ok()) << yb.status();
+    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
+    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
+    ASSERT_EQ(va.size(), vb.size());
+    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+  }
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
