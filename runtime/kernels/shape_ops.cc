@@ -181,17 +181,45 @@ class TileKernel : public OpKernel {
       dims[i] = x.dim(i) * (repeats)[i];
     }
     PT2ONNX_ASSIGN_OR_RETURN(auto out, ctx.AllocateOutput(0, x.dtype(), dims));
-    const int size = ElementSize(x.dtype());
-    std::vector<int64_t> in_strides = ContiguousStrides(x.dims());
-    std::vector<int64_t> index(dims.size(), 0);
+    if ((out)->numel() == 0) return absl::OkStatus();
+    const int64_t size = ElementSize(x.dtype());
     uint8_t* po = (out)->raw();
-    for (int64_t i = 0; i < (out)->numel(); ++i) {
-      int64_t offset = 0;
-      for (size_t d = 0; d < dims.size(); ++d) offset += (index[d] % x.dim(d)) * in_strides[d];
-      std::memcpy(po + i * size, x.raw() + offset * size, size);
-      for (size_t d = dims.size(); d-- > 0;) {
-        if (++index[d] < dims[d]) break;
-        index[d] = 0;
+    const int64_t rank = x.rank();
+    if (rank == 0) {
+      std::memcpy(po, x.raw(), size);
+      return absl::OkStatus();
+    }
+    // Block copies, innermost axis first: each input row lands at its place and is repeated along the
+    // last axis; then, for each outer axis, the finished block of its first x.dim(d) indices is
+    // copied repeats[d] - 1 times after itself.
+    const std::vector<int64_t> out_strides = ContiguousStrides(dims);
+    const int64_t row = x.dim(rank - 1);
+    std::vector<int64_t> index(rank, 0);
+    // The offset in `out` of `index` over axes [0, axes), then the index advanced over x's extents.
+    auto offset = [&](int64_t axes) {
+      int64_t o = 0;
+      for (int64_t a = 0; a < axes; ++a) o += index[a] * out_strides[a];
+      return o;
+    };
+    auto advance = [&](int64_t axes) {
+      for (int64_t a = axes; a-- > 0;) {
+        if (++index[a] < x.dim(a)) return;
+        index[a] = 0;
+      }
+    };
+    for (int64_t r = 0, rows = x.numel() / row; r < rows; ++r, advance(rank - 1)) {
+      uint8_t* dst = po + offset(rank - 1) * size;
+      for (int64_t k = 0; k < repeats[rank - 1]; ++k) std::memcpy(dst + k * row * size, x.raw() + r * row * size, row * size);
+    }
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (repeats[d] == 1) continue;
+      const int64_t block = x.dim(d) * out_strides[d] * size;
+      int64_t slabs = 1;
+      for (int64_t a = 0; a < d; ++a) slabs *= x.dim(a);
+      std::fill(index.begin(), index.end(), 0);
+      for (int64_t s = 0; s < slabs; ++s, advance(d)) {
+        uint8_t* base = po + offset(d) * size;
+        for (int64_t k = 1; k < repeats[d]; ++k) std::memcpy(base + k * block, base, block);
       }
     }
     return absl::OkStatus();

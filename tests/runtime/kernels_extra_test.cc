@@ -306,5 +306,41 @@ TEST(BitCast, ReinterpretsTheBytesOfEqualWidths) {
   EXPECT_TRUE(absl::StrContains(bad.status().message(), "the widths differ")) << bad.status();
 }
 
+// Tile's block copies against the definition (out[i] = x[i mod x.dims]), for ranks 1-4, repeats of 1
+// on inner and outer axes, an int64 input, an empty result and a 0-d input.
+TEST(Tile, BlockCopiesEqualTheDefinition) {
+  struct Case {
+    Dims dims;
+    std::vector<int64_t> repeats;
+  };
+  const Case cases[] = {{{3}, {4}},          {{2, 3}, {3, 1}},       {{2, 3}, {1, 2}},
+                        {{2, 1, 3}, {2, 3, 2}}, {{1, 2, 2, 3}, {2, 1, 3, 1}}, {{2, 2}, {0, 3}}};
+  for (const Case& c : cases) {
+    std::vector<int64_t> values;
+    int64_t n = 1;
+    for (int64_t d : c.dims) n *= d;
+    for (int64_t i = 0; i < n; ++i) values.push_back(i * 7 - 3);
+    auto out = RunOp("Tile", {}, {{I64(c.dims, values)}, {I64({static_cast<int64_t>(c.repeats.size())}, c.repeats)}});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const Tensor& y = (*out)[0].tensor;
+    Dims expected_dims;
+    for (size_t d = 0; d < c.dims.size(); ++d) expected_dims.push_back(c.dims[d] * c.repeats[d]);
+    ASSERT_EQ(y.dims(), expected_dims);
+    std::vector<int64_t> got = Values<int64_t>(y), index(c.dims.size(), 0);
+    for (size_t i = 0; i < got.size(); ++i) {
+      int64_t src = 0;
+      for (size_t d = 0; d < c.dims.size(); ++d) src = src * c.dims[d] + index[d] % c.dims[d];
+      ASSERT_EQ(got[i], values[src]) << i;
+      for (size_t d = index.size(); d-- > 0;) {
+        if (++index[d] < expected_dims[d]) break;
+        index[d] = 0;
+      }
+    }
+  }
+  auto scalar = RunOp("Tile", {}, {{F32({}, {2.5f})}, {I64({0}, {})}});
+  ASSERT_TRUE(scalar.ok()) << scalar.status();
+  EXPECT_EQ(Values<float>((*scalar)[0].tensor), (std::vector<float>{2.5f}));
+}
+
 }  // namespace
 }  // namespace pt2onnx::runtime::testing
