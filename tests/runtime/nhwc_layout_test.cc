@@ -16,6 +16,19 @@ ir::Node ScalarConstant(const std::string& name, float v) {
   return {name, "Constant", "", {}, {name}, {ir::Attribute::TensorValue("value", t)}, {}};
 }
 
+// Input `x` through the accelerated and the portable plan: the same first output, within 1e-4.
+void ExpectPlansAgree(const SessionPair& sessions, const ir::Tensor& x) {
+  Tensor input = FromIr(x);
+  auto ya = sessions.accelerated->Run({{"x", input}});
+  auto yb = sessions.portable->Run({{"x", input}});
+  ASSERT_TRUE(ya.ok()) << ya.status();
+  ASSERT_TRUE(yb.ok()) << yb.status();
+  EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
+  auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
+  ASSERT_EQ(va.size(), vb.size());
+  for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+}
+
 // x -> Conv -> Clip(0, 6) = a; a + Conv1x1(a) = s; depthwise Conv(s, stride 2) -> Relu = y;
 // ReduceMean(y) = m. Outputs y and m.
 ir::Model MobileNetLikeModel() {
@@ -119,19 +132,8 @@ TEST(NhwcLayout, ResidualActivationsTakenByTheirAddAndMul) {
   EXPECT_EQ(fused, 2);
   auto sessions = AcceleratedAndPortable(model);
   ASSERT_TRUE(sessions.ok()) << sessions.status();
-  Session* a = sessions->accelerated.get();
-  Session* b = sessions->portable.get();
   for (Dims dims : {Dims{1, 3, 5, 7}, Dims{2, 3, 16, 20}}) {  // the portable and the XNNPACK Add
-    ir::Tensor xs = RandomFloats(dims, rng);
-    Tensor input = FromIr(xs);
-    auto ya = a->Run({{"x", input}});
-    auto yb = b->Run({{"x", input}});
-    ASSERT_TRUE(ya.ok()) << ya.status();
-    ASSERT_TRUE(yb.ok()) << yb.status();
-    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
-    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
-    ASSERT_EQ(va.size(), vb.size());
-    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+    ExpectPlansAgree(*sessions, RandomFloats(dims, rng));
   }
 }
 
@@ -180,16 +182,7 @@ TEST(NhwcLayout, ChannelConstantsOfElementwiseOpsTransposedOnce) {
   auto sessions = AcceleratedAndPortable(model);
   ASSERT_TRUE(sessions.ok()) << sessions.status();
   for (Dims dims : {Dims{1, 4, 6, 3}, Dims{2, 4, 8, 3}}) {
-    ir::Tensor xs = RandomFloats(dims, rng);
-    Tensor input = FromIr(xs);
-    auto ya = sessions->accelerated->Run({{"x", input}});
-    auto yb = sessions->portable->Run({{"x", input}});
-    ASSERT_TRUE(ya.ok()) << ya.status();
-    ASSERT_TRUE(yb.ok()) << yb.status();
-    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
-    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
-    ASSERT_EQ(va.size(), vb.size());
-    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+    ExpectPlansAgree(*sessions, RandomFloats(dims, rng));
   }
 }
 
@@ -225,16 +218,7 @@ TEST(NhwcLayout, ConcatOfNhwcValuesStaysInNhwc) {
   auto sessions = AcceleratedAndPortable(model);
   ASSERT_TRUE(sessions.ok()) << sessions.status();
   for (Dims dims : {Dims{1, 2, 6, 4}, Dims{2, 2, 10, 8}}) {
-    ir::Tensor xs = RandomFloats(dims, rng);
-    Tensor input = FromIr(xs);
-    auto ya = sessions->accelerated->Run({{"x", input}});
-    auto yb = sessions->portable->Run({{"x", input}});
-    ASSERT_TRUE(ya.ok()) << ya.status();
-    ASSERT_TRUE(yb.ok()) << yb.status();
-    EXPECT_EQ((*ya)[0].tensor.dims(), (*yb)[0].tensor.dims());
-    auto va = Values<float>((*ya)[0].tensor), vb = Values<float>((*yb)[0].tensor);
-    ASSERT_EQ(va.size(), vb.size());
-    for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], vb[i], 1e-4) << i;
+    ExpectPlansAgree(*sessions, RandomFloats(dims, rng));
   }
 }
 
