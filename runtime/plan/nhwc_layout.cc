@@ -1,6 +1,5 @@
 #include "runtime/plan/nhwc_layout.h"
 
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -110,28 +109,17 @@ bool IsTranspose(const ir::Node& node, const std::vector<int64_t>& perm) {
 // to NHWC: it broadcasts against an NHWC value as `constant` does against the
 // NCHW one (a per-channel scale [1, C, 1, 1] becomes [1, 1, 1, C]).
 std::optional<ir::Tensor> NhwcConstant(const ir::Tensor& constant) {
-  const std::vector<int64_t>& dims = constant.dims();
-  const int64_t numel = constant.numel();
-  const int element = ElementSize(constant.dtype());
-  if (dims.size() > 4 || element <= 0 || numel <= 0) return std::nullopt;
-  ByteSpan bytes = constant.bytes();
-  if (bytes.size() != static_cast<size_t>(numel) * element) return std::nullopt;
-  std::vector<int64_t> nchw(4 - dims.size(), 1);
-  nchw.insert(nchw.end(), dims.begin(), dims.end());
-  const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
-  std::string out(bytes.size(), '\0');
-  for (int64_t in = 0; in < n; ++in) {
-    for (int64_t ic = 0; ic < c; ++ic) {
-      for (int64_t ih = 0; ih < h; ++ih) {
-        for (int64_t iw = 0; iw < w; ++iw) {
-          const int64_t from = ((in * c + ic) * h + ih) * w + iw;
-          const int64_t to = ((in * h + ih) * w + iw) * c + ic;
-          std::memcpy(&out[to * element], bytes.data() + from * element, element);
-        }
-      }
-    }
-  }
-  return ir::Tensor::Owned(constant.dtype(), {n, h, w, c}, std::move(out));
+  if (constant.dims().size() > 4 || constant.numel() <= 0) return std::nullopt;
+  absl::StatusOr<Tensor> source = FromIrTensor(constant);
+  if (!source.ok()) return std::nullopt;
+  Dims nchw(4 - constant.dims().size(), 1);
+  nchw.insert(nchw.end(), constant.dims().begin(), constant.dims().end());
+  absl::StatusOr<Tensor> nhwc = Tensor::Allocate(source->dtype(), {nchw[0], nchw[2], nchw[3], nchw[1]}, nullptr);
+  if (!nhwc.ok()) return std::nullopt;
+  const std::vector<int64_t> strides = ContiguousStrides(nchw);
+  StridedCopy(*source, 0, {strides[0], strides[2], strides[3], strides[1]}, *nhwc);
+  return ir::Tensor::Owned(nhwc->dtype(), nhwc->dims(),
+                           std::string(reinterpret_cast<const char*>(nhwc->raw()), nhwc->byte_size()));
 }
 
 }  // namespace
